@@ -1,0 +1,264 @@
+"""AsyncAgent (seeds 000-002): one LLM call per step, driving a real browser."""
+
+from __future__ import annotations
+
+import logging
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from ...browser._async.llm_browser import AsyncLLMBrowser
+from ...browser.snapshot import PageSnapshot
+from ...errors import BrowserError, ProposalError
+from ...llm.base import LLM
+from ...llm.context import Block, Context
+from ...llm.prompts import get_prompt
+from ...tools._async.browser_tools import (
+    BROWSER_TOOLS,
+    AsyncNavigateTool,
+    AsyncTool,
+    AsyncUploadTool,
+)
+from ...tools._async.registry import AsyncToolRegistry
+from ..models import Action, Evidence, ExecutionResult, ProposalResult, Step, TaskResult, Usage
+from ..parsing import PROPOSAL_SCHEMA, InvalidReply, parse_proposal, quote
+from ..task_context import TaskContext
+
+log = logging.getLogger("pytest_webtask.agent")
+
+
+class AsyncProposer:
+    """Builds seed 001's context and makes exactly one LLM call per step (plus one re-ask
+    when the reply is unusable)."""
+
+    def __init__(self, llm: LLM, task: TaskContext, tools: AsyncToolRegistry,
+                 browser: AsyncLLMBrowser, usage: Usage | None = None) -> None:
+        self.llm = llm
+        self.task = task
+        self.tools = tools
+        self.browser = browser
+        self.usage = usage if usage is not None else Usage()
+        self.last_context: Context | None = None
+
+    async def build_context(self) -> Context:
+        context = Context(system=get_prompt("agent/proposer", "proposer_system"),
+                          response_schema=PROPOSAL_SCHEMA)
+        context.append(self.task.get_task_context())
+        context.append(self.task.get_resources_context())
+        context.append(self.task.get_steps_context())
+        context.append(self.tools.get_tools_context())
+        context.append(await self.browser.get_page_context())
+        # A secret typed into a visible field, or echoed in an error, must not reach the model.
+        for block in context.blocks:
+            block.text = self.task.redact(block.text)
+        return context
+
+    async def propose(self, extra: Block | None = None) -> ProposalResult:
+        context = await self.build_context()
+        context.append(extra)
+        self.last_context = context
+        text = await self._ask(context)
+        try:
+            return parse_proposal(text)
+        except InvalidReply as first:
+            log.info("invalid reply (%s); asking again", first)
+            context.append(Block(get_prompt("agent/proposer", "invalid_reply").format(
+                error=first, reply=self.task.redact(text)[:2000])))
+            retry = await self._ask(context)
+            try:
+                return parse_proposal(retry)
+            except InvalidReply as second:
+                raise ProposalError(
+                    f"The model's reply could not be used, twice. First: {first}; it said "
+                    f"{quote(text)}. Then: {second}; it said {quote(retry)}."
+                ) from None
+
+    async def _ask(self, context: Context) -> str:
+        reply = await self.llm.agenerate(context)
+        self.usage.add(reply.usage)
+        return reply.text
+
+
+class AsyncExecuter:
+    """Runs a step's actions in order; stops at the first failure or when the page navigated
+    or re-rendered under the remaining actions; then waits for the page to settle."""
+
+    def __init__(self, tools: AsyncToolRegistry, browser: AsyncLLMBrowser,
+                 settle_timeout_ms: float = 3000) -> None:
+        self.tools = tools
+        self.browser = browser
+        self.settle_timeout_ms = settle_timeout_ms
+
+    async def execute(self, actions: list[Action]) -> tuple[list[ExecutionResult], str | None]:
+        results: list[ExecutionResult] = []
+        note = None
+        for i, action in enumerate(actions, 1):
+            result = await self.tools.execute(action)
+            results.append(result)
+            remaining = actions[i:]
+            if not remaining:
+                break
+            if not result.success:
+                note = (f"Stopped after action {i} failed; the remaining {len(remaining)} "
+                        "action(s) were not run.")
+                break
+            ids = [a.parameters["element_id"] for a in remaining
+                   if isinstance(a.parameters.get("element_id"), str)]
+            navigated, detached = await self.browser.stale_ids(ids)
+            if navigated:
+                note = (f"The page navigated after action {i} (now at {self.browser.page.url}); "
+                        f"the remaining {len(remaining)} action(s) were not run because their "
+                        "element IDs are stale. Use the new page state.")
+                break
+            if detached:
+                note = (f"The page re-rendered after action {i}: {', '.join(detached)} no longer "
+                        f"exist; the remaining {len(remaining)} action(s) were not run. Use the "
+                        "new page state.")
+                break
+        await self.browser.settle(timeout_ms=self.settle_timeout_ms)
+        return results, note
+
+
+class AsyncAgent:
+    """Completes a task in English on a Playwright page, one LLM call per step.
+
+    ``execute`` runs a whole task; ``set_task`` + ``run_step`` run it step by step. A new
+    task always starts from a fresh ``TaskContext``.
+    """
+
+    def __init__(
+        self,
+        page: Page,
+        llm: LLM,
+        *,
+        max_page_chars: int = 40_000,
+        screenshot: bool | None = None,
+        settle_timeout_ms: float = 3000,
+        allowed_origins: list[str] | None = None,
+        require_evidence: bool = False,
+    ) -> None:
+        self.page = page
+        self.llm = llm
+        use_images = getattr(llm, "supports_images", False) if screenshot is None else screenshot
+        self.browser = AsyncLLMBrowser(page, max_chars=max_page_chars, screenshot=use_images)
+        self.settle_timeout_ms = settle_timeout_ms
+        self.allowed_origins = allowed_origins
+        self.require_evidence = require_evidence
+        self.usage = Usage()
+        self._task_context: TaskContext | None = None
+        self.tool_registry: AsyncToolRegistry | None = None
+        self.proposer: AsyncProposer | None = None
+        self.executer: AsyncExecuter | None = None
+
+    @property
+    def task_context(self) -> TaskContext | None:
+        return self._task_context
+
+    def set_task(self, task: str, max_steps: int = 10, resources: dict[str, str] | None = None,
+                 variables: dict[str, str] | None = None,
+                 secrets: dict[str, str] | None = None) -> None:
+        """Start a task for step-by-step execution (``run_step``)."""
+        self._task_context = TaskContext(
+            task=task, resources={k: str(v) for k, v in (resources or {}).items()},
+            max_steps=max_steps, variables={k: str(v) for k, v in (variables or {}).items()},
+            secrets={k: str(v) for k, v in (secrets or {}).items()},
+        )
+        tools: list[AsyncTool] = [
+            AsyncNavigateTool(self.browser, self._task_context, self.allowed_origins)
+        ]
+        tools += [cls(self.browser, self._task_context) for cls in BROWSER_TOOLS[1:]]
+        if self._task_context.resources:
+            tools.append(AsyncUploadTool(self.browser, self._task_context))
+        self.tool_registry = AsyncToolRegistry(tools)
+        self.proposer = AsyncProposer(self.llm, self._task_context, self.tool_registry,
+                                      self.browser, usage=self.usage)
+        self.executer = AsyncExecuter(self.tool_registry, self.browser, self.settle_timeout_ms)
+
+    async def run_step(self) -> Step:
+        """Run one step: propose (one LLM call), execute, settle."""
+        if self._task_context is None or self.proposer is None or self.executer is None:
+            raise RuntimeError("No task set. Call set_task() first.")
+        proposal = await self.proposer.propose()
+        snapshot = self.browser.snapshot
+        step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
+        if proposal.complete:
+            step.evidence = await self._resolve_evidence(proposal.evidence, snapshot)
+            if self.require_evidence and not any(e.found for e in step.evidence):
+                detail = ("none cited" if not proposal.evidence
+                          else "cited: " + ", ".join(repr(e) for e in proposal.evidence))
+                extra = Block(get_prompt("agent/proposer", "evidence_missing").format(
+                    detail=detail))
+                proposal = await self.proposer.propose(extra)
+                snapshot = self.browser.snapshot
+                step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
+                if proposal.complete:
+                    step.evidence = await self._resolve_evidence(proposal.evidence, snapshot)
+        if proposal.actions and not proposal.complete and not proposal.impossible:
+            step.executions, step.note = await self.executer.execute(proposal.actions)
+        self._task_context.add_step(step)
+        log.debug("step %d: complete=%s %s", self._task_context.step_count, proposal.complete,
+                  proposal.message)
+        return step
+
+    async def execute(self, task: str, max_steps: int = 10,
+                      resources: dict[str, str] | None = None,
+                      variables: dict[str, str] | None = None,
+                      secrets: dict[str, str] | None = None) -> TaskResult:
+        """Run a task until the model reports it complete or impossible, or ``max_steps``."""
+        self.set_task(task, max_steps, resources, variables, secrets)
+        assert self._task_context is not None and self.proposer is not None
+        ctx = self._task_context
+        start_usage = Usage(**vars(self.usage))
+        try:
+            for _ in range(max_steps):
+                step = await self.run_step()
+                if step.proposal.impossible:
+                    return self._result(False, f"Task impossible: {step.proposal.message}",
+                                        start_usage, impossible=True)
+                if step.proposal.complete:
+                    return self._result(True, step.proposal.message, start_usage)
+        except ProposalError as exc:
+            return self._result(False, str(exc), start_usage)
+        last = ctx.steps[-1].proposal.message if ctx.steps else "no step ran"
+        return self._result(
+            False, f"Task not completed after {max_steps} steps (max_steps). The model's last "
+            f"message: {last}", start_usage)
+
+    def _result(self, completed: bool, message: str, start: Usage, *,
+                impossible: bool = False) -> TaskResult:
+        assert self._task_context is not None and self.proposer is not None
+        used = self.usage
+        usage = Usage(used.calls - start.calls, used.prompt_tokens - start.prompt_tokens,
+                      used.completion_tokens - start.completion_tokens)
+        return TaskResult(completed=completed, steps=list(self._task_context.steps),
+                          message=self._task_context.redact(message), usage=usage,
+                          impossible=impossible)
+
+    async def _resolve_evidence(self, cited: list[str],
+                                snapshot: PageSnapshot | None) -> list[Evidence]:
+        """Turn the model's citations into fingerprints and texts a replay can check."""
+        out: list[Evidence] = []
+        for item in cited:
+            item = item.strip()
+            if snapshot is not None and item in snapshot.elements:
+                try:
+                    fp = await self.browser.describe(item)
+                except BrowserError:
+                    out.append(Evidence(cited=item, element_id=item, found=False))
+                    continue
+                out.append(Evidence(cited=item, element_id=item, fingerprint=fp,
+                                    text=fp.text or fp.name or ""))
+            else:
+                out.append(Evidence(cited=item, text=item,
+                                    found=await self._text_visible(item)))
+        return out
+
+    async def _text_visible(self, text: str) -> bool:
+        try:
+            loc = self.page.get_by_text(text)
+            for i in range(min(await loc.count(), 5)):
+                if await loc.nth(i).is_visible():
+                    return True
+        except PlaywrightError:
+            return False
+        return False

@@ -1,0 +1,108 @@
+"""The agent's data model (seeds 000 and 002): what was proposed, what ran, what came of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..browser.fingerprint import Fingerprint
+
+
+@dataclass
+class Usage:
+    """LLM usage added up over a task (or a session)."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def add(self, other: Usage) -> None:
+        self.calls += other.calls
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+@dataclass
+class Action:
+    """One tool invocation proposed by the model."""
+
+    tool_name: str
+    reason: str
+    parameters: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Evidence:
+    """Something on the page the model cited as proof the task is complete.
+
+    ``element_id`` is set when the model cited an element; ``text`` is the text it showed (or
+    the exact text the model cited); ``fingerprint`` lets a replay find the element again.
+    ``found`` is False when the citation matched nothing on the page.
+    """
+
+    cited: str
+    text: str = ""
+    element_id: str | None = None
+    fingerprint: Fingerprint | None = None
+    found: bool = True
+
+
+@dataclass
+class ProposalResult:
+    """The model's answer for one step: is the task complete, why, and what to do next."""
+
+    complete: bool
+    message: str
+    actions: list[Action] = field(default_factory=list)
+    evidence: list[str] = field(default_factory=list)
+    impossible: bool = False
+
+
+@dataclass
+class ExecutionResult:
+    """What happened when one action ran.
+
+    ``target`` is the fingerprint of the element acted on, taken just before acting, so a
+    recipe can find it again without the element id.
+    """
+
+    success: bool
+    error: str | None = None
+    target: Fingerprint | None = None
+    url_before: str = ""
+    url_after: str = ""
+
+
+@dataclass
+class Step:
+    """One agent cycle: one proposal and the results of the actions that ran.
+
+    ``note`` says why fewer actions ran than were proposed (the page navigated or
+    re-rendered, leaving the remaining element ids stale).
+    """
+
+    proposal: ProposalResult
+    executions: list[ExecutionResult] = field(default_factory=list)
+    note: str | None = None
+    evidence: list[Evidence] = field(default_factory=list)
+    url: str = ""
+
+
+@dataclass
+class TaskResult:
+    """The outcome of a task: completed or not, every step, the last message, LLM usage."""
+
+    completed: bool
+    steps: list[Step]
+    message: str
+    usage: Usage = field(default_factory=Usage)
+    impossible: bool = False
+
+    @property
+    def evidence(self) -> list[Evidence]:
+        """The evidence cited by the final step (empty unless completed)."""
+        return self.steps[-1].evidence if self.steps and self.completed else []

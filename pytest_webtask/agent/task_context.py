@@ -1,0 +1,89 @@
+"""TaskContext (seed 002): all task-scoped state, and how it is shown to the model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..llm.context import Block
+from .models import Step
+
+
+@dataclass
+class TaskContext:
+    """Container for all task-scoped state: created when a task is set, replaced by the next.
+
+    ``variables`` are shown to the model as placeholder names with their values; ``secrets``
+    are shown as placeholder names only, their values never leave this object.
+    """
+
+    task: str
+    resources: dict[str, str] = field(default_factory=dict)
+    steps: list[Step] = field(default_factory=list)
+    max_steps: int = 10
+    variables: dict[str, str] = field(default_factory=dict)
+    secrets: dict[str, str] = field(default_factory=dict)
+
+    def add_step(self, step: Step) -> None:
+        self.steps.append(step)
+
+    @property
+    def step_count(self) -> int:
+        return len(self.steps)
+
+    def get_task_context(self) -> Block:
+        lines = [f"Task:\n{self.task}"]
+        if self.variables or self.secrets:
+            lines.append("")
+            lines.append("Placeholders (you may type a placeholder such as {name} in a value; "
+                         "it is replaced by its value in the browser):")
+            for name, value in self.variables.items():
+                lines.append(f"- {{{name}}} = {value!r}")
+            for name in self.secrets:
+                lines.append(f"- {{{name}}} = (secret: type the placeholder {{{name}}} itself)")
+        return Block("\n".join(lines))
+
+    def get_resources_context(self) -> Block | None:
+        if not self.resources:
+            return None
+        lines = ["Available file resources for upload (use the upload tool with these names):"]
+        for name, path in self.resources.items():
+            lines.append(f"- {name}: {Path(path).name}")
+        return Block("\n".join(lines))
+
+    def get_steps_context(self) -> Block:
+        """The step history in seed 000's format."""
+        if not self.steps:
+            return Block("Step History:\nNo steps executed yet.")
+        lines = ["Step History:"]
+        for i, step in enumerate(self.steps, 1):
+            lines.append("")
+            lines.append(f"Step {i}:")
+            lines.append(f"  Status: {'Complete' if step.proposal.complete else 'Incomplete'}")
+            lines.append(f"  Message: {step.proposal.message}")
+            for j, (action, execution) in enumerate(
+                zip(step.proposal.actions, step.executions), 1
+            ):
+                lines.append(f"  Action {j}:")
+                lines.append(f"    Tool: {action.tool_name}")
+                lines.append(f"    Reason: {action.reason}")
+                lines.append(f"    Parameters: {action.parameters}")
+                lines.append(f"    Execution: {'Success' if execution.success else 'Failed'}")
+                if execution.error:
+                    lines.append(f"    Error: {execution.error}")
+            if step.note:
+                lines.append(f"  Note: {step.note}")
+        return Block("\n".join(lines))
+
+    def substitute(self, value: str) -> str:
+        """Replace ``{name}`` placeholders in a value typed by the model with their values."""
+        for name, real in {**self.variables, **self.secrets}.items():
+            value = value.replace("{" + name + "}", real)
+        return value
+
+    def redact(self, text: str) -> str:
+        """Replace any secret value in ``text`` with its placeholder."""
+        for name, real in self.secrets.items():
+            if real:
+                text = text.replace(real, "{" + name + "}")
+        return text

@@ -1,0 +1,386 @@
+// The in-page half of LLMBrowser. One page.evaluate(script, {op, ...}) per call.
+// op "collect": page state text + element ids, in one pass over the DOM (open shadow roots
+//               and same-origin iframes included).
+// op "describe": the fingerprint of one element id from the last collect.
+// op "state":    which of the given ids are still attached, and the snapshot number.
+// op "settle":   resolve once the DOM has been quiet for `quiet` ms (at most `max` ms).
+// op "boxes":    draw (or remove) numbered boxes over the elements, for screenshots.
+(args) => {
+  const ID_ATTR = 'data-webtask-id';
+  const FRAME_ATTR = 'data-webtask-frame';
+  const w = window;
+  const state = w.__webtask || (w.__webtask = { els: [], frames: [], byId: new Map(), snap: 0 });
+
+  const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link',
+    'title', 'base', 'path', 'defs', 'br', 'wbr']);
+  const INTERACTIVE_TAGS = new Set(['a', 'button', 'input', 'select', 'textarea', 'summary',
+    'label']);
+  const INTERACTIVE_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'tab', 'menuitem',
+    'menuitemcheckbox', 'menuitemradio', 'option', 'switch', 'textbox', 'combobox', 'searchbox',
+    'slider', 'spinbutton', 'treeitem', 'gridcell']);
+  // Structural tags kept in the tree even without attributes; other wrappers are collapsed.
+  const KEEP = new Set(['form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'ul', 'ol', 'li',
+    'table', 'tr', 'td', 'th', 'nav', 'main', 'header', 'footer', 'section', 'article',
+    'aside', 'dialog', 'img', 'fieldset', 'legend', 'iframe', 'dl', 'dt', 'dd']);
+  const IMPLICIT_ROLE = { a: 'link', button: 'button', select: 'combobox', textarea: 'textbox',
+    summary: 'button', h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading',
+    h5: 'heading', h6: 'heading', li: 'listitem', img: 'img', dialog: 'dialog', form: 'form',
+    nav: 'navigation', main: 'main', table: 'table', option: 'option' };
+  const INPUT_ROLE = { checkbox: 'checkbox', radio: 'radio', button: 'button', submit: 'button',
+    reset: 'button', image: 'button', range: 'slider', number: 'spinbutton', search: 'searchbox',
+    email: 'textbox', tel: 'textbox', text: 'textbox', url: 'textbox', password: null,
+    file: null, hidden: null };
+
+  const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
+  const clip = (s, n) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
+  const q = (s) => JSON.stringify(s);
+
+  function roleOf(el) {
+    const explicit = el.getAttribute('role');
+    if (explicit) return explicit.split(' ')[0];
+    const tag = el.tagName.toLowerCase();
+    if (tag === 'input') {
+      const t = (el.getAttribute('type') || 'text').toLowerCase();
+      return t in INPUT_ROLE ? INPUT_ROLE[t] : 'textbox';
+    }
+    if (tag === 'a' && !el.hasAttribute('href')) return null;
+    return IMPLICIT_ROLE[tag] || null;
+  }
+
+  function labelText(el) {
+    const doc = el.ownerDocument;
+    const root = el.getRootNode();
+    if (el.labels && el.labels.length) return norm(el.labels[0].innerText || el.labels[0].textContent);
+    if (el.id && root.querySelector) {
+      const l = root.querySelector('label[for="' + CSS.escape(el.id) + '"]');
+      if (l) return norm(l.innerText || l.textContent);
+    }
+    return null;
+  }
+
+  function accessibleName(el) {
+    const aria = el.getAttribute('aria-label');
+    if (aria && norm(aria)) return norm(aria);
+    const by = el.getAttribute('aria-labelledby');
+    if (by) {
+      const root = el.getRootNode();
+      const txt = by.split(/\s+/).map((id) => {
+        const n = root.getElementById ? root.getElementById(id) : el.ownerDocument.getElementById(id);
+        return n ? norm(n.innerText || n.textContent) : '';
+      }).join(' ').trim();
+      if (txt) return txt;
+    }
+    const tag = el.tagName.toLowerCase();
+    if (tag === 'input' || tag === 'select' || tag === 'textarea') {
+      const l = labelText(el);
+      if (l) return l;
+      const t = (el.getAttribute('type') || '').toLowerCase();
+      if (['submit', 'button', 'reset'].includes(t)) return norm(el.value) || null;
+      return norm(el.getAttribute('title') || el.getAttribute('placeholder') || '') || null;
+    }
+    if (tag === 'img') return norm(el.getAttribute('alt') || el.getAttribute('title') || '') || null;
+    const text = norm(el.innerText || el.textContent || '');
+    return text || norm(el.getAttribute('title') || '') || null;
+  }
+
+  function cssPath(el) {
+    // Path within el's own root; hosts of shadow roots are joined with a descendant space,
+    // which Playwright's CSS engine pierces.
+    const parts = [];
+    let node = el;
+    while (node && node.nodeType === 1) {
+      const tag = node.tagName.toLowerCase();
+      if (node.id && /^[A-Za-z][\w-]*$/.test(node.id)) { parts.unshift('#' + node.id); break; }
+      let part = tag;
+      const parent = node.parentElement;
+      if (parent) {
+        const same = Array.from(parent.children).filter((c) => c.tagName === node.tagName);
+        if (same.length > 1) part += ':nth-of-type(' + (same.indexOf(node) + 1) + ')';
+      } else if (node.getRootNode() instanceof ShadowRoot) {
+        parts.unshift(part);
+        return cssPath(node.getRootNode().host) + ' ' + parts.join(' > ');
+      }
+      parts.unshift(part);
+      if (tag === 'html') break;
+      node = parent;
+    }
+    return parts.join(' > ');
+  }
+
+  function xPath(el) {
+    if (el.getRootNode() instanceof ShadowRoot) return null; // XPath cannot enter shadow roots
+    const parts = [];
+    for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
+      let i = 1;
+      for (let s = node.previousElementSibling; s; s = s.previousElementSibling) {
+        if (s.tagName === node.tagName) i++;
+      }
+      parts.unshift(node.tagName.toLowerCase() + '[' + i + ']');
+    }
+    return '/' + parts.join('/');
+  }
+
+  function frameChain(el) {
+    const chain = [];
+    let win = el.ownerDocument.defaultView;
+    while (win && win !== w && win.frameElement) {
+      chain.unshift(cssPath(win.frameElement));
+      win = win.parent;
+    }
+    return chain;
+  }
+
+  function fingerprint(el) {
+    const tag = el.tagName.toLowerCase();
+    const text = norm(el.innerText || el.textContent || '');
+    const fp = {
+      tag,
+      role: roleOf(el),
+      name: accessibleName(el),
+      text: text ? clip(text, 120) : null,
+      label: ['input', 'select', 'textarea'].includes(tag) ? labelText(el) : null,
+      placeholder: el.getAttribute('placeholder'),
+      test_id: el.getAttribute('data-testid') || el.getAttribute('data-test-id') || el.getAttribute('data-test'),
+      id: el.id || null,
+      name_attr: el.getAttribute('name'),
+      type: tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : null,
+      css: cssPath(el),
+      xpath: xPath(el),
+      frame: frameChain(el),
+    };
+    if (fp.name) fp.name = clip(fp.name, 120);
+    return fp;
+  }
+
+  function isInteractive(el, tag, style, parentPointer) {
+    if (INTERACTIVE_TAGS.has(tag)) {
+      if (tag === 'a') return el.hasAttribute('href') || el.hasAttribute('onclick') || style.cursor === 'pointer';
+      if (tag === 'label') {
+        // A label earns its own id only when its control cannot be clicked directly
+        // (a hidden checkbox behind a styled label, a file input behind a button-like label).
+        const c = el.control;
+        if (!c) return false;
+        const r = c.getBoundingClientRect();
+        return c.type === 'file' || r.width === 0 || r.height === 0 || getComputedStyle(c).opacity === '0';
+      }
+      return true;
+    }
+    const role = el.getAttribute('role');
+    if (role && INTERACTIVE_ROLES.has(role)) return true;
+    if (el.hasAttribute('onclick') || el.isContentEditable && el.getAttribute('contenteditable') !== null) return true;
+    const ti = el.getAttribute('tabindex');
+    if (ti !== null && +ti >= 0) return true;
+    // A click handler added with addEventListener leaves no attribute; the pointer cursor is
+    // the best outward sign. Only where the cursor starts, not on every child inheriting it.
+    return style.cursor === 'pointer' && !parentPointer;
+  }
+
+  function keyAttrs(el, tag) {
+    const out = [];
+    const add = (k, v, n = 80) => { if (v !== null && v !== undefined && v !== '') out.push(k + '=' + q(clip(String(v), n))); };
+    const role = el.getAttribute('role');
+    if (role) add('role', role);
+    if (tag === 'input') {
+      const t = (el.getAttribute('type') || 'text').toLowerCase();
+      if (t !== 'text') add('type', t);
+      add('name', el.getAttribute('name'));
+      add('placeholder', el.getAttribute('placeholder'));
+      if (t === 'checkbox' || t === 'radio') { if (el.checked) out.push('checked'); add('value', el.getAttribute('value'), 40); }
+      else if (t !== 'password' && t !== 'file' && el.value) add('value', el.value, 60);
+      if (t === 'password' && el.value) add('value', '••••');
+    } else if (tag === 'textarea') {
+      add('name', el.getAttribute('name'));
+      add('placeholder', el.getAttribute('placeholder'));
+      if (el.value) add('value', el.value, 60);
+    } else if (tag === 'select') {
+      add('name', el.getAttribute('name'));
+      const opts = Array.from(el.options).map((o) => norm(o.text));
+      add('options', opts.join('|'), 200);
+      if (el.selectedIndex >= 0 && el.options[el.selectedIndex]) add('selected', norm(el.options[el.selectedIndex].text));
+    } else if (tag === 'button') {
+      const t = el.getAttribute('type');
+      if (t && t !== 'submit') add('type', t);
+    } else if (tag === 'a') {
+      const href = el.getAttribute('href');
+      if (href && !href.startsWith('javascript:')) add('href', href, 60);
+    } else if (tag === 'img') {
+      add('alt', el.getAttribute('alt'));
+    }
+    if (el.getAttribute('aria-label')) add('aria-label', el.getAttribute('aria-label'));
+    if (el.getAttribute('title') && tag !== 'img') add('title', el.getAttribute('title'));
+    if (el.disabled || el.getAttribute('aria-disabled') === 'true') out.push('disabled');
+    if (el.getAttribute('aria-expanded')) add('expanded', el.getAttribute('aria-expanded'));
+    if (el.getAttribute('aria-selected') === 'true' || el.getAttribute('aria-current')) out.push('current');
+    return out.length ? ' (' + out.join(' ') + ')' : '';
+  }
+
+  function collect(opts) {
+    for (const el of state.els) { try { el.removeAttribute(ID_ATTR); } catch (e) { /* gone */ } }
+    for (const f of state.frames) { try { f.removeAttribute(FRAME_ATTR); } catch (e) { /* gone */ } }
+    state.els = []; state.frames = []; state.byId = new Map(); state.snap += 1;
+    const counters = {};
+    const elements = {};
+    const maxText = opts.maxText || 200;
+
+    function register(el, tag, frames) {
+      const n = counters[tag] || 0;
+      counters[tag] = n + 1;
+      const id = tag + '-' + n;
+      el.setAttribute(ID_ATTR, id);
+      state.els.push(el);
+      state.byId.set(id, el);
+      elements[id] = { frames };
+      return id;
+    }
+
+    // Returns a list of nodes: strings (text) or {head, kids}.
+    function walk(node, frames, parentVisible, parentPointer) {
+      if (node.nodeType === 3) {
+        if (!parentVisible) return [];
+        const t = norm(node.nodeValue);
+        return t ? [clip(t, maxText)] : [];
+      }
+      if (node.nodeType !== 1) return [];
+      const el = node;
+      const tag = el.tagName.toLowerCase();
+      if (SKIP.has(tag)) return [];
+      const style = getComputedStyle(el);
+      const isFile = tag === 'input' && (el.getAttribute('type') || '').toLowerCase() === 'file';
+      if (style.display === 'none' && !isFile) return [];
+      if (tag === 'input' && (el.getAttribute('type') || '').toLowerCase() === 'hidden') return [];
+      const selfVisible = style.visibility === 'visible' && style.opacity !== '0';
+      const pointer = style.cursor === 'pointer';
+
+      let kids = [];
+      if (tag === 'iframe') {
+        let doc = null;
+        try { doc = el.contentDocument; } catch (e) { doc = null; }
+        if (doc && doc.body) {
+          const fid = 'f' + state.frames.length;
+          el.setAttribute(FRAME_ATTR, fid);
+          state.frames.push(el);
+          kids = walk(doc.body, frames.concat([fid]), true, false);
+        }
+      } else if (tag === 'slot') {
+        for (const c of el.assignedNodes({ flatten: true })) kids.push(...walk(c, frames, selfVisible, pointer));
+        if (!el.assignedNodes().length) for (const c of el.childNodes) kids.push(...walk(c, frames, selfVisible, pointer));
+      } else {
+        const children = el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes;
+        for (const c of children) kids.push(...walk(c, frames, selfVisible, pointer));
+      }
+      if (tag === 'select' || tag === 'textarea') kids = []; // options shown as an attribute
+
+      let interactive = false;
+      if (selfVisible || isFile) {
+        if (isInteractive(el, tag, style, parentPointer)) {
+          const r = el.getBoundingClientRect();
+          interactive = isFile || (r.width > 0 && r.height > 0);
+        }
+      }
+      const attrs = (interactive || KEEP.has(tag) || el.getAttribute('role')) ? keyAttrs(el, tag) : '';
+      if (interactive) {
+        return [{ head: register(el, tag, frames) + attrs, kids }];
+      }
+      if (KEEP.has(tag) || attrs) {
+        if (!kids.length && !attrs && tag !== 'img') return [];
+        return [{ head: tag + attrs, kids }];
+      }
+      return kids; // collapse a plain wrapper into its parent
+    }
+
+    const body = document.body || document.documentElement;
+    const tree = walk(body, [], true, false);
+
+    const lines = [];
+    let size = 0;
+    let truncated = 0;
+    const budget = opts.maxChars || 40000;
+    function emit(line) {
+      if (size + line.length + 1 > budget) { truncated++; return; }
+      lines.push(line);
+      size += line.length + 1;
+    }
+    function render(nodes, depth) {
+      const pad = '  '.repeat(depth);
+      for (const n of nodes) {
+        if (typeof n === 'string') { emit(pad + '- ' + q(n)); continue; }
+        if (n.kids.length === 1 && typeof n.kids[0] === 'string') {
+          emit(pad + '- ' + n.head + ' ' + q(n.kids[0]));
+        } else {
+          emit(pad + '- ' + n.head);
+          render(n.kids, depth + 1);
+        }
+      }
+    }
+    render(tree, 0);
+    let text = lines.join('\n');
+    if (truncated) {
+      text += '\n[page state truncated: ' + truncated + ' more lines not shown (budget ' + budget +
+        ' characters); scroll, or act on what is shown]';
+    }
+    if (!lines.length) text = '(the page shows nothing)';
+    return { text, elements, snap: state.snap, url: location.href, title: document.title, truncated };
+  }
+
+  function settle(quiet, max) {
+    return new Promise((resolve) => {
+      let timer = null;
+      const ours = (m) => m.type === 'attributes' && (m.attributeName === ID_ATTR || m.attributeName === FRAME_ATTR);
+      const obs = new MutationObserver((muts) => {
+        if (muts.every(ours)) return;
+        clearTimeout(timer);
+        timer = setTimeout(done, quiet);
+      });
+      const cap = setTimeout(() => { obs.disconnect(); clearTimeout(timer); resolve(false); }, max);
+      function done() { obs.disconnect(); clearTimeout(cap); resolve(true); }
+      obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      timer = setTimeout(done, quiet);
+    });
+  }
+
+  function boxes(show) {
+    const old = document.getElementById('__webtask_boxes');
+    if (old) old.remove();
+    if (!show) return 0;
+    const layer = document.createElement('div');
+    layer.id = '__webtask_boxes';
+    layer.style.cssText = 'position:fixed;inset:0;pointer-events:none;z-index:2147483647';
+    let n = 0;
+    for (const [id, el] of state.byId) {
+      if (el.ownerDocument !== document) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width <= 0 || r.bottom < 0 || r.top > innerHeight) continue;
+      const b = document.createElement('div');
+      b.style.cssText = `position:fixed;left:${r.left}px;top:${r.top}px;width:${r.width}px;height:${r.height}px;outline:2px solid #e0245e;`;
+      const tagEl = document.createElement('span');
+      tagEl.textContent = id;
+      tagEl.style.cssText = 'position:absolute;left:0;top:-14px;font:11px monospace;background:#e0245e;color:#fff;padding:0 2px';
+      b.appendChild(tagEl);
+      layer.appendChild(b);
+      n++;
+    }
+    document.documentElement.appendChild(layer);
+    return n;
+  }
+
+  switch (args.op) {
+    case 'collect': return collect(args);
+    case 'describe': {
+      const el = state.byId.get(args.id);
+      if (!el || !el.isConnected) return null;
+      return fingerprint(el);
+    }
+    case 'state': {
+      const detached = (args.ids || []).filter((id) => { const el = state.byId.get(id); return !el || !el.isConnected; });
+      return { snap: state.snap, detached };
+    }
+    case 'text_visible': {
+      const needle = norm(args.text);
+      const body = document.body;
+      return !!needle && !!body && norm(body.innerText).includes(needle);
+    }
+    case 'settle': return settle(args.quiet || 100, args.max || 2000);
+    case 'boxes': return boxes(!!args.show);
+    default: throw new Error('webtask collector: unknown op ' + args.op);
+  }
+}

@@ -1,0 +1,27 @@
+"""Errors meant for people: each says what failed and what to do about it."""
+
+from __future__ import annotations
+
+
+class WebtaskError(Exception):
+    """Base class of every error pytest-webtask raises on purpose.
+
+    The pytest plugin reports these as a plain failure message, without a traceback
+    from inside the package.
+    """
+
+
+class ConfigurationError(WebtaskError):
+    """A setting is missing or wrong (no model configured, bad option value)."""
+
+
+class LLMError(WebtaskError):
+    """The model endpoint failed: HTTP error, timeout, or an unusable reply."""
+
+
+class ProposalError(WebtaskError):
+    """The model's reply could not be understood, even after asking again."""
+
+
+class BrowserError(WebtaskError):
+    """The page could not be read or acted upon."""

@@ -1,0 +1,200 @@
+"""Public test doubles: a scripted model and a fake OpenAI-compatible server.
+
+``ScriptedLLM`` answers from a script instead of a model, so a test exercises the real agent,
+browser and recipe code with known replies. ``FakeOpenAIServer`` speaks the chat-completions
+HTTP API on loopback, with faults to inject, for testing ``OpenAILLM`` end to end.
+Neither is a model: never present what they produce as a model's result.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Union
+
+from .agent.models import Usage
+from .errors import LLMError
+from .llm.base import LLMReply
+from .llm.context import Context
+
+Reply = Union[str, dict, list]
+ReplyFn = Callable[[Context], Reply]
+
+
+@dataclass
+class ScriptedCall:
+    """One request a ``ScriptedLLM`` received: the full prompt text and the context."""
+
+    prompt: str
+    context: Context
+
+
+class ScriptedLLMExhausted(LLMError):
+    """The script has no reply left for a call."""
+
+
+class ScriptedLLM:
+    """A stand-in model that replies from a script.
+
+    ``replies`` is a list (each item a string, or a dict/list sent as JSON) consumed one per
+    call, or a callable ``f(context) -> reply`` called every time. Every request is kept on
+    ``.calls`` with its full prompt text. Usage counts calls only (no tokens: nothing was
+    tokenized). Works for the sync and the async agent alike.
+    """
+
+    supports_images = False
+
+    def __init__(self, replies: Iterable[Reply] | ReplyFn) -> None:
+        self._fn: ReplyFn | None = replies if callable(replies) else None
+        self._replies: list[Reply] = [] if callable(replies) else list(replies)
+        self.calls: list[ScriptedCall] = []
+
+    @property
+    def prompts(self) -> list[str]:
+        return [c.prompt for c in self.calls]
+
+    @property
+    def remaining(self) -> int:
+        return len(self._replies) - len(self.calls) if self._fn is None else 0
+
+    def generate(self, context: Context) -> LLMReply:
+        self.calls.append(ScriptedCall(prompt=context.to_text(), context=context))
+        if self._fn is not None:
+            reply = self._fn(context)
+        else:
+            index = len(self.calls) - 1
+            if index >= len(self._replies):
+                raise ScriptedLLMExhausted(
+                    f"ScriptedLLM has no reply for call {index + 1}: the script holds "
+                    f"{len(self._replies)}. Add replies, or check why the agent needed more "
+                    "steps than scripted."
+                )
+            reply = self._replies[index]
+        text = reply if isinstance(reply, str) else json.dumps(reply)
+        return LLMReply(text=text, usage=Usage(calls=1))
+
+    async def agenerate(self, context: Context) -> LLMReply:
+        return self.generate(context)
+
+
+@dataclass
+class Fault:
+    """A scripted failure for ``FakeOpenAIServer``: an HTTP status, a delay, or a bad body."""
+
+    status: int = 200
+    delay: float = 0.0
+    body: str | None = None
+    content: str | None = None
+
+    @classmethod
+    def http(cls, status: int) -> Fault:
+        return cls(status=status, body=json.dumps({"error": {"message": f"fake {status}"}}))
+
+    @classmethod
+    def slow(cls, seconds: float, content: str = "{}") -> Fault:
+        return cls(delay=seconds, content=content)
+
+    @classmethod
+    def malformed(cls) -> Fault:
+        return cls(body="this is not json {")
+
+
+@dataclass
+class FakeOpenAIServer:
+    """A loopback HTTP server speaking ``POST /v1/chat/completions``.
+
+    ``replies`` are consumed one per request: a string (or dict, sent as JSON) becomes the
+    assistant message; a ``Fault`` injects an error. When the script runs out, the last item
+    repeats. Received request bodies are kept on ``.requests``. Use as a context manager;
+    ``.base_url`` is what ``OpenAILLM(base_url=...)`` takes.
+    """
+
+    replies: list[Reply | Fault] = field(default_factory=list)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    headers: list[dict[str, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        assert self._server is not None, "start the server first (use it as a context manager)"
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def __enter__(self) -> FakeOpenAIServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:  # keep test output clean
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length)
+                with server._lock:
+                    try:
+                        server.requests.append(json.loads(raw or b"{}"))
+                    except ValueError:
+                        server.requests.append({"_raw": raw.decode("utf-8", "replace")})
+                    server.headers.append(dict(self.headers))
+                    n = len(server.requests) - 1
+                    item = server.replies[min(n, len(server.replies) - 1)] if server.replies \
+                        else "{}"
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    return self._send(404, json.dumps({"error": {"message": "not found"}}))
+                fault = item if isinstance(item, Fault) else Fault()
+                if fault.delay:
+                    time.sleep(fault.delay)
+                if fault.body is not None:
+                    return self._send(fault.status, fault.body)
+                content = fault.content if isinstance(item, Fault) else item
+                text = content if isinstance(content, str) else json.dumps(content)
+                body = {
+                    "id": f"chatcmpl-fake-{n}", "object": "chat.completion",
+                    "created": int(time.time()), "model": "fake-model",
+                    "choices": [{"index": 0, "finish_reason": "stop",
+                                 "message": {"role": "assistant", "content": text}}],
+                    "usage": {"prompt_tokens": 100 + n, "completion_tokens": 10,
+                              "total_tokens": 110 + n},
+                }
+                self._send(200, json.dumps(body))
+
+            def _send(self, status: int, body: str) -> None:
+                data = body.encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.send_header("retry-after-ms", "10")  # keeps the SDK's retries quick
+                self.end_headers()
+                try:
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (timeout): nothing to do
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+
+__all__ = ["Fault", "FakeOpenAIServer", "ScriptedCall", "ScriptedLLM", "ScriptedLLMExhausted"]

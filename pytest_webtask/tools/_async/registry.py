@@ -1,0 +1,85 @@
+"""AsyncToolRegistry: the tools a task may use, their prompt block, and safe execution."""
+
+from __future__ import annotations
+
+from playwright.async_api import Error as PlaywrightError
+from pydantic import ValidationError
+
+from ...agent.models import Action, ExecutionResult
+from ...errors import BrowserError
+from ...llm.context import Block
+from ..params import render_tool
+from .browser_tools import AsyncTool
+
+
+class AsyncToolRegistry:
+    """Tools by name. ``execute`` never raises for a model's mistake: an unknown tool, bad
+    parameters, an unknown element id or a failed browser action become a failed
+    ``ExecutionResult`` whose error the model reads in the next step."""
+
+    def __init__(self, tools: list[AsyncTool] | None = None) -> None:
+        self._tools: dict[str, AsyncTool] = {}
+        for tool in tools or []:
+            self.register(tool)
+
+    def register(self, tool: AsyncTool) -> None:
+        self._tools[tool.name] = tool
+
+    def get(self, name: str) -> AsyncTool | None:
+        return self._tools.get(name)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def get_tools_context(self) -> Block:
+        body = "\n\n".join(
+            render_tool(t.name, t.description, t.params_class) for t in self._tools.values()
+        )
+        return Block(f"Available Tools:\n\n{body}")
+
+    async def execute(self, action: Action) -> ExecutionResult:
+        tool = self._tools.get(action.tool_name)
+        if tool is None:
+            return ExecutionResult(
+                success=False,
+                error=f"Unknown tool {action.tool_name!r}. Available tools: "
+                f"{', '.join(self._tools)}.",
+            )
+        try:
+            params = tool.params_class.model_validate(action.parameters)
+        except ValidationError as exc:
+            return ExecutionResult(success=False,
+                                   error=f"Invalid parameters for {tool.name}: {_errors(exc)}")
+        result = ExecutionResult(success=False, url_before=tool.browser.page.url)
+        element_id = getattr(params, "element_id", None)
+        try:
+            if element_id:
+                result.target = await tool.browser.describe(element_id)
+            outcome = await tool.execute(params)
+        except BrowserError as exc:
+            result.error = str(exc)
+            return result
+        except PlaywrightError as exc:
+            result.error = f"{tool.name} failed: {_playwright_message(exc)}"
+            return result
+        outcome.target = outcome.target or result.target
+        outcome.url_before = result.url_before
+        outcome.url_after = tool.browser.page.url
+        return outcome
+
+
+def _errors(exc: ValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(str(p) for p in e['loc']) or 'parameters'}: {e['msg']}" for e in exc.errors()
+    )
+
+
+def _playwright_message(exc: Exception) -> str:
+    """Playwright's first line plus the last call-log line, which says what it waited for."""
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    if not lines:
+        return type(exc).__name__
+    head = lines[0]
+    tail = [ln for ln in lines[1:] if ln.startswith("-")]
+    return head + (f" ({tail[-1].lstrip('- ')})" if tail else "")

@@ -1,0 +1,60 @@
+"""The core agent end to end: ScriptedLLM replies, a real Chromium, a local server."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+from pytest_webtask import Agent
+from pytest_webtask.testing import ScriptedLLM
+from tests.server import LocalServer
+
+STEP1 = {
+    "complete": False,
+    "message": "Need to fill price field and submit form",
+    "actions": [
+        {"reason": "Fill the price field with $50", "tool": "fill",
+         "parameters": {"element_id": "input-0", "value": "50"}},
+        {"reason": "Submit the form", "tool": "click", "parameters": {"element_id": "button-0"}},
+    ],
+}
+STEP2 = {
+    "complete": True,
+    "message": "Task completed successfully: Price filled as $50 and form submitted.",
+    "actions": [],
+}
+
+SEED_HISTORY = """Step History:
+
+Step 1:
+  Status: Incomplete
+  Message: Need to fill price field and submit form
+  Action 1:
+    Tool: fill
+    Reason: Fill the price field with $50
+    Parameters: {'element_id': 'input-0', 'value': '50'}
+    Execution: Success
+  Action 2:
+    Tool: click
+    Reason: Submit the form
+    Parameters: {'element_id': 'button-0'}
+    Execution: Success"""
+
+
+def test_seed_001_example_end_to_end(page: Page, server: LocalServer) -> None:
+    page.goto(server.url + "/price")
+    llm = ScriptedLLM([STEP1, STEP2])
+    result = Agent(page, llm).execute("Fill the price as $50 and submit")
+
+    assert result.completed is True
+    assert len(llm.calls) == 2
+    assert result.usage.calls == 2
+    assert server.posts == [("/listings", {"price": "50"}, {})]
+    first, second = llm.prompts
+    assert "Task:\nFill the price as $50 and submit" in first
+    assert "Step History:\nNo steps executed yet." in first
+    assert "Tool: fill\nDescription: Fill a form field\nParameters:" in first
+    assert '- input-0 (name="price" placeholder="Enter price")' in first
+    assert "button-0" in first
+    assert SEED_HISTORY in second
+    assert "Success!" in second
+    assert [len(s.executions) for s in result.steps] == [2, 0]
