@@ -14,14 +14,14 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Union
+from typing import Any
 
 from .agent.models import Usage
 from .errors import LLMError
 from .llm.base import LLMReply
 from .llm.context import Context
 
-Reply = Union[str, dict, list]
+Reply = str | dict | list
 ReplyFn = Callable[[Context], Reply]
 
 
@@ -118,15 +118,16 @@ class FakeOpenAIServer:
     headers: list[dict[str, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        self._url = ""
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
     @property
     def base_url(self) -> str:
-        assert self._server is not None, "start the server first (use it as a context manager)"
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        if not self._url:
+            raise RuntimeError("start the FakeOpenAIServer first (use it as a context manager)")
+        return self._url
 
     def __enter__(self) -> FakeOpenAIServer:
         self.start()
@@ -150,7 +151,7 @@ class FakeOpenAIServer:
                         server.requests.append(json.loads(raw or b"{}"))
                     except ValueError:
                         server.requests.append({"_raw": raw.decode("utf-8", "replace")})
-                    server.headers.append(dict(self.headers))
+                    server.headers.append({k.lower(): v for k, v in self.headers.items()})
                     n = len(server.requests) - 1
                     item = server.replies[min(n, len(server.replies) - 1)] if server.replies \
                         else "{}"
@@ -189,6 +190,8 @@ class FakeOpenAIServer:
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
+        host, port = self._server.server_address[:2]
+        self._url = f"http://{host!s}:{port}/v1"
 
     def stop(self) -> None:
         if self._server is not None:

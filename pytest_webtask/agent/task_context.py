@@ -62,7 +62,7 @@ class TaskContext:
             lines.append(f"  Status: {'Complete' if step.proposal.complete else 'Incomplete'}")
             lines.append(f"  Message: {step.proposal.message}")
             for j, (action, execution) in enumerate(
-                zip(step.proposal.actions, step.executions), 1
+                zip(step.proposal.actions, step.executions, strict=False), 1
             ):
                 lines.append(f"  Action {j}:")
                 lines.append(f"    Tool: {action.tool_name}")

@@ -237,8 +237,11 @@
     function walk(node, frames, parentVisible, parentPointer) {
       if (node.nodeType === 3) {
         if (!parentVisible) return [];
-        const t = norm(node.nodeValue);
-        return t ? [clip(t, maxText)] : [];
+        const raw = node.nodeValue;
+        const t = norm(raw);
+        // Text runs remember whether whitespace touched them, so inline pieces merge as a
+        // person reads them: "$" + "0.99" -> "$0.99", "in" + "blue" -> "in blue".
+        return t ? [{ s: t, pre: /^\s/.test(raw), post: /\s$/.test(raw) }] : [];
       }
       if (node.nodeType !== 1) return [];
       const el = node;
@@ -285,11 +288,33 @@
         if (!kids.length && !attrs && tag !== 'img') return [];
         return [{ head: tag + attrs, kids }];
       }
-      return kids; // collapse a plain wrapper into its parent
+      // collapse a plain wrapper into its parent; a block wrapper separates its text
+      if (kids.length && style.display !== 'inline') {
+        const first = kids[0], last = kids[kids.length - 1];
+        if (isText(first)) kids[0] = { ...first, pre: true };
+        if (isText(last)) kids[kids.length - 1] = { ...kids[kids.length - 1], post: true };
+      }
+      return kids;
+    }
+
+    function isText(n) { return n && n.s !== undefined; }
+
+    // Merge neighbouring text runs into one string each; clip long ones.
+    function merge(nodes) {
+      const out = [];
+      for (const n of nodes) {
+        const prev = out[out.length - 1];
+        if (isText(n) && isText(prev)) {
+          out[out.length - 1] = { s: prev.s + (prev.post || n.pre ? ' ' : '') + n.s, pre: prev.pre, post: n.post };
+        } else {
+          out.push(n);
+        }
+      }
+      return out.map((n) => (isText(n) ? clip(n.s, maxText) : { head: n.head, kids: merge(n.kids) }));
     }
 
     const body = document.body || document.documentElement;
-    const tree = walk(body, [], true, false);
+    const tree = merge(walk(body, [], true, false));
 
     const lines = [];
     let size = 0;
@@ -306,6 +331,9 @@
         if (typeof n === 'string') { emit(pad + '- ' + q(n)); continue; }
         if (n.kids.length === 1 && typeof n.kids[0] === 'string') {
           emit(pad + '- ' + n.head + ' ' + q(n.kids[0]));
+        } else if (n.kids.length === 1 && !n.head.includes('-') && !n.head.includes(' ')) {
+          // a bare structural node around one element: one line, "h3 > a-2 ..."
+          render([{ head: n.head + ' > ' + n.kids[0].head, kids: n.kids[0].kids }], depth);
         } else {
           emit(pad + '- ' + n.head);
           render(n.kids, depth + 1);

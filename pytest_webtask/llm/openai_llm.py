@@ -113,6 +113,8 @@ class OpenAILLM:
                 msg += " Check OPENAI_API_KEY."
         elif isinstance(exc, openai.APIConnectionError):
             msg = f"could not connect to {where}: check OPENAI_BASE_URL."
+        elif isinstance(exc, ValueError):
+            msg = f"{where} sent a body that is not valid JSON: {_short(str(exc))}"
         else:
             msg = f"{where} failed: {type(exc).__name__}: {_short(str(exc))}"
         if self._api_key:
@@ -138,7 +140,7 @@ class OpenAILLM:
             except openai.BadRequestError as exc:
                 if not self._fallback(exc, request):
                     raise self._error(exc) from None
-            except openai.OpenAIError as exc:
+            except (openai.OpenAIError, ValueError) as exc:
                 raise self._error(exc) from None
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -153,7 +155,7 @@ class OpenAILLM:
             except openai.BadRequestError as exc:
                 if not self._fallback(exc, request):
                     raise self._error(exc) from None
-            except openai.OpenAIError as exc:
+            except (openai.OpenAIError, ValueError) as exc:
                 raise self._error(exc) from None
         raise AssertionError("unreachable")  # pragma: no cover
 

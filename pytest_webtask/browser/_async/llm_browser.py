@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Locator, Page
+from playwright.async_api import FrameLocator, Locator, Page
 
 from ...errors import BrowserError
 from ...llm.context import Block
@@ -64,10 +64,10 @@ class AsyncLLMBrowser:
                 + (f" (ids look like: {known}...)" if known else "")
                 + ". Use an id from the latest Current Page State."
             )
-        scope: Page | object = self.page
+        scope: Page | FrameLocator = self.page
         for frame_id in self.snapshot.elements[element_id]:
-            scope = scope.frame_locator(f'[{FRAME_ATTR}="{frame_id}"]')  # type: ignore[attr-defined]
-        return scope.locator(f'[{ID_ATTR}="{element_id}"]')  # type: ignore[attr-defined]
+            scope = scope.frame_locator(f'[{FRAME_ATTR}="{frame_id}"]')
+        return scope.locator(f'[{ID_ATTR}="{element_id}"]')
 
     async def describe(self, element_id: str) -> Fingerprint:
         """The fingerprint of an element id, read from the live page."""

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# One entry point that sets up everything on a fresh machine, then runs what was asked:
+#   bash scripts/dev.sh examples   # the example suites (replays committed recipes, no LLM)
+#   bash scripts/dev.sh tests      # the project's own tests
+# Set-up: a virtual environment in .venv, this package with its test extras, and a Chromium
+# (Playwright's own if installed, else a system one; Debian's `chromium` is installed when
+# missing and we are root). Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what="${1:-tests}"
+shift || true
+
+venv="${WEBTASK_VENV:-.venv}"
+if [ ! -x "$venv/bin/python" ]; then
+  echo "==> creating $venv"
+  python3 -m venv "$venv"
+fi
+stamp="$venv/.webtask-installed"
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  echo "==> installing pytest-webtask with its test extras"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".[test]"
+  touch "$stamp"
+fi
+
+have_chromium() {
+  "$venv/bin/python" - <<'PY'
+import sys
+from pytest_webtask.browser.chromium import _playwright_has_chromium, find_chromium
+sys.exit(0 if (find_chromium() or _playwright_has_chromium()) else 1)
+PY
+}
+if ! have_chromium; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    echo "==> installing Debian's chromium"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "==> trying: playwright install chromium"
+    "$venv/bin/playwright" install chromium || true
+  fi
+  have_chromium || { echo "No Chromium found: install one (apt-get install chromium) or set WEBTASK_CHROMIUM=/path/to/chrome" >&2; exit 1; }
+fi
+
+case "$what" in
+  examples) exec "$venv/bin/python" -m pytest example_suites -p no:cacheprovider "$@" ;;
+  tests)    exec "$venv/bin/python" -m pytest tests "$@" ;;
+  *) echo "usage: bash scripts/dev.sh examples|tests [pytest args]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,65 @@
+"""AsyncAgent passes the same end-to-end tests as the sync Agent (own pytest process)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import Page, async_playwright
+
+from pytest_webtask import AsyncAgent, OpenAILLM
+from pytest_webtask.browser.chromium import launch_args
+from pytest_webtask.testing import FakeOpenAIServer, ScriptedLLM
+from tests.server import LocalServer
+from tests.test_agent_e2e import SEED_HISTORY, STEP1, STEP2
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest_asyncio.fixture
+async def apage() -> AsyncIterator[Page]:
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(**launch_args())
+        page = await browser.new_page()
+        yield page
+        await browser.close()
+
+
+async def test_seed_001_example_async(apage: Page, server: LocalServer) -> None:
+    await apage.goto(server.url + "/price")
+    llm = ScriptedLLM([STEP1, STEP2])
+    result = await AsyncAgent(apage, llm).execute("Fill the price as $50 and submit")
+    assert result.completed and len(llm.calls) == 2
+    assert server.posts == [("/listings", {"price": "50"}, {})]
+    assert SEED_HISTORY in llm.prompts[1]
+
+
+async def test_step_by_step_async_with_upload(apage: Page, server: LocalServer,
+                                              tmp_path: Path) -> None:
+    (tmp_path / "r.txt").write_text("R")
+    await apage.goto(server.url + "/upload")
+    llm = ScriptedLLM([
+        {"complete": False, "message": "m", "actions": [
+            {"reason": "r", "tool": "upload",
+             "parameters": {"element_id": "input-1", "resource_names": ["r"]}},
+            {"reason": "r", "tool": "click", "parameters": {"element_id": "button-0"}}]},
+        {"complete": True, "message": "done"},
+    ])
+    agent = AsyncAgent(apage, llm)
+    agent.set_task("upload r", resources={"r": str(tmp_path / "r.txt")})
+    first = await agent.run_step()
+    second = await agent.run_step()
+    assert [e.success for e in first.executions] == [True, True]
+    assert second.proposal.complete
+    assert server.posts[0][2] == {"receipt:r.txt": b"R"}
+
+
+async def test_async_openai_llm_end_to_end(apage: Page, server: LocalServer) -> None:
+    await apage.goto(server.url + "/price")
+    with FakeOpenAIServer([STEP1, STEP2]) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key="k")
+        result = await AsyncAgent(apage, llm).execute("Fill the price as $50 and submit")
+    assert result.completed and result.usage.calls == 2
+    assert server.posts == [("/listings", {"price": "50"}, {})]

@@ -1,0 +1,93 @@
+"""OpenAILLM against the fake OpenAI-compatible server: replies, retries, faults."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_webtask import Agent, ConfigurationError, Context, LLMError, OpenAILLM
+from pytest_webtask.llm.context import Block
+from pytest_webtask.testing import FakeOpenAIServer, Fault
+from tests.server import LocalServer
+from tests.test_agent_e2e import STEP1, STEP2
+
+KEY = "sk-test-DO-NOT-LEAK-123"
+
+
+def ctx() -> Context:
+    return Context(system="sys", blocks=[Block("hello")], response_schema={"type": "object"})
+
+
+def test_normal_reply_counts_tokens_and_asks_for_json() -> None:
+    with FakeOpenAIServer(['{"ok": true}']) as fake:
+        llm = OpenAILLM("m1", base_url=fake.base_url, api_key=KEY)
+        reply = llm.generate(ctx())
+    assert reply.text == '{"ok": true}'
+    assert (reply.usage.calls, reply.usage.prompt_tokens, reply.usage.completion_tokens) == \
+        (1, 100, 10)
+    body = fake.requests[0]
+    assert body["model"] == "m1" and body["temperature"] == 0
+    assert body["response_format"]["type"] == "json_schema"
+    assert body["messages"] == [{"role": "system", "content": "sys"},
+                                {"role": "user", "content": "hello"}]
+    assert fake.headers[0]["authorization"] == f"Bearer {KEY}"
+
+
+def test_429_then_success_is_retried() -> None:
+    with FakeOpenAIServer([Fault.http(429), "{}"]) as fake:
+        reply = OpenAILLM("m", base_url=fake.base_url, api_key=KEY, max_retries=2).generate(ctx())
+    assert reply.text == "{}"
+    assert len(fake.requests) == 2
+
+
+def test_500_every_time_names_endpoint_not_key() -> None:
+    with FakeOpenAIServer([Fault.http(500)]) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key=KEY, max_retries=1)
+        with pytest.raises(LLMError) as info:
+            llm.generate(ctx())
+    msg = str(info.value)
+    assert fake.base_url in msg and "HTTP 500" in msg
+    assert KEY not in msg and KEY not in repr(llm)
+    assert len(fake.requests) == 2  # first try + one retry
+
+
+def test_timeout_is_a_clear_error() -> None:
+    with FakeOpenAIServer([Fault.slow(2.0)]) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key=KEY, timeout=0.3, max_retries=0)
+        with pytest.raises(LLMError, match=r"did not answer within 0.3s"):
+            llm.generate(ctx())
+
+
+def test_malformed_body_is_a_clear_error() -> None:
+    with FakeOpenAIServer([Fault.malformed()]) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key=KEY, max_retries=0)
+        with pytest.raises(LLMError, match="model endpoint"):
+            llm.generate(ctx())
+
+
+def test_structured_outputs_refused_falls_back_to_json_mode() -> None:
+    with FakeOpenAIServer([Fault.http(400), "{}"]) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key=KEY)
+        assert llm.generate(ctx()).text == "{}"
+    assert [r["response_format"]["type"] for r in fake.requests] == ["json_schema", "json_object"]
+    assert llm.structured_outputs is False
+
+
+def test_missing_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("WEBTASK_MODEL", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(ConfigurationError, match="WEBTASK_MODEL"):
+        OpenAILLM.from_env()
+    with pytest.raises(ConfigurationError, match="OPENAI_API_KEY"):
+        OpenAILLM("m")
+
+
+def test_agent_with_openai_llm_end_to_end(page: Page, server: LocalServer) -> None:
+    page.goto(server.url + "/price")
+    with FakeOpenAIServer([STEP1, STEP2]) as fake:
+        result = Agent(page, OpenAILLM("m", base_url=fake.base_url, api_key=KEY)).execute(
+            "Fill the price as $50 and submit")
+    assert result.completed
+    assert result.usage.calls == 2 and result.usage.prompt_tokens == 201
+    assert server.posts == [("/listings", {"price": "50"}, {})]
+    assert "Step History:\n\nStep 1:" in fake.requests[1]["messages"][1]["content"]
