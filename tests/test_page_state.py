@@ -66,7 +66,7 @@ def test_select_by_label(page: Page, server: LocalServer) -> None:
     ])
     SyncAgent(page, llm).execute("choose L")
     assert page.eval_on_selector("select", "s => s.value") == "L"
-    assert "Error: No option 'XL' in select-0; options: 'S', 'M', 'L'" in llm.prompts[1]
+    assert "Error: No option 'XL' in this dropdown; options: 'S', 'M', 'L'" in llm.prompts[1]
 
 
 def test_size_budget_truncates_with_a_visible_note(page: Page, server: LocalServer) -> None:

@@ -5,7 +5,10 @@
 // op "state":    which of the given ids are still attached, and the snapshot number.
 // op "settle":   resolve once the DOM has been quiet for `quiet` ms (at most `max` ms).
 // op "boxes":    draw (or remove) numbered boxes over the elements, for screenshots.
-(args) => {
+// Called as page.evaluate(script, args) or locator.evaluate_all(script, args).
+(x, y) => {
+  const args = y === undefined ? x : y;
+  const targets = y === undefined ? null : x;
   const ID_ATTR = 'data-webtask-id';
   const FRAME_ATTR = 'data-webtask-frame';
   const w = window;
@@ -149,7 +152,34 @@
       frame: frameChain(el),
     };
     if (fp.name) fp.name = clip(fp.name, 120);
+    fp.near = nearText(el, fp.name);
     return fp;
+  }
+
+  // When other elements share this one's tag and name (twenty "Add to cart" buttons), the
+  // first line of text of its largest ancestor holding no such twin ("Blue Shirt").
+  function nearText(el, name) {
+    const root = el.getRootNode();
+    const tag = el.tagName;
+    const twins = (scope) => Array.from(scope.querySelectorAll(tag))
+      .filter((o) => o !== el && clip(accessibleName(o) || '', 120) === (name || ''));
+    if (!root.querySelectorAll || !twins(root).length) return null;
+    let inner = el;
+    for (let node = el.parentElement; node && node !== el.ownerDocument.body; node = node.parentElement) {
+      if (twins(node).length) break;
+      inner = node;
+    }
+    if (inner === el) return null;
+    const lines = (inner.innerText || '').split('\n').map(norm).filter((l) => l && l !== name);
+    return lines.length ? clip(lines[0], 80) : null;
+  }
+
+  function isVisible(el) {
+    if (el.tagName === 'INPUT' && (el.getAttribute('type') || '').toLowerCase() === 'file') return true;
+    const r = el.getBoundingClientRect();
+    if (r.width <= 0 || r.height <= 0) return false;
+    const st = getComputedStyle(el);
+    return st.visibility === 'visible' && st.opacity !== '0';
   }
 
   function isInteractive(el, tag, style, parentPointer) {
@@ -393,6 +423,9 @@
 
   switch (args.op) {
     case 'collect': return collect(args);
+    case 'fingerprints':
+      return targets.map((el) => ({ visible: isVisible(el), fp: fingerprint(el),
+        text: norm(el.innerText || el.textContent || el.value || '') }));
     case 'describe': {
       const el = state.byId.get(args.id);
       if (!el || !el.isConnected) return null;

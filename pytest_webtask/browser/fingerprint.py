@@ -27,9 +27,13 @@ class Fingerprint(BaseModel):
     css: str | None = None
     xpath: str | None = None
     frame: list[str] = []
+    near: str | None = None
 
     def describe(self) -> str:
         """A short human description, e.g. ``button "Add to cart"``."""
         what = self.role or self.tag
         label = self.name or self.text or self.label or self.placeholder or self.test_id or ""
-        return f'{what} "{label}"' if label else (f"{what} #{self.id}" if self.id else what)
+        where = f' near "{self.near}"' if self.near else ""
+        if label:
+            return f'{what} "{label}"{where}'
+        return (f"{what} #{self.id}" if self.id else what) + where

@@ -13,12 +13,7 @@ from ...errors import BrowserError, ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
-from ...tools._async.browser_tools import (
-    BROWSER_TOOLS,
-    AsyncNavigateTool,
-    AsyncTool,
-    AsyncUploadTool,
-)
+from ...tools._async.browser_tools import BROWSER_TOOLS, AsyncTool, AsyncUploadTool
 from ...tools._async.registry import AsyncToolRegistry
 from ..models import Action, Evidence, ExecutionResult, ProposalResult, Step, TaskResult, Usage
 from ..parsing import PROPOSAL_SCHEMA, InvalidReply, parse_proposal, quote
@@ -163,12 +158,12 @@ class AsyncAgent:
             max_steps=max_steps, variables={k: str(v) for k, v in (variables or {}).items()},
             secrets={k: str(v) for k, v in (secrets or {}).items()},
         )
-        tools: list[AsyncTool] = [
-            AsyncNavigateTool(self.browser, self._task_context, self.allowed_origins)
-        ]
-        tools += [cls(self.browser, self._task_context) for cls in BROWSER_TOOLS[1:]]
+        classes = list(BROWSER_TOOLS)
         if self._task_context.resources:
-            tools.append(AsyncUploadTool(self.browser, self._task_context))
+            classes.append(AsyncUploadTool)
+        tools: list[AsyncTool] = [
+            cls(self.browser, self._task_context, self.allowed_origins) for cls in classes
+        ]
         self.tool_registry = AsyncToolRegistry(tools)
         self.proposer = AsyncProposer(self.llm, self._task_context, self.tool_registry,
                                       self.browser, usage=self.usage)

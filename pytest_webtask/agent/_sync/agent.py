@@ -14,12 +14,7 @@ from ...errors import BrowserError, ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
-from ...tools._sync.browser_tools import (
-    BROWSER_TOOLS,
-    NavigateTool,
-    Tool,
-    UploadTool,
-)
+from ...tools._sync.browser_tools import BROWSER_TOOLS, Tool, UploadTool
 from ...tools._sync.registry import ToolRegistry
 from ..models import Action, Evidence, ExecutionResult, ProposalResult, Step, TaskResult, Usage
 from ..parsing import PROPOSAL_SCHEMA, InvalidReply, parse_proposal, quote
@@ -164,12 +159,12 @@ class Agent:
             max_steps=max_steps, variables={k: str(v) for k, v in (variables or {}).items()},
             secrets={k: str(v) for k, v in (secrets or {}).items()},
         )
-        tools: list[Tool] = [
-            NavigateTool(self.browser, self._task_context, self.allowed_origins)
-        ]
-        tools += [cls(self.browser, self._task_context) for cls in BROWSER_TOOLS[1:]]
+        classes = list(BROWSER_TOOLS)
         if self._task_context.resources:
-            tools.append(UploadTool(self.browser, self._task_context))
+            classes.append(UploadTool)
+        tools: list[Tool] = [
+            cls(self.browser, self._task_context, self.allowed_origins) for cls in classes
+        ]
         self.tool_registry = ToolRegistry(tools)
         self.proposer = Proposer(self.llm, self._task_context, self.tool_registry,
                                       self.browser, usage=self.usage)

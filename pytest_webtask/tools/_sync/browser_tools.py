@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urljoin, urlsplit
+
+from playwright.sync_api import Locator, Page
 
 from ...agent.models import ExecutionResult
 from ...browser._sync.llm_browser import LLMBrowser
@@ -28,22 +31,31 @@ ACTION_TIMEOUT_MS = 5000
 
 
 class Tool:
-    """A tool: a name, a description, a parameter model, and ``execute``."""
+    """A tool: a name, a description, a parameter model, and ``execute``.
+
+    What a tool does to the page lives in ``perform``, which the recipe replayer calls too,
+    with a locator found by fingerprint instead of by element id.
+    """
 
     name: ClassVar[str]
     description: ClassVar[str]
     params_class: ClassVar[type[ToolParams]]
 
-    def __init__(self, browser: LLMBrowser, task: TaskContext | None = None) -> None:
+    def __init__(self, browser: LLMBrowser, task: TaskContext | None = None,
+                 allowed_origins: list[str] | None = None) -> None:
         self.browser = browser
         self.task = task
+        self.allowed_origins = allowed_origins
 
-    def value(self, text: str) -> str:
-        """The real value for text the model typed: ``{placeholders}`` substituted."""
-        return self.task.substitute(text) if self.task else text
-
-    def execute(self, params: Any) -> ExecutionResult:  # pragma: no cover - abstract
-        raise TypeError(f"tool {self.name} has no execute()")
+    def execute(self, params: Any) -> ExecutionResult:
+        element_id = getattr(params, "element_id", None)
+        locator = self.browser.locator(element_id) if element_id else None
+        return perform(
+            self.browser.page, self.name, params.model_dump(), locator,
+            substitute=self.task.substitute if self.task else None,
+            resources=self.task.resources if self.task else {},
+            allowed_origins=self.allowed_origins,
+        )
 
 
 class NavigateTool(Tool):
@@ -51,31 +63,11 @@ class NavigateTool(Tool):
     description = "Navigate to a URL"
     params_class = NavigateParams
 
-    def __init__(self, browser: LLMBrowser, task: TaskContext | None = None,
-                 allowed_origins: list[str] | None = None) -> None:
-        super().__init__(browser, task)
-        self.allowed_origins = allowed_origins
-
-    def execute(self, params: NavigateParams) -> ExecutionResult:
-        url = urljoin(self.browser.page.url, params.url)
-        if not allowed(url, self.allowed_origins):
-            return ExecutionResult(
-                success=False,
-                error=f"Navigation to {url} refused: only {', '.join(self.allowed_origins or [])}"
-                " may be visited in this task.",
-            )
-        self.browser.page.goto(url, timeout=15_000)
-        return ExecutionResult(success=True)
-
 
 class ClickTool(Tool):
     name = "click"
     description = "Click an element"
     params_class = ClickParams
-
-    def execute(self, params: ClickParams) -> ExecutionResult:
-        self.browser.locator(params.element_id).click(timeout=ACTION_TIMEOUT_MS)
-        return ExecutionResult(success=True)
 
 
 class FillTool(Tool):
@@ -83,23 +75,11 @@ class FillTool(Tool):
     description = "Fill a form field"
     params_class = FillParams
 
-    def execute(self, params: FillParams) -> ExecutionResult:
-        self.browser.locator(params.element_id).fill(
-            self.value(params.value), timeout=ACTION_TIMEOUT_MS
-        )
-        return ExecutionResult(success=True)
-
 
 class TypeTool(Tool):
     name = "type"
     description = "Type into an element with keyboard simulation"
     params_class = TypeParams
-
-    def execute(self, params: TypeParams) -> ExecutionResult:
-        self.browser.locator(params.element_id).press_sequentially(
-            self.value(params.value), timeout=ACTION_TIMEOUT_MS
-        )
-        return ExecutionResult(success=True)
 
 
 class SelectTool(Tool):
@@ -107,35 +87,11 @@ class SelectTool(Tool):
     description = "Choose an option in a dropdown"
     params_class = SelectParams
 
-    def execute(self, params: SelectParams) -> ExecutionResult:
-        locator = self.browser.locator(params.element_id)
-        value = self.value(params.value)
-        options = locator.evaluate(
-            "el => Array.from(el.options || []).map(o => [o.label.trim(), o.value])"
-        )
-        for label, opt_value in options:
-            if value in (label, opt_value):
-                locator.select_option(value=opt_value, timeout=ACTION_TIMEOUT_MS)
-                return ExecutionResult(success=True)
-        shown = ", ".join(repr(label) for label, _ in options) or "none"
-        return ExecutionResult(
-            success=False, error=f"No option {value!r} in {params.element_id}; options: {shown}"
-        )
-
 
 class PressTool(Tool):
     name = "press"
     description = "Press a key (Enter, Tab, Escape, ArrowDown...), on an element or the page"
     params_class = PressParams
-
-    def execute(self, params: PressParams) -> ExecutionResult:
-        if params.element_id:
-            self.browser.locator(params.element_id).press(
-                params.key, timeout=ACTION_TIMEOUT_MS
-            )
-        else:
-            self.browser.page.keyboard.press(params.key)
-        return ExecutionResult(success=True)
 
 
 class ScrollTool(Tool):
@@ -143,46 +99,90 @@ class ScrollTool(Tool):
     description = "Scroll the page, or scroll an element into view"
     params_class = ScrollParams
 
-    def execute(self, params: ScrollParams) -> ExecutionResult:
-        if params.element_id:
-            self.browser.locator(params.element_id).scroll_into_view_if_needed(
-                timeout=ACTION_TIMEOUT_MS
-            )
-        else:
-            sign = 1 if params.direction == "down" else -1
-            self.browser.page.evaluate(
-                "s => window.scrollBy(0, s * Math.round(window.innerHeight * 0.8))", sign
-            )
-        return ExecutionResult(success=True)
-
 
 class UploadTool(Tool):
     name = "upload"
     description = "Upload file resources to a file input element"
     params_class = UploadParams
 
-    def execute(self, params: UploadParams) -> ExecutionResult:
-        resources = self.task.resources if self.task else {}
-        paths = []
-        for name in params.resource_names:
-            if name not in resources:
-                known = ", ".join(resources) or "none"
-                return ExecutionResult(
-                    success=False,
-                    error=f"Resource not found: {name!r}. Available resources: {known}.",
-                )
-            path = Path(resources[name])
-            if not path.is_file():
-                return ExecutionResult(
-                    success=False, error=f"Resource {name!r} points to a missing file: {path}"
-                )
-            paths.append(path)
-        if not paths:
-            return ExecutionResult(success=False, error="No resource_names given to upload.")
-        self.browser.locator(params.element_id).set_input_files(
-            paths, timeout=ACTION_TIMEOUT_MS
+
+def perform(
+    page: Page,
+    tool: str,
+    params: dict[str, Any],
+    locator: Locator | None,
+    *,
+    substitute: Callable[[str], str] | None = None,
+    resources: dict[str, str] | None = None,
+    allowed_origins: list[str] | None = None,
+    timeout_ms: float = ACTION_TIMEOUT_MS,
+) -> ExecutionResult:
+    """Do one action to the page. ``locator`` is the target for element tools; ``{name}``
+    placeholders in typed values go through ``substitute``. Playwright errors propagate."""
+    value = (substitute or (lambda v: v))(str(params.get("value", "")))
+    if tool == "navigate":
+        url = urljoin(page.url, params["url"])
+        if not allowed(url, allowed_origins):
+            return ExecutionResult(
+                success=False,
+                error=f"Navigation to {url} refused: only {', '.join(allowed_origins or [])}"
+                " may be visited in this task.",
+            )
+        page.goto(url, timeout=15_000)
+    elif tool in ("press", "scroll") and locator is None:
+        if tool == "press":
+            page.keyboard.press(params["key"])
+        else:
+            sign = 1 if params.get("direction", "down") == "down" else -1
+            page.evaluate(
+                "s => window.scrollBy(0, s * Math.round(window.innerHeight * 0.8))", sign
+            )
+    elif locator is None:
+        return ExecutionResult(success=False, error=f"{tool} needs an element_id.")
+    elif tool == "click":
+        locator.click(timeout=timeout_ms)
+    elif tool == "fill":
+        locator.fill(value, timeout=timeout_ms)
+    elif tool == "type":
+        locator.press_sequentially(value, timeout=timeout_ms)
+    elif tool == "press":
+        locator.press(params["key"], timeout=timeout_ms)
+    elif tool == "scroll":
+        locator.scroll_into_view_if_needed(timeout=timeout_ms)
+    elif tool == "select":
+        options = locator.evaluate(
+            "el => Array.from(el.options || []).map(o => [o.label.trim(), o.value])"
         )
-        return ExecutionResult(success=True)
+        chosen = [v for label, v in options if value in (label, v)]
+        if not chosen:
+            shown = ", ".join(repr(label) for label, _ in options) or "none"
+            return ExecutionResult(success=False,
+                                   error=f"No option {value!r} in this dropdown; options: {shown}")
+        locator.select_option(value=chosen[0], timeout=timeout_ms)
+    elif tool == "upload":
+        paths, error = resource_paths(params.get("resource_names", []), resources or {})
+        if error:
+            return ExecutionResult(success=False, error=error)
+        locator.set_input_files(paths, timeout=timeout_ms)
+    else:
+        return ExecutionResult(success=False, error=f"Unknown tool {tool!r}.")
+    return ExecutionResult(success=True)
+
+
+def resource_paths(names: list[str], resources: dict[str, str]) -> tuple[list[Path], str | None]:
+    """Files for resource names, or an error naming what is missing."""
+    paths = []
+    for name in names:
+        if name not in resources:
+            known = ", ".join(resources) or "none"
+            return [], f"Resource not found: {name!r}. Available resources: {known}."
+        path = Path(resources[name])
+        if not path.is_file():
+            return [], f"Resource {name!r} points to a missing file: {path}"
+        paths.append(path)
+    if not paths:
+        return [], "No resource_names given to upload."
+    return paths, None
 
 
 BROWSER_TOOLS: tuple[type[Tool], ...] = (

@@ -1,0 +1,94 @@
+"""Recipe files on disk: where they live, atomic writes, clear errors for broken ones."""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from ..errors import WebtaskError
+from .model import RECIPE_VERSION, Recipe
+
+RECIPE_DIR = "__webtask__"
+
+
+class RecipeError(WebtaskError):
+    """A recipe file is unreadable, invalid, or of an unknown version."""
+
+
+def safe_name(name: str) -> str:
+    """A test name (parametrized ids included) made safe as a file name."""
+    cleaned = re.sub(r"[^A-Za-z0-9_.\-\[\]]+", "_", name)
+    return cleaned.strip("._") or "test"
+
+
+def recipe_path(test_file: Path, test_name: str) -> Path:
+    """``<test dir>/__webtask__/<module stem>/<test name>.yaml``."""
+    return test_file.parent / RECIPE_DIR / test_file.stem / f"{safe_name(test_name)}.yaml"
+
+
+def load_recipe(path: Path) -> Recipe | None:
+    """The recipe at ``path``; None when there is no file. Raises RecipeError when broken."""
+    if not path.exists():
+        return None
+    fix = ("Fix the file by hand, or delete it and record again with "
+           "`pytest --webtask-record`.")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise RecipeError(f"Recipe {path} is not valid YAML: {_one_line(exc)}. {fix}") from None
+    if not isinstance(data, dict):
+        raise RecipeError(f"Recipe {path} should hold a mapping with version, test and steps; "
+                          f"it holds {type(data).__name__}. {fix}")
+    version = data.get("version")
+    if version != RECIPE_VERSION:
+        raise RecipeError(
+            f"Recipe {path} has version {version!r}; this pytest-webtask reads version "
+            f"{RECIPE_VERSION}. Upgrade pytest-webtask, or record again with "
+            "`pytest --webtask-record`."
+        )
+    try:
+        return Recipe.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()[:5]
+        )
+        raise RecipeError(f"Recipe {path} is invalid: {problems}. {fix}") from None
+
+
+def dump_recipe(recipe: Recipe) -> str:
+    data = recipe.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
+    data = {"version": recipe.version, **data}  # version always first and always written
+    return yaml.safe_dump(_prune(data), sort_keys=False, allow_unicode=True, width=100)
+
+
+def save_recipe(path: Path, recipe: Recipe) -> None:
+    """Write atomically (temp file + rename in the same folder): a reader, or another xdist
+    worker, sees the old file or the new one, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(dump_recipe(recipe))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _prune(value: Any) -> Any:
+    """Drop empty lists and mappings so files stay short."""
+    if isinstance(value, dict):
+        return {k: _prune(v) for k, v in value.items() if v not in ([], {}, None)}
+    if isinstance(value, list):
+        return [_prune(v) for v in value]
+    return value
+
+
+def _one_line(exc: Exception) -> str:
+    return " ".join(str(exc).split())
