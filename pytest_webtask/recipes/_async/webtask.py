@@ -1,0 +1,217 @@
+"""AsyncWebTask: what a test calls (goto, do, check); replays recipes, records when asked."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from ...agent._async.agent import AsyncAgent
+from ...agent.models import TaskResult
+from ...agent.task_context import TaskContext
+from ...errors import WebtaskError
+from ...settings import Settings
+from ..compile import absolute_url, compile_step
+from ..model import RecipeStep
+from ..session import RecipeSession, StepStats
+from .replayer import AsyncReplayer, ReplayError
+
+log = logging.getLogger("pytest_webtask")
+
+CHECK_TASK = (
+    "Check whether this statement about the current page is true: {statement}\n"
+    "Do not change the page, except to reveal what you need to see (for example scroll). "
+    "If the statement is true, mark complete and cite evidence. If it is false, set "
+    '"impossible": true and say what the page shows instead.'
+)
+
+
+@dataclass
+class StepOutcome:
+    """One step of the test: what it was, how it ran, and the agent's result if recorded."""
+
+    kind: str
+    text: str
+    how: str  # "replayed" or "recorded"
+    seconds: float
+    recipe_step: RecipeStep
+    result: TaskResult | None = None
+
+
+class AsyncWebTask:
+    """The ``webtask`` fixture's object: plain-English steps on a Playwright page."""
+
+    def __init__(
+        self,
+        page: Page,
+        *,
+        session: RecipeSession,
+        settings: Settings,
+        base_url: str | None,
+        llm_provider: Callable[[], Any],
+        stats: StepStats,
+        report: Callable[[str], None] | None = None,
+        artifacts: Callable[[], Path] | None = None,
+    ) -> None:
+        self.page = page
+        self.session = session
+        self.settings = settings
+        self.base_url = base_url
+        self._llm_provider = llm_provider
+        self.stats = stats
+        self._report = report or (lambda line: None)
+        self._artifacts = artifacts
+        self.results: list[StepOutcome] = []
+
+    async def goto(self, url: str) -> None:
+        """Open ``url``; a relative URL resolves against ``--base-url``."""
+        await self.page.goto(absolute_url(url, self.base_url, self.page.url or ""))
+
+    async def do(self, task: str, resources: dict[str, Any] | None = None,
+                 secrets: dict[str, Any] | None = None, **variables: Any) -> StepOutcome:
+        """Complete ``task`` (English), or fail the test with the step log.
+
+        ``{name}`` placeholders take ``variables`` (the model sees them) and ``secrets`` (the
+        model sees only the name; never written anywhere). ``resources`` name files the
+        task may upload.
+        """
+        return await self._step("do", task, task, self.settings.max_steps,
+                                resources, variables, secrets)
+
+    async def check(self, statement: str) -> StepOutcome:
+        """Assert ``statement`` about the page; a false statement fails the test."""
+        return await self._step("check", statement, CHECK_TASK.format(statement=statement),
+                                self.settings.check_max_steps, None, {}, None)
+
+    async def _step(self, kind: str, text: str, agent_task: str, max_steps: int,
+                    resources: dict[str, Any] | None, variables: dict[str, Any],
+                    secrets: dict[str, Any] | None) -> StepOutcome:
+        index = len(self.results)
+        ctx = TaskContext(task=text, resources={k: str(v) for k, v in (resources or {}).items()},
+                          variables={k: str(v) for k, v in variables.items()},
+                          secrets={k: str(v) for k, v in (secrets or {}).items()})
+        where = f"Step {index + 1} {kind}({text!r})"
+        started = time.monotonic()
+        try:
+            recorded_step = self.session.expected(index, kind, text)
+        except WebtaskError as exc:
+            return await self._fail(str(exc), ctx)
+        replayer = AsyncReplayer(self.page, base_url=self.base_url,
+                                 timeout_ms=self.settings.timeout * 1000,
+                                 substitute=ctx.substitute, resources=ctx.resources)
+        result = None
+        if recorded_step is not None:
+            try:
+                await replayer.run_step(recorded_step, where)
+            except ReplayError as exc:
+                self.stats.failed += 1
+                return await self._fail(f"Replay failed. {ctx.redact(str(exc))}", ctx)
+            self.stats.replayed += 1
+            how, step = "replayed", recorded_step
+        else:
+            step, result = await self._record(kind, text, agent_task, max_steps, ctx, index,
+                                              where, replayer)
+            how = "recorded"
+        outcome = StepOutcome(kind, text, how, time.monotonic() - started, step, result)
+        self.session.done(index, step, recorded=how == "recorded")
+        self.results.append(outcome)
+        self._report(f"webtask {where}: {how} ({len(step.actions)} action(s), "
+                     f"{len(step.checks)} check(s), {outcome.seconds:.2f}s)")
+        return outcome
+
+    async def _record(self, kind: str, text: str, agent_task: str, max_steps: int,
+                      ctx: TaskContext, index: int, where: str,
+                      replayer: AsyncReplayer) -> tuple[RecipeStep, TaskResult]:
+        if self.settings.mode != "record":
+            reason = self.session.why_missing(index, kind, text)
+            if self.settings.mode == "replay" or self.settings.in_ci:
+                why = ("--webtask-replay-only is set" if self.settings.mode == "replay"
+                       else "CI is set, so no model is called")
+                self.stats.failed += 1
+                await self._fail(
+                    f"{where}: the recipe is missing: {reason}; {why}.\n"
+                    "Record it where a model is configured with:  pytest --webtask-record "
+                    f"{self.session.test_name!r}  (then commit {self.session.path})", ctx)
+        try:
+            llm = self._llm_provider()
+        except WebtaskError as exc:
+            self.stats.failed += 1
+            await self._fail(f"{where} needs recording, but {exc}", ctx)
+        start_url = self.page.url
+        agent = AsyncAgent(self.page, llm, allowed_origins=self._origins(),
+                           require_evidence=True)
+        try:
+            result = await agent.execute(agent_task, max_steps=max_steps,
+                                         resources=ctx.resources, variables=ctx.variables,
+                                         secrets=ctx.secrets)
+        except WebtaskError as exc:
+            self._count_usage(agent)
+            self.stats.failed += 1
+            await self._fail(f"{where}: recording stopped: {exc}", ctx)
+        self._count_usage(agent)
+        if not result.completed:
+            self.stats.failed += 1
+            label = "check failed" if kind == "check" else "task not completed"
+            await self._fail(f"{where}: {label}: {result.message}\n\n"
+                             + self._step_log(result, ctx), ctx)
+        step = compile_step(kind, text, result, ctx, self.base_url, start_url)
+        if not step.checks:
+            self.stats.failed += 1
+            await self._fail(
+                f"{where}: the model reported completion without citing evidence found on the "
+                "page, so a replay could not verify the outcome; nothing was recorded.\n\n"
+                + self._step_log(result, ctx), ctx)
+        try:
+            await replayer.run_checks(step.checks, where + " (checks right after recording)")
+        except ReplayError as exc:
+            self.stats.failed += 1
+            await self._fail(f"The recorded checks do not hold even right after recording, so "
+                             f"nothing was recorded. {exc}", ctx)
+        self.stats.recorded += 1
+        return step, result
+
+    def _origins(self) -> list[str] | None:
+        origins = list(self.settings.allowed_origins)
+        if self.base_url:
+            origins.append(self.base_url)
+        elif self.page.url.startswith("http"):
+            origins.append(self.page.url)
+        return origins or None
+
+    def _count_usage(self, agent: AsyncAgent) -> None:
+        self.stats.llm_calls += agent.usage.calls
+        self.stats.prompt_tokens += agent.usage.prompt_tokens
+        self.stats.completion_tokens += agent.usage.completion_tokens
+
+    @staticmethod
+    def _step_log(result: TaskResult, ctx: TaskContext) -> str:
+        lines = ["Step log:"]
+        for n, step in enumerate(result.steps, 1):
+            lines.append(f"  {n}. {step.proposal.message}")
+            for action, ex in zip(step.proposal.actions, step.executions, strict=False):
+                status = "ok" if ex.success else f"FAILED: {ex.error}"
+                lines.append(f"     - {action.tool_name} {action.parameters}: {status}")
+            if step.note:
+                lines.append(f"     note: {step.note}")
+        lines.append(f"The model's last message: {result.message}")
+        return ctx.redact("\n".join(lines))
+
+    async def _fail(self, message: str, ctx: TaskContext) -> Any:
+        message = ctx.redact(message)
+        if self._artifacts is not None:
+            try:
+                folder = self._artifacts()
+                folder.mkdir(parents=True, exist_ok=True)
+                (folder / "webtask-failure.txt").write_text(message + "\n", encoding="utf-8")
+                await self.page.screenshot(path=str(folder / "webtask-failure.png"))
+                message += f"\n(step log and screenshot in {folder})"
+            except (OSError, PlaywrightError) as exc:
+                log.warning("could not save failure artifacts: %s", exc)
+        pytest.fail(message, pytrace=False)

@@ -1,0 +1,82 @@
+"""RecipeSession: one test's recipe, matched step by step against what the test asks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .model import Recipe, RecipeStep
+from .storage import load_recipe, save_recipe
+
+
+@dataclass
+class StepStats:
+    """Counts for one test, carried to the terminal summary (also across xdist)."""
+
+    replayed: int = 0
+    recorded: int = 0
+    failed: int = 0
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(vars(self))
+
+
+@dataclass
+class RecipeSession:
+    """The recipe of one test. Step ``i`` of the test replays ``recipe.steps[i]`` when its
+    kind and text are the same; otherwise it must be recorded. Nothing is written unless a
+    step was recorded."""
+
+    path: Path
+    test_name: str
+    record_all: bool = False
+    _recipe: Recipe | None = None
+    _loaded: bool = False
+    steps: list[RecipeStep] = field(default_factory=list)
+    dirty: bool = False
+
+    def recipe(self) -> Recipe | None:
+        if not self._loaded:
+            self._loaded = True
+            self._recipe = load_recipe(self.path)  # RecipeError for a broken file
+        return self._recipe
+
+    def expected(self, index: int, kind: str, text: str) -> RecipeStep | None:
+        """The recorded step to replay at ``index``, or None when it must be recorded."""
+        if self.record_all:
+            return None
+        recipe = self.recipe()
+        if recipe is None or index >= len(recipe.steps):
+            return None
+        step = recipe.steps[index]
+        return step if (step.kind, step.text) == (kind, text) else None
+
+    def why_missing(self, index: int, kind: str, text: str) -> str:
+        recipe = None if self.record_all else self.recipe()
+        if recipe is None:
+            return f"there is no recipe {self.path}"
+        if index >= len(recipe.steps):
+            return f"the recipe {self.path} has only {len(recipe.steps)} step(s)"
+        old = recipe.steps[index]
+        return (f"step {index + 1} of the recipe {self.path} is {old.describe()}, "
+                f"not {kind}({text!r}) (the step's text changed)")
+
+    def done(self, index: int, step: RecipeStep, *, recorded: bool) -> None:
+        del self.steps[index:]
+        self.steps.append(step)
+        self.dirty = self.dirty or recorded
+
+    def finish(self, test_passed: bool) -> bool:
+        """Save when a step was recorded. After a failure, recorded steps are kept and the
+        old steps after them too, so the next run can pick up where this one stopped."""
+        if not self.dirty:
+            return False
+        steps = list(self.steps)
+        old = None if self.record_all else self._recipe
+        if not test_passed and old is not None:
+            steps += old.steps[len(steps):]
+        save_recipe(self.path, Recipe(test=self.test_name, steps=steps))
+        return True
