@@ -12,7 +12,7 @@ from . import settings as settings_mod
 from .errors import ConfigurationError, WebtaskError
 from .naming import recipe_test_name
 from .recipes.session import RecipeSession, StepStats
-from .recipes.storage import RECIPE_DIR, recipe_path
+from .recipes.storage import RECIPE_DIR, recipe_path, safe_name
 from .settings import Settings
 
 SETTINGS = pytest.StashKey[Settings]()
@@ -80,10 +80,19 @@ def _llm_provider(request: pytest.FixtureRequest) -> Callable[[], Any]:
 
 
 def _reporter(config: pytest.Config) -> Callable[[str], None]:
+    """With -v, a live line per step (not from xdist workers: they have no terminal)."""
     terminal = config.pluginmanager.get_plugin("terminalreporter")
+    capture = config.pluginmanager.get_plugin("capturemanager")
     if terminal is None or config.get_verbosity() < 1 or hasattr(config, "workerinput"):
         return lambda line: None
-    return lambda line: terminal.write_line("    " + line)
+
+    def write(line: str) -> None:
+        if capture is not None:
+            with capture.global_and_fixture_disabled():
+                terminal.write_line("    " + line)
+        else:
+            terminal.write_line("    " + line)
+    return write
 
 
 def _claim_flavour(request: pytest.FixtureRequest, flavour: str) -> None:
@@ -197,9 +206,11 @@ class Reporter:
         tr.section("webtask")
         tr.write_line(f"{st.replayed} step(s) replayed, {st.recorded} recorded, "
                       f"{st.failed} failed")
-        if st.llm_calls:
+        if st.llm_calls and st.prompt_tokens + st.completion_tokens:
             tr.write_line(f"LLM: {st.llm_calls} call(s), {st.prompt_tokens} prompt + "
                           f"{st.completion_tokens} completion tokens")
+        elif st.llm_calls:
+            tr.write_line(f"LLM: {st.llm_calls} call(s) (the model reported no token counts)")
         else:
             tr.write_line("LLM: 0 calls")
         if unused:
@@ -234,5 +245,6 @@ def unused_recipes(config: pytest.Config, nodeids: set[str]) -> list[Path]:
     for module, names in by_module.items():
         folder = module.parent / RECIPE_DIR / module.stem
         if folder.is_dir():
-            unused += [p for p in sorted(folder.glob("*.yaml")) if p.stem not in names]
+            wanted = {safe_name(n) for n in names}
+            unused += [p for p in sorted(folder.glob("*.yaml")) if p.stem not in wanted]
     return unused

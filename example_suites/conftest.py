@@ -1,0 +1,57 @@
+"""The example suites: the demo shop on a free loopback port, and what they were recorded with.
+
+Replays (the default) never request ``webtask_llm``; it is built only when a step records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from example_suites.demo_shop import DemoShop
+from example_suites.scripted import scripted_llm
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="session")
+def shop() -> Iterator[DemoShop]:
+    with DemoShop(seed=7) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def base_url(shop: DemoShop) -> str:
+    return shop.url
+
+
+@pytest.fixture(scope="session")
+def webtask_llm():  # type: ignore[no-untyped-def]
+    """These suites were recorded with a ScriptedLLM (see scripted.py), not a model."""
+    return scripted_llm()
+
+
+@pytest.fixture
+def receipt() -> Path:
+    return DATA / "receipt.txt"
+
+
+@pytest.fixture(autouse=True)
+def _loopback_only(context):  # type: ignore[no-untyped-def]
+    """Fail a test whose page sends any request off this machine."""
+    outside: list[str] = []
+
+    def guard(route):  # type: ignore[no-untyped-def]
+        host = urlsplit(route.request.url).hostname or ""
+        if route.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", guard)
+    yield
+    assert not outside, f"requests left loopback: {outside}"

@@ -1,0 +1,6 @@
+"""The demo shop the example suites test: a small real web shop on a loopback port."""
+
+from .app import DemoShop
+from .data import PRODUCTS, Product
+
+__all__ = ["PRODUCTS", "DemoShop", "Product"]

@@ -1,0 +1,411 @@
+"""The demo shop: server-rendered pages on http.server, sessions in a cookie, no JS framework.
+
+Pages: product list (search, category filter, sort, pagination, details side panel), cart,
+sign-in, checkout (validation, receipt upload), order confirmation with a generated number.
+
+``variants`` alter the markup or the behaviour, so tests can check that a replay survives
+benign changes and fails on breaking ones:
+  benign:   rename_classes, wrapper, reorder, change_ids
+  breaking: dead_button, confirmation_text, wrong_product, duplicate_button
+"""
+
+from __future__ import annotations
+
+import html
+import random
+import secrets
+import threading
+from email.parser import BytesParser
+from email.policy import HTTP
+from http.cookies import SimpleCookie
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+from .data import PER_PAGE, PRODUCTS, USERS, Product
+
+SORTS = {"name": "Name", "price_asc": "Price: low to high", "price_desc": "Price: high to low"}
+
+STYLE = """
+body{font-family:sans-serif;margin:0;display:flex;flex-direction:column;min-height:100vh}
+header{display:flex;gap:1em;padding:.6em 1em;background:#223;color:#fff}
+header a{color:#fff}
+main{display:flex;gap:1em;padding:1em}
+.grid{display:grid;grid-template-columns:repeat(3,14em);gap:1em}
+.card{border:1px solid #ccc;padding:.6em;border-radius:6px}
+aside{width:16em;border-left:2px solid #ddd;padding-left:1em}
+.error{color:#b00}
+"""
+
+
+def money(value: float) -> str:
+    return f"${value:,.2f}"
+
+
+class DemoShop:
+    """Start with ``start()`` (or as a context manager); ``url`` is the base URL."""
+
+    def __init__(self, variants: set[str] | None = None, seed: int | None = None) -> None:
+        self.variants: set[str] = set(variants or ())
+        self.sessions: dict[str, dict[str, Any]] = {}
+        self.orders: dict[str, dict[str, Any]] = {}
+        self._random = random.Random(seed)
+        self._server: ThreadingHTTPServer | None = None
+        self.url = ""
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    def start(self) -> DemoShop:
+        shop = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_GET(self) -> None:  # noqa: N802
+                shop._handle(self, "GET")
+
+            def do_POST(self) -> None:  # noqa: N802
+                shop._handle(self, "POST")
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def __enter__(self) -> DemoShop:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def reset(self) -> None:
+        self.variants.clear()
+        self.sessions.clear()
+        self.orders.clear()
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def cls(self, name: str) -> str:
+        return f"x-{name}-renamed" if "rename_classes" in self.variants else name
+
+    def ident(self, name: str) -> str:
+        return f"{name}-v2" if "change_ids" in self.variants else name
+
+    def page(self, title: str, body: str, sess: dict[str, Any]) -> str:
+        count = sum(item["qty"] for item in sess["cart"])
+        user = sess.get("user")
+        account = (f"<span>Signed in as {html.escape(user)}</span>" if user
+                   else '<a href="/signin">Sign in</a>')
+        content = f"<main>{body}</main>"
+        if "wrapper" in self.variants:
+            content = f'<div class="{self.cls("layout")}"><div>{content}</div></div>'
+        return (
+            f"<!doctype html><html><head><meta charset=utf-8><title>{html.escape(title)} - "
+            f"Demo Shop</title><style>{STYLE}</style></head><body>"
+            f'<header><a href="/">Demo Shop</a><a href="/cart">Cart ({count})</a>'
+            f"{account}</header>{content}</body></html>"
+        )
+
+    # -- request handling -----------------------------------------------------------------
+
+    def _handle(self, req: BaseHTTPRequestHandler, method: str) -> None:
+        parts = urlsplit(req.path)
+        query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+        cookie = SimpleCookie(req.headers.get("Cookie", ""))
+        sid = cookie["sid"].value if "sid" in cookie else ""
+        new_sid = sid not in self.sessions
+        if new_sid:
+            sid = secrets.token_hex(8)
+            self.sessions[sid] = {"cart": [], "user": None}
+        sess = self.sessions[sid]
+        fields: dict[str, str] = {}
+        files: dict[str, tuple[str, bytes]] = {}
+        if method == "POST":
+            fields, files = _read_form(req)
+        route = {
+            ("GET", "/"): self.list_page, ("POST", "/cart/add"): self.cart_add,
+            ("GET", "/cart"): self.cart_page, ("POST", "/cart/remove"): self.cart_remove,
+            ("GET", "/signin"): self.signin_page, ("POST", "/signin"): self.signin,
+            ("GET", "/checkout"): self.checkout_page, ("POST", "/checkout"): self.checkout,
+        }.get((method, parts.path))
+        if route is None and method == "GET" and parts.path.startswith("/orders/"):
+            status, body, location = self.order_page(parts.path.split("/")[-1], sess)
+        elif route is None:
+            status, body, location = 404, self.page("Not found", "<h1>Not found</h1>", sess), ""
+        else:
+            status, body, location = route(sess, query=query, fields=fields, files=files)
+        data = body.encode()
+        req.send_response(status)
+        if new_sid:
+            req.send_header("Set-Cookie", f"sid={sid}; Path=/; HttpOnly")
+        if location:
+            req.send_header("Location", location)
+        req.send_header("Content-Type", "text/html; charset=utf-8")
+        req.send_header("Content-Length", str(len(data)))
+        req.end_headers()
+        req.wfile.write(data)
+
+    # -- pages ----------------------------------------------------------------------------
+
+    def visible_products(self, query: dict[str, str]) -> list[Product]:
+        """The products the list shows for a query, before pagination (tests use this)."""
+        items = list(PRODUCTS)
+        q = query.get("q", "").strip().lower()
+        if q:
+            items = [p for p in items if q in p.name.lower() or q in p.description.lower()]
+        if query.get("category"):
+            items = [p for p in items if p.category == query["category"]]
+        sort = query.get("sort", "name")
+        if sort == "price_asc":
+            items.sort(key=lambda p: (p.price, p.name))
+        elif sort == "price_desc":
+            items.sort(key=lambda p: (-p.price, p.name))
+        else:
+            items.sort(key=lambda p: p.name)
+        return items
+
+    def list_page(self, sess: dict[str, Any], query: dict[str, str], **_: Any) -> tuple:
+        items = self.visible_products(query)
+        pages = max(1, -(-len(items) // PER_PAGE))
+        page = min(max(1, int(query.get("page", "1") or 1)), pages)
+        shown = items[(page - 1) * PER_PAGE : page * PER_PAGE]
+        if "reorder" in self.variants:
+            shown = list(reversed(shown))
+        cats = sorted({p.category for p in PRODUCTS})
+        opts = "".join(
+            f'<option value="{c}"{" selected" if query.get("category") == c else ""}>{c}</option>'
+            for c in cats)
+        sorts = "".join(
+            f'<option value="{k}"{" selected" if query.get("sort", "name") == k else ""}>{v}'
+            "</option>" for k, v in SORTS.items())
+        cards = "".join(self.card(p) for p in shown) or "<p>No products match.</p>"
+        nav = []
+        base = {k: v for k, v in query.items() if k != "page"}
+        if page > 1:
+            nav.append(f'<a href="/?{urlencode({**base, "page": page - 1})}">Previous page</a>')
+        nav.append(f"<span>Page {page} of {pages}</span>")
+        if page < pages:
+            nav.append(f'<a href="/?{urlencode({**base, "page": page + 1})}">Next page</a>')
+        body = (
+            '<section><h1>Products</h1>'
+            f'<form method="get" action="/" class="{self.cls("filters")}">'
+            f'<input type="search" name="q" aria-label="Search products" '
+            f'placeholder="Search products" value="{html.escape(query.get("q", ""))}">'
+            f'<select name="category" aria-label="Category"><option value="">All categories'
+            f"</option>{opts}</select>"
+            f'<select name="sort" aria-label="Sort by">{sorts}</select>'
+            "<button>Apply</button></form>"
+            f'<p class="{self.cls("count")}">{len(items)} products</p>'
+            f'<div class="{self.cls("grid")}">{cards}</div>'
+            f'<nav aria-label="Pagination">{" ".join(nav)}</nav></section>'
+            f'<aside id="{self.ident("details")}" hidden></aside>'
+            + DETAILS_SCRIPT
+        )
+        return 200, self.page("Products", body, sess), ""
+
+    def card(self, p: Product) -> str:
+        sizes = "".join(f"<option>{s}</option>" for s in p.sizes)
+        button = '<button type="submit">Add to cart</button>'
+        if "dead_button" in self.variants:
+            button = '<button type="button">Add to cart</button>'
+        if "duplicate_button" in self.variants:
+            button += '<button type="submit">Add to cart</button>'
+        return (
+            f'<article class="{self.cls("card")}" id="{self.ident(f"product-{p.id}")}">'
+            f"<h2>{html.escape(p.name)}</h2>"
+            f'<p class="{self.cls("price")}">{money(p.price)}</p>'
+            f'<button type="button" class="{self.cls("details")}" data-name="{html.escape(p.name)}"'
+            f' data-description="{html.escape(p.description)}" data-category="{p.category}"'
+            f' data-price="{money(p.price)}">Details</button>'
+            f'<form method="post" action="/cart/add"><input type="hidden" name="product" '
+            f'value="{p.id}"><select name="size" aria-label="Size">{sizes}</select>'
+            f"{button}</form></article>"
+        )
+
+    def cart_add(self, sess: dict[str, Any], fields: dict[str, str], **_: Any) -> tuple:
+        pid = int(fields.get("product", "0") or 0)
+        if "wrong_product" in self.variants:
+            pid = pid % len(PRODUCTS) + 1
+        product = next((p for p in PRODUCTS if p.id == pid), None)
+        if product is not None:
+            size = fields.get("size", product.sizes[0])
+            for item in sess["cart"]:
+                if item["id"] == pid and item["size"] == size:
+                    item["qty"] += 1
+                    break
+            else:
+                sess["cart"].append({"id": pid, "size": size, "qty": 1})
+        return 303, "", "/cart"
+
+    def cart_rows(self, sess: dict[str, Any]) -> tuple[str, float]:
+        rows, total = [], 0.0
+        for n, item in enumerate(sess["cart"]):
+            p = next(p for p in PRODUCTS if p.id == item["id"])
+            total += p.price * item["qty"]
+            rows.append(
+                f"<tr><td>{html.escape(p.name)}</td><td>Size {item['size']}</td>"
+                f"<td>Qty {item['qty']}</td><td>{money(p.price * item['qty'])}</td>"
+                f'<td><form method="post" action="/cart/remove"><input type="hidden" '
+                f'name="line" value="{n}"><button>Remove {html.escape(p.name)}</button></form>'
+                "</td></tr>")
+        return "".join(rows), total
+
+    def cart_page(self, sess: dict[str, Any], **_: Any) -> tuple:
+        if not sess["cart"]:
+            body = '<section><h1>Your cart</h1><p>Your cart is empty.</p></section>'
+        else:
+            rows, total = self.cart_rows(sess)
+            body = (f"<section><h1>Your cart</h1><table>{rows}</table>"
+                    f'<p class="{self.cls("total")}">Total: {money(total)}</p>'
+                    '<a href="/checkout">Proceed to checkout</a></section>')
+        return 200, self.page("Cart", body, sess), ""
+
+    def cart_remove(self, sess: dict[str, Any], fields: dict[str, str], **_: Any) -> tuple:
+        line = int(fields.get("line", "-1") or -1)
+        if 0 <= line < len(sess["cart"]):
+            del sess["cart"][line]
+        return 303, "", "/cart"
+
+    def signin_page(self, sess: dict[str, Any], error: str = "", **_: Any) -> tuple:
+        err = f'<p class="error" role="alert">{error}</p>' if error else ""
+        body = (
+            f"<section><h1>Sign in</h1>{err}"
+            f'<form method="post" action="/signin">'
+            f'<label for="{self.ident("email")}">Email</label>'
+            f'<input id="{self.ident("email")}" name="email" type="email">'
+            f'<label for="{self.ident("password")}">Password</label>'
+            f'<input id="{self.ident("password")}" name="password" type="password">'
+            "<button>Sign in</button></form></section>")
+        return 200, self.page("Sign in", body, sess), ""
+
+    def signin(self, sess: dict[str, Any], fields: dict[str, str], **_: Any) -> tuple:
+        user = USERS.get(fields.get("email", "").strip().lower())
+        if user is None or user[0] != fields.get("password", ""):
+            return self.signin_page(sess, error="Wrong email or password.")
+        sess["user"] = user[1]
+        return 303, "", "/"
+
+    def checkout_page(self, sess: dict[str, Any], errors: dict[str, str] | None = None,
+                      values: dict[str, str] | None = None, **_: Any) -> tuple:
+        if not sess["cart"]:
+            body = ('<section><h1>Checkout</h1><p>Your cart is empty.</p>'
+                    '<a href="/">Continue shopping</a></section>')
+            return 200, self.page("Checkout", body, sess), ""
+        errors, values = errors or {}, values or {}
+
+        def field(name: str, label: str, kind: str = "text") -> str:
+            err = (f'<span class="error" id="{name}-error">{errors[name]}</span>'
+                   if name in errors else "")
+            val = html.escape(values.get(name, ""))
+            fid = self.ident(name)
+            return (f'<p><label for="{fid}">{label}</label>'
+                    f'<input id="{fid}" name="{name}" type="{kind}" value="{val}">{err}</p>')
+
+        rows, total = self.cart_rows(sess)
+        submit = '<button type="submit">Place order</button>'
+        if "duplicate_button" in self.variants:
+            submit += '<button type="submit">Place order</button>'
+        summary = '<p role="alert" class="error">Please fix the errors below.</p>' \
+            if errors else ""
+        body = (
+            f"<section><h1>Checkout</h1>{summary}<table>{rows}</table>"
+            f"<p>Total: {money(total)}</p>"
+            '<form method="post" action="/checkout" enctype="multipart/form-data">'
+            + field("name", "Full name") + field("email", "Email", "email")
+            + field("address", "Address")
+            + f'<p><label for="{self.ident("receipt")}">Receipt (optional)</label>'
+            f'<input id="{self.ident("receipt")}" name="receipt" type="file"></p>'
+            + submit + "</form></section>")
+        return 200, self.page("Checkout", body, sess), ""
+
+    def checkout(self, sess: dict[str, Any], fields: dict[str, str],
+                 files: dict[str, tuple[str, bytes]], **_: Any) -> tuple:
+        if not sess["cart"]:
+            return 303, "", "/checkout"
+        errors = {}
+        if not fields.get("name", "").strip():
+            errors["name"] = "Name is required."
+        if "@" not in fields.get("email", ""):
+            errors["email"] = "Enter a valid email address."
+        if not fields.get("address", "").strip():
+            errors["address"] = "Address is required."
+        if errors:
+            return self.checkout_page(sess, errors=errors, values=fields)
+        number = f"ORD-{self._random.randint(10000, 99999)}"
+        receipt = files.get("receipt")
+        self.orders[number] = {"name": fields["name"].strip(), "items": list(sess["cart"]),
+                               "receipt": receipt}
+        sess["cart"] = []
+        return 303, "", f"/orders/{number}"
+
+    def order_page(self, number: str, sess: dict[str, Any]) -> tuple:
+        order = self.orders.get(number)
+        if order is None:
+            return 404, self.page("Not found", "<h1>Order not found</h1>", sess), ""
+        thanks = "Order received" if "confirmation_text" in self.variants else "Thank you"
+        lines = "".join(
+            f"<li>{html.escape(next(p.name for p in PRODUCTS if p.id == i['id']))}, "
+            f"size {i['size']}, qty {i['qty']}</li>" for i in order["items"])
+        receipt = order["receipt"]
+        got = (f"<p>Receipt received: {html.escape(receipt[0])}</p>" if receipt and receipt[0]
+               else "")
+        body = (f"<section><h1>{thanks}, {html.escape(order['name'])}!</h1>"
+                f'<p class="{self.cls("order-number")}">Your order number is {number}.</p>'
+                f"<ul>{lines}</ul>{got}<a href=\"/\">Continue shopping</a></section>")
+        return 200, self.page("Order confirmed", body, sess), ""
+
+
+DETAILS_SCRIPT = """<script>
+for (const b of document.querySelectorAll('button[data-description]')) {
+  b.addEventListener('click', () => {
+    const panel = document.querySelector('aside');
+    panel.innerHTML = '';
+    const h = document.createElement('h2'); h.textContent = b.dataset.name;
+    const d = document.createElement('p'); d.textContent = b.dataset.description;
+    const c = document.createElement('p'); c.textContent = 'Category: ' + b.dataset.category;
+    const p = document.createElement('p'); p.textContent = 'Price: ' + b.dataset.price;
+    const x = document.createElement('button'); x.textContent = 'Close details';
+    x.addEventListener('click', () => { panel.hidden = true; });
+    panel.append(h, d, c, p, x);
+    panel.hidden = false;
+  });
+}
+</script>"""
+
+
+def _read_form(req: BaseHTTPRequestHandler) -> tuple[dict[str, str], dict[str, tuple[str, bytes]]]:
+    length = int(req.headers.get("Content-Length") or 0)
+    raw = req.rfile.read(length)
+    ctype = req.headers.get("Content-Type", "")
+    fields: dict[str, str] = {}
+    files: dict[str, tuple[str, bytes]] = {}
+    if ctype.startswith("multipart/form-data"):
+        msg = BytesParser(policy=HTTP).parsebytes(
+            b"Content-Type: " + ctype.encode() + b"\r\n\r\n" + raw)
+        for part in msg.iter_parts():
+            name = part.get_param("name", header="content-disposition")
+            payload = part.get_payload(decode=True) or b""
+            if part.get_filename() is not None:
+                files[str(name)] = (part.get_filename() or "", payload)
+            else:
+                fields[str(name)] = payload.decode()
+    else:
+        fields = {k: v[0] for k, v in parse_qs(raw.decode()).items()}
+    return fields, files
+
+
+if __name__ == "__main__":  # python -m example_suites.demo_shop.app
+    shop = DemoShop().start()
+    print(f"Demo shop at {shop.url} (Ctrl-C to stop)")
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        shop.stop()

@@ -1,0 +1,57 @@
+"""The ScriptedLLM these example suites were recorded with.
+
+The recipes in ``__webtask__/`` were recorded through the real record path
+(``pytest example_suites --webtask-record``) with these scripts standing in for a model: each
+file in ``scripts/`` maps a task, as the model is shown it, to the replies given step by step.
+They are scripts, not a model's output; re-record with a real model by removing the
+``webtask_llm`` override in ``conftest.py`` and setting WEBTASK_MODEL / OPENAI_API_KEY.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pytest_webtask.llm.context import Context
+from pytest_webtask.testing import ScriptedLLM
+
+SCRIPTS = Path(__file__).parent / "scripts"
+CHECK_PREFIX = "Check whether this statement about the current page is true: "
+
+
+def load_scripts() -> dict[str, list[Any]]:
+    scripts: dict[str, list[Any]] = {}
+    for path in sorted(SCRIPTS.glob("*.yaml")):
+        for task, replies in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).items():
+            if task in scripts:
+                raise ValueError(f"task {task!r} is scripted twice (in {path.name})")
+            scripts[task] = replies
+    return scripts
+
+
+def task_of(context: Context) -> str:
+    """The task (or the statement under check) as the prompt shows it."""
+    text = context.blocks[0].text.split("\n", 1)[1].split("\n\nPlaceholders", 1)[0]
+    first = text.split("\n", 1)[0]
+    return first[len(CHECK_PREFIX):] if first.startswith(CHECK_PREFIX) else text
+
+
+def scripted_llm() -> ScriptedLLM:
+    scripts = load_scripts()
+
+    def reply(context: Context) -> Any:
+        task = task_of(context)
+        if task not in scripts:
+            raise KeyError(f"no script for task {task!r}: add it to {SCRIPTS}")
+        history = next(b.text for b in context.blocks if b.text.startswith("Step History:"))
+        step = len(re.findall(r"^Step \d+:$", history, flags=re.MULTILINE))
+        replies = scripts[task]
+        if step >= len(replies):
+            raise IndexError(f"the script for {task!r} has {len(replies)} replies; "
+                             f"step {step + 1} needs another")
+        return replies[step]
+
+    return ScriptedLLM(reply)
