@@ -28,6 +28,9 @@ FIELDS: dict[str, tuple[type, Any, str | None, str]] = {
     "llm_timeout": (float, 60.0, None, "seconds per model request"),
 }
 
+# Per-test settings; the model is per session (the webtask_llm fixture).
+MARKER_FIELDS = frozenset({"max_steps", "check_max_steps", "timeout", "allowed_origins"})
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -49,11 +52,11 @@ class Settings:
         line still wins for what it set)."""
         if marker is None:
             return self
-        unknown = set(marker.kwargs) - {f for f in FIELDS if f != "base_url_llm"}
+        unknown = set(marker.kwargs) - MARKER_FIELDS
         if marker.args or unknown:
             raise ConfigurationError(
                 f"@pytest.mark.webtask takes keyword arguments among "
-                f"{', '.join(sorted(f for f in FIELDS if f != 'base_url_llm'))}; got "
+                f"{', '.join(sorted(MARKER_FIELDS))}; got "
                 f"{', '.join(map(repr, marker.args)) or ', '.join(sorted(unknown))}."
             )
         values = {k: _convert(k, v) for k, v in marker.kwargs.items()

@@ -200,7 +200,8 @@ class AsyncWebTask:
                 lines.append(f"     - {action.tool_name} {action.parameters}: {status}")
             if step.note:
                 lines.append(f"     note: {step.note}")
-        lines.append(f"The model's last message: {result.message}")
+        if result.steps:
+            lines.append(f"The model's last message: {result.steps[-1].proposal.message}")
         return ctx.redact("\n".join(lines))
 
     async def _fail(self, message: str, ctx: TaskContext) -> Any:

@@ -201,7 +201,8 @@ class WebTask:
                 lines.append(f"     - {action.tool_name} {action.parameters}: {status}")
             if step.note:
                 lines.append(f"     note: {step.note}")
-        lines.append(f"The model's last message: {result.message}")
+        if result.steps:
+            lines.append(f"The model's last message: {result.steps[-1].proposal.message}")
         return ctx.redact("\n".join(lines))
 
     def _fail(self, message: str, ctx: TaskContext) -> Any:

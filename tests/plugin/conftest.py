@@ -1,0 +1,149 @@
+"""Helpers for pytester runs of the plugin: an inner project using the demo shop and a
+ScriptedLLM, run in a subprocess (sync Playwright and xdist need their own process)."""
+
+from __future__ import annotations
+
+import json
+import os
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytest_plugins = ["pytester"]
+
+INNER_CONFTEST = '''
+import json, os
+from pathlib import Path
+import pytest
+from example_suites.demo_shop import DemoShop
+from pytest_webtask.browser.chromium import launch_args
+from pytest_webtask.testing import ScriptedLLM
+
+SCRIPTS = json.loads(Path(__file__).with_name("scripts.json").read_text())
+CALLS = Path(__file__).with_name("llm_calls.log")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return launch_args(browser_type_launch_args)
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    shop = DemoShop(seed=3).start()
+    yield shop.url
+    shop.stop()
+
+
+@pytest.fixture(scope="session")
+def webtask_llm():
+    if os.environ.get("FORBID_LLM"):
+        raise AssertionError("webtask_llm was requested although no step should record")
+
+    def reply(context):
+        task = context.blocks[0].text.split("\\n")[1]
+        for key, replies in SCRIPTS.items():
+            if key in task:
+                history = next(b.text for b in context.blocks if b.text.startswith("Step History"))
+                n = history.count("\\nStep ")
+                with CALLS.open("a") as fh:
+                    fh.write(context.to_text() + "\\n=====\\n")
+                return replies[min(n, len(replies) - 1)]
+        raise KeyError(task)
+
+    return ScriptedLLM(reply)
+'''
+
+ADD_SHIRT = [
+    {"complete": False, "message": "pick M and add", "actions": [
+        {"reason": "size", "tool": "select", "parameters": {"element_id": "select-3", "value": "M"}},
+        {"reason": "add", "tool": "click", "parameters": {"element_id": "button-4"}}]},
+    {"complete": True, "message": "added", "evidence": ["Blue Oxford Shirt", "Size M"]},
+]
+CART_TOTAL = [{"complete": True, "message": "total ok", "evidence": ["Total: $39.00"]}]
+SIGN_IN = [
+    {"complete": False, "message": "sign in", "actions": [
+        {"reason": "email", "tool": "fill", "parameters": {"element_id": "input-0", "value": "{email}"}},
+        {"reason": "pw", "tool": "fill", "parameters": {"element_id": "input-1", "value": "{password}"}},
+        {"reason": "go", "tool": "click", "parameters": {"element_id": "button-0"}}]},
+    {"complete": True, "message": "signed in", "evidence": ["Signed in as Ada"]},
+]
+DEFAULT_SCRIPTS: dict[str, Any] = {
+    "add the Blue Oxford Shirt": ADD_SHIRT,
+    "the cart total is $39.00": CART_TOTAL,
+    "sign in as {email}": SIGN_IN,
+}
+
+TWO_TESTS = '''
+def test_add(webtask):
+    webtask.goto("/")
+    webtask.do("add the Blue Oxford Shirt in size M to the cart")
+    webtask.check("the cart total is $39.00")
+
+
+def test_add_again(webtask):
+    webtask.goto("/")
+    webtask.do("add the Blue Oxford Shirt in size M to the cart")
+'''
+
+
+class Inner:
+    """An inner pytest project in a temp folder."""
+
+    def __init__(self, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.pytester = pytester
+        self.path = pytester.path
+        monkeypatch.setenv("PYTHONPATH", str(ROOT))
+        monkeypatch.delenv("CI", raising=False)
+        monkeypatch.delenv("WEBTASK_MODEL", raising=False)
+        pytester.makeconftest(INNER_CONFTEST)
+        self.scripts(DEFAULT_SCRIPTS)
+
+    def scripts(self, scripts: dict[str, Any]) -> None:
+        (self.path / "scripts.json").write_text(json.dumps(scripts))
+
+    def tests(self, source: str, name: str = "test_shop") -> Path:
+        return self.pytester.makepyfile(**{name: textwrap.dedent(source)})
+
+    def run(self, *args: str, env: dict[str, str] | None = None) -> pytest.RunResult:
+        old = dict(os.environ)
+        os.environ.update(env or {})
+        try:
+            return self.pytester.runpytest_subprocess("-p", "no:cacheprovider", *args,
+                                                      timeout=240)
+        finally:
+            os.environ.clear()
+            os.environ.update(old)
+
+    @property
+    def llm_calls(self) -> int:
+        log = self.path / "llm_calls.log"
+        return log.read_text().count("\n=====\n") if log.exists() else 0
+
+    def recipe(self, test: str, module: str = "test_shop") -> Path:
+        return self.path / "__webtask__" / module / f"{test}.yaml"
+
+    def all_text(self) -> str:
+        """Every file the run left behind, as text (recipes, reports, logs, artifacts);
+        not the test sources, which hold the secret by design."""
+        out = []
+        for p in self.path.rglob("*"):
+            if p.is_file() and p.name not in ("scripts.json", "llm_calls.log") \
+                    and p.suffix not in (".py", ".pyc"):
+                out.append(p.read_bytes().decode("utf-8", "replace"))
+        return "\n".join(out)
+
+
+@pytest.fixture
+def inner(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Inner:
+    return Inner(pytester, monkeypatch)
+
+
+@pytest.fixture(params=["serial", "xdist"])
+def dist(request: pytest.FixtureRequest) -> list[str]:
+    """Run once without and once with ``-n 2``."""
+    return ["-n", "2"] if request.param == "xdist" else []
