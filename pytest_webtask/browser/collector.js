@@ -157,20 +157,25 @@
   }
 
   // When other elements share this one's tag and name (twenty "Add to cart" buttons), the
-  // first line of text of its largest ancestor holding no such twin ("Blue Shirt").
+  // first line of text of the largest container around it that holds no more of them than
+  // its parent does: its product card, say ("Blue Oxford Shirt").
   function nearText(el, name) {
     const root = el.getRootNode();
     const tag = el.tagName;
-    const twins = (scope) => Array.from(scope.querySelectorAll(tag))
-      .filter((o) => o !== el && clip(accessibleName(o) || '', 120) === (name || ''));
-    if (!root.querySelectorAll || !twins(root).length) return null;
-    let inner = el;
-    for (let node = el.parentElement; node && node !== el.ownerDocument.body; node = node.parentElement) {
-      if (twins(node).length) break;
+    const want = name || '';
+    const count = (scope) => Array.from(scope.querySelectorAll(tag))
+      .filter((o) => clip(accessibleName(o) || '', 120) === want).length;
+    if (!root.querySelectorAll || !el.parentElement) return null;
+    const total = count(root);
+    if (total <= 1) return null;
+    let inner = el.parentElement;
+    const own = count(inner);
+    if (own === total) return null;
+    for (let node = inner.parentElement; node && node !== el.ownerDocument.body; node = node.parentElement) {
+      if (count(node) !== own) break;
       inner = node;
     }
-    if (inner === el) return null;
-    const lines = (inner.innerText || '').split('\n').map(norm).filter((l) => l && l !== name);
+    const lines = (inner.innerText || '').split('\n').map(norm).filter((l) => l && l !== want);
     return lines.length ? clip(lines[0], 80) : null;
   }
 

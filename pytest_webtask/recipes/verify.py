@@ -11,8 +11,9 @@ from ..browser.fingerprint import Fingerprint
 _IDENTITY = ("tag", "type", "role", "name", "test_id", "label", "placeholder")
 
 
-def differences(recorded: Fingerprint, current: Fingerprint) -> list[str]:
-    """What differs in identity between the recorded element and a candidate."""
+def differences(recorded: Fingerprint, current: Fingerprint, *, several: bool = False) -> list[str]:
+    """What differs in identity between the recorded element and a candidate. ``several``:
+    other candidates are visible too, so the element must be near the same text again."""
     out = []
     for field in _IDENTITY:
         want = getattr(recorded, field)
@@ -21,7 +22,8 @@ def differences(recorded: Fingerprint, current: Fingerprint) -> list[str]:
         have = getattr(current, field)
         if _norm(want) != _norm(have):
             out.append(f"{field} {have!r} instead of {want!r}")
-    if recorded.near and current.near and _norm(recorded.near) != _norm(current.near):
+    if recorded.near and (current.near or several) \
+            and _norm(recorded.near) != _norm(current.near):
         out.append(f"it is near {current.near!r}, not {recorded.near!r}")
     return out
 

@@ -133,7 +133,7 @@ class AsyncReplayer:
             other: list[tuple[int, Fingerprint, list[str]]] = []
             for i, info in visible:
                 current = Fingerprint.model_validate(info["fp"])
-                diff = differences(fp, current)
+                diff = differences(fp, current, several=len(visible) > 1)
                 (other if diff else same).append((i, current, diff))
             if len(same) > 1:
                 same = [s for s in same if s[1].css == fp.css] or same

@@ -1,0 +1,28 @@
+"""The example suites replay their committed recipes: zero LLM calls, loopback only."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("dist", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_example_suites_replay_without_a_model(dist: list[str]) -> None:
+    # CI=true: a step without a recipe would fail instead of recording; the suites' conftest
+    # also fails any test whose page sends a request off loopback.
+    env = {**os.environ, "CI": "true", "OPENAI_API_KEY": "", "WEBTASK_MODEL": ""}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "example_suites", "-p", "no:cacheprovider", *dist],
+        cwd=ROOT, capture_output=True, text=True, env=env, timeout=600, check=False,
+    )
+    out = proc.stdout
+    assert proc.returncode == 0, out[-5000:] + proc.stderr[-2000:]
+    assert "23 step(s) replayed, 0 recorded, 0 failed" in out
+    assert "LLM: 0 calls" in out
+    assert "11 passed" in out
