@@ -10,3 +10,5 @@ from pytest_webtask.browser.chromium import launch_args
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     return launch_args(browser_type_launch_args)
+
+pytest_plugins = ["pytester"]

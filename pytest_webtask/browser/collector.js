@@ -133,7 +133,7 @@
     return chain;
   }
 
-  function fingerprint(el) {
+  function fingerprint(el, withNear = true) {
     const tag = el.tagName.toLowerCase();
     const text = norm(el.innerText || el.textContent || '');
     const fp = {
@@ -152,7 +152,7 @@
       frame: frameChain(el),
     };
     if (fp.name) fp.name = clip(fp.name, 120);
-    fp.near = nearText(el, fp.name);
+    if (withNear) fp.near = nearText(el, fp.name);
     return fp;
   }
 
@@ -388,7 +388,7 @@
   function settle(quiet, max) {
     return new Promise((resolve) => {
       let timer = null;
-      const ours = (m) => m.type === 'attributes' && (m.attributeName === ID_ATTR || m.attributeName === FRAME_ATTR);
+      const ours = (m) => m.type === 'attributes' && m.attributeName.startsWith('data-webtask-');
       const obs = new MutationObserver((muts) => {
         if (muts.every(ours)) return;
         clearTimeout(timer);
@@ -426,10 +426,67 @@
     return n;
   }
 
+  // Every element of the document, open shadow roots included (iframes are not entered).
+  function deepAll(root) {
+    const out = [];
+    const walk = (node) => {
+      for (const el of node.querySelectorAll('*')) {
+        out.push(el);
+        if (el.shadowRoot) walk(el.shadowRoot);
+      }
+    };
+    walk(root);
+    return out;
+  }
+
+  // The fingerprint cascade of a replay, all strategies at once, in one round trip. Each
+  // candidate gets a data-webtask-target token Playwright can act on.
+  function resolve(fp) {
+    for (const el of state.targets || []) { try { el.removeAttribute('data-webtask-target'); } catch (e) { /* gone */ } }
+    state.targets = [];
+    const all = deepAll(document);
+    const tagged = (el) => el.tagName.toLowerCase() === fp.tag;
+    const strategies = [];
+    const by = (name, pred) => strategies.push([name, all.filter(pred)]);
+    if (fp.test_id) by('test id', (el) => [el.getAttribute('data-testid'), el.getAttribute('data-test-id'), el.getAttribute('data-test')].includes(fp.test_id));
+    if (fp.role && fp.name) by('role and name', (el) => roleOf(el) === fp.role && clip(accessibleName(el) || '', 120) === fp.name);
+    if (fp.label) by('label', (el) => ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName) && labelText(el) === fp.label);
+    if (fp.placeholder) by('placeholder', (el) => el.getAttribute('placeholder') === fp.placeholder);
+    if (fp.id) by('id', (el) => tagged(el) && el.id === fp.id);
+    if (fp.name_attr) by('name attribute', (el) => tagged(el) && el.getAttribute('name') === fp.name_attr);
+    if (fp.text && fp.text.length < 120) by('text', (el) => tagged(el) && norm(el.innerText || el.textContent || '') === fp.text);
+    if (fp.css) {
+      let found = [];
+      try { found = Array.from(document.querySelectorAll(fp.css)); } catch (e) { found = []; }
+      strategies.push(['CSS path', found]);
+    }
+    if (fp.xpath) {
+      const found = [];
+      try {
+        const snap = document.evaluate(fp.xpath, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+        for (let i = 0; i < snap.snapshotLength; i++) found.push(snap.snapshotItem(i));
+      } catch (e) { /* not a valid XPath here */ }
+      strategies.push(['XPath', found]);
+    }
+    const tokens = new Map();
+    const info = (el) => {
+      if (!tokens.has(el)) {
+        const token = 't' + tokens.size;
+        el.setAttribute('data-webtask-target', token);
+        state.targets.push(el);
+        tokens.set(el, { token, visible: isVisible(el), fp: fingerprint(el, !!fp.near),
+          text: norm(el.innerText || el.textContent || el.value || '') });
+      }
+      return tokens.get(el);
+    };
+    return strategies.map(([name, els]) => [name, els.slice(0, 50).map(info)]);
+  }
+
   switch (args.op) {
+    case 'resolve': return resolve(args.fp);
     case 'collect': return collect(args);
     case 'fingerprints':
-      return targets.map((el) => ({ visible: isVisible(el), fp: fingerprint(el),
+      return targets.map((el) => ({ visible: isVisible(el), fp: fingerprint(el, !!args.near),
         text: norm(el.innerText || el.textContent || el.value || '') }));
     case 'describe': {
       const el = state.byId.get(args.id);

@@ -13,7 +13,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytest_plugins = ["pytester"]
 
 INNER_CONFTEST = '''
 import json, os

@@ -27,6 +27,13 @@ class ReplayError(WebtaskError):
 
 Scope = Page | FrameLocator
 
+# Waits between polls, as Playwright's own auto-wait does: quick at first, then steady.
+POLL_MS = (0, 20, 50, 100, 100, 250)
+
+
+def _poll_ms(attempt: int) -> int:
+    return POLL_MS[min(attempt, len(POLL_MS) - 1)]
+
 
 def _strategies(scope: Scope, fp: Fingerprint) -> list[tuple[str, Locator]]:
     """Ways to find the element, most specific first (the fingerprint cascade)."""
@@ -104,46 +111,77 @@ class AsyncReplayer:
     async def resolve(self, fp: Fingerprint, where: str) -> Locator:
         """The one visible element matching ``fp``, waiting up to the timeout for it."""
         deadline = time.monotonic() + self.timeout_ms / 1000
+        attempt = 0
         while True:
             found, problem = await self._find(fp)
             if found is not None:
-                return found
+                return found[0]
             if time.monotonic() >= deadline:
                 raise ReplayError(
                     f"{where}: expected {fp.describe()}; {problem}\n"
                     f"  page: {self.page.url}\n"
                     "  If the page changed on purpose, record again: pytest --webtask-record"
                 )
-            await self.page.wait_for_timeout(100)
+            attempt += 1
+            await self.page.wait_for_timeout(_poll_ms(attempt))
 
-    async def _find(self, fp: Fingerprint) -> tuple[Locator | None, str]:
+    async def _find(self, fp: Fingerprint) -> tuple[tuple[Locator, str] | None, str]:
+        """(the element's locator and its text, "") or (None, why not)."""
+        if fp.frame:
+            return await self._find_in_frame(fp)
+        try:
+            found = await self.page.evaluate(COLLECTOR_JS, {"op": "resolve",
+                                                            "fp": fp.model_dump()})
+        except PlaywrightError:
+            return None, "the page was navigating"
+        candidates = [
+            (how, [(info, f'[data-webtask-target="{info["token"]}"]') for info in infos])
+            for how, infos in found
+        ]
+        return self._choose(fp, [(how, None, c) for how, c in candidates])
+
+    async def _find_in_frame(self, fp: Fingerprint) -> tuple[tuple[Locator, str] | None, str]:
+        """Inside iframes: the same cascade through Playwright's locators."""
         scope: Scope = self.page
         for frame in fp.frame:
             scope = scope.frame_locator(frame)
-        seen: list[str] = []
+        candidates = []
         for how, locator in _strategies(scope, fp):
             try:
-                infos = await locator.evaluate_all(COLLECTOR_JS, {"op": "fingerprints"})
+                infos = await locator.evaluate_all(
+                    COLLECTOR_JS, {"op": "fingerprints", "near": bool(fp.near)})
             except PlaywrightError:
-                continue  # the page is navigating, or a frame is not there yet
-            visible = [(i, info) for i, info in enumerate(infos) if info["visible"]]
+                continue  # a frame is not there yet, or it is navigating
+            candidates.append((how, locator, [(info, i) for i, info in enumerate(infos)]))
+        return self._choose(fp, candidates)
+
+    def _choose(self, fp: Fingerprint, strategies: list[tuple[str, Any, list[tuple[dict, Any]]]]
+                ) -> tuple[tuple[Locator, str] | None, str]:
+        """The first strategy with visible candidates that are still the same element decides:
+        one is the answer; several is an ambiguity. ``where`` of a candidate is a CSS selector
+        (main frame) or an index into the strategy's locator (iframes)."""
+        seen: list[str] = []
+        for how, locator, infos in strategies:
+            visible = [(info, where) for info, where in infos if info["visible"]]
             if not visible:
                 continue
-            same: list[tuple[int, Fingerprint, list[str]]] = []
-            other: list[tuple[int, Fingerprint, list[str]]] = []
-            for i, info in visible:
+            same: list[tuple[Fingerprint, dict, Any]] = []
+            for info, where in visible:
                 current = Fingerprint.model_validate(info["fp"])
                 diff = differences(fp, current, several=len(visible) > 1)
-                (other if diff else same).append((i, current, diff))
+                if diff:
+                    seen.append(f"by {how}: {current.describe()}, but {', '.join(diff)}")
+                else:
+                    same.append((current, info, where))
             if len(same) > 1:
-                same = [s for s in same if s[1].css == fp.css] or same
+                same = [s for s in same if s[0].css == fp.css] or same
             if len(same) == 1:
-                return locator.nth(same[0][0]), ""
+                _, info, where = same[0]
+                target = self.page.locator(where) if isinstance(where, str) else locator.nth(where)
+                return (target, info["text"]), ""
             if len(same) > 1:
                 return None, (f"{len(same)} elements now match it (found by {how}): "
-                              + "; ".join(s[1].describe() for s in same[:3]))
-            _, current, diff = other[0]
-            seen.append(f"by {how}: {current.describe()}, but {', '.join(diff)}")
+                              + "; ".join(s[0].describe() for s in same[:3]))
         if not seen:
             return None, "no visible element matches it"
         return None, "no visible element matches it. Closest:\n    " + "\n    ".join(seen[:3])
@@ -153,6 +191,7 @@ class AsyncReplayer:
     async def verify(self, check: Check, where: str) -> None:
         """Wait up to the timeout for ``check`` to hold; fail with what the page has instead."""
         deadline = time.monotonic() + self.timeout_ms / 1000
+        attempt = 0
         while True:
             ok, instead = await self._holds(check)
             if ok:
@@ -162,7 +201,8 @@ class AsyncReplayer:
                     f"{where}: expected {self._describe(check)}\n  instead: {instead}\n"
                     f"  page: {self.page.url}"
                 )
-            await self.page.wait_for_timeout(100)
+            attempt += 1
+            await self.page.wait_for_timeout(_poll_ms(attempt))
 
     def _describe(self, check: Check) -> str:
         return self.substitute(check.describe())
@@ -186,18 +226,12 @@ class AsyncReplayer:
             found, problem = await self._find(check.element)
             if found is None:
                 return False, problem
-            try:
-                got = await found.inner_text(timeout=self.timeout_ms)
-            except PlaywrightError:
-                return False, "the element went away while being read"
-            return text_matches(got, text, pattern), f"its text is {' '.join(got.split())!r}"
+            got = found[1]
+            return text_matches(got, text, pattern), f"its text is {got!r}"
         needle: str | re.Pattern[str] = re.compile(pattern) if pattern else (text or "")
-        locator = self.page.get_by_text(needle)
         try:
-            count = await locator.count()
-            for i in range(min(count, 10)):
-                if await locator.nth(i).is_visible():
-                    return True, ""
+            if await self.page.get_by_text(needle).filter(visible=True).count():
+                return True, ""
         except PlaywrightError:
             return False, "the page was navigating"
         body = ""
