@@ -156,7 +156,10 @@ if pytest_asyncio is not None:
         s = _test_settings(request)
         session = _session(request, s)
         stats = StepStats()
-        base_url = request.config.getoption("base_url", None)
+        try:
+            base_url = request.getfixturevalue("base_url")  # pytest-base-url, or overridden
+        except pytest.FixtureLookupError:
+            base_url = None
         async with async_playwright() as pw:
             browser = await pw.chromium.launch(**browser_type_launch_args)
             page = await browser.new_page()

@@ -59,15 +59,18 @@ def webtask_llm():
 
 ADD_SHIRT = [
     {"complete": False, "message": "pick M and add", "actions": [
-        {"reason": "size", "tool": "select", "parameters": {"element_id": "select-3", "value": "M"}},
+        {"reason": "size", "tool": "select",
+         "parameters": {"element_id": "select-3", "value": "M"}},
         {"reason": "add", "tool": "click", "parameters": {"element_id": "button-4"}}]},
     {"complete": True, "message": "added", "evidence": ["Blue Oxford Shirt", "Size M"]},
 ]
 CART_TOTAL = [{"complete": True, "message": "total ok", "evidence": ["Total: $39.00"]}]
 SIGN_IN = [
     {"complete": False, "message": "sign in", "actions": [
-        {"reason": "email", "tool": "fill", "parameters": {"element_id": "input-0", "value": "{email}"}},
-        {"reason": "pw", "tool": "fill", "parameters": {"element_id": "input-1", "value": "{password}"}},
+        {"reason": "email", "tool": "fill",
+         "parameters": {"element_id": "input-0", "value": "{email}"}},
+        {"reason": "pw", "tool": "fill",
+         "parameters": {"element_id": "input-1", "value": "{password}"}},
         {"reason": "go", "tool": "click", "parameters": {"element_id": "button-0"}}]},
     {"complete": True, "message": "signed in", "evidence": ["Signed in as Ada"]},
 ]

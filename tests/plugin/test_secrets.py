@@ -52,3 +52,20 @@ def test_secret_never_written(inner: Inner, dist: list[str]) -> None:
                                            "FORBID_LLM": "1"})
     replay.assert_outcomes(passed=1, failed=1)
     assert SECRET not in replay.stdout.str() + inner.all_text()
+
+
+def test_failure_leaves_message_and_screenshot(inner: Inner) -> None:
+    inner.tests('''
+def test_total(webtask):
+    webtask.goto("/")
+    webtask.check("the cart total is $39.00")
+''')
+    inner.scripts({"the cart total is $39.00": [
+        {"complete": False, "impossible": True, "message": "the cart is empty"}]})
+    result = inner.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*check failed: Task impossible: the cart is empty*",
+                                 "*(step log and screenshot in *test-results*)"])
+    folder = next((inner.path / "test-results").iterdir())
+    assert "the cart is empty" in (folder / "webtask-failure.txt").read_text()
+    assert (folder / "webtask-failure.png").read_bytes()[:4] == b"\x89PNG"

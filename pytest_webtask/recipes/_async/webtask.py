@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.async_api import Error as PlaywrightError
@@ -72,7 +73,12 @@ class AsyncWebTask:
 
     async def goto(self, url: str) -> None:
         """Open ``url``; a relative URL resolves against ``--base-url``."""
-        await self.page.goto(absolute_url(url, self.base_url, self.page.url or ""))
+        target = absolute_url(url, self.base_url, self.page.url or "")
+        if not urlsplit(target).scheme or target.startswith("about:"):
+            pytest.fail(f"goto({url!r}): a relative URL needs a base URL: pass --base-url, "
+                        "set base_url in the ini file, or override the base_url fixture.",
+                        pytrace=False)
+        await self.page.goto(target)
 
     async def do(self, task: str, resources: dict[str, Any] | None = None,
                  secrets: dict[str, Any] | None = None, **variables: Any) -> StepOutcome:
