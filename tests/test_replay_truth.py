@@ -58,7 +58,8 @@ def shop() -> Iterator[DemoShop]:
         yield running
 
 
-def run_flow(browser: Browser, shop: DemoShop, recipe: Path, mode: str) -> WebTask:
+def run_flow(browser: Browser, shop: DemoShop, recipe: Path, mode: str,
+             start: str = "/") -> WebTask:
     context = browser.new_context()
     page = context.new_page()
     session = RecipeSession(path=recipe, test_name="flow", record_all=mode == "record")
@@ -66,7 +67,7 @@ def run_flow(browser: Browser, shop: DemoShop, recipe: Path, mode: str) -> WebTa
                    base_url=shop.url, llm_provider=lambda: ScriptedLLM(script),
                    stats=StepStats())
     try:
-        task.goto("/")
+        task.goto(start)
         task.do(ADD)
         task.do(CHECKOUT, name="Ada")
     finally:
@@ -133,3 +134,12 @@ def test_breaking_change_fails_clearly(browser: Browser, shop: DemoShop, recorde
     assert "page: http://127.0.0.1" in message
     if "check" in expected:
         assert "instead:" in message
+
+
+def test_replay_from_another_page_says_where_it_was_recorded(
+    browser: Browser, shop: DemoShop, recorded: Path
+) -> None:
+    with pytest.raises(pytest.fail.Exception) as failure:
+        run_flow(browser, shop, recorded, "replay", start="/signin")
+    assert "note: this step was recorded starting at /, but this time it started at /signin" \
+        in str(failure.value)

@@ -40,8 +40,7 @@ def relative_url(url: str, base_url: str | None) -> str:
     if base_url and url.startswith(base_url.rstrip("/")):
         rest = url[len(base_url.rstrip("/")) :]
         return rest if rest.startswith("/") else "/" + rest
-    parts = urlsplit(url)
-    return url if not base_url else parts._replace(scheme="", netloc="").geturl() or "/"
+    return url
 
 
 def absolute_url(url: str, base_url: str | None, current: str) -> str:

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
 import pytest
@@ -19,7 +19,7 @@ from ...agent.models import TaskResult
 from ...agent.task_context import TaskContext
 from ...errors import WebtaskError
 from ...settings import Settings
-from ..compile import absolute_url, compile_step
+from ..compile import absolute_url, compile_step, is_dynamic
 from ..model import RecipeStep
 from ..session import RecipeSession, StepStats
 from .replayer import AsyncReplayer, ReplayError
@@ -70,6 +70,7 @@ class AsyncWebTask:
         self._report = report or (lambda line: None)
         self._artifacts = artifacts
         self.results: list[StepOutcome] = []
+        self._started_at = ""
 
     async def goto(self, url: str) -> None:
         """Open ``url``; a relative URL resolves against ``--base-url``."""
@@ -105,10 +106,11 @@ class AsyncWebTask:
                           secrets={k: str(v) for k, v in (secrets or {}).items()})
         where = f"Step {index + 1} {kind}({text!r})"
         started = time.monotonic()
+        self._started_at = urlsplit(self.page.url).path
         try:
             recorded_step = self.session.expected(index, kind, text)
         except WebtaskError as exc:
-            return await self._fail(str(exc), ctx)
+            await self._fail(str(exc), ctx)
         replayer = AsyncReplayer(self.page, base_url=self.base_url,
                                  timeout_ms=self.settings.timeout * 1000,
                                  substitute=ctx.substitute, resources=ctx.resources)
@@ -118,7 +120,7 @@ class AsyncWebTask:
                 await replayer.run_step(recorded_step, where)
             except ReplayError as exc:
                 self.stats.failed += 1
-                return await self._fail(f"Replay failed. {ctx.redact(str(exc))}", ctx)
+                await self._fail(f"Replay failed. {exc}{self._start_hint(recorded_step)}", ctx)
             self.stats.replayed += 1
             how, step = "replayed", recorded_step
         else:
@@ -183,6 +185,14 @@ class AsyncWebTask:
         self.stats.recorded += 1
         return step, result
 
+    def _start_hint(self, step: RecipeStep) -> str:
+        """Where the step was recorded from, when the page started elsewhere this time."""
+        start = urlsplit(absolute_url(step.url or "/", self.base_url, self.page.url)).path
+        if step.url and not is_dynamic(start) and self._started_at != start:
+            return (f"\n  note: this step was recorded starting at {start}, but this time it "
+                    f"started at {self._started_at}")
+        return ""
+
     def _origins(self) -> list[str] | None:
         origins = list(self.settings.allowed_origins)
         if self.base_url:
@@ -210,7 +220,7 @@ class AsyncWebTask:
             lines.append(f"The model's last message: {result.steps[-1].proposal.message}")
         return ctx.redact("\n".join(lines))
 
-    async def _fail(self, message: str, ctx: TaskContext) -> Any:
+    async def _fail(self, message: str, ctx: TaskContext) -> NoReturn:
         message = ctx.redact(message)
         if self._artifacts is not None:
             try:
