@@ -1,7 +1,9 @@
 """pytest-webtask: end-to-end web tests in plain English, recorded once, replayed for free."""
 
 from .agent._async.agent import AsyncAgent
+from .agent._async.plan_agent import AsyncPlanAgent
 from .agent._sync.agent import Agent
+from .agent._sync.plan_agent import PlanAgent
 from .agent.models import (
     Action,
     Evidence,
@@ -25,7 +27,7 @@ from .llm.context import Block, Context
 from .llm.openai_llm import OpenAILLM
 
 __all__ = [
-    "LLM", "Action", "Agent", "AsyncAgent", "BaseLLM", "Block", "BrowserError",
+    "LLM", "Action", "Agent", "AsyncAgent", "AsyncPlanAgent", "PlanAgent", "BaseLLM", "Block", "BrowserError",
     "ConfigurationError", "Context", "Evidence", "ExecutionResult", "Fingerprint", "LLMError",
     "LLMReply", "OpenAILLM", "ProposalError", "ProposalResult", "Step", "TaskContext",
     "TaskResult", "Usage", "WebtaskError",

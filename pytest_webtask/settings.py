@@ -26,10 +26,16 @@ FIELDS: dict[str, tuple[type, Any, str | None, str]] = {
     "allowed_origins": (str, "", None,
                         "space-separated origins the agent may visit besides the base URL's"),
     "llm_timeout": (float, 60.0, None, "seconds per model request"),
+    "strategy": (str, "step", "WEBTASK_STRATEGY",
+                 "how to record: 'step' (one LLM call per step) or 'plan' (rolling-horizon plans)"),
+    "plan_horizon": (int, 3, None, "steps per plan with strategy=plan"),
+    "max_iterations": (int, 30, None, "most tool invocations per task with strategy=plan"),
 }
+STRATEGIES = ("step", "plan")
 
 # Per-test settings; the model is per session (the webtask_llm fixture).
-MARKER_FIELDS = frozenset({"max_steps", "check_max_steps", "timeout", "allowed_origins"})
+MARKER_FIELDS = frozenset({"max_steps", "check_max_steps", "timeout", "allowed_origins",
+                           "strategy", "plan_horizon", "max_iterations"})
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,9 @@ class Settings:
     timeout: float = 5.0
     allowed_origins: tuple[str, ...] = ()
     llm_timeout: float = 60.0
+    strategy: str = "step"
+    plan_horizon: int = 3
+    max_iterations: int = 30
 
     @property
     def in_ci(self) -> bool:
@@ -70,6 +79,9 @@ def _convert(name: str, value: Any) -> Any:
     typ = FIELDS[name][0]
     if name == "allowed_origins":
         return tuple(value.split() if isinstance(value, str) else value)
+    if name == "strategy" and value not in STRATEGIES:
+        raise ConfigurationError(
+            f"webtask strategy should be one of {', '.join(STRATEGIES)}; got {value!r}.")
     try:
         return typ(value)
     except (TypeError, ValueError):

@@ -72,6 +72,7 @@ class ExecutionResult:
 
     success: bool
     error: str | None = None
+    output: str = ""
     target: Fingerprint | None = None
     url_before: str = ""
     url_after: str = ""

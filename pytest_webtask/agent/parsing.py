@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
@@ -53,17 +53,25 @@ def extract_json(text: str) -> Any:
     raise InvalidReply("it is not JSON")
 
 
-def parse_proposal(text: str) -> ProposalResult:
+M = TypeVar("M", bound=BaseModel)
+
+
+def parse_model(text: str, model: type[M]) -> M:
+    """A reply validated as ``model``; InvalidReply says what is wrong, for a re-ask."""
     data = extract_json(text)
     if not isinstance(data, dict):
         raise InvalidReply(f"it is JSON but not an object (got {type(data).__name__})")
     try:
-        model = ProposalModel.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or 'reply'}: {e['msg']}" for e in exc.errors()
         )
         raise InvalidReply(problems) from None
+
+
+def parse_proposal(text: str) -> ProposalResult:
+    model = parse_model(text, ProposalModel)
     return ProposalResult(
         complete=model.complete,
         message=model.message,

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import logging
 
-from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from ...browser._async.llm_browser import AsyncLLMBrowser
-from ...browser.snapshot import PageSnapshot
-from ...errors import BrowserError, ProposalError
+from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
 from ...tools._async.browser_tools import BROWSER_TOOLS, AsyncTool, AsyncUploadTool
 from ...tools._async.registry import AsyncToolRegistry
-from ..models import Action, Evidence, ExecutionResult, ProposalResult, Step, TaskResult, Usage
+from ..models import Action, ExecutionResult, ProposalResult, Step, TaskResult, Usage
 from ..parsing import PROPOSAL_SCHEMA, InvalidReply, parse_proposal, quote
 from ..task_context import TaskContext
+from .evidence import resolve_evidence
 
 log = logging.getLogger("pytest_webtask.agent")
 
@@ -177,7 +176,7 @@ class AsyncAgent:
         snapshot = self.browser.snapshot
         step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
         if proposal.complete:
-            step.evidence = await self._resolve_evidence(proposal.evidence, snapshot)
+            step.evidence = await resolve_evidence(self.browser, proposal.evidence)
             if self.require_evidence and not any(e.found for e in step.evidence):
                 detail = ("none cited" if not proposal.evidence
                           else "cited: " + ", ".join(repr(e) for e in proposal.evidence))
@@ -187,7 +186,7 @@ class AsyncAgent:
                 snapshot = self.browser.snapshot
                 step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
                 if proposal.complete:
-                    step.evidence = await self._resolve_evidence(proposal.evidence, snapshot)
+                    step.evidence = await resolve_evidence(self.browser, proposal.evidence)
         if proposal.actions and not proposal.complete and not proposal.impossible:
             step.executions, step.note = await self.executer.execute(proposal.actions)
         self._task_context.add_step(step)
@@ -228,32 +227,3 @@ class AsyncAgent:
         return TaskResult(completed=completed, steps=list(self._task_context.steps),
                           message=self._task_context.redact(message), usage=usage,
                           impossible=impossible)
-
-    async def _resolve_evidence(self, cited: list[str],
-                                snapshot: PageSnapshot | None) -> list[Evidence]:
-        """Turn the model's citations into fingerprints and texts a replay can check."""
-        out: list[Evidence] = []
-        for item in cited:
-            item = item.strip()
-            if snapshot is not None and item in snapshot.elements:
-                try:
-                    fp = await self.browser.describe(item)
-                except BrowserError:
-                    out.append(Evidence(cited=item, element_id=item, found=False))
-                    continue
-                out.append(Evidence(cited=item, element_id=item, fingerprint=fp,
-                                    text=fp.text or fp.name or ""))
-            else:
-                out.append(Evidence(cited=item, text=item,
-                                    found=await self._text_visible(item)))
-        return out
-
-    async def _text_visible(self, text: str) -> bool:
-        try:
-            loc = self.page.get_by_text(text)
-            for i in range(min(await loc.count(), 5)):
-                if await loc.nth(i).is_visible():
-                    return True
-        except PlaywrightError:
-            return False
-        return False

@@ -5,20 +5,19 @@ from __future__ import annotations
 
 import logging
 
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from ...browser._sync.llm_browser import LLMBrowser
-from ...browser.snapshot import PageSnapshot
-from ...errors import BrowserError, ProposalError
+from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
 from ...tools._sync.browser_tools import BROWSER_TOOLS, Tool, UploadTool
 from ...tools._sync.registry import ToolRegistry
-from ..models import Action, Evidence, ExecutionResult, ProposalResult, Step, TaskResult, Usage
+from ..models import Action, ExecutionResult, ProposalResult, Step, TaskResult, Usage
 from ..parsing import PROPOSAL_SCHEMA, InvalidReply, parse_proposal, quote
 from ..task_context import TaskContext
+from .evidence import resolve_evidence
 
 log = logging.getLogger("pytest_webtask.agent")
 
@@ -178,7 +177,7 @@ class Agent:
         snapshot = self.browser.snapshot
         step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
         if proposal.complete:
-            step.evidence = self._resolve_evidence(proposal.evidence, snapshot)
+            step.evidence = resolve_evidence(self.browser, proposal.evidence)
             if self.require_evidence and not any(e.found for e in step.evidence):
                 detail = ("none cited" if not proposal.evidence
                           else "cited: " + ", ".join(repr(e) for e in proposal.evidence))
@@ -188,7 +187,7 @@ class Agent:
                 snapshot = self.browser.snapshot
                 step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
                 if proposal.complete:
-                    step.evidence = self._resolve_evidence(proposal.evidence, snapshot)
+                    step.evidence = resolve_evidence(self.browser, proposal.evidence)
         if proposal.actions and not proposal.complete and not proposal.impossible:
             step.executions, step.note = self.executer.execute(proposal.actions)
         self._task_context.add_step(step)
@@ -229,32 +228,3 @@ class Agent:
         return TaskResult(completed=completed, steps=list(self._task_context.steps),
                           message=self._task_context.redact(message), usage=usage,
                           impossible=impossible)
-
-    def _resolve_evidence(self, cited: list[str],
-                                snapshot: PageSnapshot | None) -> list[Evidence]:
-        """Turn the model's citations into fingerprints and texts a replay can check."""
-        out: list[Evidence] = []
-        for item in cited:
-            item = item.strip()
-            if snapshot is not None and item in snapshot.elements:
-                try:
-                    fp = self.browser.describe(item)
-                except BrowserError:
-                    out.append(Evidence(cited=item, element_id=item, found=False))
-                    continue
-                out.append(Evidence(cited=item, element_id=item, fingerprint=fp,
-                                    text=fp.text or fp.name or ""))
-            else:
-                out.append(Evidence(cited=item, text=item,
-                                    found=self._text_visible(item)))
-        return out
-
-    def _text_visible(self, text: str) -> bool:
-        try:
-            loc = self.page.get_by_text(text)
-            for i in range(min(loc.count(), 5)):
-                if loc.nth(i).is_visible():
-                    return True
-        except PlaywrightError:
-            return False
-        return False

@@ -15,6 +15,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from ...agent._async.agent import AsyncAgent
+from ...agent._async.plan_agent import AsyncPlanAgent
 from ...agent.models import TaskResult
 from ...agent.task_context import TaskContext
 from ...errors import WebtaskError
@@ -153,12 +154,21 @@ class AsyncWebTask:
             self.stats.failed += 1
             await self._fail(f"{where} needs recording, but {exc}", ctx)
         start_url = self.page.url
-        agent = AsyncAgent(self.page, llm, allowed_origins=self._origins(),
-                           require_evidence=True)
+        agent: AsyncAgent | AsyncPlanAgent
+        if self.settings.strategy == "plan":
+            agent = AsyncPlanAgent(self.page, llm, horizon=self.settings.plan_horizon,
+                                   max_iterations=self.settings.max_iterations,
+                                   allowed_origins=self._origins(), require_evidence=True)
+        else:
+            agent = AsyncAgent(self.page, llm, allowed_origins=self._origins(),
+                               require_evidence=True)
         try:
-            result = await agent.execute(agent_task, max_steps=max_steps,
-                                         resources=ctx.resources, variables=ctx.variables,
-                                         secrets=ctx.secrets)
+            if isinstance(agent, AsyncAgent):
+                result = await agent.execute(agent_task, max_steps, ctx.resources,
+                                             ctx.variables, ctx.secrets)
+            else:  # strategy=plan: max_iterations bounds the task, not max_steps
+                result = await agent.execute(agent_task, None, ctx.resources,
+                                             ctx.variables, ctx.secrets)
         except WebtaskError as exc:
             self._count_usage(agent)
             self.stats.failed += 1
@@ -201,7 +211,7 @@ class AsyncWebTask:
             origins.append(self.page.url)
         return origins or None
 
-    def _count_usage(self, agent: AsyncAgent) -> None:
+    def _count_usage(self, agent: AsyncAgent | AsyncPlanAgent) -> None:
         self.stats.llm_calls += agent.usage.calls
         self.stats.prompt_tokens += agent.usage.prompt_tokens
         self.stats.completion_tokens += agent.usage.completion_tokens

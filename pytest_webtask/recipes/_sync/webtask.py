@@ -16,6 +16,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from ...agent._sync.agent import Agent
+from ...agent._sync.plan_agent import PlanAgent
 from ...agent.models import TaskResult
 from ...agent.task_context import TaskContext
 from ...errors import WebtaskError
@@ -154,12 +155,21 @@ class WebTask:
             self.stats.failed += 1
             self._fail(f"{where} needs recording, but {exc}", ctx)
         start_url = self.page.url
-        agent = Agent(self.page, llm, allowed_origins=self._origins(),
-                           require_evidence=True)
+        agent: Agent | PlanAgent
+        if self.settings.strategy == "plan":
+            agent = PlanAgent(self.page, llm, horizon=self.settings.plan_horizon,
+                                   max_iterations=self.settings.max_iterations,
+                                   allowed_origins=self._origins(), require_evidence=True)
+        else:
+            agent = Agent(self.page, llm, allowed_origins=self._origins(),
+                               require_evidence=True)
         try:
-            result = agent.execute(agent_task, max_steps=max_steps,
-                                         resources=ctx.resources, variables=ctx.variables,
-                                         secrets=ctx.secrets)
+            if isinstance(agent, Agent):
+                result = agent.execute(agent_task, max_steps, ctx.resources,
+                                             ctx.variables, ctx.secrets)
+            else:  # strategy=plan: max_iterations bounds the task, not max_steps
+                result = agent.execute(agent_task, None, ctx.resources,
+                                             ctx.variables, ctx.secrets)
         except WebtaskError as exc:
             self._count_usage(agent)
             self.stats.failed += 1
@@ -202,7 +212,7 @@ class WebTask:
             origins.append(self.page.url)
         return origins or None
 
-    def _count_usage(self, agent: Agent) -> None:
+    def _count_usage(self, agent: Agent | PlanAgent) -> None:
         self.stats.llm_calls += agent.usage.calls
         self.stats.prompt_tokens += agent.usage.prompt_tokens
         self.stats.completion_tokens += agent.usage.completion_tokens

@@ -32,6 +32,9 @@ class AsyncToolRegistry:
     def names(self) -> list[str]:
         return list(self._tools)
 
+    def tools(self) -> list[AsyncTool]:
+        return list(self._tools.values())
+
     def get_tools_context(self) -> Block:
         body = "\n\n".join(
             render_tool(t.name, t.description, t.params_class) for t in self._tools.values()

@@ -1,0 +1,255 @@
+"""AsyncPlanAgent (seed 004): rolling-horizon plan-then-execute, the second strategy.
+
+A planner tool asks the model for a plan of up to N steps; each step is then resolved, with
+fresh page state, into one concrete tool invocation (one model call) and executed. A failed
+tool or a page that navigated under a step triggers a new plan; the ``done`` tool ends the
+task. What it did comes out as a ``TaskResult`` like the proposer's, so recipes and replays
+do not care which strategy recorded them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from playwright.async_api import Page
+
+from ...agent.models import (
+    Action,
+    ExecutionResult,
+    ProposalResult,
+    Step,
+    TaskResult,
+    Usage,
+)
+from ...browser._async.llm_browser import AsyncLLMBrowser
+from ...errors import ProposalError
+from ...llm.base import LLM
+from ...llm.context import Block, Context
+from ...llm.prompts import get_prompt
+from ...tools._async.browser_tools import BROWSER_TOOLS, AsyncTool, AsyncUploadTool
+from ...tools._async.registry import AsyncToolRegistry
+from ...tools.params import render_tool
+from ...tools.plan_params import DoneParams, Plan, PlannerParams, PlanStep, ToolInvocation
+from ..messages import MessageManager, MessageReader
+from ..parsing import InvalidReply, M, parse_model, quote
+from ..task_context import TaskContext
+from .evidence import resolve_evidence
+
+log = logging.getLogger("pytest_webtask.plan")
+
+MAX_ITERATIONS = 30
+ROLLING_HORIZON_STEPS = 3
+
+
+class AsyncAsker:
+    """One model call with a validated JSON reply; an invalid reply is asked again once."""
+
+    def __init__(self, llm: LLM, task: TaskContext, usage: Usage) -> None:
+        self.llm = llm
+        self.task = task
+        self.usage = usage
+
+    async def ask(self, context: Context, model: type[M], what: str) -> M:
+        for block in context.blocks:  # secrets never reach the model
+            block.text = self.task.redact(block.text)
+        context.response_schema = model.model_json_schema()
+        text = await self._call(context)
+        try:
+            return parse_model(text, model)
+        except InvalidReply as first:
+            context.append(Block(get_prompt("agent/proposer", "invalid_reply").format(
+                error=first, reply=self.task.redact(text)[:2000])))
+            retry = await self._call(context)
+            try:
+                return parse_model(retry, model)
+            except InvalidReply as second:
+                raise ProposalError(
+                    f"The model's {what} could not be used, twice. First: {first}; it said "
+                    f"{quote(text)}. Then: {second}; it said {quote(retry)}.") from None
+
+    async def _call(self, context: Context) -> str:
+        reply = await self.llm.agenerate(context)
+        self.usage.add(reply.usage)
+        return reply.text
+
+
+class AsyncPlannerTool(AsyncTool):
+    """Asks the model for a JSON plan of up to ``max_steps`` steps (seed 004's planner)."""
+
+    name = "planner"
+    description = "Create a step-by-step plan in JSON format"
+    params_class = PlannerParams
+
+    def __init__(self, browser: AsyncLLMBrowser, task: TaskContext, asker: AsyncAsker,
+                 reader: MessageReader, tools: AsyncToolRegistry) -> None:
+        super().__init__(browser, task)
+        self.asker = asker
+        self.reader = reader
+        self.tools = tools
+        self.plan: list[PlanStep] = []
+
+    async def execute(self, params: Any) -> ExecutionResult:
+        page = await self.browser.get_page_context()
+        tools = "\n".join(f"- {t.name}: {t.description}" for t in self.tools.tools()
+                          if t.name != self.name)
+        context = Context(system=get_prompt("agent/plan", "planner_system").format(
+            max_steps=params.max_steps))
+        context.append(Block(get_prompt("agent/plan", "planner_task").format(
+            task=params.task, tools=tools, browser_state=page.text,
+            history=self.reader.get_conversation_history() or "(none yet)",
+            max_steps=params.max_steps)))
+        plan = await self.asker.ask(context, Plan, "plan")
+        self.plan = plan.steps[: params.max_steps]
+        return ExecutionResult(success=True, output=f"Created plan with {len(self.plan)} steps")
+
+
+class AsyncDoneTool(AsyncTool):
+    """Marks the task complete (with evidence a replay can check) or impossible."""
+
+    name = "done"
+    description = "Mark the task as complete (cite evidence) or impossible"
+    params_class = DoneParams
+
+    def __init__(self, browser: AsyncLLMBrowser, task: TaskContext,
+                 require_evidence: bool) -> None:
+        super().__init__(browser, task)
+        self.require_evidence = require_evidence
+        self.evidence: list[Any] = []
+
+    async def execute(self, params: Any) -> ExecutionResult:
+        summary = params.summary or ("Task impossible" if params.impossible
+                                     else "Task completed successfully")
+        if params.impossible:
+            return ExecutionResult(success=True, output=summary)
+        self.evidence = await resolve_evidence(self.browser, params.evidence)
+        if self.require_evidence and not any(e.found for e in self.evidence):
+            cited = ", ".join(repr(e) for e in params.evidence) or "none"
+            return ExecutionResult(
+                success=False,
+                error=f"done needs evidence found on the current page (cited: {cited}): cite "
+                "element IDs from the page state or exact texts visible on it.")
+        return ExecutionResult(success=True, output=summary)
+
+
+class AsyncPlanAgent:
+    """Completes a task with rolling-horizon planning: plan N steps, run them, replan.
+
+    ``max_iterations`` bounds the tool invocations (seed: 30); ``horizon`` is how many steps
+    each plan holds (seed: 3).
+    """
+
+    def __init__(
+        self,
+        page: Page,
+        llm: LLM,
+        *,
+        horizon: int = ROLLING_HORIZON_STEPS,
+        max_iterations: int = MAX_ITERATIONS,
+        max_page_chars: int = 40_000,
+        settle_timeout_ms: float = 3000,
+        allowed_origins: list[str] | None = None,
+        require_evidence: bool = False,
+    ) -> None:
+        self.page = page
+        self.llm = llm
+        self.horizon = horizon
+        self.max_iterations = max_iterations
+        self.browser = AsyncLLMBrowser(page, max_chars=max_page_chars)
+        self.settle_timeout_ms = settle_timeout_ms
+        self.allowed_origins = allowed_origins
+        self.require_evidence = require_evidence
+        self.usage = Usage()
+        self.messages = MessageManager()
+        self.plans: list[list[PlanStep]] = []
+
+    async def execute(self, task: str, max_steps: int | None = None,
+                      resources: dict[str, str] | None = None,
+                      variables: dict[str, str] | None = None,
+                      secrets: dict[str, str] | None = None) -> TaskResult:
+        """Run ``task``. ``max_steps``, when given, caps the iterations too."""
+        ctx = TaskContext(task=task, resources={k: str(v) for k, v in (resources or {}).items()},
+                          variables={k: str(v) for k, v in (variables or {}).items()},
+                          secrets={k: str(v) for k, v in (secrets or {}).items()})
+        start = Usage(**vars(self.usage))
+        limit = min(self.max_iterations, max_steps or self.max_iterations)
+        asker = AsyncAsker(self.llm, ctx, self.usage)
+        self.messages = MessageManager()
+        classes = list(BROWSER_TOOLS) + ([AsyncUploadTool] if ctx.resources else [])
+        registry = AsyncToolRegistry(
+            [cls(self.browser, ctx, self.allowed_origins) for cls in classes])
+        planner = AsyncPlannerTool(self.browser, ctx, asker, self.messages.reader(), registry)
+        done = AsyncDoneTool(self.browser, ctx, self.require_evidence)
+        registry.register(planner)
+        registry.register(done)
+        system = get_prompt("agent/plan", "agent_system").format(tools="\n\n".join(
+            render_tool(t.name, t.description, t.params_class) for t in registry.tools()
+            if t.name != "planner"))
+        self.messages.add_system(system)
+        self.messages.add_user(ctx.get_task_context().text)
+        steps: list[Step] = []
+
+        def result(completed: bool, message: str, impossible: bool = False) -> TaskResult:
+            used = Usage(self.usage.calls - start.calls,
+                         self.usage.prompt_tokens - start.prompt_tokens,
+                         self.usage.completion_tokens - start.completion_tokens)
+            return TaskResult(completed, steps, ctx.redact(message), used, impossible)
+
+        plan: list[PlanStep] = []
+        index = 0
+        try:
+            for _iteration in range(limit):
+                if index >= len(plan):
+                    outcome = await registry.execute(Action(
+                        "planner", "plan the next steps",
+                        {"task": ctx.task, "max_steps": self.horizon}))
+                    self.messages.add_assistant(f"Tool: planner\nResult: {outcome.output}")
+                    plan, index = list(planner.plan), 0
+                    self.plans.append(plan)
+                step = plan[index]
+                index += 1
+                invocation = await self._resolve(asker, ctx, step)
+                action = Action(invocation.tool, invocation.reasoning or step.action,
+                                invocation.args)
+                executed = await registry.execute(action)
+                await self.browser.settle(timeout_ms=self.settle_timeout_ms)
+                self.messages.add_assistant(
+                    f"Tool: {action.tool_name}\nReasoning: {action.reason}\nResult: "
+                    + (executed.output or "Success" if executed.success
+                       else f"Failed: {executed.error}"))
+                if action.tool_name == "done" and executed.success:
+                    params = DoneParams.model_validate(action.parameters)
+                    steps.append(Step(ProposalResult(
+                        complete=not params.impossible, message=executed.output, actions=[],
+                        evidence=params.evidence, impossible=params.impossible),
+                        evidence=done.evidence, url=self.page.url))
+                    if params.impossible:
+                        return result(False, f"Task impossible: {executed.output}", True)
+                    return result(True, executed.output)
+                steps.append(Step(ProposalResult(False, action.reason, [action]), [executed],
+                                  url=executed.url_before))
+                moved = (action.tool_name != "navigate" and executed.url_before
+                         and executed.url_after != executed.url_before)
+                if not executed.success or moved:
+                    why = "the step failed" if not executed.success else "the page changed"
+                    self.messages.add_assistant(f"Replanning: {why}.")
+                    plan = []  # replan on a failed tool result or a changed page
+        except ProposalError as exc:
+            return result(False, str(exc))
+        last = self.messages.reader().get_last_assistant() or ""
+        return result(False, f"Task not completed after {limit} iterations (MAX_ITERATIONS). "
+                      f"Last: {last}")
+
+    async def _resolve(self, asker: AsyncAsker, ctx: TaskContext,
+                       step: PlanStep) -> ToolInvocation:
+        """One model call: the plan step as one concrete tool invocation, on fresh state."""
+        context = Context(system=self.messages.reader().get_all()[0].content)
+        context.append(ctx.get_task_context())
+        context.append(ctx.get_resources_context())
+        history = self.messages.reader().get_conversation_history()
+        context.append(Block(f"Conversation history:\n{history}"))
+        context.append(Block(get_prompt("agent/plan", "resolve_step").format(
+            action=step.action, tool=step.tool, args=json.dumps(step.args))))
+        context.append(await self.browser.get_page_context())
+        return await asker.ask(context, ToolInvocation, "tool invocation")

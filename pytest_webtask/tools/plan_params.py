@@ -1,0 +1,42 @@
+"""Parameters of the planner strategy's own tools (seed 004): planner and done."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .params import ToolParams
+
+
+class PlannerParams(ToolParams):
+    task: str = Field(description="The task to plan for")
+    max_steps: int = Field(default=3, description="How many steps to plan (rolling horizon)")
+
+
+class DoneParams(ToolParams):
+    summary: str = Field(default="", description="What was achieved (or why it is impossible)")
+    evidence: list[str] = Field(
+        default_factory=list,
+        description="Element IDs or exact visible texts that prove the task is complete")
+    impossible: bool = Field(default=False,
+                             description="True when the task cannot be done (ends it at once)")
+
+
+class PlanStep(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    action: str = Field(min_length=1)
+    tool: str = Field(min_length=1)
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class Plan(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    steps: list[PlanStep] = Field(min_length=1)
+
+
+class ToolInvocation(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    tool: str = Field(min_length=1)
+    args: dict[str, Any] = Field(default_factory=dict)
+    reasoning: str = ""
