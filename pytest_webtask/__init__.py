@@ -27,8 +27,8 @@ from .llm.context import Block, Context
 from .llm.openai_llm import OpenAILLM
 
 __all__ = [
-    "LLM", "Action", "Agent", "AsyncAgent", "AsyncPlanAgent", "PlanAgent", "BaseLLM", "Block", "BrowserError",
-    "ConfigurationError", "Context", "Evidence", "ExecutionResult", "Fingerprint", "LLMError",
-    "LLMReply", "OpenAILLM", "ProposalError", "ProposalResult", "Step", "TaskContext",
-    "TaskResult", "Usage", "WebtaskError",
+    "LLM", "Action", "Agent", "AsyncAgent", "AsyncPlanAgent", "BaseLLM", "Block",
+    "BrowserError", "ConfigurationError", "Context", "Evidence", "ExecutionResult",
+    "Fingerprint", "LLMError", "LLMReply", "OpenAILLM", "PlanAgent", "ProposalError",
+    "ProposalResult", "Step", "TaskContext", "TaskResult", "Usage", "WebtaskError",
 ]
