@@ -33,8 +33,6 @@ class ProposalModel(BaseModel):
     impossible: StrictBool = False
 
 
-PROPOSAL_SCHEMA = ProposalModel.model_json_schema()
-
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 
 
@@ -70,8 +68,7 @@ def parse_model(text: str, model: type[M]) -> M:
         raise InvalidReply(problems) from None
 
 
-def parse_proposal(text: str) -> ProposalResult:
-    model = parse_model(text, ProposalModel)
+def proposal_from(model: ProposalModel) -> ProposalResult:
     return ProposalResult(
         complete=model.complete,
         message=model.message,

@@ -14,8 +14,9 @@ from ...llm.prompts import get_prompt
 from ...tools._async.browser_tools import BROWSER_TOOLS, AsyncTool, AsyncUploadTool
 from ...tools._async.registry import AsyncToolRegistry
 from ..models import Action, ExecutionResult, ProposalResult, Step, TaskResult, Usage
-from ..parsing import PROPOSAL_SCHEMA, InvalidReply, parse_proposal, quote
+from ..parsing import ProposalModel, proposal_from
 from ..task_context import TaskContext
+from .asker import AsyncAsker
 from .evidence import resolve_evidence
 
 log = logging.getLogger("pytest_webtask.agent")
@@ -32,45 +33,24 @@ class AsyncProposer:
         self.tools = tools
         self.browser = browser
         self.usage = usage if usage is not None else Usage()
+        self.asker = AsyncAsker(llm, task, self.usage)
         self.last_context: Context | None = None
 
     async def build_context(self) -> Context:
-        context = Context(system=get_prompt("agent/proposer", "proposer_system"),
-                          response_schema=PROPOSAL_SCHEMA)
+        context = Context(system=get_prompt("agent/proposer", "proposer_system"))
         context.append(self.task.get_task_context())
         context.append(self.task.get_resources_context())
         context.append(self.task.get_steps_context())
         context.append(self.tools.get_tools_context())
         context.append(await self.browser.get_page_context())
-        # A secret typed into a visible field, or echoed in an error, must not reach the model.
-        for block in context.blocks:
-            block.text = self.task.redact(block.text)
-        return context
+        return context  # the asker masks secrets before anything is sent
 
     async def propose(self, extra: Block | None = None) -> ProposalResult:
         context = await self.build_context()
         context.append(extra)
         self.last_context = context
-        text = await self._ask(context)
-        try:
-            return parse_proposal(text)
-        except InvalidReply as first:
-            log.info("invalid reply (%s); asking again", first)
-            context.append(Block(get_prompt("agent/proposer", "invalid_reply").format(
-                error=first, reply=self.task.redact(text)[:2000])))
-            retry = await self._ask(context)
-            try:
-                return parse_proposal(retry)
-            except InvalidReply as second:
-                raise ProposalError(
-                    f"The model's reply could not be used, twice. First: {first}; it said "
-                    f"{quote(text)}. Then: {second}; it said {quote(retry)}."
-                ) from None
-
-    async def _ask(self, context: Context) -> str:
-        reply = await self.llm.agenerate(context)
-        self.usage.add(reply.usage)
-        return reply.text
+        model = await self.asker.ask(context, ProposalModel, "reply")
+        return proposal_from(model)
 
 
 class AsyncExecuter:

@@ -15,8 +15,9 @@ from ...llm.prompts import get_prompt
 from ...tools._sync.browser_tools import BROWSER_TOOLS, Tool, UploadTool
 from ...tools._sync.registry import ToolRegistry
 from ..models import Action, ExecutionResult, ProposalResult, Step, TaskResult, Usage
-from ..parsing import PROPOSAL_SCHEMA, InvalidReply, parse_proposal, quote
+from ..parsing import ProposalModel, proposal_from
 from ..task_context import TaskContext
+from .asker import Asker
 from .evidence import resolve_evidence
 
 log = logging.getLogger("pytest_webtask.agent")
@@ -33,45 +34,24 @@ class Proposer:
         self.tools = tools
         self.browser = browser
         self.usage = usage if usage is not None else Usage()
+        self.asker = Asker(llm, task, self.usage)
         self.last_context: Context | None = None
 
     def build_context(self) -> Context:
-        context = Context(system=get_prompt("agent/proposer", "proposer_system"),
-                          response_schema=PROPOSAL_SCHEMA)
+        context = Context(system=get_prompt("agent/proposer", "proposer_system"))
         context.append(self.task.get_task_context())
         context.append(self.task.get_resources_context())
         context.append(self.task.get_steps_context())
         context.append(self.tools.get_tools_context())
         context.append(self.browser.get_page_context())
-        # A secret typed into a visible field, or echoed in an error, must not reach the model.
-        for block in context.blocks:
-            block.text = self.task.redact(block.text)
-        return context
+        return context  # the asker masks secrets before anything is sent
 
     def propose(self, extra: Block | None = None) -> ProposalResult:
         context = self.build_context()
         context.append(extra)
         self.last_context = context
-        text = self._ask(context)
-        try:
-            return parse_proposal(text)
-        except InvalidReply as first:
-            log.info("invalid reply (%s); asking again", first)
-            context.append(Block(get_prompt("agent/proposer", "invalid_reply").format(
-                error=first, reply=self.task.redact(text)[:2000])))
-            retry = self._ask(context)
-            try:
-                return parse_proposal(retry)
-            except InvalidReply as second:
-                raise ProposalError(
-                    f"The model's reply could not be used, twice. First: {first}; it said "
-                    f"{quote(text)}. Then: {second}; it said {quote(retry)}."
-                ) from None
-
-    def _ask(self, context: Context) -> str:
-        reply = self.llm.generate(context)
-        self.usage.add(reply.usage)
-        return reply.text
+        model = self.asker.ask(context, ProposalModel, "reply")
+        return proposal_from(model)
 
 
 class Executer:
