@@ -22,6 +22,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+from . import catalog
 from .data import PER_PAGE, PRODUCTS, USERS, Product
 
 SORTS = {"name": "Name", "price_asc": "Price: low to high", "price_desc": "Price: high to low"}
@@ -45,8 +46,12 @@ def money(value: float) -> str:
 class DemoShop:
     """Start with ``start()`` (or as a context manager); ``url`` is the base URL."""
 
-    def __init__(self, variants: set[str] | None = None, seed: int | None = None) -> None:
+    def __init__(self, variants: set[str] | None = None, seed: int | None = None,
+                 products: tuple[Product, ...] = PRODUCTS, per_page: int = PER_PAGE) -> None:
         self.variants: set[str] = set(variants or ())
+        self.products = products  # the data source tests compare with
+        self.per_page = per_page
+        self.broken: set[int] = set()  # product ids whose details fail to load
         self.sessions: dict[str, dict[str, Any]] = {}
         self.orders: dict[str, dict[str, Any]] = {}
         self._random = random.Random(seed)
@@ -90,6 +95,7 @@ class DemoShop:
         self.variants.clear()
         self.sessions.clear()
         self.orders.clear()
+        self.broken.clear()
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -136,8 +142,16 @@ class DemoShop:
             ("GET", "/signin"): self.signin_page, ("POST", "/signin"): self.signin,
             ("GET", "/checkout"): self.checkout_page, ("POST", "/checkout"): self.checkout,
         }.get((method, parts.path))
+        ctype = "text/html; charset=utf-8"
         if route is None and method == "GET" and parts.path.startswith("/orders/"):
             status, body, location = self.order_page(parts.path.split("/")[-1], sess)
+        elif method == "GET" and parts.path == "/catalog":
+            (status, body), location = catalog.catalog_page(self, query), ""
+        elif method == "GET" and parts.path.startswith("/catalog/item/"):
+            (status, body), location = catalog.item_page(self, parts.path.rsplit("/", 1)[-1]), ""
+        elif method == "GET" and parts.path.startswith("/api/products"):
+            (status, body), location = catalog.api(self, parts.path, query), ""
+            ctype = "application/json"
         elif route is None:
             status, body, location = 404, self.page("Not found", "<h1>Not found</h1>", sess), ""
         else:
@@ -148,7 +162,7 @@ class DemoShop:
             req.send_header("Set-Cookie", f"sid={sid}; Path=/; HttpOnly")
         if location:
             req.send_header("Location", location)
-        req.send_header("Content-Type", "text/html; charset=utf-8")
+        req.send_header("Content-Type", ctype)
         req.send_header("Content-Length", str(len(data)))
         req.end_headers()
         req.wfile.write(data)
@@ -157,7 +171,7 @@ class DemoShop:
 
     def visible_products(self, query: dict[str, str]) -> list[Product]:
         """The products the list shows for a query, before pagination (tests use this)."""
-        items = list(PRODUCTS)
+        items = list(self.products)
         q = query.get("q", "").strip().lower()
         if q:
             items = [p for p in items if q in p.name.lower() or q in p.description.lower()]

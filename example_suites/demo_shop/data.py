@@ -33,3 +33,13 @@ PRODUCTS: tuple[Product, ...] = (
 
 USERS = {"ada@example.com": ("lovelace-1815", "Ada")}
 PER_PAGE = 6
+
+
+def generated_products(count: int) -> tuple[Product, ...]:
+    """A larger catalogue for benchmarks: ``count`` distinct products."""
+    cats = ("Shirts", "Trousers", "Jackets", "Accessories")
+    return tuple(
+        Product(1000 + i, f"Item {i:04d}", cats[i % 4], 10.0 + (i * 7) % 90,
+                f"Generated product number {i}.")
+        for i in range(count)
+    )

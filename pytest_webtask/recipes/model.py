@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..browser.fingerprint import Fingerprint
+from ..extraction.model import Bindings, ExtractionRecipe
 
 RECIPE_VERSION = 1
 
@@ -54,14 +55,25 @@ class RecipeAction(BaseModel):
     target: Fingerprint | None = None
 
 
+class Extraction(BaseModel):
+    """An extract step's generated recipe (seed 003): bindings and commands, run with no LLM."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    fields: list[str] = Field(default_factory=list)
+    bindings: Bindings
+    recipe: ExtractionRecipe
+
+
 class RecipeStep(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["do", "check"]
+    kind: Literal["do", "check", "extract"]
     text: str
     url: str = ""
     actions: list[RecipeAction] = Field(default_factory=list)
     checks: list[Check] = Field(default_factory=list)
+    extraction: Extraction | None = None
     message: str = ""
 
     def describe(self) -> str:

@@ -16,12 +16,15 @@ from playwright.async_api import Page
 
 from ...agent._async.agent import AsyncAgent
 from ...agent._async.plan_agent import AsyncPlanAgent
-from ...agent.models import TaskResult
+from ...agent.models import TaskResult, Usage
 from ...agent.task_context import TaskContext
 from ...errors import WebtaskError
+from ...extraction._async.executor import AsyncRecipeExecutor, ExtractionError
+from ...extraction._async.extractor import AsyncExtractor
+from ...extraction.report import SessionReport
 from ...settings import Settings
-from ..compile import absolute_url, compile_step, is_dynamic
-from ..model import RecipeStep
+from ..compile import absolute_url, compile_step, is_dynamic, relative_url
+from ..model import Extraction, RecipeStep
 from ..session import RecipeSession, StepStats
 from .replayer import AsyncReplayer, ReplayError
 
@@ -135,9 +138,76 @@ class AsyncWebTask:
                      f"{len(step.checks)} check(s), {outcome.seconds:.2f}s)")
         return outcome
 
-    async def _record(self, kind: str, text: str, agent_task: str, max_steps: int,
-                      ctx: TaskContext, index: int, where: str,
-                      replayer: AsyncReplayer) -> tuple[RecipeStep, TaskResult]:
+    async def extract(self, what: str, max_items: int = 20,
+                      fields: list[str] | None = None) -> list[dict[str, Any]]:
+        """Extract items from a list-detail page (seed 003): every item of the list, with
+        ``fields`` (read by per-field selectors) or its details text, at most ``max_items``.
+        Recorded once by the three LLM phases; replayed by the recipe executor alone."""
+        index = len(self.results)
+        where = f"Step {index + 1} extract({what!r})"
+        ctx = TaskContext(task=what)
+        started = time.monotonic()
+        self._started_at = urlsplit(self.page.url).path
+        try:
+            recorded_step = self.session.expected(index, "extract", what)
+        except WebtaskError as exc:
+            await self._fail(str(exc), ctx)
+        report = SessionReport(task=what, source_url=self.page.url,
+                               path=self._report_path(index))
+        if recorded_step is not None and recorded_step.extraction is not None:
+            spec = recorded_step.extraction
+            phase = report.start_phase("RecipeExecutor (replay)")
+            executor = AsyncRecipeExecutor(self.page, spec.bindings, max_items=max_items,
+                                           timeout_ms=self.settings.timeout * 1000,
+                                           on_log=report.log)
+            try:
+                outcome = await executor.execute(spec.recipe)
+            except ExtractionError as exc:
+                report.end_phase(phase, success=False, error=str(exc))
+                report.finish(success=False, stopped_reason="error", error=str(exc))
+                self.stats.failed += 1
+                await self._fail(f"Replay failed. {where}: {exc}", ctx)
+            report.items, report.skipped = outcome.items, outcome.skipped
+            report.end_phase(phase, success=True, output=f"{len(outcome.items)} items")
+            report.finish(success=True, stopped_reason=outcome.stop_reason)
+            self.stats.replayed += 1
+            how, step = "replayed", recorded_step
+        else:
+            llm = await self._recording_llm(index, "extract", what, where, ctx)
+            extractor = AsyncExtractor(self.page, llm, report=report,
+                                       timeout_ms=self.settings.timeout * 1000)
+            start_url = self.page.url
+            try:
+                run = await extractor.run(what, max_items=max_items, fields=fields)
+            except WebtaskError as exc:
+                self._count(extractor.usage)
+                self.stats.failed += 1
+                await self._fail(f"{where}: recording stopped: {exc}", ctx)
+            self._count(extractor.usage)
+            outcome = run.outcome
+            step = RecipeStep(kind="extract", text=what, url=relative_url(start_url,
+                                                                          self.base_url),
+                              extraction=Extraction(fields=fields or [], bindings=run.bindings,
+                                                    recipe=run.recipe),
+                              message=f"{len(outcome.items)} item(s) extracted")
+            self.stats.recorded += 1
+            how = "recorded"
+        if outcome.skipped:
+            log.warning("%s: skipped %d item(s): %s", where, len(outcome.skipped),
+                        outcome.skipped)
+        self.session.done(index, step, recorded=how == "recorded")
+        self.results.append(StepOutcome("extract", what, how, time.monotonic() - started, step))
+        self._report(f"webtask {where}: {how} ({len(outcome.items)} item(s), "
+                     f"{len(outcome.skipped)} skipped)")
+        return outcome.items
+
+    def _report_path(self, index: int) -> Path | None:
+        return self._artifacts() / f"webtask-extract-{index + 1}.json" if self._artifacts \
+            else None
+
+    async def _recording_llm(self, index: int, kind: str, text: str, where: str,
+                             ctx: TaskContext) -> Any:
+        """The model to record with, or a failed test saying why recording is not allowed."""
         if self.settings.mode != "record":
             reason = self.session.why_missing(index, kind, text)
             if self.settings.mode == "replay" or self.settings.in_ci:
@@ -149,10 +219,15 @@ class AsyncWebTask:
                     "Record it where a model is configured with:  pytest --webtask-record "
                     f"{self.session.test_name!r}  (then commit {self.session.path})", ctx)
         try:
-            llm = self._llm_provider()
+            return self._llm_provider()
         except WebtaskError as exc:
             self.stats.failed += 1
             await self._fail(f"{where} needs recording, but {exc}", ctx)
+
+    async def _record(self, kind: str, text: str, agent_task: str, max_steps: int,
+                      ctx: TaskContext, index: int, where: str,
+                      replayer: AsyncReplayer) -> tuple[RecipeStep, TaskResult]:
+        llm = await self._recording_llm(index, kind, text, where, ctx)
         start_url = self.page.url
         agent: AsyncAgent | AsyncPlanAgent
         if self.settings.strategy == "plan":
@@ -212,9 +287,12 @@ class AsyncWebTask:
         return origins or None
 
     def _count_usage(self, agent: AsyncAgent | AsyncPlanAgent) -> None:
-        self.stats.llm_calls += agent.usage.calls
-        self.stats.prompt_tokens += agent.usage.prompt_tokens
-        self.stats.completion_tokens += agent.usage.completion_tokens
+        self._count(agent.usage)
+
+    def _count(self, usage: Usage) -> None:
+        self.stats.llm_calls += usage.calls
+        self.stats.prompt_tokens += usage.prompt_tokens
+        self.stats.completion_tokens += usage.completion_tokens
 
     @staticmethod
     def _step_log(result: TaskResult, ctx: TaskContext) -> str:

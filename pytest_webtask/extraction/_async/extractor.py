@@ -1,0 +1,294 @@
+"""The three phases of seed 003 and their orchestration.
+
+StrategyPlanner (phase 1) explores the page with probeClick / describeElement /
+scrollAndObserve and answers with an English strategy whose selectors must all have been
+verified by a tool call; generators (phase 2) write search/filter/sort fragments when the
+strategy asks; RecipeGenerator (phase 3) turns it into bindings and commands, which the
+RecipeExecutor runs. Every phase is written to the session report as it ends.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from ...agent._async.asker import AsyncAsker
+from ...agent.models import Usage
+from ...agent.task_context import TaskContext
+from ...llm.base import LLM
+from ...llm.context import Block, Context
+from ...llm.prompts import get_prompt
+from ..model import Bindings, Command, ExtractionRecipe, Fragment, GeneratedRecipe, StepOfStrategy
+from ..report import SessionReport, ToolCall
+from ..strategy import Strategy, parse_strategy
+from .executor import AsyncRecipeExecutor, ExtractionError, ExtractionOutcome
+
+PROBE_JS = resources.files("pytest_webtask.extraction").joinpath("probe.js").read_text("utf-8")
+OUTLINE_CHARS = 12_000
+
+
+@dataclass
+class ExtractionRun:
+    """What a recording produced: the recipe and bindings to store, and the items."""
+
+    bindings: Bindings
+    recipe: ExtractionRecipe
+    outcome: ExtractionOutcome
+    strategy: Strategy
+    report: SessionReport
+    usage: Usage = field(default_factory=Usage)
+
+
+class AsyncPageTools:
+    """probeClick, describeElement, scrollAndObserve: real effects, English observations."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.verified: set[str] = set()
+
+    async def outline(self) -> str:
+        return str(await self.page.evaluate(PROBE_JS, {"op": "outline", "max": OUTLINE_CHARS}))
+
+    async def call(self, tool: str, args: dict[str, Any]) -> str:
+        try:
+            if tool == "probeClick":
+                return await self.probe_click(str(args.get("selector", "")))
+            if tool == "describeElement":
+                return await self.describe_element(str(args.get("selector", "")))
+            return await self.scroll_and_observe(str(args.get("target", "page")))
+        except PlaywrightError as exc:
+            return f"The tool failed: {str(exc).splitlines()[0]}"
+
+    async def _count(self, selector: str) -> int | str:
+        try:
+            return await self.page.locator(selector).count()
+        except PlaywrightError:
+            return f"{selector!r} is not a valid CSS selector."
+
+    async def probe_click(self, selector: str) -> str:
+        count = await self._count(selector)
+        if isinstance(count, str) or not count:
+            return count if isinstance(count, str) else f"No element matches {selector!r}."
+        self.verified.add(selector)
+        url = self.page.url
+        await self.page.evaluate(PROBE_JS, {"op": "mark"})
+        target = self.page.locator(selector).filter(visible=True).first
+        await target.click(timeout=5000)
+        await self.page.wait_for_load_state()
+        await self.page.wait_for_timeout(300)
+        if self.page.url != url:
+            new_url = self.page.url
+            seen = await self.page.evaluate(PROBE_JS, {"op": "classes"})
+            self.verified.update(c["selector"] for c in seen)
+            await self.page.go_back()
+            await self.page.wait_for_load_state()
+            return (f"Clicked the first of {count} matches. The page navigated to {new_url}. "
+                    "VERIFIED SELECTORS ON THAT PAGE:\n"
+                    + "\n".join(f"- `{c['selector']}`: {c['text']!r}" for c in seen)
+                    + "\nWent back to the list.")
+        appeared = await self.page.evaluate(PROBE_JS, {"op": "appeared", "sel": selector})
+        if not appeared:
+            return (f"Clicked the first of {count} matches. The URL did not change and nothing "
+                    "new appeared.")
+        lines = []
+        for region in appeared:
+            self.verified.add(region["selector"])
+            where = "inside the clicked item (inline expansion)" if region["inside"] \
+                else "elsewhere on the page (a details panel)"
+            lines.append(f"- `{region['selector']}` appeared {where}: {region['text']!r}")
+        return (f"Clicked the first of {count} matches. The URL did not change. New content:\n"
+                + "\n".join(lines))
+
+    async def describe_element(self, selector: str) -> str:
+        count = await self._count(selector)
+        if isinstance(count, str):
+            return count
+        info = await self.page.evaluate(PROBE_JS, {"op": "describe", "sel": selector})
+        if info is None:
+            return f"No element matches {selector!r}."
+        self.verified.add(selector)
+        lines = [f"{info['count']} element(s) match {selector!r} ({info['visibleCount']} "
+                 f"visible). The first ({info['tag']}) contains: {info['text']!r}. It has "
+                 f"{info['children']} direct children."]
+        if info["content"]:
+            lines.append("VERIFIED CONTENT SELECTORS:")
+            for c in info["content"]:
+                self.verified.add(c["selector"])
+                lines.append(f"- `{c['selector']}`: {c['text']!r}")
+        return "\n".join(lines)
+
+    async def scroll_and_observe(self, target: str) -> str:
+        before = await self.page.evaluate(PROBE_JS, {"op": "height"})
+        await self.page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        await self.page.wait_for_timeout(800)
+        after = await self.page.evaluate(PROBE_JS, {"op": "height"})
+        pagination = await self.page.evaluate(PROBE_JS, {"op": "pagination"})
+        await self.page.evaluate("window.scrollTo(0, 0)")
+        grew = after["count"] > before["count"]
+        text = (f"Scrolled the {target} to the bottom. "
+                + (f"More content loaded: {after['count'] - before['count']} new elements "
+                   "(infinite scroll)." if grew else "Nothing new loaded (no infinite scroll)."))
+        if pagination:
+            for p in pagination:
+                self.verified.add(p["selector"])
+            text += " Pagination controls: " + ", ".join(
+                f"`{p['selector']}` ({p['text']!r})" for p in pagination) + "."
+        else:
+            text += " No pagination controls found."
+        return text
+
+
+class AsyncExtractor:
+    """Runs the three phases on ``page`` and executes the generated recipe."""
+
+    def __init__(self, page: Page, llm: LLM, *, report: SessionReport | None = None,
+                 max_turns: int = 12, timeout_ms: float = 5000) -> None:
+        self.page = page
+        self.llm = llm
+        self.max_turns = max_turns
+        self.timeout_ms = timeout_ms
+        self.report = report or SessionReport(task="", source_url=page.url)
+        self.usage = Usage()
+
+    async def run(self, task: str, *, max_items: int = 20,
+                  fields: list[str] | None = None) -> ExtractionRun:
+        self.report.task, self.report.source_url = task, self.page.url
+        self.report.save()
+        asker = AsyncAsker(self.llm, TaskContext(task=task), self.usage)
+        try:
+            strategy, tools = await self._plan(asker, task, fields)
+            fragments = await self._generate_fragments(asker, task, strategy, tools)
+            generated = await self._generate_recipe(asker, task, strategy, tools, fragments,
+                                                    max_items, fields)
+            phase = self.report.start_phase("RecipeExecutor")
+            executor = AsyncRecipeExecutor(self.page, generated.bindings, max_items=max_items,
+                                           timeout_ms=self.timeout_ms, on_log=self.report.log)
+            outcome = await executor.execute(generated.recipe)
+        except Exception as exc:
+            self.report.finish(success=False, stopped_reason="error", error=str(exc))
+            raise
+        self.report.items, self.report.skipped = outcome.items, outcome.skipped
+        self.report.commands_executed = outcome.commands_executed
+        self.report.end_phase(phase, success=True, output=f"{len(outcome.items)} items")
+        self.report.finish(success=True, stopped_reason=outcome.stop_reason)
+        return ExtractionRun(generated.bindings, generated.recipe, outcome, strategy,
+                             self.report, self.usage)
+
+    async def _plan(self, asker: AsyncAsker, task: str,
+                    fields: list[str] | None) -> tuple[Strategy, AsyncPageTools]:
+        phase = self.report.start_phase("StrategyPlanner")
+        tools = AsyncPageTools(self.page)
+        start_url = self.page.url
+        intro = Block(f"Task: {task}\nFields wanted: {', '.join(fields or []) or 'all text'}\n"
+                      f"URL: {self.page.url}\n\nPage outline (tag.class \"text\"):\n"
+                      f"{await tools.outline()}")
+        history: list[str] = []
+        try:
+            for _ in range(self.max_turns):
+                context = Context(system=get_prompt("extraction/phases", "strategy_planner"))
+                context.append(intro)
+                if history:
+                    context.append(Block("Your exploration so far:\n" + "\n\n".join(history)))
+                step = await asker.ask(context, StepOfStrategy, "strategy step")
+                if step.tool is not None:
+                    result = await tools.call(step.tool, step.args)
+                    phase.tool_calls.append(ToolCall(step.tool, step.args, result))
+                    self.report.save()
+                    history.append(f"→ {step.tool}({json.dumps(step.args)})\n← {result}")
+                    continue
+                assert step.strategy is not None
+                strategy = parse_strategy(step.strategy)
+                unverified = sorted(strategy.all_selectors() - tools.verified)
+                if not strategy.selectors.get("LIST_ITEM"):
+                    unverified = unverified or ["(no LIST_ITEM given)"]
+                if unverified:
+                    history.append(
+                        "← REJECTED: these selectors were not verified by any tool call: "
+                        + ", ".join(f"`{s}`" for s in unverified)
+                        + ". Verify them with describeElement or probeClick, or leave them out.")
+                    continue
+                self.report.strategy_planner_output = step.strategy
+                self.report.end_phase(phase, success=True, output=step.strategy)
+                return strategy, tools
+            raise ExtractionError(f"The StrategyPlanner gave no strategy with verified "
+                                  f"selectors in {self.max_turns} turns.")
+        except Exception as exc:
+            self.report.end_phase(phase, success=False, error=str(exc))
+            raise
+        finally:
+            # leave the page as it was found: probes opened panels and expanded items
+            await self.page.goto(start_url)
+
+    async def _generate_fragments(self, asker: AsyncAsker, task: str, strategy: Strategy,
+                                  tools: AsyncPageTools) -> list[Command]:
+        commands: list[Command] = []
+        for name in strategy.generators:
+            phase = self.report.start_phase(name)
+            context = Context(system=get_prompt("extraction/phases", "generator").format(
+                name=name))
+            context.append(Block(f"Task: {task}\n\nStrategy:\n{strategy.text}\n\nPage outline:\n"
+                                 f"{await tools.outline()}"))
+            try:
+                fragment = await asker.ask(context, Fragment, f"{name} fragment")
+            except Exception as exc:
+                self.report.end_phase(phase, success=False, error=str(exc))
+                raise
+            commands += fragment.fragment
+            self.report.end_phase(phase, success=True, output=json.dumps(
+                [c.model_dump(exclude_none=True, by_alias=True) for c in fragment.fragment]))
+        return commands
+
+    async def _generate_recipe(self, asker: AsyncAsker, task: str, strategy: Strategy,
+                               tools: AsyncPageTools, fragments: list[Command],
+                               max_items: int, fields: list[str] | None) -> GeneratedRecipe:
+        phase = self.report.start_phase("RecipeGenerator")
+        context = Context(system=get_prompt("extraction/phases", "recipe_generator"))
+        context.append(Block(
+            f"Task: {task}\nmaxItems: {max_items}\nFields: {', '.join(fields or []) or 'none'}"
+            f"\n\nStrategy:\n{strategy.text}\n\nVerified selectors: "
+            + ", ".join(f"`{s}`" for s in sorted(tools.verified))
+            + ("\n\nThese fragment commands run first: " + json.dumps(
+                [c.model_dump(exclude_none=True, by_alias=True) for c in fragments])
+               if fragments else "")))
+        try:
+            for attempt in range(2):
+                generated = await asker.ask(context, GeneratedRecipe, "recipe")
+                problems = await self._check(generated.bindings, tools, fields)
+                if not problems:
+                    break
+                if attempt == 1:
+                    raise ExtractionError("The generated recipe is unusable: "
+                                          + "; ".join(problems))
+                context.append(Block("That recipe cannot be used: " + "; ".join(problems)
+                                     + ". Reply again with a corrected recipe."))
+        except Exception as exc:
+            self.report.end_phase(phase, success=False, error=str(exc))
+            raise
+        if fragments:
+            generated.recipe.commands = fragments + generated.recipe.commands
+        self.report.generated_recipe = generated.recipe.model_dump(
+            by_alias=True, exclude_none=True, exclude_defaults=True)
+        self.report.discovered_bindings = generated.bindings.model_dump(exclude_none=True)
+        self.report.end_phase(phase, success=True, output=json.dumps(
+            self.report.generated_recipe))
+        return generated
+
+    async def _check(self, bindings: Bindings, tools: AsyncPageTools,
+                     fields: list[str] | None) -> list[str]:
+        problems = []
+        for name, selector in bindings.selectors().items():
+            if name == "LIST" and selector == "body":
+                continue
+            if selector not in tools.verified and not name.startswith("FIELDS."):
+                problems.append(f"{name} {selector!r} was not verified by a tool call")
+        missing = [f for f in fields or [] if f not in bindings.FIELDS]
+        if missing:
+            problems.append(f"FIELDS lacks {', '.join(missing)}")
+        if not await self.page.locator(bindings.LIST_ITEM).count():
+            problems.append(f"LIST_ITEM {bindings.LIST_ITEM!r} matches nothing on the page")
+        return problems

@@ -1,0 +1,337 @@
+"""List-detail extraction (seed 003): recorded with ScriptedLLM, replayed with no LLM, and
+compared with the demo app's own data source."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from playwright.sync_api import Browser
+
+from example_suites.demo_shop import DemoShop
+from example_suites.demo_shop.catalog import money
+from pytest_webtask.llm.context import Context
+from pytest_webtask.recipes._sync.webtask import WebTask
+from pytest_webtask.recipes.session import RecipeSession, StepStats
+from pytest_webtask.settings import Settings
+from pytest_webtask.testing import ScriptedLLM
+
+ROOT = Path(__file__).resolve().parent.parent
+BODY = [{"type": "CLICK"}, {"type": "WAIT_FOR", "target": "details"},
+        {"type": "EXTRACT_DETAILS"}, {"type": "SAVE", "as": "item"}, {"type": "MARK_DONE"}]
+PAGED = [{"type": "WAIT_FOR", "target": "page"}, {"type": "WAIT_FOR", "target": "list"},
+         {"type": "REPEAT", "body": [{"type": "FOR_EACH_ITEM_IN_LIST", "body": BODY},
+                                     {"type": "CLICK_IF_EXISTS", "target": "next_page"},
+                                     {"type": "WAIT_FOR", "target": "list"}]},
+         {"type": "END"}]
+SCROLLED = [{"type": "WAIT_FOR", "target": "list"},
+            {"type": "REPEAT", "body": [{"type": "FOR_EACH_ITEM_IN_LIST", "body": BODY},
+                                        {"type": "SCROLL", "target": "page"}]},
+            {"type": "END"}]
+
+
+def strategy(item: str, panel: str, content: list[str], pagination: str = "none",
+             generators: str = "None") -> dict:
+    lines = "\n".join(f"  - `{c}`" for c in content)
+    text = (f"## PAGE UNDERSTANDING\nA catalogue.\n\n## STRATEGY\n\n### VERIFIED SELECTORS\n"
+            f"- LIST_ITEM: `{item}`\n- DETAILS_PANEL: `{panel}`\n- DETAILS_CONTENT:\n{lines}\n"
+            f"- PAGINATION_BUTTON: {pagination}\n\n### AUTOMATION PLAN\n1. Click each item.\n"
+            f"2. NEEDED GENERATORS: {generators}")
+    return {"thought": "done exploring", "strategy": text}
+
+
+def tool(name: str, **args: str) -> dict:
+    return {"thought": "look", "tool": name, "args": args}
+
+
+VARIANTS: dict[str, dict[str, Any]] = {
+    "panel": {
+        "planner": [tool("probeClick", selector=".item-open"),
+                    tool("describeElement", selector="aside#detail"),
+                    tool("scrollAndObserve", target="page"),
+                    strategy(".item-open", "aside#detail",
+                             ["aside#detail .d-name", "aside#detail .d-price"],
+                             "`a.next-page`")],
+        "bindings": {"LIST_ITEM": ".item-open", "DETAILS_PANEL": "aside#detail",
+                     "DETAILS_CONTENT": ["aside#detail .d-name"],
+                     "CLICK_BEHAVIOR": "shows_panel", "NEXT_PAGE_BUTTON": "a.next-page",
+                     "DETAILS_LOADED": {"exists": "aside#detail .d-name"},
+                     "FIELDS": {"name": ".d-name", "price": ".d-price"}},
+        "commands": PAGED,
+    },
+    "pages": {
+        "planner": [tool("probeClick", selector=".item-link"),
+                    tool("scrollAndObserve", target="page"),
+                    strategy(".item-link", "article.product", ["h2.p-name", "span.p-price"],
+                             "`a.next-page`")],
+        "bindings": {"LIST_ITEM": ".item-link", "DETAILS_PANEL": "article.product",
+                     "DETAILS_CONTENT": ["h2.p-name"], "CLICK_BEHAVIOR": "navigates",
+                     "NEXT_PAGE_BUTTON": "a.next-page",
+                     "FIELDS": {"name": ".p-name", "price": ".p-price"}},
+        "commands": PAGED,
+    },
+    "inline": {
+        "planner": [tool("probeClick", selector=".item-toggle"),
+                    tool("describeElement", selector="div.item-more"),
+                    tool("scrollAndObserve", target="page"),
+                    strategy(".item-toggle", "div.item-more",
+                             ["div.item-more .i-name", "div.item-more .i-price"],
+                             "`a.next-page`")],
+        "bindings": {"LIST_ITEM": ".item-toggle", "DETAILS_PANEL": "div.item-more",
+                     "CLICK_BEHAVIOR": "inline", "NEXT_PAGE_BUTTON": "a.next-page",
+                     "FIELDS": {"name": ".i-name", "price": ".i-price"}},
+        "commands": PAGED,
+    },
+    "scroll": {
+        "planner": [tool("probeClick", selector=".item-toggle"),
+                    tool("scrollAndObserve", target="page"),
+                    strategy(".item-toggle", "div.item-more", [])],
+        "bindings": {"LIST_ITEM": ".item-toggle", "DETAILS_PANEL": "div.item-more",
+                     "CLICK_BEHAVIOR": "inline",
+                     "FIELDS": {"name": ".i-name", "price": ".i-price"}},
+        "commands": SCROLLED,
+    },
+}
+
+
+class PhaseScript:
+    """Replies by phase (the system prompt says which): planner turns, fragments, recipes."""
+
+    def __init__(self, planner: list[Any], recipes: list[Any],
+                 fragments: list[Any] | None = None) -> None:
+        self.queues = {"planner": list(planner), "recipe": list(recipes),
+                       "generator": list(fragments or [])}
+        self.llm = ScriptedLLM(self)
+
+    def __call__(self, context: Context) -> Any:
+        if context.system.startswith("You explore"):
+            kind = "planner"
+        elif context.system.startswith("You turn"):
+            kind = "recipe"
+        else:
+            kind = "generator"
+        assert self.queues[kind], f"script ran out of {kind} replies"
+        return self.queues[kind].pop(0)
+
+    def prompts(self, start: str) -> list[str]:
+        return [c.prompt for c in self.llm.calls if c.context.system.startswith(start)]
+
+
+def script_for(variant: str) -> PhaseScript:
+    v = VARIANTS[variant]
+    return PhaseScript(v["planner"], [{"bindings": v["bindings"],
+                                       "recipe": {"commands": v["commands"]}}])
+
+
+def expected(shop: DemoShop, query: dict[str, str], max_items: int) -> list[dict[str, str]]:
+    """What the app's own data source says the list holds, in order."""
+    return [{"name": p.name, "price": money(p.price)}
+            for p in shop.visible_products(query)][:max_items]
+
+
+@pytest.fixture(scope="module")
+def shop() -> Iterator[DemoShop]:
+    with DemoShop(per_page=4) as running:
+        yield running
+
+
+def run(browser: Browser, shop: DemoShop, recipe: Path, mode: str, path: str,
+        llm: Any = None, max_items: int = 50, artifacts: Path | None = None
+        ) -> tuple[list[dict[str, Any]], WebTask]:
+    context = browser.new_context()
+    page = context.new_page()
+    session = RecipeSession(path=recipe, test_name="t", record_all=mode == "record")
+    task = WebTask(page, session=session, settings=Settings(mode=mode, timeout=2),  # type: ignore[arg-type]
+                   base_url=shop.url, llm_provider=lambda: llm, stats=StepStats(),
+                   artifacts=(lambda: artifacts) if artifacts else None)
+    try:
+        task.goto(path)
+        items = task.extract("every product with name and price", max_items=max_items,
+                             fields=["name", "price"])
+    finally:
+        session.finish(test_passed=True)
+        context.close()
+    return items, task
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_record_then_replay_each_variant(browser: Browser, shop: DemoShop, tmp_path: Path,
+                                         variant: str) -> None:
+    shop.reset()
+    recipe = tmp_path / "r.yaml"
+    path = f"/catalog?view={variant}"
+    script = script_for(variant)
+    recorded, task = run(browser, shop, recipe, "record", path, script.llm)
+    assert recorded == expected(shop, {}, 50)
+    assert task.stats.llm_calls == len(VARIANTS[variant]["planner"]) + 1
+    stored = yaml.safe_load(recipe.read_text())["steps"][0]
+    assert stored["kind"] == "extract" and stored["extraction"]["fields"] == ["name", "price"]
+    replayed, task = run(browser, shop, recipe, "replay", path)
+    assert task.stats.llm_calls == 0 and task.stats.replayed == 1
+    assert replayed == expected(shop, {}, 50) and len(replayed) == 13
+
+
+@pytest.mark.parametrize("variant", ["panel", "pages", "scroll"])
+def test_replay_honours_max_items(browser: Browser, shop: DemoShop, tmp_path: Path,
+                                  variant: str) -> None:
+    shop.reset()
+    recipe = tmp_path / "r.yaml"
+    path = f"/catalog?view={variant}"
+    run(browser, shop, recipe, "record", path, script_for(variant).llm)
+    items, _ = run(browser, shop, recipe, "replay", path, max_items=5)
+    assert items == expected(shop, {}, 5)  # across the page break (4 per page)
+
+
+def test_sorted_list(browser: Browser, shop: DemoShop, tmp_path: Path) -> None:
+    shop.reset()
+    recipe = tmp_path / "r.yaml"
+    path = "/catalog?view=panel&sort=price_desc"
+    run(browser, shop, recipe, "record", path, script_for("panel").llm)
+    items, _ = run(browser, shop, recipe, "replay", path)
+    assert items == expected(shop, {"sort": "price_desc"}, 50) and len(items) == 13
+
+
+def test_filtered_list_on_one_page(browser: Browser, shop: DemoShop, tmp_path: Path) -> None:
+    """One page of results: no pagination to find, so the strategy must not cite any."""
+    shop.reset()
+    planner = list(VARIANTS["panel"]["planner"])
+    planner[-1] = strategy(".item-open", "aside#detail", ["aside#detail .d-name"])
+    bindings = {**VARIANTS["panel"]["bindings"], "NEXT_PAGE_BUTTON": None}
+    script = PhaseScript(planner, [{"bindings": bindings, "recipe": {"commands": PAGED}}])
+    recipe = tmp_path / "r.yaml"
+    path = "/catalog?view=panel&category=Accessories&sort=price_asc"
+    run(browser, shop, recipe, "record", path, script.llm)
+    assert "No pagination controls found." in script.prompts("You explore")[-1]
+    items, _ = run(browser, shop, recipe, "replay", path)
+    assert items == expected(shop, {"category": "Accessories", "sort": "price_asc"}, 50)
+    assert [i["name"] for i in items] == ["Wool Beanie", "Canvas Tote Bag", "Leather Belt"]
+
+
+def test_search_generator_fragment(browser: Browser, shop: DemoShop, tmp_path: Path) -> None:
+    shop.reset()
+    planner = list(VARIANTS["panel"]["planner"])
+    planner[-1] = strategy(".item-open", "aside#detail", ["aside#detail .d-name"],
+                           "`a.next-page`", generators="SearchGenerator")
+    script = PhaseScript(
+        planner,
+        [{"bindings": VARIANTS["panel"]["bindings"], "recipe": {"commands": PAGED}}],
+        fragments=[{"fragment": [
+            {"type": "FILL", "selector": "input[name=q]", "value": "linen"},
+            {"type": "CLICK", "selector": "button.apply"},
+            {"type": "WAIT_FOR", "target": "list"}]}])
+    recipe = tmp_path / "r.yaml"
+    recorded, _ = run(browser, shop, recipe, "record", "/catalog?view=panel", script.llm)
+    assert recorded == expected(shop, {"q": "linen"}, 50) and len(recorded) == 2
+    assert "You are the SearchGenerator" in script.llm.calls[len(planner)].prompt
+    replayed, _ = run(browser, shop, recipe, "replay", "/catalog?view=panel")
+    assert replayed == recorded
+
+
+def test_unverified_selector_is_rejected_and_reasked(browser: Browser, shop: DemoShop,
+                                                     tmp_path: Path) -> None:
+    shop.reset()
+    planner = list(VARIANTS["panel"]["planner"])
+    guessed = strategy(".item-open", "aside#detail", ["aside#detail .d-name", ".price-tag"])
+    planner.insert(-1, guessed)
+    script = PhaseScript(planner, [{"bindings": VARIANTS["panel"]["bindings"],
+                                    "recipe": {"commands": PAGED}}])
+    items, _ = run(browser, shop, tmp_path / "r.yaml", "record", "/catalog?view=panel",
+                   script.llm)
+    assert len(items) == 13
+    after = script.prompts("You explore")[len(planner) - 1]
+    assert "REJECTED: these selectors were not verified by any tool call: `.price-tag`" in after
+
+
+def test_list_item_matching_nothing_fails_hard(browser: Browser, shop: DemoShop,
+                                               tmp_path: Path) -> None:
+    shop.reset()
+    recipe = tmp_path / "r.yaml"
+    run(browser, shop, recipe, "record", "/catalog?view=panel", script_for("panel").llm)
+    recipe.write_text(recipe.read_text().replace("LIST_ITEM: .item-open",
+                                                 "LIST_ITEM: .item-gone"))
+    with pytest.raises(pytest.fail.Exception) as failure:
+        run(browser, shop, recipe, "replay", "/catalog?view=panel")
+    assert "Replay failed. Step 1 extract('every product with name and price'): The " \
+           "LIST_ITEM binding '.item-gone' matches no visible item" in str(failure.value)
+
+
+def test_one_broken_item_is_skipped_and_reported(browser: Browser, shop: DemoShop,
+                                                 tmp_path: Path) -> None:
+    shop.reset()
+    recipe = tmp_path / "r.yaml"
+    run(browser, shop, recipe, "record", "/catalog?view=panel", script_for("panel").llm)
+    broken = shop.visible_products({})[2]
+    shop.broken = {broken.id}
+    report_dir = tmp_path / "out"
+    items, task = run(browser, shop, recipe, "replay", "/catalog?view=panel",
+                      artifacts=report_dir)
+    assert items == [i for i in expected(shop, {}, 50) if i["name"] != broken.name]
+    report = json.loads((report_dir / "webtask-extract-1.json").read_text())
+    assert report["skipped"] == [{"item": broken.name, "reason": report["skipped"][0]["reason"]}]
+    assert "DETAILS_LOADED" in report["skipped"][0]["reason"]
+    assert report["success"] is True and report["items_found"] == 12
+
+
+def test_session_report_holds_phases_and_recipe(browser: Browser, shop: DemoShop,
+                                                tmp_path: Path) -> None:
+    shop.reset()
+    out = tmp_path / "out"
+    run(browser, shop, tmp_path / "r.yaml", "record", "/catalog?view=panel",
+        script_for("panel").llm, artifacts=out)
+    report = json.loads((out / "webtask-extract-1.json").read_text())
+    assert [p["phase"] for p in report["phase_outputs"]] == [
+        "StrategyPlanner", "RecipeGenerator", "RecipeExecutor"]
+    assert [c["tool"] for c in report["phase_outputs"][0]["tool_calls"]] == [
+        "probeClick", "describeElement", "scrollAndObserve"]
+    assert "appeared elsewhere on the page (a details panel)" in \
+        report["phase_outputs"][0]["tool_calls"][0]["result"]
+    assert report["discovered_bindings"]["LIST_ITEM"] == ".item-open"
+    assert report["generated_recipe"]["commands"][0] == {"type": "WAIT_FOR", "target": "page"}
+    assert report["stopped_reason"] == "complete" and report["items_found"] == 13
+
+
+KILLED = """
+import os, sys
+sys.path.insert(0, {root!r})
+from playwright.sync_api import sync_playwright
+from example_suites.demo_shop import DemoShop
+from pytest_webtask.browser.chromium import launch_args
+from pytest_webtask.extraction._sync.extractor import Extractor
+from pytest_webtask.extraction.report import SessionReport
+from pytest_webtask.testing import ScriptedLLM
+from tests.test_extraction import VARIANTS
+
+planner = list(VARIANTS["panel"]["planner"])
+def reply(ctx):
+    if ctx.system.startswith("You turn"):
+        os._exit(9)  # killed mid-way, in phase 3
+    return planner.pop(0)
+
+with DemoShop() as shop, sync_playwright() as p:
+    page = p.chromium.launch(**launch_args()).new_page()
+    page.goto(shop.url + "/catalog?view=panel")
+    report = SessionReport(task="t", source_url=page.url, path={path!r})
+    Extractor(page, ScriptedLLM(reply), report=report).run("every product", fields=["name"])
+"""
+
+
+def test_killed_run_leaves_a_readable_partial_report(tmp_path: Path) -> None:
+    path = tmp_path / "report.json"
+    script = tmp_path / "killed.py"
+    script.write_text(textwrap.dedent(KILLED.format(root=str(ROOT), path=str(path))))
+    proc = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, check=False, env={**os.environ})
+    assert proc.returncode == 9, proc.stderr[-2000:]
+    report = json.loads(path.read_text())
+    phases = {p["phase"]: p for p in report["phase_outputs"]}
+    assert phases["StrategyPlanner"]["success"] is True
+    assert "RecipeGenerator" in phases and phases["RecipeGenerator"]["success"] is False
+    assert report["ended_at"] is None and report["strategy_planner_output"]
