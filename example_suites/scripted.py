@@ -39,10 +39,25 @@ def task_of(context: Context) -> str:
     return first[len(CHECK_PREFIX):] if first.startswith(CHECK_PREFIX) else text
 
 
+def extraction_turn(context: Context) -> tuple[str, str, int]:
+    """For extraction phases: (script key, phase, turn) read off the prompt."""
+    what = context.blocks[0].text.split("\n", 1)[0].removeprefix("Task: ")
+    if context.system.startswith("You explore"):
+        explored = next((b.text for b in context.blocks if b.text.startswith("Your exploration")),
+                        "")
+        turn = len(re.findall(r"^(→ |← REJECTED)", explored, flags=re.MULTILINE))
+        return f"extract: {what}", "planner", turn
+    phase = "recipe" if context.system.startswith("You turn") else "generator"
+    return f"extract: {what}", phase, 0
+
+
 def scripted_llm() -> ScriptedLLM:
     scripts = load_scripts()
 
     def reply(context: Context) -> Any:
+        if context.system.startswith(("You explore", "You turn", "You are the ")):
+            key, phase, turn = extraction_turn(context)
+            return scripts[key][0][phase][turn]
         task = task_of(context)
         if task not in scripts:
             raise KeyError(f"no script for task {task!r}: add it to {SCRIPTS}")

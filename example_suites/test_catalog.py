@@ -1,0 +1,16 @@
+"""Extraction: every item of a paginated list with a details panel, compared with a syrupy
+snapshot and with the shop's own data."""
+
+from __future__ import annotations
+
+from example_suites.demo_shop import DemoShop
+from example_suites.demo_shop.catalog import money
+
+
+def test_extract_catalogue(webtask, shop: DemoShop, snapshot) -> None:  # type: ignore[no-untyped-def]
+    webtask.goto("/catalog?view=panel")
+    items = webtask.extract("every product with its name, price and category", max_items=20,
+                            fields=["name", "price", "category"])
+    assert items == snapshot
+    assert items == [{"name": p.name, "price": money(p.price), "category": p.category}
+                     for p in shop.visible_products({})]
