@@ -179,7 +179,7 @@ def test_record_then_replay_each_variant(browser: Browser, shop: DemoShop, tmp_p
     assert replayed == expected(shop, {}, 50) and len(replayed) == 13
 
 
-@pytest.mark.parametrize("variant", ["panel", "pages", "scroll"])
+@pytest.mark.parametrize("variant", ["panel", "pages", "inline", "scroll"])
 def test_replay_honours_max_items(browser: Browser, shop: DemoShop, tmp_path: Path,
                                   variant: str) -> None:
     shop.reset()

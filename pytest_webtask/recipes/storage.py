@@ -64,7 +64,8 @@ def load_recipe(path: Path) -> Recipe | None:
 
 
 def dump_recipe(recipe: Recipe) -> str:
-    data = recipe.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
+    data = recipe.model_dump(mode="json", exclude_none=True, exclude_defaults=True,
+                             by_alias=True)
     data = {"version": recipe.version, **data}  # version always first and always written
     return yaml.safe_dump(_prune(data), sort_keys=False, allow_unicode=True, width=100)
 
