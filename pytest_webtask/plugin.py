@@ -226,11 +226,12 @@ class Reporter:
 
 
 def _partial_run(config: pytest.Config) -> bool:
+    """Did this run select or stop short of the full suite? (-k, -m, node ids, --deselect,
+    --lf, -x/--maxfail): then no recipe is called unused."""
     opt = config.option
     return bool(
         getattr(opt, "keyword", "") or getattr(opt, "markexpr", "")
         or getattr(opt, "deselect", None) or getattr(opt, "lf", False)
-        or getattr(opt, "failedfirst", False) and getattr(opt, "lf", False)
         or any("::" in str(a) for a in config.args)
         or getattr(opt, "exitfirst", False) or getattr(opt, "maxfail", 0)
     )
