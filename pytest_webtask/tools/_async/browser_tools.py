@@ -49,12 +49,23 @@ class AsyncTool:
     async def execute(self, params: Any) -> ExecutionResult:
         element_id = getattr(params, "element_id", None)
         locator = self.browser.locator(element_id) if element_id else None
-        return await perform(
+        result = await perform(
             self.browser.page, self.name, params.model_dump(), locator,
             substitute=self.task.substitute if self.task else None,
             resources=self.task.resources if self.task else {},
             allowed_origins=self.allowed_origins,
         )
+        page = self.browser.page
+        if result.success and not allowed(page.url, self.allowed_origins):
+            # a link or a script took the page off the allowed origins: a page must not
+            # steer the agent away
+            left = page.url
+            await page.go_back()
+            return ExecutionResult(
+                success=False,
+                error=f"{self.name} led to {left}, outside the allowed origins "
+                f"({', '.join(self.allowed_origins or [])}); went back.")
+        return result
 
 
 class AsyncNavigateTool(AsyncTool):
