@@ -5,10 +5,8 @@
 // op "state":    which of the given ids are still attached, and the snapshot number.
 // op "settle":   resolve once the DOM has been quiet for `quiet` ms (at most `max` ms).
 // op "boxes":    draw (or remove) numbered boxes over the elements, for screenshots.
-// Called as page.evaluate(script, args) or locator.evaluate_all(script, args).
-(x, y) => {
-  const args = y === undefined ? x : y;
-  const targets = y === undefined ? null : x;
+// op "resolve":  a replay's fingerprint cascade, every strategy at once (in this frame).
+(args) => {
   const ID_ATTR = 'data-webtask-id';
   const FRAME_ATTR = 'data-webtask-frame';
   const w = window;
@@ -485,9 +483,6 @@
   switch (args.op) {
     case 'resolve': return resolve(args.fp);
     case 'collect': return collect(args);
-    case 'fingerprints':
-      return targets.map((el) => ({ visible: isVisible(el), fp: fingerprint(el, !!args.near),
-        text: norm(el.innerText || el.textContent || el.value || '') }));
     case 'describe': {
       const el = state.byId.get(args.id);
       if (!el || !el.isConnected) return null;
@@ -496,11 +491,6 @@
     case 'state': {
       const detached = (args.ids || []).filter((id) => { const el = state.byId.get(id); return !el || !el.isConnected; });
       return { snap: state.snap, detached };
-    }
-    case 'text_visible': {
-      const needle = norm(args.text);
-      const body = document.body;
-      return !!needle && !!body && norm(body.innerText).includes(needle);
     }
     case 'settle': return settle(args.quiet || 100, args.max || 2000);
     case 'boxes': return boxes(!!args.show);

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import FrameLocator, Locator, Page
+from playwright.sync_api import Frame, Locator, Page
 
 from ...browser.fingerprint import Fingerprint
 from ...browser.script import COLLECTOR_JS
@@ -26,39 +26,12 @@ class ReplayError(WebtaskError):
     recorded outcome is not on the page."""
 
 
-Scope = Page | FrameLocator
-
 # Waits between polls, as Playwright's own auto-wait does: quick at first, then steady.
 POLL_MS = (0, 20, 50, 100, 100, 250)
 
 
 def _poll_ms(attempt: int) -> int:
     return POLL_MS[min(attempt, len(POLL_MS) - 1)]
-
-
-def _strategies(scope: Scope, fp: Fingerprint) -> list[tuple[str, Locator]]:
-    """Ways to find the element, most specific first (the fingerprint cascade)."""
-    out: list[tuple[str, Locator]] = []
-    if fp.test_id:
-        out.append(("test id", scope.get_by_test_id(fp.test_id)))
-    if fp.role and fp.name:
-        out.append(("role and name", scope.get_by_role(fp.role, name=fp.name, exact=True)))  # type: ignore[arg-type]
-    if fp.label:
-        out.append(("label", scope.get_by_label(fp.label, exact=True)))
-    if fp.placeholder:
-        out.append(("placeholder", scope.get_by_placeholder(fp.placeholder, exact=True)))
-    if fp.id:
-        out.append(("id", scope.locator(f'{fp.tag}[id="{_attr(fp.id)}"]')))
-    if fp.name_attr:
-        out.append(("name attribute", scope.locator(f'{fp.tag}[name="{_attr(fp.name_attr)}"]')))
-    if fp.text and len(fp.text) < 120:
-        out.append(("text", scope.locator(fp.tag).filter(
-            has_text=re.compile("^" + re.escape(fp.text) + "$"))))
-    if fp.css:
-        out.append(("CSS path", scope.locator(fp.css)))
-    if fp.xpath:
-        out.append(("XPath", scope.locator("xpath=" + fp.xpath)))
-    return out
 
 
 class Replayer:
@@ -109,78 +82,71 @@ class Replayer:
 
     # -- finding elements -----------------------------------------------------------------
 
+    def _until(self, attempt: Callable[[], Any]) -> tuple[Any, str]:
+        """Poll ``attempt`` (returning (value or None, why not)) until a value or timeout."""
+        deadline = time.monotonic() + self.timeout_ms / 1000
+        n = 0
+        while True:
+            value, problem = attempt()
+            if value is not None or time.monotonic() >= deadline:
+                return value, problem
+            n += 1
+            self.page.wait_for_timeout(_poll_ms(n))
+
     def resolve(self, fp: Fingerprint, where: str) -> Locator:
         """The one visible element matching ``fp``, waiting up to the timeout for it."""
-        deadline = time.monotonic() + self.timeout_ms / 1000
-        attempt = 0
-        while True:
-            found, problem = self._find(fp)
-            if found is not None:
-                return found[0]
-            if time.monotonic() >= deadline:
-                raise ReplayError(
-                    f"{where}: expected {fp.describe()}; {problem}\n"
-                    f"  page: {self.page.url}\n"
-                    "  If the page changed on purpose, record again: pytest --webtask-record"
-                )
-            attempt += 1
-            self.page.wait_for_timeout(_poll_ms(attempt))
+        found, problem = self._until(lambda: self._find(fp))
+        if found is None:
+            raise ReplayError(
+                f"{where}: expected {fp.describe()}; {problem}\n"
+                f"  page: {self.page.url}\n"
+                "  If the page changed on purpose, record again: pytest --webtask-record"
+            )
+        locator: Locator = found[0]
+        return locator
+
+    def _frame(self, fp: Fingerprint) -> Frame | None:
+        """The frame holding the element: the main frame, or its iframe chain followed."""
+        frame = self.page.main_frame
+        for css in fp.frame:
+            handle = frame.query_selector(css)
+            child = handle.content_frame() if handle else None
+            if child is None:
+                return None
+            frame = child
+        return frame
 
     def _find(self, fp: Fingerprint) -> tuple[tuple[Locator, str] | None, str]:
-        """(the element's locator and its text, "") or (None, why not)."""
-        if fp.frame:
-            return self._find_in_frame(fp)
+        """One try of the fingerprint cascade (collector.js, in the element's frame, the same
+        role and name code as recording): (locator and text, "") or (None, why not).
+
+        The first strategy with visible candidates still the same element decides: one is
+        the answer; several is an ambiguity."""
         try:
-            found = self.page.evaluate(COLLECTOR_JS, {"op": "resolve",
-                                                            "fp": fp.model_dump()})
+            frame = self._frame(fp)
+            if frame is None:
+                return None, f"its iframe {' > '.join(fp.frame)} is not on the page"
+            found = frame.evaluate(COLLECTOR_JS, {"op": "resolve", "fp": fp.model_dump()})
         except PlaywrightError:
             return None, "the page was navigating"
-        candidates = [
-            (how, [(info, f'[data-webtask-target="{info["token"]}"]') for info in infos])
-            for how, infos in found
-        ]
-        return self._choose(fp, [(how, None, c) for how, c in candidates])
-
-    def _find_in_frame(self, fp: Fingerprint) -> tuple[tuple[Locator, str] | None, str]:
-        """Inside iframes: the same cascade through Playwright's locators."""
-        scope: Scope = self.page
-        for frame in fp.frame:
-            scope = scope.frame_locator(frame)
-        candidates = []
-        for how, locator in _strategies(scope, fp):
-            try:
-                infos = locator.evaluate_all(
-                    COLLECTOR_JS, {"op": "fingerprints", "near": bool(fp.near)})
-            except PlaywrightError:
-                continue  # a frame is not there yet, or it is navigating
-            candidates.append((how, locator, [(info, i) for i, info in enumerate(infos)]))
-        return self._choose(fp, candidates)
-
-    def _choose(self, fp: Fingerprint, strategies: list[tuple[str, Any, list[tuple[dict, Any]]]]
-                ) -> tuple[tuple[Locator, str] | None, str]:
-        """The first strategy with visible candidates that are still the same element decides:
-        one is the answer; several is an ambiguity. ``where`` of a candidate is a CSS selector
-        (main frame) or an index into the strategy's locator (iframes)."""
         seen: list[str] = []
-        for how, locator, infos in strategies:
-            visible = [(info, where) for info, where in infos if info["visible"]]
-            if not visible:
-                continue
-            same: list[tuple[Fingerprint, dict, Any]] = []
-            for info, where in visible:
+        for how, infos in found:
+            visible = [info for info in infos if info["visible"]]
+            same: list[tuple[Fingerprint, dict[str, Any]]] = []
+            for info in visible:
                 current = Fingerprint.model_validate(info["fp"])
                 diff = differences(fp, current, several=len(visible) > 1)
                 if diff:
                     seen.append(f"by {how}: {current.describe()}, but {', '.join(diff)}")
                 else:
-                    same.append((current, info, where))
+                    same.append((current, info))
             if len(same) > 1:
                 same = [s for s in same if s[0].css == fp.css] or same
             if len(same) == 1:
-                _, info, where = same[0]
-                target = self.page.locator(where) if isinstance(where, str) else locator.nth(where)
-                return (target, info["text"]), ""
-            if len(same) > 1:
+                info = same[0][1]
+                return (frame.locator(f'[data-webtask-target="{info["token"]}"]'),
+                        info["text"]), ""
+            if same:
                 return None, (f"{len(same)} elements now match it (found by {how}): "
                               + "; ".join(s[0].describe() for s in same[:3]))
         if not seen:
@@ -191,19 +157,17 @@ class Replayer:
 
     def verify(self, check: Check, where: str) -> None:
         """Wait up to the timeout for ``check`` to hold; fail with what the page has instead."""
-        deadline = time.monotonic() + self.timeout_ms / 1000
-        attempt = 0
-        while True:
+
+        def attempt() -> tuple[bool | None, str]:
             ok, instead = self._holds(check)
-            if ok:
-                return
-            if time.monotonic() >= deadline:
-                raise ReplayError(
-                    f"{where}: expected {self._describe(check)}\n  instead: {instead}\n"
-                    f"  page: {self.page.url}"
-                )
-            attempt += 1
-            self.page.wait_for_timeout(_poll_ms(attempt))
+            return (True if ok else None), instead
+
+        ok, instead = self._until(attempt)
+        if ok is None:
+            raise ReplayError(
+                f"{where}: expected {self._describe(check)}\n  instead: {instead}\n"
+                f"  page: {self.page.url}"
+            )
 
     def _describe(self, check: Check) -> str:
         return self.substitute(check.describe())
@@ -242,6 +206,3 @@ class Replayer:
             pass
         return False, f"no such text is visible; the page shows: {body[:300]!r}"
 
-
-def _attr(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
