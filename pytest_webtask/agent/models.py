@@ -21,6 +21,14 @@ class Usage:
         self.prompt_tokens += other.prompt_tokens
         self.completion_tokens += other.completion_tokens
 
+    def since(self, start: Usage) -> Usage:
+        """What was used after ``start`` (a copy taken earlier)."""
+        return Usage(self.calls - start.calls, self.prompt_tokens - start.prompt_tokens,
+                     self.completion_tokens - start.completion_tokens)
+
+    def copy(self) -> Usage:
+        return Usage(self.calls, self.prompt_tokens, self.completion_tokens)
+
     @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..llm.context import Block
 from .models import Step
@@ -23,6 +25,16 @@ class TaskContext:
     max_steps: int = 10
     variables: dict[str, str] = field(default_factory=dict)
     secrets: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def create(cls, task: str, *, max_steps: int = 10, resources: Mapping[str, Any] | None = None,
+               variables: Mapping[str, Any] | None = None,
+               secrets: Mapping[str, Any] | None = None) -> TaskContext:
+        """A context from what a caller passes: paths and values of any type, as strings."""
+        def strings(d: Mapping[str, Any] | None) -> dict[str, str]:
+            return {k: str(v) for k, v in (d or {}).items()}
+        return cls(task=task, max_steps=max_steps, resources=strings(resources),
+                   variables=strings(variables), secrets=strings(secrets))
 
     def add_step(self, step: Step) -> None:
         self.steps.append(step)

@@ -11,8 +11,7 @@ from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
-from ...tools._async.browser_tools import BROWSER_TOOLS, AsyncTool, AsyncUploadTool
-from ...tools._async.registry import AsyncToolRegistry
+from ...tools._async.registry import AsyncToolRegistry, browser_registry
 from ..models import Action, ExecutionResult, ProposalResult, Step, TaskResult, Usage
 from ..parsing import ProposalModel, proposal_from
 from ..task_context import TaskContext
@@ -34,7 +33,6 @@ class AsyncProposer:
         self.browser = browser
         self.usage = usage if usage is not None else Usage()
         self.asker = AsyncAsker(llm, task, self.usage)
-        self.last_context: Context | None = None
 
     async def build_context(self) -> Context:
         context = Context(system=get_prompt("agent/proposer", "proposer_system"))
@@ -48,7 +46,6 @@ class AsyncProposer:
     async def propose(self, extra: Block | None = None) -> ProposalResult:
         context = await self.build_context()
         context.append(extra)
-        self.last_context = context
         model = await self.asker.ask(context, ProposalModel, "reply")
         return proposal_from(model)
 
@@ -132,18 +129,10 @@ class AsyncAgent:
                  variables: dict[str, str] | None = None,
                  secrets: dict[str, str] | None = None) -> None:
         """Start a task for step-by-step execution (``run_step``)."""
-        self._task_context = TaskContext(
-            task=task, resources={k: str(v) for k, v in (resources or {}).items()},
-            max_steps=max_steps, variables={k: str(v) for k, v in (variables or {}).items()},
-            secrets={k: str(v) for k, v in (secrets or {}).items()},
-        )
-        classes = list(BROWSER_TOOLS)
-        if self._task_context.resources:
-            classes.append(AsyncUploadTool)
-        tools: list[AsyncTool] = [
-            cls(self.browser, self._task_context, self.allowed_origins) for cls in classes
-        ]
-        self.tool_registry = AsyncToolRegistry(tools)
+        self._task_context = TaskContext.create(task, max_steps=max_steps, resources=resources,
+                                                variables=variables, secrets=secrets)
+        self.tool_registry = browser_registry(self.browser, self._task_context,
+                                              self.allowed_origins)
         self.proposer = AsyncProposer(self.llm, self._task_context, self.tool_registry,
                                       self.browser, usage=self.usage)
         self.executer = AsyncExecuter(self.tool_registry, self.browser, self.settle_timeout_ms)
@@ -182,7 +171,7 @@ class AsyncAgent:
         self.set_task(task, max_steps, resources, variables, secrets)
         assert self._task_context is not None and self.proposer is not None
         ctx = self._task_context
-        start_usage = Usage(**vars(self.usage))
+        start_usage = self.usage.copy()
         try:
             for _ in range(max_steps):
                 step = await self.run_step()
@@ -200,10 +189,8 @@ class AsyncAgent:
 
     def _result(self, completed: bool, message: str, start: Usage, *,
                 impossible: bool = False) -> TaskResult:
-        assert self._task_context is not None and self.proposer is not None
-        used = self.usage
-        usage = Usage(used.calls - start.calls, used.prompt_tokens - start.prompt_tokens,
-                      used.completion_tokens - start.completion_tokens)
+        assert self._task_context is not None
         return TaskResult(completed=completed, steps=list(self._task_context.steps),
-                          message=self._task_context.redact(message), usage=usage,
+                          message=self._task_context.redact(message),
+                          usage=self.usage.since(start),
                           impossible=impossible)

@@ -28,8 +28,8 @@ from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
-from ...tools._async.browser_tools import BROWSER_TOOLS, AsyncTool, AsyncUploadTool
-from ...tools._async.registry import AsyncToolRegistry
+from ...tools._async.browser_tools import AsyncTool
+from ...tools._async.registry import AsyncToolRegistry, browser_registry
 from ...tools.params import render_tool
 from ...tools.plan_params import DoneParams, Plan, PlannerParams, PlanStep, ToolInvocation
 from ..messages import MessageManager, MessageReader
@@ -137,16 +137,13 @@ class AsyncPlanAgent:
                       variables: dict[str, str] | None = None,
                       secrets: dict[str, str] | None = None) -> TaskResult:
         """Run ``task``. ``max_steps``, when given, caps the iterations too."""
-        ctx = TaskContext(task=task, resources={k: str(v) for k, v in (resources or {}).items()},
-                          variables={k: str(v) for k, v in (variables or {}).items()},
-                          secrets={k: str(v) for k, v in (secrets or {}).items()})
-        start = Usage(**vars(self.usage))
+        ctx = TaskContext.create(task, resources=resources, variables=variables,
+                                 secrets=secrets)
+        start = self.usage.copy()
         limit = min(self.max_iterations, max_steps or self.max_iterations)
         asker = AsyncAsker(self.llm, ctx, self.usage)
         self.messages = MessageManager()
-        classes = list(BROWSER_TOOLS) + ([AsyncUploadTool] if ctx.resources else [])
-        registry = AsyncToolRegistry(
-            [cls(self.browser, ctx, self.allowed_origins) for cls in classes])
+        registry = browser_registry(self.browser, ctx, self.allowed_origins)
         planner = AsyncPlannerTool(self.browser, ctx, asker, self.messages.reader(), registry)
         done = AsyncDoneTool(self.browser, ctx, self.require_evidence)
         registry.register(planner)
@@ -159,10 +156,8 @@ class AsyncPlanAgent:
         steps: list[Step] = []
 
         def result(completed: bool, message: str, impossible: bool = False) -> TaskResult:
-            used = Usage(self.usage.calls - start.calls,
-                         self.usage.prompt_tokens - start.prompt_tokens,
-                         self.usage.completion_tokens - start.completion_tokens)
-            return TaskResult(completed, steps, ctx.redact(message), used, impossible)
+            return TaskResult(completed, steps, ctx.redact(message), self.usage.since(start),
+                              impossible)
 
         plan: list[PlanStep] = []
         index = 0

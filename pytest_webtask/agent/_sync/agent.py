@@ -12,8 +12,7 @@ from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
-from ...tools._sync.browser_tools import BROWSER_TOOLS, Tool, UploadTool
-from ...tools._sync.registry import ToolRegistry
+from ...tools._sync.registry import ToolRegistry, browser_registry
 from ..models import Action, ExecutionResult, ProposalResult, Step, TaskResult, Usage
 from ..parsing import ProposalModel, proposal_from
 from ..task_context import TaskContext
@@ -35,7 +34,6 @@ class Proposer:
         self.browser = browser
         self.usage = usage if usage is not None else Usage()
         self.asker = Asker(llm, task, self.usage)
-        self.last_context: Context | None = None
 
     def build_context(self) -> Context:
         context = Context(system=get_prompt("agent/proposer", "proposer_system"))
@@ -49,7 +47,6 @@ class Proposer:
     def propose(self, extra: Block | None = None) -> ProposalResult:
         context = self.build_context()
         context.append(extra)
-        self.last_context = context
         model = self.asker.ask(context, ProposalModel, "reply")
         return proposal_from(model)
 
@@ -133,18 +130,10 @@ class Agent:
                  variables: dict[str, str] | None = None,
                  secrets: dict[str, str] | None = None) -> None:
         """Start a task for step-by-step execution (``run_step``)."""
-        self._task_context = TaskContext(
-            task=task, resources={k: str(v) for k, v in (resources or {}).items()},
-            max_steps=max_steps, variables={k: str(v) for k, v in (variables or {}).items()},
-            secrets={k: str(v) for k, v in (secrets or {}).items()},
-        )
-        classes = list(BROWSER_TOOLS)
-        if self._task_context.resources:
-            classes.append(UploadTool)
-        tools: list[Tool] = [
-            cls(self.browser, self._task_context, self.allowed_origins) for cls in classes
-        ]
-        self.tool_registry = ToolRegistry(tools)
+        self._task_context = TaskContext.create(task, max_steps=max_steps, resources=resources,
+                                                variables=variables, secrets=secrets)
+        self.tool_registry = browser_registry(self.browser, self._task_context,
+                                              self.allowed_origins)
         self.proposer = Proposer(self.llm, self._task_context, self.tool_registry,
                                       self.browser, usage=self.usage)
         self.executer = Executer(self.tool_registry, self.browser, self.settle_timeout_ms)
@@ -183,7 +172,7 @@ class Agent:
         self.set_task(task, max_steps, resources, variables, secrets)
         assert self._task_context is not None and self.proposer is not None
         ctx = self._task_context
-        start_usage = Usage(**vars(self.usage))
+        start_usage = self.usage.copy()
         try:
             for _ in range(max_steps):
                 step = self.run_step()
@@ -201,10 +190,8 @@ class Agent:
 
     def _result(self, completed: bool, message: str, start: Usage, *,
                 impossible: bool = False) -> TaskResult:
-        assert self._task_context is not None and self.proposer is not None
-        used = self.usage
-        usage = Usage(used.calls - start.calls, used.prompt_tokens - start.prompt_tokens,
-                      used.completion_tokens - start.completion_tokens)
+        assert self._task_context is not None
         return TaskResult(completed=completed, steps=list(self._task_context.steps),
-                          message=self._task_context.redact(message), usage=usage,
+                          message=self._task_context.redact(message),
+                          usage=self.usage.since(start),
                           impossible=impossible)

@@ -106,9 +106,8 @@ class WebTask:
                     resources: dict[str, Any] | None, variables: dict[str, Any],
                     secrets: dict[str, Any] | None) -> StepOutcome:
         index = len(self.results)
-        ctx = TaskContext(task=text, resources={k: str(v) for k, v in (resources or {}).items()},
-                          variables={k: str(v) for k, v in variables.items()},
-                          secrets={k: str(v) for k, v in (secrets or {}).items()})
+        ctx = TaskContext.create(text, resources=resources, variables=variables,
+                                 secrets=secrets)
         where = f"Step {index + 1} {kind}({text!r})"
         started = time.monotonic()
         self._started_at = urlsplit(self.page.url).path

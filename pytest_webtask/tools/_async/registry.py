@@ -6,10 +6,12 @@ from playwright.async_api import Error as PlaywrightError
 from pydantic import ValidationError
 
 from ...agent.models import Action, ExecutionResult
+from ...agent.task_context import TaskContext
+from ...browser._async.llm_browser import AsyncLLMBrowser
 from ...errors import BrowserError
 from ...llm.context import Block
 from ..params import render_tool
-from .browser_tools import AsyncTool
+from .browser_tools import BROWSER_TOOLS, AsyncTool, AsyncUploadTool
 
 
 class AsyncToolRegistry:
@@ -86,3 +88,10 @@ def _playwright_message(exc: Exception) -> str:
     head = lines[0]
     tail = [ln for ln in lines[1:] if ln.startswith("-")]
     return head + (f" ({tail[-1].lstrip('- ')})" if tail else "")
+
+
+def browser_registry(browser: AsyncLLMBrowser, task: TaskContext,
+                     allowed_origins: list[str] | None) -> AsyncToolRegistry:
+    """The browser tools for a task; ``upload`` only when the task has resources."""
+    classes = list(BROWSER_TOOLS) + ([AsyncUploadTool] if task.resources else [])
+    return AsyncToolRegistry([cls(browser, task, allowed_origins) for cls in classes])

@@ -7,10 +7,12 @@ from playwright.sync_api import Error as PlaywrightError
 from pydantic import ValidationError
 
 from ...agent.models import Action, ExecutionResult
+from ...agent.task_context import TaskContext
+from ...browser._sync.llm_browser import LLMBrowser
 from ...errors import BrowserError
 from ...llm.context import Block
 from ..params import render_tool
-from .browser_tools import Tool
+from .browser_tools import BROWSER_TOOLS, Tool, UploadTool
 
 
 class ToolRegistry:
@@ -87,3 +89,10 @@ def _playwright_message(exc: Exception) -> str:
     head = lines[0]
     tail = [ln for ln in lines[1:] if ln.startswith("-")]
     return head + (f" ({tail[-1].lstrip('- ')})" if tail else "")
+
+
+def browser_registry(browser: LLMBrowser, task: TaskContext,
+                     allowed_origins: list[str] | None) -> ToolRegistry:
+    """The browser tools for a task; ``upload`` only when the task has resources."""
+    classes = list(BROWSER_TOOLS) + ([UploadTool] if task.resources else [])
+    return ToolRegistry([cls(browser, task, allowed_origins) for cls in classes])
