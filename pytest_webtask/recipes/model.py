@@ -76,6 +76,12 @@ class RecipeStep(BaseModel):
     extraction: Extraction | None = None
     message: str = ""
 
+    @model_validator(mode="after")
+    def _extraction_iff_extract(self) -> RecipeStep:
+        if (self.kind == "extract") != (self.extraction is not None):
+            raise ValueError("an extract step, and only an extract step, has an 'extraction'")
+        return self
+
     def describe(self) -> str:
         return f"{self.kind}({self.text!r})"
 

@@ -28,3 +28,14 @@ def test_corrupt_recipe(inner: Inner, dist: list[str], content: str, message: st
     result.stdout.fnmatch_lines([f"*Recipe {path}{message}"])
     assert "Traceback" not in result.stdout.str()
     assert path.read_text() == content
+
+
+def test_extract_step_without_extraction_is_invalid(inner: Inner) -> None:
+    inner.tests(TWO_TESTS)
+    path = inner.recipe("test_add")
+    path.parent.mkdir(parents=True)
+    path.write_text("version: 1\ntest: t\nsteps:\n- kind: extract\n  text: items\n")
+    result = inner.run("-k", "test_add and not again", env={"FORBID_LLM": "1"})
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*is invalid: steps.0: Value error, an extract step, and only "
+                                 "an extract step, has an 'extraction'*"])

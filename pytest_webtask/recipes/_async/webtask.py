@@ -104,16 +104,9 @@ class AsyncWebTask:
     async def _step(self, kind: str, text: str, agent_task: str, max_steps: int,
                     resources: dict[str, Any] | None, variables: dict[str, Any],
                     secrets: dict[str, Any] | None) -> StepOutcome:
-        index = len(self.results)
         ctx = TaskContext.create(text, resources=resources, variables=variables,
                                  secrets=secrets)
-        where = f"Step {index + 1} {kind}({text!r})"
-        started = time.monotonic()
-        self._started_at = urlsplit(self.page.url).path
-        try:
-            recorded_step = self.session.expected(index, kind, text)
-        except WebtaskError as exc:
-            await self._fail(str(exc), ctx)
+        index, where, started, recorded_step = await self._begin(kind, text, ctx)
         replayer = AsyncReplayer(self.page, base_url=self.base_url,
                                  timeout_ms=self.settings.timeout * 1000,
                                  substitute=ctx.substitute, resources=ctx.resources)
@@ -122,7 +115,6 @@ class AsyncWebTask:
             try:
                 await replayer.run_step(recorded_step, where)
             except ReplayError as exc:
-                self.stats.failed += 1
                 await self._fail(f"Replay failed. {exc}{self._start_hint(recorded_step)}", ctx)
             self.stats.replayed += 1
             how, step = "replayed", recorded_step
@@ -130,11 +122,25 @@ class AsyncWebTask:
             step, result = await self._record(kind, text, agent_task, max_steps, ctx, index,
                                               where, replayer)
             how = "recorded"
-        outcome = StepOutcome(kind, text, how, time.monotonic() - started, step, result)
-        self.session.done(index, step, recorded=how == "recorded")
+        return self._end(index, where, StepOutcome(kind, text, how, time.monotonic() - started,
+                                                   step, result),
+                         f"{len(step.actions)} action(s), {len(step.checks)} check(s)")
+
+    async def _begin(self, kind: str, text: str, ctx: TaskContext
+                     ) -> tuple[int, str, float, RecipeStep | None]:
+        """(index, "Step N kind(text)", start time, the recorded step to replay or None)."""
+        index = len(self.results)
+        self._started_at = urlsplit(self.page.url).path
+        try:
+            recorded_step = self.session.expected(index, kind, text)
+        except WebtaskError as exc:  # a broken recipe file
+            await self._fail(str(exc), ctx)
+        return index, f"Step {index + 1} {kind}({text!r})", time.monotonic(), recorded_step
+
+    def _end(self, index: int, where: str, outcome: StepOutcome, counts: str) -> StepOutcome:
+        self.session.done(index, outcome.recipe_step, recorded=outcome.how == "recorded")
         self.results.append(outcome)
-        self._report(f"webtask {where}: {how} ({len(step.actions)} action(s), "
-                     f"{len(step.checks)} check(s), {outcome.seconds:.2f}s)")
+        self._report(f"webtask {where}: {outcome.how} ({counts}, {outcome.seconds:.2f}s)")
         return outcome
 
     async def extract(self, what: str, max_items: int = 20,
@@ -142,19 +148,13 @@ class AsyncWebTask:
         """Extract items from a list-detail page (seed 003): every item of the list, with
         ``fields`` (read by per-field selectors) or its details text, at most ``max_items``.
         Recorded once by the three LLM phases; replayed by the recipe executor alone."""
-        index = len(self.results)
-        where = f"Step {index + 1} extract({what!r})"
         ctx = TaskContext(task=what)
-        started = time.monotonic()
-        self._started_at = urlsplit(self.page.url).path
-        try:
-            recorded_step = self.session.expected(index, "extract", what)
-        except WebtaskError as exc:
-            await self._fail(str(exc), ctx)
+        index, where, started, recorded_step = await self._begin("extract", what, ctx)
         report = SessionReport(task=what, source_url=self.page.url,
                                path=self._report_path(index))
-        if recorded_step is not None and recorded_step.extraction is not None:
+        if recorded_step is not None:
             spec = recorded_step.extraction
+            assert spec is not None  # RecipeStep guarantees it for kind extract
             phase = report.start_phase("RecipeExecutor (replay)")
             executor = AsyncRecipeExecutor(self.page, spec.bindings, max_items=max_items,
                                            timeout_ms=self.settings.timeout * 1000,
@@ -164,7 +164,6 @@ class AsyncWebTask:
             except ExtractionError as exc:
                 report.end_phase(phase, success=False, error=str(exc))
                 report.finish(success=False, stopped_reason="error", error=str(exc))
-                self.stats.failed += 1
                 await self._fail(f"Replay failed. {where}: {exc}", ctx)
             report.items, report.skipped = outcome.items, outcome.skipped
             report.end_phase(phase, success=True, output=f"{len(outcome.items)} items")
@@ -180,7 +179,6 @@ class AsyncWebTask:
                 run = await extractor.run(what, max_items=max_items, fields=fields)
             except WebtaskError as exc:
                 self._count(extractor.usage)
-                self.stats.failed += 1
                 await self._fail(f"{where}: recording stopped: {exc}", ctx)
             self._count(extractor.usage)
             outcome = run.outcome
@@ -194,10 +192,9 @@ class AsyncWebTask:
         if outcome.skipped:
             log.warning("%s: skipped %d item(s): %s", where, len(outcome.skipped),
                         outcome.skipped)
-        self.session.done(index, step, recorded=how == "recorded")
-        self.results.append(StepOutcome("extract", what, how, time.monotonic() - started, step))
-        self._report(f"webtask {where}: {how} ({len(outcome.items)} item(s), "
-                     f"{len(outcome.skipped)} skipped)")
+        self._end(index, where, StepOutcome("extract", what, how, time.monotonic() - started,
+                                            step),
+                  f"{len(outcome.items)} item(s), {len(outcome.skipped)} skipped")
         return outcome.items
 
     def _report_path(self, index: int) -> Path | None:
@@ -212,7 +209,6 @@ class AsyncWebTask:
             if self.settings.mode == "replay" or self.settings.in_ci:
                 why = ("--webtask-replay-only is set" if self.settings.mode == "replay"
                        else "CI is set, so no model is called")
-                self.stats.failed += 1
                 await self._fail(
                     f"{where}: the recipe is missing: {reason}; {why}.\n"
                     "Record it where a model is configured with:  pytest --webtask-record "
@@ -220,7 +216,6 @@ class AsyncWebTask:
         try:
             return self._llm_provider()
         except WebtaskError as exc:
-            self.stats.failed += 1
             await self._fail(f"{where} needs recording, but {exc}", ctx)
 
     async def _record(self, kind: str, text: str, agent_task: str, max_steps: int,
@@ -244,18 +239,15 @@ class AsyncWebTask:
                 result = await agent.execute(agent_task, None, ctx.resources,
                                              ctx.variables, ctx.secrets)
         except WebtaskError as exc:
-            self._count_usage(agent)
-            self.stats.failed += 1
+            self._count(agent.usage)
             await self._fail(f"{where}: recording stopped: {exc}", ctx)
-        self._count_usage(agent)
+        self._count(agent.usage)
         if not result.completed:
-            self.stats.failed += 1
             label = "check failed" if kind == "check" else "task not completed"
             await self._fail(f"{where}: {label}: {result.message}\n\n"
                              + self._step_log(result, ctx), ctx)
         step = compile_step(kind, text, result, ctx, self.base_url, start_url)
         if not step.checks:
-            self.stats.failed += 1
             await self._fail(
                 f"{where}: the model reported completion without citing evidence found on the "
                 "page, so a replay could not verify the outcome; nothing was recorded.\n\n"
@@ -263,7 +255,6 @@ class AsyncWebTask:
         try:
             await replayer.run_checks(step.checks, where + " (checks right after recording)")
         except ReplayError as exc:
-            self.stats.failed += 1
             await self._fail(f"The recorded checks do not hold even right after recording, so "
                              f"nothing was recorded. {exc}", ctx)
         self.stats.recorded += 1
@@ -285,9 +276,6 @@ class AsyncWebTask:
             origins.append(self.page.url)
         return origins or None
 
-    def _count_usage(self, agent: AsyncAgent | AsyncPlanAgent) -> None:
-        self._count(agent.usage)
-
     def _count(self, usage: Usage) -> None:
         self.stats.llm_calls += usage.calls
         self.stats.prompt_tokens += usage.prompt_tokens
@@ -308,6 +296,9 @@ class AsyncWebTask:
         return ctx.redact("\n".join(lines))
 
     async def _fail(self, message: str, ctx: TaskContext) -> NoReturn:
+        """Fail the test: count the failed step, save the message and a screenshot to the
+        output folder, and report without a traceback from inside the plugin."""
+        self.stats.failed += 1
         message = ctx.redact(message)
         if self._artifacts is not None:
             try:
