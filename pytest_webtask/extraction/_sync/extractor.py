@@ -144,6 +144,26 @@ class PageTools:
         return text
 
 
+def execute_recipe(page: Page, bindings: Bindings, recipe: ExtractionRecipe, *,
+                         report: SessionReport, max_items: int, timeout_ms: float,
+                         phase_name: str = "RecipeExecutor") -> ExtractionOutcome:
+    """Run a recipe as a phase of ``report``, which ends finished either way."""
+    phase = report.start_phase(phase_name)
+    executor = RecipeExecutor(page, bindings, max_items=max_items, timeout_ms=timeout_ms,
+                                   on_log=report.log)
+    try:
+        outcome = executor.execute(recipe)
+    except ExtractionError as exc:
+        report.end_phase(phase, success=False, error=str(exc))
+        report.finish(success=False, stopped_reason="error", error=str(exc))
+        raise
+    report.items, report.skipped = outcome.items, outcome.skipped
+    report.commands_executed = outcome.commands_executed
+    report.end_phase(phase, success=True, output=f"{len(outcome.items)} items")
+    report.finish(success=True, stopped_reason=outcome.stop_reason)
+    return outcome
+
+
 class Extractor:
     """Runs the three phases on ``page`` and executes the generated recipe."""
 
@@ -166,17 +186,12 @@ class Extractor:
             fragments = self._generate_fragments(asker, task, strategy, tools)
             generated = self._generate_recipe(asker, task, strategy, tools, fragments,
                                                     max_items, fields)
-            phase = self.report.start_phase("RecipeExecutor")
-            executor = RecipeExecutor(self.page, generated.bindings, max_items=max_items,
-                                           timeout_ms=self.timeout_ms, on_log=self.report.log)
-            outcome = executor.execute(generated.recipe)
         except Exception as exc:
             self.report.finish(success=False, stopped_reason="error", error=str(exc))
             raise
-        self.report.items, self.report.skipped = outcome.items, outcome.skipped
-        self.report.commands_executed = outcome.commands_executed
-        self.report.end_phase(phase, success=True, output=f"{len(outcome.items)} items")
-        self.report.finish(success=True, stopped_reason=outcome.stop_reason)
+        outcome = execute_recipe(self.page, generated.bindings, generated.recipe,
+                                       report=self.report, max_items=max_items,
+                                       timeout_ms=self.timeout_ms)
         return ExtractionRun(generated.bindings, generated.recipe, outcome, strategy,
                              self.report, self.usage)
 

@@ -20,8 +20,8 @@ from ...agent._sync.plan_agent import PlanAgent
 from ...agent.models import TaskResult, Usage
 from ...agent.task_context import TaskContext
 from ...errors import WebtaskError
-from ...extraction._sync.executor import RecipeExecutor, ExtractionError
-from ...extraction._sync.extractor import Extractor
+from ...extraction._sync.executor import ExtractionError
+from ...extraction._sync.extractor import Extractor, execute_recipe
 from ...extraction.report import SessionReport
 from ...settings import Settings
 from ..compile import absolute_url, compile_step, is_dynamic, relative_url
@@ -156,19 +156,12 @@ class WebTask:
         if recorded_step is not None:
             spec = recorded_step.extraction
             assert spec is not None  # RecipeStep guarantees it for kind extract
-            phase = report.start_phase("RecipeExecutor (replay)")
-            executor = RecipeExecutor(self.page, spec.bindings, max_items=max_items,
-                                           timeout_ms=self.settings.timeout * 1000,
-                                           on_log=report.log)
             try:
-                outcome = executor.execute(spec.recipe)
+                outcome = execute_recipe(
+                    self.page, spec.bindings, spec.recipe, report=report, max_items=max_items,
+                    timeout_ms=self.settings.timeout * 1000, phase_name="RecipeExecutor (replay)")
             except ExtractionError as exc:
-                report.end_phase(phase, success=False, error=str(exc))
-                report.finish(success=False, stopped_reason="error", error=str(exc))
                 self._fail(f"Replay failed. {where}: {exc}", ctx)
-            report.items, report.skipped = outcome.items, outcome.skipped
-            report.end_phase(phase, success=True, output=f"{len(outcome.items)} items")
-            report.finish(success=True, stopped_reason=outcome.stop_reason)
             self.stats.replayed += 1
             how, step = "replayed", recorded_step
         else:
