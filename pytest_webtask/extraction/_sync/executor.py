@@ -167,7 +167,7 @@ class RecipeExecutor:
 
     def _details_scope(self) -> Page | Locator:
         if self.b.CLICK_BEHAVIOR == "inline" and self._item:
-            return self._item[0].locator("xpath=ancestor-or-self::*[1]/..")
+            return self._item[0].locator("xpath=..")  # the item's parent
         return self.page
 
     # -- the list -------------------------------------------------------------------------
@@ -177,13 +177,18 @@ class RecipeExecutor:
             if self.b.LIST not in ("", "body") else self.page.locator(self.b.LIST_ITEM)
 
     def _next_item(self) -> tuple[Locator, str] | None:
-        for fresh in (False, True):
-            if self._keys is None or fresh:
+        """The first item not done yet. Keys are read once per list state; when the cached
+        ones are all done, they are read again once in case the list changed."""
+        read_now = self._keys is None
+        while True:
+            if self._keys is None:
                 self._keys = self._items().evaluate_all(ITEM_KEYS_JS)
             for i, key in enumerate(self._keys):
                 if key not in self.processed:
                     return self._items().nth(i), key
-        return None
+            if read_now:
+                return None
+            self._keys, read_now = None, True
 
     def _for_each(self, body: list[Command]) -> None:
         list_url = self.page.url
@@ -195,8 +200,9 @@ class RecipeExecutor:
             try:
                 self._run(body)
             except ItemFailed as exc:
-                self.out.skipped.append({"item": item[1].split("|", 1)[-1], "reason": str(exc)})
-                self.log(f"Skipped {item[1].split('|', 1)[-1]!r}: {exc}")
+                name = item[1].split("|", 1)[-1]
+                self.out.skipped.append({"item": name, "reason": str(exc)})
+                self.log(f"Skipped {name!r}: {exc}")
             self.processed.add(item[1])
             if self.b.CLICK_BEHAVIOR == "navigates" and self.page.url != list_url:
                 self.page.go_back()
