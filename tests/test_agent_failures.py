@@ -226,3 +226,13 @@ def test_click_that_leaves_allowed_origins_is_undone(page: Page, server: LocalSe
     assert f"Error: click led to http://localhost:{port}/price, outside the allowed origins" \
         in llm.prompts[1]
     assert page.url == server.url + "/away"
+
+
+def test_placeholders_put_back_short_secrets_but_not_short_variables() -> None:
+    from pytest_webtask import TaskContext
+
+    ctx = TaskContext.create("t", variables={"qty": "1", "name": "Ada"},
+                             secrets={"pin": "42"})
+    assert ctx.placeholders("pin 42 for Ada, qty 1") == "pin {pin} for {name}, qty 1"
+    assert ctx.placeholders("1") == "{qty}"
+    assert ctx.redact("pin 42 for Ada") == "pin {pin} for Ada"

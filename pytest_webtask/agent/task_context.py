@@ -93,9 +93,16 @@ class TaskContext:
             value = value.replace("{" + name + "}", real)
         return value
 
-    def redact(self, text: str) -> str:
-        """Replace any secret value in ``text`` with its placeholder."""
-        for name, real in self.secrets.items():
-            if real:
+    def placeholders(self, text: str, *, variables: bool = True) -> str:
+        """Put ``{name}`` back where ``text`` holds a secret's value (always) or a variable's
+        value (when ``variables``, and only values of 3+ characters or the whole text, so a
+        short value such as "1" is not replaced inside unrelated words)."""
+        values = {**(self.variables if variables else {}), **self.secrets}
+        for name, real in sorted(values.items(), key=lambda kv: -len(kv[1])):
+            if real and (name in self.secrets or len(real) >= 3 or text == real):
                 text = text.replace(real, "{" + name + "}")
         return text
+
+    def redact(self, text: str) -> str:
+        """Replace any secret value in ``text`` with its placeholder."""
+        return self.placeholders(text, variables=False)

@@ -47,18 +47,9 @@ def absolute_url(url: str, base_url: str | None, current: str) -> str:
     return urljoin(base_url or current, url) if not urlsplit(url).scheme else url
 
 
-def to_template(value: str, ctx: TaskContext) -> str:
-    """Put placeholders back where the model typed a variable's (or a secret's) value."""
-    for name, real in sorted({**ctx.variables, **ctx.secrets}.items(),
-                             key=lambda kv: -len(kv[1])):
-        if real and (len(real) >= 3 or value == real):
-            value = value.replace(real, "{" + name + "}")
-    return value
-
-
 def _templated(obj: object, ctx: TaskContext) -> object:
     if isinstance(obj, str):
-        return to_template(obj, ctx)
+        return ctx.placeholders(obj)
     if isinstance(obj, list):
         return [_templated(v, ctx) for v in obj]
     if isinstance(obj, dict):
@@ -69,7 +60,7 @@ def _templated(obj: object, ctx: TaskContext) -> object:
 def evidence_check(ev: Evidence, ctx: TaskContext) -> Check | None:
     if not ev.found:
         return None
-    text = to_template(" ".join(ev.text.split()), ctx)
+    text = ctx.placeholders(" ".join(ev.text.split()))
     if not text and ev.fingerprint is None:
         return None
     check = Check(element=ev.fingerprint, text=text)
@@ -82,7 +73,7 @@ def evidence_check(ev: Evidence, ctx: TaskContext) -> Check | None:
         for field in ("text", "name"):
             value = getattr(fp, field)
             if value:
-                setattr(fp, field, to_template(value, ctx))
+                setattr(fp, field, ctx.placeholders(value))
                 if is_dynamic(value):
                     setattr(fp, field, None)
         check.element = fp
