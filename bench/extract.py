@@ -12,17 +12,16 @@ alternate in fresh browser contexts; the script prints medians and the ratio.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import yaml
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.common import compare  # noqa: E402
 from example_suites.demo_shop import DemoShop, generated_products  # noqa: E402
 from pytest_webtask.browser.chromium import launch_args  # noqa: E402
 from pytest_webtask.extraction._sync.executor import RecipeExecutor  # noqa: E402
@@ -37,6 +36,7 @@ def replayed(page: Page, url: str) -> list[dict]:
     assert spec is not None
     page.goto(url)
     out = RecipeExecutor(page, spec.bindings, max_items=ITEMS).execute(spec.recipe)
+    assert len(out.items) == ITEMS, len(out.items)
     return out.items
 
 
@@ -54,39 +54,22 @@ def hand_written(page: Page, url: str) -> list[dict]:
                 " category: p.querySelector('.d-category').innerText})"))
         nxt = page.locator("a.next-page")
         if not nxt.count():
+            assert len(items) == ITEMS, len(items)
             return items
         nxt.click()
         page.wait_for_load_state()
-
-
-def timed(browser: Browser, fn, url: str) -> float:  # type: ignore[no-untyped-def]
-    context = browser.new_context()
-    page = context.new_page()
-    t0 = time.perf_counter()
-    items = fn(page, url)
-    elapsed = time.perf_counter() - t0
-    context.close()
-    assert len(items) == ITEMS, len(items)
-    return elapsed * 1000
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    ours: list[float] = []
-    theirs: list[float] = []
     with DemoShop(products=generated_products(ITEMS), per_page=50) as shop, \
             sync_playwright() as p:
         browser = p.chromium.launch(**launch_args())
         url = shop.url + "/catalog?view=panel"
-        timed(browser, replayed, url)
-        timed(browser, hand_written, url)
-        for _ in range(args.repeat):
-            ours.append(timed(browser, replayed, url))
-            theirs.append(timed(browser, hand_written, url))
+        a, b = compare(browser, replayed, hand_written, url, args.repeat)
         browser.close()
-    a, b = statistics.median(ours), statistics.median(theirs)
     print("| extraction | runs | replay median ms | hand-written median ms | ratio |")
     print("| --- | ---: | ---: | ---: | ---: |")
     print(f"| {ITEMS} items, panel, 4 pages | {args.repeat} | {a:.0f} | {b:.0f} | {a / b:.2f} |")

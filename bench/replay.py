@@ -1,6 +1,6 @@
 """Replay of a recorded multi-step flow vs. a hand-written Playwright script, same run.
 
-    .venv/bin/python bench/replay.py [--repeat 15]
+    .venv/bin/python bench/replay.py [--repeat 21]
 
 The flow is example_suites' test_checkout_with_receipt (its committed recipe): add a product
 in a size, check out with three fields and a file upload, check the confirmation; 7 actions
@@ -13,16 +13,15 @@ from __future__ import annotations
 
 import argparse
 import re
-import statistics
 import sys
-import time
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.common import compare  # noqa: E402
 from example_suites.demo_shop import DemoShop  # noqa: E402
 from pytest_webtask.browser.chromium import launch_args  # noqa: E402
 from pytest_webtask.recipes._sync.webtask import WebTask  # noqa: E402
@@ -66,31 +65,14 @@ def hand_written(page: Page, base_url: str) -> None:
     expect(page.get_by_text("Khaki Chinos, size L, qty 1")).to_be_visible()
 
 
-def timed(browser: Browser, fn, base_url: str) -> float:  # type: ignore[no-untyped-def]
-    context = browser.new_context()
-    page = context.new_page()
-    t0 = time.perf_counter()
-    fn(page, base_url)
-    elapsed = time.perf_counter() - t0
-    context.close()
-    return elapsed * 1000
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--repeat", type=int, default=21)
     args = parser.parse_args()
-    ours: list[float] = []
-    theirs: list[float] = []
     with DemoShop() as shop, sync_playwright() as p:
         browser = p.chromium.launch(**launch_args())
-        timed(browser, replayed, shop.url)  # warm-up both
-        timed(browser, hand_written, shop.url)
-        for _ in range(args.repeat):
-            ours.append(timed(browser, replayed, shop.url))
-            theirs.append(timed(browser, hand_written, shop.url))
+        a, b = compare(browser, replayed, hand_written, shop.url, args.repeat)
         browser.close()
-    a, b = statistics.median(ours), statistics.median(theirs)
     print("| flow | runs | replay median ms | hand-written median ms | ratio |")
     print("| --- | ---: | ---: | ---: | ---: |")
     print(f"| checkout (7 actions, 8 checks) | {args.repeat} | {a:.0f} | {b:.0f} | {a / b:.2f} |")

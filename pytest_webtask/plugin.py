@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -87,10 +88,7 @@ def _reporter(config: pytest.Config) -> Callable[[str], None]:
         return lambda line: None
 
     def write(line: str) -> None:
-        if capture is not None:
-            with capture.global_and_fixture_disabled():
-                terminal.write_line("    " + line)
-        else:
+        with capture.global_and_fixture_disabled() if capture else nullcontext():
             terminal.write_line("    " + line)
     return write
 

@@ -406,7 +406,8 @@ def _read_form(req: BaseHTTPRequestHandler) -> tuple[dict[str, str], dict[str, t
             b"Content-Type: " + ctype.encode() + b"\r\n\r\n" + raw)
         for part in msg.iter_parts():
             name = part.get_param("name", header="content-disposition")
-            payload = part.get_payload(decode=True) or b""
+            raw_payload = part.get_payload(decode=True)
+            payload = raw_payload if isinstance(raw_payload, bytes) else b""
             if part.get_filename() is not None:
                 files[str(name)] = (part.get_filename() or "", payload)
             else:
