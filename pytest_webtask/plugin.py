@@ -201,7 +201,7 @@ class Reporter:
         config = self.config
         st = self.stats
         unused = [] if _partial_run(config) else unused_recipes(config, self.nodeids)
-        if not (st.replayed or st.recorded or st.failed or unused):
+        if not (st.replayed or st.recorded or st.failed or unused or st.weak):
             return
         tr = terminalreporter
         tr.section("webtask")
@@ -214,6 +214,13 @@ class Reporter:
             tr.write_line(f"LLM: {st.llm_calls} call(s) (the model reported no token counts)")
         else:
             tr.write_line("LLM: 0 calls")
+        if st.weak:
+            tr.write_line(f"{len(st.weak)} recorded step(s) have no check that discriminates "
+                          "(every check already held before the step ran, so a replay can't "
+                          "tell whether the step worked); add a check(...) after each, or "
+                          "run with --webtask-strict to fail them:")
+            for where in st.weak:
+                tr.write_line(f"  {where}")
         if unused:
             tr.write_line(f"{len(unused)} recipe(s) unused (their tests are gone or renamed; "
                           "delete them):")

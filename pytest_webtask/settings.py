@@ -13,6 +13,7 @@ from typing import Any, Literal
 import pytest
 
 from .errors import ConfigurationError
+from .recipes.patterns import user_patterns
 
 Mode = Literal["auto", "record", "replay"]
 
@@ -30,12 +31,17 @@ FIELDS: dict[str, tuple[type, Any, str | None, str]] = {
                  "how to record: 'step' (one LLM call per step) or 'plan' (rolling-horizon plans)"),
     "plan_horizon": (int, 3, None, "steps per plan with strategy=plan"),
     "max_iterations": (int, 30, None, "most tool invocations per task with strategy=plan"),
+    "dynamic": (str, "", None,
+                "patterns for text that changes between runs (one per line; regular "
+                "expressions, or the names date, time, number): checks match them as patterns"),
+    "strict": (bool, False, None,
+               "fail a recorded step none of whose checks discriminates"),
 }
 STRATEGIES = ("step", "plan")
 
 # Per-test settings; the model is per session (the webtask_llm fixture).
 MARKER_FIELDS = frozenset({"max_steps", "check_max_steps", "timeout", "allowed_origins",
-                           "strategy", "plan_horizon", "max_iterations"})
+                           "strategy", "plan_horizon", "max_iterations", "dynamic", "strict"})
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,8 @@ class Settings:
     strategy: str = "step"
     plan_horizon: int = 3
     max_iterations: int = 30
+    dynamic: tuple[str, ...] = ()
+    strict: bool = False
 
     @property
     def in_ci(self) -> bool:
@@ -79,6 +87,16 @@ def _convert(name: str, value: Any) -> Any:
     typ = FIELDS[name][0]
     if name == "allowed_origins":
         return tuple(value.split() if isinstance(value, str) else value)
+    if name == "dynamic":
+        items = value.splitlines() if isinstance(value, str) else list(value)
+        items = [str(v).strip() for v in items if str(v).strip()]
+        try:
+            user_patterns(items)
+        except ValueError as exc:
+            raise ConfigurationError(str(exc)) from None
+        return tuple(items)
+    if name == "strict" and isinstance(value, str):
+        return value.strip().lower() in ("1", "true", "yes", "on")
     if name == "strategy" and value not in STRATEGIES:
         raise ConfigurationError(
             f"webtask strategy should be one of {', '.join(STRATEGIES)}; got {value!r}.")
@@ -100,6 +118,8 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--webtask-model", default=None, help=FIELDS["model"][3])
     group.addoption("--webtask-max-steps", type=int, default=None, help=FIELDS["max_steps"][3])
     group.addoption("--webtask-timeout", type=float, default=None, help=FIELDS["timeout"][3])
+    group.addoption("--webtask-strict", action="store_true", default=None,
+                    help=FIELDS["strict"][3])
     for name, (_typ, _default, env, help_) in FIELDS.items():
         suffix = f" (env {env})" if env else ""
         parser.addini(f"webtask_{name}", help_ + suffix, default=None)
@@ -116,7 +136,7 @@ def build(config: pytest.Config) -> Settings:
             raw = os.environ.get(env)
         values[name] = default if raw in (None, "") else _convert(name, raw)
     cli = {}
-    for name in ("model", "max_steps", "timeout"):
+    for name in ("model", "max_steps", "timeout", "strict"):
         opt = config.getoption(f"webtask_{name}")
         if opt is not None:
             cli[name] = _convert(name, opt)

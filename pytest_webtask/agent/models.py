@@ -45,18 +45,24 @@ class Action:
 
 @dataclass
 class Evidence:
-    """Something on the page the model cited as proof the task is complete.
+    """A claim the model cited as proof the task is complete, resolved on the live page.
 
-    ``element_id`` is set when the model cited an element; ``text`` is the text it showed (or
-    the exact text the model cited); ``fingerprint`` lets a replay find the element again.
-    ``found`` is False when the citation matched nothing on the page.
+    ``spec`` is the typed claim (a plain string citation becomes a ``text`` claim);
+    ``fingerprint`` and ``within`` let a replay find its element and container again;
+    ``text`` is the element's rendered text when one was cited. ``found`` is True only when
+    the claim holds on the page right now; ``problem`` then says what the page has instead.
     """
 
     cited: str
+    spec: Any = None  # parsing.EvidenceSpec (Any: models stays free of pydantic imports)
     text: str = ""
     element_id: str | None = None
     fingerprint: Fingerprint | None = None
+    within: Fingerprint | None = None
     found: bool = True
+    problem: str = ""
+    tag: str = ""
+    input_type: str = ""
 
 
 @dataclass
@@ -66,7 +72,7 @@ class ProposalResult:
     complete: bool
     message: str
     actions: list[Action] = field(default_factory=list)
-    evidence: list[str] = field(default_factory=list)
+    evidence: list[Any] = field(default_factory=list)  # str or parsing.EvidenceSpec
     impossible: bool = False
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
@@ -22,6 +22,44 @@ class _ActionModel(BaseModel):
     parameters: dict[str, Any] = Field(default_factory=dict)
 
 
+class EvidenceSpec(BaseModel):
+    """One typed claim the model makes about the page (see the proposer prompt); a replay
+    checks it again. A plain string in ``evidence`` is an element id or an exact visible
+    text."""
+
+    model_config = ConfigDict(extra="forbid")
+    expect: Literal["visible", "hidden", "text", "count", "nth", "order", "state", "value",
+                    "url"] = "text"
+    element: str | None = Field(default=None, description="element id from the page state")
+    within: str | None = Field(default=None, description="id of a container element")
+    text: str | None = None
+    match: Literal["exact", "contains"] = "exact"
+    varies: list[str] = Field(default_factory=list,
+                              description="parts of text that change from run to run")
+    texts: list[str] = Field(default_factory=list)
+    count: int | None = Field(default=None, ge=0)
+    index: int | None = Field(default=None, ge=1)
+    state: Literal["checked", "unchecked", "enabled", "disabled", "expanded", "collapsed",
+                   "selected"] | None = None
+    value: str | None = None
+    path: str | None = None
+    query: dict[str, str] = Field(default_factory=dict)
+
+    def describe(self) -> str:
+        return self.model_dump_json(exclude_defaults=True)
+
+
+def as_spec(item: str | EvidenceSpec, element_ids: set[str] | frozenset[str] = frozenset()
+            ) -> EvidenceSpec:
+    """A plain-string citation as a typed one: an element id's text, or a visible text."""
+    if isinstance(item, EvidenceSpec):
+        return item
+    item = item.strip()
+    if item in element_ids:
+        return EvidenceSpec(expect="text", element=item)
+    return EvidenceSpec(expect="text", text=item)
+
+
 class ProposalModel(BaseModel):
     """The proposer's reply (seed 000, plus evidence and impossible)."""
 
@@ -29,7 +67,7 @@ class ProposalModel(BaseModel):
     complete: StrictBool
     message: str = Field(min_length=1)
     actions: list[_ActionModel] = Field(default_factory=list)
-    evidence: list[str] = Field(default_factory=list)
+    evidence: list[str | EvidenceSpec] = Field(default_factory=list)
     impossible: StrictBool = False
 
 
@@ -73,7 +111,7 @@ def proposal_from(model: ProposalModel) -> ProposalResult:
         complete=model.complete,
         message=model.message,
         actions=[Action(a.tool, a.reason, a.parameters) for a in model.actions],
-        evidence=[e for e in model.evidence if e.strip()],
+        evidence=[e for e in model.evidence if not isinstance(e, str) or e.strip()],
         impossible=model.impossible,
     )
 

@@ -6,6 +6,9 @@
 // op "settle":   resolve once the DOM has been quiet for `quiet` ms (at most `max` ms).
 // op "boxes":    draw (or remove) numbered boxes over the elements, for screenshots.
 // op "resolve":  a replay's fingerprint cascade, every strategy at once (in this frame).
+// op "check":    evaluate one typed check (text, hidden, count, nth, order, state, value) on
+//                the element and container found before (by id, or by a resolve token).
+// op "freeze":   the page as static HTML (form state kept), to check it again later.
 (args) => {
   const ID_ATTR = 'data-webtask-id';
   const FRAME_ATTR = 'data-webtask-frame';
@@ -33,6 +36,9 @@
     file: null, hidden: null };
 
   const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
+  // A node list as an array, by index: a polyfilled DOM may return lists that are not
+  // iterable (or nothing at all).
+  const list = (nl) => { const out = []; for (let i = 0; nl && i < nl.length; i++) out.push(nl[i]); return out; };
   const clip = (s, n) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
   const q = (s) => JSON.stringify(s);
 
@@ -208,6 +214,14 @@
     return style.cursor === 'pointer' && !parentPointer;
   }
 
+  const CONTAINER_TAGS = new Set(['ul', 'ol', 'table', 'form', 'section', 'aside', 'nav',
+    'main', 'article', 'dialog']);
+  const CONTAINER_ROLES = new Set(['list', 'listbox', 'grid', 'table', 'dialog', 'alertdialog',
+    'region', 'tabpanel', 'menu', 'tree']);
+  function isContainer(el, tag) {
+    return CONTAINER_TAGS.has(tag) || CONTAINER_ROLES.has(el.getAttribute('role') || '');
+  }
+
   function keyAttrs(el, tag) {
     const out = [];
     const add = (k, v, n = 80) => { if (v !== null && v !== undefined && v !== '') out.push(k + '=' + q(clip(String(v), n))); };
@@ -319,7 +333,9 @@
       }
       if (KEEP.has(tag) || attrs) {
         if (!kids.length && !attrs && tag !== 'img') return [];
-        return [{ head: tag + attrs, kids }];
+        // Containers get ids too, so evidence can name a scope ("within": "ul-0").
+        const head = isContainer(el, tag) ? register(el, tag, frames) : tag;
+        return [{ head: head + attrs, kids }];
       }
       // collapse a plain wrapper into its parent; a block wrapper separates its text
       if (kids.length && style.display !== 'inline') {
@@ -428,7 +444,7 @@
   function deepAll(root) {
     const out = [];
     const walk = (node) => {
-      for (const el of node.querySelectorAll('*')) {
+      for (const el of list(node.querySelectorAll('*'))) {
         out.push(el);
         if (el.shadowRoot) walk(el.shadowRoot);
       }
@@ -439,9 +455,12 @@
 
   // The fingerprint cascade of a replay, all strategies at once, in one round trip. Each
   // candidate gets a data-webtask-target token Playwright can act on.
-  function resolve(fp) {
-    for (const el of state.targets || []) { try { el.removeAttribute('data-webtask-target'); } catch (e) { /* gone */ } }
-    state.targets = [];
+  function resolve(fp, slot) {
+    // Two slots, so a check's container and its element can be held at once.
+    const attr = slot === 'scope' ? 'data-webtask-scope' : 'data-webtask-target';
+    state.targets = state.targets || {};
+    for (const el of state.targets[attr] || []) { try { el.removeAttribute(attr); } catch (e) { /* gone */ } }
+    state.targets[attr] = [];
     const all = deepAll(document);
     const tagged = (el) => el.tagName.toLowerCase() === fp.tag;
     const strategies = [];
@@ -453,9 +472,12 @@
     if (fp.id) by('id', (el) => tagged(el) && el.id === fp.id);
     if (fp.name_attr) by('name attribute', (el) => tagged(el) && el.getAttribute('name') === fp.name_attr);
     if (fp.text && fp.text.length < 120) by('text', (el) => tagged(el) && norm(el.innerText || el.textContent || '') === fp.text);
+    // An element with no name of its own (a row's checkbox) is found by its role and the
+    // text of the container it sits in.
+    if (fp.near && !fp.name) by('role and neighbour text', (el) => tagged(el) && roleOf(el) === fp.role && nearText(el, accessibleName(el)) === fp.near);
     if (fp.css) {
       let found = [];
-      try { found = Array.from(document.querySelectorAll(fp.css)); } catch (e) { found = []; }
+      try { found = list(document.querySelectorAll(fp.css)); } catch (e) { found = []; }
       strategies.push(['CSS path', found]);
     }
     if (fp.xpath) {
@@ -470,8 +492,8 @@
     const info = (el) => {
       if (!tokens.has(el)) {
         const token = 't' + tokens.size;
-        el.setAttribute('data-webtask-target', token);
-        state.targets.push(el);
+        el.setAttribute(attr, token);
+        state.targets[attr].push(el);
         tokens.set(el, { token, visible: isVisible(el), fp: fingerprint(el, !!fp.near),
           text: norm(el.innerText || el.textContent || el.value || '') });
       }
@@ -480,8 +502,275 @@
     return strategies.map(([name, els]) => [name, els.slice(0, 50).map(info)]);
   }
 
+  // -- typed checks (replay and record time share them) -----------------------------------
+
+  function shown(el) {
+    if (!el || !el.isConnected) return false;
+    if (el.checkVisibility) return el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+    return isVisible(el);
+  }
+
+  function isControl(el) {
+    const tag = el.tagName.toLowerCase();
+    if (['a', 'button', 'input', 'select', 'textarea'].includes(tag)) return true;
+    const role = el.getAttribute('role');
+    return !!role && INTERACTIVE_ROLES.has(role);
+  }
+
+  // The visible texts under root a person (and the page state) would read as one piece: each
+  // visible element's whole rendered text, and each run of text between element boundaries
+  // (inline pieces joined as rendered: "<b>2</b> items left" -> "2 items left"). Hidden
+  // parts are left out, as innerText does. Document order.
+  function textCandidates(root) {
+    const out = [];
+    const seen = new Set();
+    const push = (t) => { if (t && !seen.has(t)) { seen.add(t); out.push(t); } };
+    const visit = (el) => {
+      if (!shown(el)) return;
+      const tag = el.tagName.toLowerCase();
+      if (SKIP.has(tag)) return;
+      if (tag === 'select' || tag === 'textarea' || tag === 'input') return; // values, not text
+      push(norm(el.innerText || ''));
+      let run = '';
+      const flush = () => { push(norm(run)); run = ''; };
+      for (const c of list(el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes)) {
+        if (c.nodeType === 3) { run += c.nodeValue; continue; }
+        if (c.nodeType !== 1) continue;
+        const ctag = c.tagName.toLowerCase();
+        if (ctag === 'br') { flush(); continue; }
+        if (SKIP.has(ctag) || !shown(c)) continue; // not rendered: adds nothing, splits nothing
+        if (getComputedStyle(c).display.startsWith('inline') && !isControl(c)) run += c.innerText || '';
+        else flush();
+        visit(c);
+      }
+      flush();
+    };
+    visit(root);
+    return out;
+  }
+
+  function matches(candidates, c) {
+    if (c.match === 'pattern') {
+      let re;
+      try { re = new RegExp('^(?:' + c.pattern + ')$'); } catch (e) { return false; }
+      return candidates.some((t) => re.test(t));
+    }
+    if (c.match === 'contains') return candidates.some((t) => t.includes(c.text));
+    return candidates.includes(c.text);
+  }
+
+  // What the page shows instead: texts sharing the expected text's longest word, or the start
+  // of the scope's text.
+  function closest(candidates, want, root) {
+    const word = (want || '').split(/\W+/).sort((a, b) => b.length - a.length)[0] || '';
+    if (word.length > 2) {
+      const lw = word.toLowerCase();
+      const near = candidates.filter((t) => t.toLowerCase().includes(lw))
+        .sort((a, b) => a.length - b.length).slice(0, 3);
+      if (near.length) return 'the closest visible texts are ' + near.map((t) => q(clip(t, 120))).join(', ');
+    }
+    return 'no such text is visible; the page shows: ' + q(clip(norm(root.innerText || ''), 300));
+  }
+
+  const LIST_TAGS = new Set(['UL', 'OL', 'MENU', 'TABLE', 'TBODY', 'SELECT', 'DL']);
+  function isList(el) {
+    const role = el.getAttribute('role');
+    return LIST_TAGS.has(el.tagName) || ['list', 'listbox', 'grid', 'table', 'tree', 'menu'].includes(role || '');
+  }
+
+  // The visible items of a list-like container: list items, table body rows, options; for
+  // another container holding exactly one list, that list's items; else its children.
+  function itemsOf(c) {
+    const tag = c.tagName;
+    const role = c.getAttribute('role') || '';
+    let items;
+    if (tag === 'UL' || tag === 'OL' || tag === 'MENU') items = list(c.children).filter((k) => k.tagName === 'LI');
+    else if (tag === 'TABLE' || tag === 'TBODY' || role === 'table' || role === 'grid') {
+      items = list(c.querySelectorAll('tr, [role=row]')).filter((r) => !list(r.children).every((x) => x.tagName === 'TH' || x.getAttribute('role') === 'columnheader'));
+    } else if (tag === 'SELECT' || role === 'listbox') items = list(c.querySelectorAll('option, [role=option]'));
+    else if (role === 'list') items = list(c.querySelectorAll('[role=listitem]'));
+    else if (tag === 'DL') items = list(c.children).filter((k) => k.tagName === 'DT');
+    else {
+      const lists = list(c.querySelectorAll('ul, ol, table, [role=list], [role=listbox], [role=grid], [role=table]')).filter(shown);
+      const outer = lists.filter((l) => !lists.some((o) => o !== l && o.contains(l)));
+      if (outer.length === 1) return itemsOf(outer[0]);
+      items = list(c.children);
+    }
+    return items.filter((k) => tag === 'SELECT' || shown(k));
+  }
+
+  // The item of a list that holds el, and its position: the nearest list item, table row or
+  // option around it; else the nearest ancestor repeated among its siblings.
+  function itemPosition(el) {
+    let item = null;
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
+      const role = n.getAttribute('role') || '';
+      if (n.tagName === 'LI' || n.tagName === 'TR' || n.tagName === 'OPTION' || ['listitem', 'row', 'option', 'treeitem'].includes(role)) { item = n; break; }
+    }
+    if (!item) {
+      for (let n = el; n && n.parentElement; n = n.parentElement) {
+        const same = list(n.parentElement.children).filter((k) => k.tagName === n.tagName && shown(k));
+        if (same.length > 1) { item = n; break; }
+      }
+    }
+    if (!item) return null;
+    let container = item.parentElement;
+    if (item.tagName === 'TR' || item.getAttribute('role') === 'row') container = item.closest('table, [role=table], [role=grid]') || container;
+    const items = (container && isList(container)) ? itemsOf(container)
+      : list(item.parentElement.children).filter((k) => k.tagName === item.tagName && shown(k));
+    const index = items.indexOf(item);
+    return index < 0 ? null : { index: index + 1, count: items.length };
+  }
+
+  // Elements like el: at the same place in the same kind of structure (its CSS path without
+  // positions), visible, inside scope when given.
+  function likeElements(el, scope) {
+    const parts = [];
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
+      if (n.id && /^[A-Za-z][\w-]*$/.test(n.id) && n !== el) { parts.unshift('#' + n.id); break; }
+      parts.unshift(n.tagName.toLowerCase());
+      if (n.tagName === 'HTML') break;
+    }
+    let found = [];
+    try { found = list(el.getRootNode().querySelectorAll(parts.join(' > '))); } catch (e) { found = [el]; }
+    return found.filter((x) => shown(x) && isVisible(x) && (!scope || scope.contains(x)));
+  }
+
+  function stateOf(el) {
+    const aria = (name) => el.getAttribute('aria-' + name);
+    const box = el.tagName === 'INPUT' && ['checkbox', 'radio'].includes((el.type || '').toLowerCase());
+    const checked = box ? el.checked === true : aria('checked') === 'true';
+    const checkable = box || aria('checked') !== null;
+    let disabled = false;
+    try { disabled = el.matches(':disabled'); } catch (e) { disabled = !!el.disabled; }
+    disabled = disabled || !!el.closest('[aria-disabled="true"]');
+    const details = el.tagName === 'SUMMARY' ? el.parentElement : (el.tagName === 'DETAILS' ? el : null);
+    const expanded = aria('expanded') === 'true' || !!(details && details.open);
+    const collapsible = aria('expanded') !== null || !!details;
+    const selected = el.selected === true || aria('selected') === 'true' || (aria('current') !== null && aria('current') !== 'false');
+    return { checked, unchecked: checkable && !checked, disabled, enabled: !disabled,
+      expanded, collapsed: collapsible && !expanded, selected };
+  }
+
+  function describeState(s) {
+    const on = ['checked', 'unchecked', 'disabled', 'enabled', 'expanded', 'collapsed', 'selected'].filter((k) => s[k]);
+    return on.length ? on.join(', ') : 'in no particular state';
+  }
+
+  function valueOf(el) {
+    if (el.tagName === 'SELECT') {
+      const o = el.options[el.selectedIndex];
+      return o ? norm(o.text) : '';
+    }
+    if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') return el.value;
+    return norm(el.innerText || el.textContent || '');
+  }
+
+  function deepFind(sel) {
+    if (!sel) return null;
+    const direct = document.querySelector(sel);
+    if (direct) return direct;
+    return deepAll(document).find((el) => el.matches(sel)) || null;
+  }
+
+  // One typed check on this frame's page; el and scope are attribute selectors of elements
+  // found before. Returns {ok, got}: got says what the page has, for a failure message.
+  function check(c, elSel, scopeSel) {
+    const el = deepFind(elSel);
+    const scope = deepFind(scopeSel);
+    if (elSel && !el) return { ok: false, got: 'the element is no longer on the page' };
+    if (scopeSel && !scope) return { ok: false, got: 'the container is no longer on the page' };
+    if (el && scope && !scope.contains(el)) return { ok: false, got: 'the element is not inside the container' };
+    const root = scope || document.body || document.documentElement;
+    switch (c.expect) {
+      case 'visible':
+        return { ok: !!el && shown(el), got: 'it is not visible' };
+      case 'text': {
+        if (el) {
+          const t = norm(el.innerText || el.textContent || '');
+          return { ok: matches([t], c), got: 'its text is ' + q(clip(t, 300)) };
+        }
+        const cands = textCandidates(root);
+        const ok = matches(cands, c);
+        return { ok, got: ok ? '' : closest(cands, c.text, root) };
+      }
+      case 'hidden': {
+        if (el) return { ok: !shown(el), got: 'it is visible' };
+        const cands = textCandidates(root);
+        const hit = cands.find((t) => matches([t], c));
+        return { ok: hit === undefined, got: hit === undefined ? '' : 'it is visible: ' + q(clip(hit, 200)) };
+      }
+      case 'count': {
+        const n = el ? likeElements(el, scope).length : itemsOf(scope).length;
+        return { ok: n === c.count, got: 'there are ' + n };
+      }
+      case 'nth': {
+        const pos = itemPosition(el);
+        return { ok: !!pos && pos.index === c.index,
+          got: pos ? 'it is in item ' + pos.index + ' of ' + pos.count : 'it is not in a list' };
+      }
+      case 'order': {
+        const cands = textCandidates(root);
+        let from = 0;
+        const at = [];
+        for (const want of c.texts) {
+          const i = cands.findIndex((t, k) => k >= from && t === want);
+          at.push(i);
+          if (i < 0) {
+            const anywhere = cands.indexOf(want);
+            return { ok: false, got: anywhere < 0 ? q(want) + ' is not visible'
+              : q(want) + ' comes before ' + q(c.texts[at.length - 2]) };
+          }
+          from = i + 1;
+        }
+        return { ok: true, got: '' };
+      }
+      case 'state': {
+        const s = stateOf(el);
+        return { ok: s[c.state] === true, got: 'it is ' + describeState(s) };
+      }
+      case 'value': {
+        const v = valueOf(el);
+        return { ok: matches([v], { text: c.value, match: c.match, pattern: c.pattern }), got: 'its value is ' + q(clip(v, 200)) };
+      }
+      default:
+        throw new Error('webtask collector: unknown check ' + c.expect);
+    }
+  }
+
+  // The page as HTML with its form state written into attributes, scripts removed and a
+  // base URL, so a static copy can be checked later: "did this check hold before the step?"
+  function freeze() {
+    const copy = document.documentElement.cloneNode(true);
+    const live = list(document.documentElement.querySelectorAll('input, textarea, select'));
+    const dead = list(copy.querySelectorAll('input, textarea, select'));
+    live.forEach((el, i) => {
+      const c = dead[i];
+      if (!c) return;
+      if (el.tagName === 'SELECT') {
+        list(el.options).forEach((o, k) => { if (o.selected) c.options[k].setAttribute('selected', ''); else c.options[k].removeAttribute('selected'); });
+      } else if (el.tagName === 'TEXTAREA') c.textContent = el.value;
+      else if (['checkbox', 'radio'].includes((el.type || '').toLowerCase())) { if (el.checked) c.setAttribute('checked', ''); else c.removeAttribute('checked'); }
+      else if ((el.type || '').toLowerCase() !== 'file') c.setAttribute('value', el.value);
+    });
+    for (const el of list(copy.querySelectorAll('script, [data-webtask-id], [data-webtask-frame]'))) {
+      if (el.tagName === 'SCRIPT') el.remove();
+      else { el.removeAttribute(ID_ATTR); el.removeAttribute(FRAME_ATTR); }
+    }
+    for (const el of list(copy.querySelectorAll('*'))) {
+      for (const a of list(el.attributes)) if (/^on/i.test(a.name)) el.removeAttribute(a.name);
+    }
+    const head = copy.querySelector('head') || copy;
+    const base = document.createElement('base');
+    base.setAttribute('href', location.href);
+    head.insertBefore(base, head.firstChild);
+    return '<!DOCTYPE html>' + copy.outerHTML;
+  }
+
   switch (args.op) {
-    case 'resolve': return resolve(args.fp);
+    case 'resolve': return resolve(args.fp, args.slot);
+    case 'check': return check(args.check, args.el, args.scope);
+    case 'freeze': return freeze();
     case 'collect': return collect(args);
     case 'describe': {
       const el = state.byId.get(args.id);

@@ -1,38 +1,20 @@
-"""Turning what the agent did into a recipe step: actions by fingerprint, checks from evidence."""
+"""Turning what the agent did into a recipe step: actions by fingerprint, typed checks from
+the model's evidence.
+
+Each claim the model verified on the page becomes a check of the same kind (text, hidden,
+count, nth, order, state, value, url). Nothing is loosened unless declared: parts the model
+marked as ``varies`` and the user's ``dynamic`` patterns become a ``pattern`` the recipe shows.
+"""
 
 from __future__ import annotations
 
-import re
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from ..agent.models import Evidence, TaskResult
 from ..agent.task_context import TaskContext
+from ..browser.fingerprint import Fingerprint
 from .model import Check, RecipeAction, RecipeStep
-
-# Tokens that change from run to run: ids mixing letters and digits, long numbers, dates,
-# times. Small numbers (counts, prices) are kept: they are usually the outcome under test.
-_DYNAMIC = re.compile(
-    r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}:\d{2}(?::\d{2})?\b"
-    r"|\b(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b"
-    r"|\b(?=[A-Za-z]*\d)[A-Za-z]+\d[A-Za-z0-9]*\b|\b\d{5,}\b"
-)
-
-
-def is_dynamic(text: str) -> bool:
-    return bool(_DYNAMIC.search(text))
-
-
-def text_pattern(text: str) -> str | None:
-    """A regex matching ``text`` with its run-to-run parts generalized; None if it has none."""
-    parts, last = [], 0
-    for m in _DYNAMIC.finditer(text):
-        parts.append(re.escape(text[last : m.start()]))
-        parts.append(r"[A-Za-z0-9:\-]+")
-        last = m.end()
-    if not parts:
-        return None
-    parts.append(re.escape(text[last:]))
-    return "".join(parts)
+from .patterns import escape, varying
 
 
 def relative_url(url: str, base_url: str | None) -> str:
@@ -57,31 +39,91 @@ def _templated(obj: object, ctx: TaskContext) -> object:
     return obj
 
 
-def evidence_check(ev: Evidence, ctx: TaskContext) -> Check | None:
-    if not ev.found:
-        return None
-    text = ctx.placeholders(" ".join(ev.text.split()))
-    if not text and ev.fingerprint is None:
-        return None
-    check = Check(element=ev.fingerprint, text=text)
-    pattern = text_pattern(text)
-    if pattern:
-        check.pattern = pattern
-    if ev.fingerprint is not None:
-        fp = ev.fingerprint.model_copy()
-        # The element's own text and name are the outcome; they live in the check's text.
-        for field in ("text", "name"):
+class CheckCompiler:
+    """Compiles one step's evidence. ``varies`` (the model's samples, from every claim of
+    the step) and ``dynamic`` (the user's patterns) say what may change between runs."""
+
+    def __init__(self, ctx: TaskContext, varies: list[str], dynamic: list[str]) -> None:
+        self.ctx = ctx
+        self.varies = varies
+        self.dynamic = dynamic
+
+    def text(self, check: Check, field: str, value: str) -> None:
+        """Set ``check.<field>`` (text or value) to ``value`` with placeholders, and a
+        pattern when part of it is declared to vary."""
+        shown = self.ctx.placeholders(" ".join(value.split()) if field == "text" else value)
+        setattr(check, field, shown)
+        pattern = varying(shown, self.varies, self.dynamic)
+        if pattern is not None:
+            check.pattern = pattern if check.match == "exact" else f".*{pattern}.*"
+            check.match = "pattern"
+
+    def target(self, fp: Fingerprint | None, outcome: str | None) -> Fingerprint | None:
+        """A cited element's fingerprint for a check: its own text is the outcome under test
+        (it lives in the check), so it is not part of how the element is found."""
+        if fp is None:
+            return None
+        fp = fp.model_copy()
+        for field in ("text", "name", "near"):
             value = getattr(fp, field)
-            if value:
-                setattr(fp, field, ctx.placeholders(value))
-                if is_dynamic(value):
-                    setattr(fp, field, None)
-        check.element = fp
-    return check
+            if not value:
+                continue
+            if field != "near" and outcome is not None and " ".join(value.split()) == outcome:
+                setattr(fp, field, None)
+            elif varying(value, self.varies, self.dynamic) is not None:
+                setattr(fp, field, None)  # declared to vary: can't identify the element
+            else:
+                setattr(fp, field, self.ctx.placeholders(value))
+        return fp
+
+    def check(self, ev: Evidence) -> Check | None:
+        spec = ev.spec
+        if spec is None or not ev.found:
+            return None
+        if spec.expect == "url":
+            return self.url(spec.path, dict(spec.query))
+        outcome = None
+        if spec.expect == "text" and ev.fingerprint is not None:
+            outcome = " ".join((spec.text if spec.text is not None else ev.text).split())
+        check = Check.model_construct(
+            expect=spec.expect, match=spec.match, count=spec.count, index=spec.index,
+            state=spec.state, texts=[self.ctx.placeholders(t) for t in spec.texts],
+            element=self.target(ev.fingerprint, outcome), within=self.target(ev.within, None),
+            text=None, pattern=None, value=None, path=None, query={}, held_before=False)
+        if spec.expect in ("text", "hidden") and (spec.text is not None or outcome):
+            self.text(check, "text", spec.text if spec.text is not None else ev.text)
+        if spec.expect == "value" and spec.value is not None:
+            self.text(check, "value", spec.value)
+        return Check.model_validate(check.model_dump())
+
+    def url(self, path: str | None, query: dict[str, str]) -> Check:
+        check = Check.model_construct(expect="url", path=None, pattern=None, query={},
+                                      match="exact", texts=[], held_before=False)
+        if path is not None:
+            check.path = self.ctx.placeholders(path)
+            pattern = varying(check.path, self.varies, self.dynamic)
+            if pattern is not None:
+                check.pattern, check.match = pattern, "pattern"
+        for key, value in query.items():
+            if varying(value, self.varies, self.dynamic) is None:  # declared varying: left out
+                check.query[key] = self.ctx.placeholders(value)
+        return Check.model_validate(check.model_dump())
+
+
+def url_change(start_url: str, final_url: str) -> tuple[str | None, dict[str, str]] | None:
+    """(path, query parameters that are new or changed) when the step changed the URL."""
+    start, end = urlsplit(start_url), urlsplit(final_url)
+    if (start.path, start.query) == (end.path, end.query):
+        return None
+    before = dict(parse_qsl(start.query, keep_blank_values=True))
+    changed = {k: v for k, v in parse_qsl(end.query, keep_blank_values=True)
+               if before.get(k) != v}
+    return end.path, changed
 
 
 def compile_step(kind: str, text: str, result: TaskResult, ctx: TaskContext,
-                 base_url: str | None, start_url: str) -> RecipeStep:
+                 base_url: str | None, start_url: str,
+                 dynamic: list[str] | None = None) -> RecipeStep:
     """The recipe step for a completed task: its successful actions and its checks."""
     actions = []
     for step in result.steps:
@@ -95,11 +137,19 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: TaskContext,
                                              base_url)
             actions.append(RecipeAction(tool=action.tool_name, reason=action.reason,
                                         params=params, target=execution.target))
-    checks = [c for c in (evidence_check(e, ctx) for e in result.evidence) if c is not None]
+    evidence = result.evidence
+    varies = [ctx.placeholders(v) for e in evidence if e.spec is not None
+              for v in e.spec.varies if v]
+    compiler = CheckCompiler(ctx, varies, list(dynamic or []))
+    checks = [c for c in (compiler.check(e) for e in evidence) if c is not None]
     final = result.steps[-1].url if result.steps else start_url
-    start_path, end_path = urlsplit(start_url).path, urlsplit(final).path
-    if end_path != start_path and not is_dynamic(end_path):
-        checks.append(Check(url_path=end_path))
+    change = url_change(start_url, final)
+    if change is not None and not any(c.expect == "url" for c in checks):
+        checks.append(compiler.url(*change))
     return RecipeStep(kind=kind, text=text, url=relative_url(start_url, base_url),  # type: ignore[arg-type]
                       actions=actions, checks=checks,
                       message=ctx.redact(result.message))
+
+
+__all__ = ["CheckCompiler", "absolute_url", "compile_step", "escape", "relative_url",
+           "url_change"]

@@ -9,38 +9,137 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from ..browser.fingerprint import Fingerprint
 from ..extraction.model import Bindings, ExtractionRecipe
 
-RECIPE_VERSION = 1
+RECIPE_VERSION = 2
+
+CheckKind = Literal["visible", "hidden", "text", "count", "nth", "order", "state", "value",
+                    "url"]
+Match = Literal["exact", "contains", "pattern"]
+State = Literal["checked", "unchecked", "enabled", "disabled", "expanded", "collapsed",
+                "selected"]
+CHECK_KINDS: tuple[str, ...] = CheckKind.__args__  # type: ignore[attr-defined]
+STATES: tuple[str, ...] = State.__args__  # type: ignore[attr-defined]
 
 
 class Check(BaseModel):
-    """One deterministic assertion about the page, re-run on every replay.
+    """One typed assertion about the page, re-run (auto-waiting) on every replay.
 
-    Exactly one of: ``element`` (visible, its text equal to ``text`` or matching ``pattern``),
-    ``text`` alone (visible somewhere on the page), or ``url_path``.
-    ``pattern`` replaces ``text`` when the text held values that change between runs
-    (order numbers, dates); ``text`` then stays as what was seen, for people.
+    Modelled on Playwright's ``expect``:
+
+    - ``visible``: ``element`` is visible.
+    - ``hidden``: ``element``, or ``text``, is absent or not visible.
+    - ``text``: ``element``'s rendered text, or else some visible text of the page (a whole
+      element's text or a whole text run, as the page state shows it), equals ``text``
+      (``match: exact``, case-sensitive), contains it (``contains``) or fully matches
+      ``pattern`` (``pattern``: the parts declared to vary between runs).
+    - ``count``: ``count`` items in the ``within`` container, or ``count`` visible elements
+      like ``element`` (same place in the same kind of list).
+    - ``nth``: ``element`` is in the ``index``-th item (from 1) of its list.
+    - ``order``: ``texts`` are visible in this order.
+    - ``state``: ``element`` is ``state`` (checked, unchecked, enabled, disabled, expanded,
+      collapsed, selected).
+    - ``value``: ``element``'s value (a select's chosen option text) is ``value``.
+    - ``url``: the URL path is ``path`` (or fully matches ``pattern``) and its query has
+      ``query``'s parameters with those values.
+
+    ``within`` (a container's fingerprint) scopes any of them. ``held_before`` marks a check
+    that already held when the step started: it proves nothing about the step.
     """
 
     model_config = ConfigDict(extra="forbid")
 
-    element: Fingerprint | None = None
+    # Field order is the order a recipe shows them in: what is expected first.
+    expect: CheckKind
     text: str | None = None
+    match: Match = "exact"
     pattern: str | None = None
-    url_path: str | None = None
+    texts: list[str] = Field(default_factory=list)
+    count: int | None = None
+    index: int | None = None
+    state: State | None = None
+    value: str | None = None
+    path: str | None = None
+    query: dict[str, str] = Field(default_factory=dict)
+    held_before: bool = False
+    element: Fingerprint | None = None
+    within: Fingerprint | None = None
 
     @model_validator(mode="after")
-    def _one_kind(self) -> Check:
-        if self.url_path is None and self.text is None and self.pattern is None:
-            raise ValueError("a check needs element + text, text, or url_path")
+    def _complete(self) -> Check:
+        need = {
+            "visible": ("element",), "state": ("element", "state"), "value": ("element", "value"),
+            "nth": ("element", "index"), "count": ("count",), "order": ("texts",),
+        }.get(self.expect, ())
+        missing = [f for f in need if getattr(self, f) in (None, [])]
+        if missing:
+            raise ValueError(f"an {self.expect!r} check needs {', '.join(missing)}")
+        if self.expect == "text" and self.text is None and self.pattern is None:
+            raise ValueError("a 'text' check needs text (or a pattern)")
+        if self.expect == "hidden" and self.element is None and self.text is None:
+            raise ValueError("a 'hidden' check needs an element or a text")
+        if self.expect == "count" and self.element is None and self.within is None:
+            raise ValueError("a 'count' check needs an element or a within container")
+        if self.expect == "url" and self.path is None and self.pattern is None \
+                and not self.query:
+            raise ValueError("a 'url' check needs a path, a pattern or query parameters")
+        if self.match == "pattern" and self.pattern is None:
+            raise ValueError("match: pattern needs a pattern")
         return self
 
     def describe(self) -> str:
-        what = self.pattern and f"text matching /{self.pattern}/" or f"text {self.text!r}"
-        if self.url_path is not None:
-            return f"URL path is {self.url_path!r}"
-        if self.element is not None:
-            return f"{self.element.describe()} is visible with {what}"
-        return f"{what} is visible on the page"
+        """What the check expects, in a sentence (placeholders as recorded)."""
+        what = self.element.describe() if self.element is not None else None
+        scope = f" within {self.within.describe()}" if self.within is not None else ""
+        if self.expect == "url":
+            parts = []
+            if self.pattern is not None:
+                parts.append(f"URL path matching /{self.pattern}/")
+            elif self.path is not None:
+                parts.append(f"URL path {self.path!r}")
+            if self.query:
+                parts.append("query " + "&".join(f"{k}={v}" for k, v in self.query.items()))
+            return " and ".join(parts)
+        if self.expect == "visible":
+            return f"{what} is visible{scope}"
+        if self.expect == "hidden":
+            return f"{what or repr(self.text)} is not visible{scope}"
+        if self.expect == "count":
+            like = f"elements like {what}" if what else "items"
+            return f"{self.count} {like}{scope}"
+        if self.expect == "nth":
+            return f"{what} is in item {self.index} of its list{scope}"
+        if self.expect == "order":
+            return f"texts in this order{scope}: " + " < ".join(map(repr, self.texts))
+        if self.expect == "state":
+            return f"{what} is {self.state}{scope}"
+        if self.expect == "value":
+            return f"{what} has value {self._wanted(self.value)}{scope}"
+        return f"{what or 'the page'}{scope} shows {self._wanted(self.text)}"
+
+    def _wanted(self, text: str | None) -> str:
+        if self.match == "pattern":
+            return f"text matching /{self.pattern}/ (recorded: {text!r})"
+        if self.match == "contains":
+            return f"text containing {text!r}"
+        return f"text {text!r}"
+
+    @property
+    def discriminating(self) -> bool:
+        return not self.held_before
+
+
+def upgrade_check_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 check read with its old meaning: an element's text was compared exactly,
+    a page text was a substring anywhere, a URL check compared the path."""
+    if "url_path" in data:
+        return {"expect": "url", "path": data["url_path"]}
+    out: dict[str, Any] = {"expect": "text", "text": data.get("text")}
+    if data.get("element") is not None:
+        out["element"] = data["element"]
+    elif data.get("pattern") is None:
+        out["match"] = "contains"
+    if data.get("pattern") is not None:
+        out.update(match="pattern", pattern=data["pattern"])
+    return out
 
 
 class RecipeAction(BaseModel):

@@ -19,9 +19,11 @@ class StepStats:
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # Recorded do-steps none of whose checks discriminates (each held before the step ran).
+    weak: list[str] = field(default_factory=list)
 
-    def as_dict(self) -> dict[str, int]:
-        return dict(vars(self))
+    def as_dict(self) -> dict[str, int | list[str]]:
+        return {k: list(v) if isinstance(v, list) else v for k, v in vars(self).items()}
 
 
 @dataclass

@@ -12,7 +12,7 @@ import yaml
 from pydantic import ValidationError
 
 from ..errors import WebtaskError
-from .model import RECIPE_VERSION, Recipe
+from .model import RECIPE_VERSION, Recipe, upgrade_check_v1
 
 RECIPE_DIR = "__webtask__"
 # libyaml's loader when PyYAML was built with it: ten times faster than the pure one.
@@ -48,7 +48,9 @@ def load_recipe(path: Path) -> Recipe | None:
         raise RecipeError(f"Recipe {path} should hold a mapping with version, test and steps; "
                           f"it holds {type(data).__name__}. {fix}")
     version = data.get("version")
-    if version != RECIPE_VERSION:
+    if version == 1:
+        data = _upgrade_v1(data)
+    elif version != RECIPE_VERSION:
         raise RecipeError(
             f"Recipe {path} has version {version!r}; this pytest-webtask reads version "
             f"{RECIPE_VERSION}. Upgrade pytest-webtask, or record again with "
@@ -61,6 +63,18 @@ def load_recipe(path: Path) -> Recipe | None:
             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()[:5]
         )
         raise RecipeError(f"Recipe {path} is invalid: {problems}. {fix}") from None
+
+
+def _upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 recipe in today's form: its checks keep their old meaning (see
+    ``upgrade_check_v1``); recording again gives the stronger typed checks."""
+    steps = []
+    for step in data.get("steps") or []:
+        if isinstance(step, dict) and isinstance(step.get("checks"), list):
+            step = {**step, "checks": [upgrade_check_v1(c) if isinstance(c, dict) else c
+                                       for c in step["checks"]]}
+        steps.append(step)
+    return {**data, "version": RECIPE_VERSION, "steps": steps}
 
 
 def dump_recipe(recipe: Recipe) -> str:

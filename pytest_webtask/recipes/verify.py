@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from ..browser.fingerprint import Fingerprint
 
 # Identity fields: a change in any of them means it is not the same element. Ids, classes,
@@ -11,7 +9,15 @@ from ..browser.fingerprint import Fingerprint
 _IDENTITY = ("tag", "type", "role", "name", "test_id", "label", "placeholder")
 
 
-def differences(recorded: Fingerprint, current: Fingerprint, *, several: bool = False) -> list[str]:
+# Strategies that identify the element by itself: a candidate found by one of them is not
+# rejected for lacking a name or label it had at record time (the name may have come from a
+# neighbour, a label the new markup doesn't have).
+_SELF_IDENTIFYING = ("test id", "id", "name attribute")
+_DERIVED = ("name", "label")
+
+
+def differences(recorded: Fingerprint, current: Fingerprint, *, several: bool = False,
+                found_by: str = "") -> list[str]:
     """What differs in identity between the recorded element and a candidate. ``several``:
     other candidates are visible too, so the element must be near the same text again."""
     out = []
@@ -20,19 +26,14 @@ def differences(recorded: Fingerprint, current: Fingerprint, *, several: bool = 
         if want is None:
             continue
         have = getattr(current, field)
+        if have is None and field in _DERIVED and found_by in _SELF_IDENTIFYING:
+            continue
         if _norm(want) != _norm(have):
             out.append(f"{field} {have!r} instead of {want!r}")
     if recorded.near and (current.near or several) \
             and _norm(recorded.near) != _norm(current.near):
         out.append(f"it is near {current.near!r}, not {recorded.near!r}")
     return out
-
-
-def text_matches(text: str, expected: str | None, pattern: str | None) -> bool:
-    got = _norm(text)
-    if pattern is not None:
-        return re.fullmatch(pattern, got) is not None
-    return got == _norm(expected)
 
 
 def _norm(value: str | None) -> str:

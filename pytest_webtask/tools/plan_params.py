@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..agent.parsing import EvidenceSpec
 from .params import ToolParams
 
 
@@ -16,9 +17,10 @@ class PlannerParams(ToolParams):
 
 class DoneParams(ToolParams):
     summary: str = Field(default="", description="What was achieved (or why it is impossible)")
-    evidence: list[str] = Field(
+    evidence: list[str | EvidenceSpec] = Field(
         default_factory=list,
-        description="Element IDs or exact visible texts that prove the task is complete")
+        description="Typed claims (or element IDs / exact visible texts) that prove the task "
+        "is complete, as in the system prompt")
     impossible: bool = Field(default=False,
                              description="True when the task cannot be done (ends it at once)")
 

@@ -16,7 +16,7 @@ from ..models import Action, ExecutionResult, ProposalResult, Step, TaskResult, 
 from ..parsing import ProposalModel, proposal_from
 from ..task_context import TaskContext
 from .asker import AsyncAsker
-from .evidence import resolve_evidence
+from .evidence import evidence_problem, resolve_evidence
 
 log = logging.getLogger("pytest_webtask.agent")
 
@@ -145,17 +145,17 @@ class AsyncAgent:
         snapshot = self.browser.snapshot
         step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
         if proposal.complete:
-            step.evidence = await resolve_evidence(self.browser, proposal.evidence)
-            if self.require_evidence and not any(e.found for e in step.evidence):
-                detail = ("none cited" if not proposal.evidence
-                          else "cited: " + ", ".join(repr(e) for e in proposal.evidence))
+            step.evidence = await resolve_evidence(self.browser, proposal.evidence,
+                                                   self._task_context.substitute)
+            if self.require_evidence and evidence_problem(step.evidence):
                 extra = Block(get_prompt("agent/proposer", "evidence_missing").format(
-                    detail=detail))
+                    detail=evidence_problem(step.evidence)))
                 proposal = await self.proposer.propose(extra)
                 snapshot = self.browser.snapshot
                 step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
                 if proposal.complete:
-                    step.evidence = await resolve_evidence(self.browser, proposal.evidence)
+                    step.evidence = await resolve_evidence(self.browser, proposal.evidence,
+                                                           self._task_context.substitute)
         if proposal.actions and not proposal.complete and not proposal.impossible:
             step.executions, step.note = await self.executer.execute(proposal.actions)
         self._task_context.add_step(step)
@@ -179,6 +179,12 @@ class AsyncAgent:
                     return self._result(False, f"Task impossible: {step.proposal.message}",
                                         start_usage, impossible=True)
                 if step.proposal.complete:
+                    problem = evidence_problem(step.evidence) if self.require_evidence else ""
+                    if problem:
+                        return self._result(
+                            False, f"The model reported the task complete, but its evidence "
+                            f"does not hold on the page: {problem}. The model's message: "
+                            f"{step.proposal.message}", start_usage)
                     return self._result(True, step.proposal.message, start_usage)
         except ProposalError as exc:
             return self._result(False, str(exc), start_usage)

@@ -1,37 +1,187 @@
-"""Turning the model's evidence (element ids, visible texts) into what a replay can check."""
+"""The model's evidence as typed claims, checked on the live page with the replay's own rules.
+
+A claim is verified here exactly as a replay will check it (collector.js ``check``): rendered
+visible text, exact and case-sensitive unless declared otherwise; a state or value for a form
+control. A claim that does not hold now is not evidence: ``found`` is False and ``problem``
+says what the page has.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame
 
 from ...browser._async.llm_browser import AsyncLLMBrowser
+from ...browser.script import COLLECTOR_JS
 from ...errors import BrowserError
 from ..models import Evidence
+from ..parsing import EvidenceSpec, as_spec
+
+CHECKABLE_ROLES = ("checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio")
 
 
-async def resolve_evidence(browser: AsyncLLMBrowser, cited: list[str]) -> list[Evidence]:
-    """Each citation as an element fingerprint (an id from the last page state) or a text,
-    with ``found`` False when the page does not show it."""
+async def resolve_evidence(browser: AsyncLLMBrowser, cited: list[Any],
+                           substitute: Callable[[str], str] | None = None) -> list[Evidence]:
+    """Each citation as a typed claim with its element's and container's fingerprints,
+    ``found`` only when the claim holds on the page now."""
     snapshot = browser.snapshot
+    ids = set(snapshot.elements) if snapshot is not None else set()
+    sub = substitute or (lambda v: v)
     out: list[Evidence] = []
-    for item in (c.strip() for c in cited):
-        if snapshot is not None and item in snapshot.elements:
+    for item in cited:
+        if isinstance(item, dict):
             try:
-                fp = await browser.describe(item)
-            except BrowserError:
-                out.append(Evidence(cited=item, element_id=item, found=False))
+                item = EvidenceSpec.model_validate(item)
+            except ValueError as exc:
+                out.append(Evidence(cited=str(item), found=False, problem=f"not a claim: {exc}"))
                 continue
-            out.append(Evidence(cited=item, element_id=item, fingerprint=fp,
-                                text=fp.text or fp.name or ""))
-        else:
-            out.append(Evidence(cited=item, text=item, found=await _text_visible(browser, item)))
+        spec = as_spec(item, ids)
+        label = item if isinstance(item, str) else spec.describe()
+        out.append(await _resolve(browser, spec, label, ids, sub))
     return out
 
 
-async def _text_visible(browser: AsyncLLMBrowser, text: str) -> bool:
-    if not text:
-        return False
+async def _resolve(browser: AsyncLLMBrowser, spec: EvidenceSpec, label: str, ids: set[str],
+                   sub: Callable[[str], str]) -> Evidence:
+    ev = Evidence(cited=label, spec=spec, element_id=spec.element)
+    for ref in (spec.element, spec.within):
+        if ref is not None and ref not in ids:
+            return _missing(ev, f"{ref} is not an element id of the current page state")
+    if spec.expect == "url":
+        return _url_claim(ev, spec, browser.page.url, sub)
+    need = {"visible": "element", "state": "element", "value": "element", "nth": "element"}
+    if spec.expect in need and spec.element is None:
+        return _missing(ev, f"an {spec.expect!r} claim needs an element id")
+    if spec.expect == "count" and spec.element is None and spec.within is None:
+        return _missing(ev, "a 'count' claim needs an element or a within container id")
+    if spec.expect == "order" and not spec.texts:
+        return _missing(ev, "an 'order' claim needs texts")
     try:
-        return await browser.page.get_by_text(text).filter(visible=True).count() > 0
-    except PlaywrightError:
-        return False
+        if spec.within is not None:
+            ev.within = await browser.describe(spec.within)
+        frame = await _frame_of(browser, spec.element or spec.within)
+        if spec.element is not None:
+            ev.fingerprint = await browser.describe(spec.element)
+            el = await frame.evaluate(_ELEMENT_JS, spec.element)
+            ev.text, ev.tag, ev.input_type = el["text"], el["tag"], el["type"]
+        spec = _typed_for_control(ev, spec, sub)
+        ev.spec = spec
+        got = await frame.evaluate(COLLECTOR_JS, {
+            "op": "check", "check": _js_check(spec, sub),
+            "el": _sel(spec.element), "scope": _sel(spec.within)})
+    except BrowserError as exc:
+        return _missing(ev, str(exc))
+    except PlaywrightError as exc:
+        return _missing(ev, f"the page could not be read: {str(exc).strip().splitlines()[0]}")
+    if not got["ok"]:
+        return _missing(ev, got["got"])
+    return ev
+
+
+def evidence_problem(evidence: list[Evidence]) -> str:
+    """Why ``evidence`` can't prove completion ("" when every claim holds): none cited, or
+    each claim that does not hold with what the page has instead."""
+    if not evidence:
+        return "no evidence was cited"
+    bad = [f"{e.cited} -> {e.problem}" for e in evidence if not e.found]
+    return "; ".join(bad)
+
+
+def _typed_for_control(ev: Evidence, spec: EvidenceSpec, sub: Callable[[str], str]
+                       ) -> EvidenceSpec:
+    """A form control's "text" is its state or value: a claim citing a checkbox proves it is
+    ticked (or not), a field's proves its value, never the control's text ('on')."""
+    if spec.expect != "text" or spec.element is None:
+        return spec
+    role = ev.fingerprint.role if ev.fingerprint else None
+    if ev.input_type in ("checkbox", "radio") or role in CHECKABLE_ROLES:
+        return spec.model_copy(update={"expect": "state", "state": ev.text, "text": None})
+    if ev.tag in ("input", "textarea", "select"):
+        value = spec.text if spec.text is not None else ev.text
+        return spec.model_copy(update={"expect": "value", "value": value, "text": None})
+    if spec.text is None:
+        return spec.model_copy(update={"text": ev.text})
+    return spec
+
+
+def _js_check(spec: EvidenceSpec, sub: Callable[[str], str]) -> dict[str, Any]:
+    """The claim as collector.js ``check`` takes it, placeholders filled in. It is checked
+    literally: a part declared to vary has its value of this run."""
+    data: dict[str, Any] = {"expect": spec.expect, "match": spec.match, "state": spec.state,
+                            "count": spec.count, "index": spec.index,
+                            "texts": [sub(t) for t in spec.texts]}
+    for key in ("text", "value"):
+        value = getattr(spec, key)
+        data[key] = sub(value) if value is not None else None
+    return data
+
+
+def _url_claim(ev: Evidence, spec: EvidenceSpec, url: str, sub: Callable[[str], str]
+               ) -> Evidence:
+    parts = urlsplit(url)
+    if spec.path is not None and sub(spec.path) != parts.path:
+        return _missing(ev, f"the URL path is {parts.path!r}")
+    query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+    for key, want in spec.query.items():
+        if query.get(key) != sub(want):
+            return _missing(ev, f"the URL's query has {key}={query.get(key)!r}")
+    if spec.path is None and not spec.query:
+        return _missing(ev, "a 'url' claim needs a path or query parameters")
+    return ev
+
+
+def _missing(ev: Evidence, problem: str) -> Evidence:
+    ev.found = False
+    ev.problem = problem
+    return ev
+
+
+def _sel(element_id: str | None) -> str | None:
+    return f'[data-webtask-id="{element_id}"]' if element_id else None
+
+
+async def _frame_of(browser: AsyncLLMBrowser, element_id: str | None) -> Frame:
+    """The frame an element id lives in (its iframe chain followed from the main frame)."""
+    frame = browser.page.main_frame
+    if element_id is None or browser.snapshot is None:
+        return frame
+    for frame_id in browser.snapshot.elements.get(element_id, []):
+        handle = await frame.query_selector(f'[data-webtask-frame="{frame_id}"]')
+        child = await handle.content_frame() if handle else None
+        if child is None:
+            raise BrowserError(f"the iframe of {element_id} is no longer on the page")
+        frame = child
+    return frame
+
+
+# The cited element's rendered text, tag and input type; a checkable's text is its state.
+_ELEMENT_JS = """(id) => {
+  const sel = '[data-webtask-id="' + id + '"]';
+  const find = (root) => {
+    const hit = root.querySelector(sel);
+    if (hit) return hit;
+    for (const host of root.querySelectorAll('*')) {
+      if (host.shadowRoot) { const inner = find(host.shadowRoot); if (inner) return inner; }
+    }
+    return null;
+  };
+  const el = find(document);
+  if (!el) throw new Error('element ' + id + ' is no longer on the page');
+  const tag = el.tagName.toLowerCase();
+  const type = tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '';
+  const aria = el.getAttribute('aria-checked');
+  let text;
+  if (type === 'checkbox' || type === 'radio') text = el.checked ? 'checked' : 'unchecked';
+  else if (aria !== null) text = aria === 'true' ? 'checked' : 'unchecked';
+  else if (tag === 'select') {
+    const o = el.options[el.selectedIndex];
+    text = o ? o.text.replace(/\\s+/g, ' ').trim() : '';
+  }
+  else if (tag === 'input' || tag === 'textarea') text = el.value;
+  else text = (el.innerText || el.textContent || '').replace(/\\s+/g, ' ').trim();
+  return { tag, type, text };
+}"""

@@ -36,7 +36,7 @@ from ...tools.plan_params import DoneParams, Plan, PlannerParams, PlanStep, Tool
 from ..messages import MessageManager, MessageReader
 from ..task_context import TaskContext
 from .asker import Asker
-from .evidence import resolve_evidence
+from .evidence import evidence_problem, resolve_evidence
 
 log = logging.getLogger("pytest_webtask.plan")
 
@@ -92,13 +92,14 @@ class DoneTool(Tool):
                                      else "Task completed successfully")
         if params.impossible:
             return ExecutionResult(success=True, output=summary)
-        self.evidence = resolve_evidence(self.browser, params.evidence)
-        if self.require_evidence and not any(e.found for e in self.evidence):
-            cited = ", ".join(repr(e) for e in params.evidence) or "none"
+        self.evidence = resolve_evidence(self.browser, params.evidence,
+                                               self.task.substitute if self.task else None)
+        problem = evidence_problem(self.evidence) if self.require_evidence else ""
+        if problem:
             return ExecutionResult(
                 success=False,
-                error=f"done needs evidence found on the current page (cited: {cited}): cite "
-                "element IDs from the page state or exact texts visible on it.")
+                error=f"done needs evidence that holds on the current page ({problem}): cite "
+                "claims as the system prompt describes, about what the page state shows.")
         return ExecutionResult(success=True, output=summary)
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Locator, Page
@@ -18,7 +19,8 @@ from ...errors import WebtaskError
 from ...tools._sync.browser_tools import perform
 from ..compile import absolute_url
 from ..model import Check, RecipeAction, RecipeStep
-from ..verify import differences, text_matches
+from ..patterns import escape
+from ..verify import differences
 
 
 class ReplayError(WebtaskError):
@@ -102,8 +104,7 @@ class Replayer:
                 f"  page: {self.page.url}\n"
                 "  If the page changed on purpose, record again: pytest --webtask-record"
             )
-        locator: Locator = found[0]
-        return locator
+        return found.frame.locator(found.selector)
 
     def _frame(self, fp: Fingerprint) -> Frame | None:
         """The frame holding the element: the main frame, or its iframe chain followed."""
@@ -116,26 +117,30 @@ class Replayer:
             frame = child
         return frame
 
-    def _find(self, fp: Fingerprint) -> tuple[tuple[Locator, str] | None, str]:
+    def _find(self, fp: Fingerprint, slot: str = "target"
+                    ) -> tuple[Found | None, str]:
         """One try of the fingerprint cascade (collector.js, in the element's frame, the same
-        role and name code as recording): (locator and text, "") or (None, why not).
+        role and name code as recording): (what was found, "") or (None, why not).
 
         The first strategy with visible candidates still the same element decides: one is
-        the answer; several is an ambiguity."""
+        the answer; several is an ambiguity. ``slot`` "scope" holds a check's container while
+        its element is found in the other slot."""
         try:
             frame = self._frame(fp)
             if frame is None:
                 return None, f"its iframe {' > '.join(fp.frame)} is not on the page"
-            found = frame.evaluate(COLLECTOR_JS, {"op": "resolve", "fp": fp.model_dump()})
-        except PlaywrightError:
-            return None, "the page was navigating"
+            found = frame.evaluate(COLLECTOR_JS, {"op": "resolve", "fp": fp.model_dump(),
+                                                        "slot": slot})
+        except PlaywrightError as exc:
+            return None, script_problem(exc, self.page.url)
+        attr = "data-webtask-scope" if slot == "scope" else "data-webtask-target"
         seen: list[str] = []
         for how, infos in found:
             visible = [info for info in infos if info["visible"]]
             same: list[tuple[Fingerprint, dict[str, Any]]] = []
             for info in visible:
                 current = Fingerprint.model_validate(info["fp"])
-                diff = differences(fp, current, several=len(visible) > 1)
+                diff = differences(fp, current, several=len(visible) > 1, found_by=how)
                 if diff:
                     seen.append(f"by {how}: {current.describe()}, but {', '.join(diff)}")
                 else:
@@ -143,15 +148,14 @@ class Replayer:
             if len(same) > 1:
                 same = [s for s in same if s[0].css == fp.css] or same
             if len(same) == 1:
-                info = same[0][1]
-                return (frame.locator(f'[data-webtask-target="{info["token"]}"]'),
-                        info["text"]), ""
+                selector = f'[{attr}="{same[0][1]["token"]}"]'
+                return Found(frame, selector, same[0][1]["text"]), ""
             if same:
                 return None, (f"{len(same)} elements now match it (found by {how}): "
                               + "; ".join(s[0].describe() for s in same[:3]))
         if not seen:
-            return None, "no visible element matches it"
-        return None, "no visible element matches it. Closest:\n    " + "\n    ".join(seen[:3])
+            return None, NOT_VISIBLE
+        return None, NOT_VISIBLE + ". Closest:\n    " + "\n    ".join(seen[:3])
 
     # -- checks ---------------------------------------------------------------------------
 
@@ -172,37 +176,79 @@ class Replayer:
     def _describe(self, check: Check) -> str:
         return self.substitute(check.describe())
 
-    def _expected(self, check: Check) -> tuple[str | None, str | None]:
-        text = self.substitute(check.text) if check.text is not None else None
-        pattern = check.pattern
-        if pattern is not None:
-            pattern = re.sub(r"\\\{(\w+)\\\}",
-                             lambda m: re.escape(self.substitute("{" + m.group(1) + "}")),
-                             pattern)
-        return text, pattern
+    def _spec(self, check: Check) -> dict[str, Any]:
+        """The check as collector.js takes it, placeholders filled in (escaped in patterns)."""
+        spec = check.model_dump(exclude={"element", "within", "held_before"})
+        for key in ("text", "value"):
+            if spec[key] is not None:
+                spec[key] = self.substitute(spec[key])
+        spec["texts"] = [self.substitute(t) for t in spec["texts"]]
+        if spec["pattern"] is not None:
+            spec["pattern"] = self.pattern(spec["pattern"])
+        return spec
 
-    def _holds(self, check: Check) -> tuple[bool, str]:
-        if check.url_path is not None:
-            path = urlsplit(self.page.url).path
-            want = self.substitute(check.url_path)
-            return path == want, f"the URL path is {path!r}"
-        text, pattern = self._expected(check)
+    def pattern(self, pattern: str) -> str:
+        return re.sub(r"\\\{(\w+)\\\}",
+                      lambda m: escape(self.substitute("{" + m.group(1) + "}")), pattern)
+
+    def holds(self, check: Check, url: str | None = None) -> tuple[bool, str]:
+        """One try of ``check`` (no waiting): (holds, what the page has instead)."""
+        if check.expect == "url":
+            return self._url_holds(check, url or self.page.url)
+        frame, el, scope = self.page.main_frame, None, None
+        if check.within is not None:
+            found, problem = self._find(check.within, slot="scope")
+            if found is None:
+                return False, f"its container {check.within.describe()}: {problem}"
+            frame, scope = found.frame, found.selector
         if check.element is not None:
             found, problem = self._find(check.element)
+            if check.expect == "hidden":
+                return found is None and problem.startswith(NOT_VISIBLE), (
+                    "it is visible" if found is not None else problem)
             if found is None:
                 return False, problem
-            got = found[1]
-            return text_matches(got, text, pattern), f"its text is {got!r}"
-        needle: str | re.Pattern[str] = re.compile(pattern) if pattern else (text or "")
+            frame, el = found.frame, found.selector
         try:
-            if self.page.get_by_text(needle).filter(visible=True).count():
-                return True, ""
-        except PlaywrightError:
-            return False, "the page was navigating"
-        body = ""
-        try:
-            body = " ".join((self.page.locator("body").inner_text(timeout=1000)).split())
-        except PlaywrightError:
-            pass
-        return False, f"no such text is visible; the page shows: {body[:300]!r}"
+            got = frame.evaluate(COLLECTOR_JS, {"op": "check", "check": self._spec(check),
+                                                      "el": el, "scope": scope})
+        except PlaywrightError as exc:
+            return False, script_problem(exc, self.page.url)
+        return bool(got["ok"]), str(got["got"])
 
+    def _url_holds(self, check: Check, url: str) -> tuple[bool, str]:
+        parts = urlsplit(url)
+        if check.match == "pattern" and check.pattern is not None:
+            if re.fullmatch(self.pattern(check.pattern), parts.path) is None:
+                return False, f"the URL path is {parts.path!r}"
+        elif check.path is not None and parts.path != self.substitute(check.path):
+            return False, f"the URL path is {parts.path!r}"
+        query = dict(parse_qsl(parts.query, keep_blank_values=True))
+        for key, want in check.query.items():
+            if query.get(key) != self.substitute(want):
+                have = f"{key}={query[key]!r}" if key in query else f"no {key}"
+                return False, f"the URL's query has {have} (URL {url})"
+        return True, ""
+
+    def _holds(self, check: Check) -> tuple[bool, str]:
+        return self.holds(check)
+
+
+NOT_VISIBLE = "no visible element matches it"
+
+
+@dataclass
+class Found:
+    """An element the cascade found: its frame and an attribute selector that holds it."""
+
+    frame: Frame
+    selector: str
+    text: str
+
+
+def script_problem(exc: Exception, url: str) -> str:
+    """A Playwright error from evaluating our script, said as what it is."""
+    msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if "Execution context was destroyed" in msg or "navigat" in msg.lower():
+        return "the page was navigating"
+    return f"the page's script failed while checking ({msg}) on {url}"

@@ -24,9 +24,11 @@ from ...extraction._sync.executor import ExtractionError
 from ...extraction._sync.extractor import Extractor, execute_recipe
 from ...extraction.report import SessionReport
 from ...settings import Settings
-from ..compile import absolute_url, compile_step, is_dynamic, relative_url
+from ..compile import absolute_url, compile_step, relative_url
 from ..model import Extraction, RecipeStep
+from ..patterns import user_patterns
 from ..session import RecipeSession, StepStats
+from .before import StartState
 from .replayer import Replayer, ReplayError
 
 log = logging.getLogger("pytest_webtask")
@@ -34,7 +36,9 @@ log = logging.getLogger("pytest_webtask")
 CHECK_TASK = (
     "Check whether this statement about the current page is true: {statement}\n"
     "Do not change the page, except to reveal what you need to see (for example scroll). "
-    "If the statement is true, mark complete and cite evidence. If it is false, set "
+    "If the statement is true, mark complete and cite evidence as strong as the statement: "
+    "its order or position (nth, order), a count, a state or value, absence (hidden), within "
+    "the container it names. If it is false, set "
     '"impossible": true and say what the page shows instead.'
 )
 
@@ -217,6 +221,7 @@ class WebTask:
                       replayer: Replayer) -> tuple[RecipeStep, TaskResult]:
         llm = self._recording_llm(index, kind, text, where, ctx)
         start_url = self.page.url
+        before = StartState.take(self.page) if kind == "do" else None
         agent: Agent | PlanAgent
         if self.settings.strategy == "plan":
             agent = PlanAgent(self.page, llm, horizon=self.settings.plan_horizon,
@@ -240,7 +245,8 @@ class WebTask:
             label = "check failed" if kind == "check" else "task not completed"
             self._fail(f"{where}: {label}: {result.message}\n\n"
                              + self._step_log(result, ctx), ctx)
-        step = compile_step(kind, text, result, ctx, self.base_url, start_url)
+        step = compile_step(kind, text, result, ctx, self.base_url, start_url,
+                            user_patterns(self.settings.dynamic))
         if not step.checks:
             self._fail(
                 f"{where}: the model reported completion without citing evidence found on the "
@@ -251,13 +257,31 @@ class WebTask:
         except ReplayError as exc:
             self._fail(f"The recorded checks do not hold even right after recording, so "
                              f"nothing was recorded. {exc}", ctx)
+        if before is not None:
+            before.mark(step.checks, ctx.substitute)
+            if not any(c.discriminating for c in step.checks):
+                self._weak(where, step, ctx)
         self.stats.recorded += 1
         return step, result
+
+    def _weak(self, where: str, step: RecipeStep, ctx: TaskContext) -> None:
+        """A recorded step whose every check held before it ran: a replay could pass without
+        the step doing anything. Warn (the terminal summary names it), or fail if strict."""
+        name = f"{self.session.test_name}: {where}"
+        if self.settings.strict:
+            self._fail(
+                f"{where}: none of the step's checks discriminates: each already held before "
+                "the step ran (" + "; ".join(c.describe() for c in step.checks) + "), so a "
+                "replay could pass without the step doing anything. Add a check(...) of what "
+                "the step changes, or record with a model that cites it "
+                "(--webtask-strict is set).", ctx)
+        self.stats.weak.append(name)
+        log.warning("%s: no check discriminates (all held before the step)", name)
 
     def _start_hint(self, step: RecipeStep) -> str:
         """Where the step was recorded from, when the page started elsewhere this time."""
         start = urlsplit(absolute_url(step.url or "/", self.base_url, self.page.url)).path
-        if step.url and not is_dynamic(start) and self._started_at != start:
+        if step.url and self._started_at != start:
             return (f"\n  note: this step was recorded starting at {start}, but this time it "
                     f"started at {self._started_at}")
         return ""
@@ -303,4 +327,4 @@ class WebTask:
                 message += f"\n(step log and screenshot in {folder})"
             except (OSError, PlaywrightError) as exc:
                 log.warning("could not save failure artifacts: %s", exc)
-        pytest.fail(message, pytrace=False)
+        raise pytest.fail.Exception(message, pytrace=False) from None  # printed once
