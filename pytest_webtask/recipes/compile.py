@@ -76,6 +76,16 @@ class CheckCompiler:
                 setattr(fp, field, self.ctx.placeholders(value))
         return fp
 
+    def container(self, fp: Fingerprint | None) -> Fingerprint | None:
+        """A container's fingerprint: what it holds is the outcome, not its identity, so a
+        name that is just its content is left out (a label such as aria-label stays)."""
+        if fp is None:
+            return None
+        content_name = fp.name is not None and fp.name == fp.text
+        fp = fp.model_copy(update={"text": None, "near": None,
+                                   "name": None if content_name else fp.name})
+        return self.target(fp, None)
+
     def check(self, ev: Evidence) -> Check | None:
         spec = ev.spec
         if spec is None or not ev.found:
@@ -88,7 +98,7 @@ class CheckCompiler:
         check = Check.model_construct(
             expect=spec.expect, match=spec.match, count=spec.count, index=spec.index,
             state=spec.state, texts=[self.ctx.placeholders(t) for t in spec.texts],
-            element=self.target(ev.fingerprint, outcome), within=self.target(ev.within, None),
+            element=self.target(ev.fingerprint, outcome), within=self.container(ev.within),
             text=None, pattern=None, value=None, path=None, query={}, held_before=False)
         if spec.expect in ("text", "hidden") and (spec.text is not None or outcome):
             self.text(check, "text", spec.text if spec.text is not None else ev.text)

@@ -113,7 +113,10 @@ class Check(BaseModel):
             return f"{what} is {self.state}{scope}"
         if self.expect == "value":
             return f"{what} has value {self._wanted(self.value)}{scope}"
-        return f"{what or 'the page'}{scope} shows {self._wanted(self.text)}"
+        if what is None:  # a text of the page, or of the container
+            where = self.within.describe() if self.within is not None else "the page"
+            return f"{where} shows {self._wanted(self.text)}"
+        return f"{what}{scope} shows {self._wanted(self.text)}"
 
     def _wanted(self, text: str | None) -> str:
         if self.match == "pattern":

@@ -1,0 +1,368 @@
+"""Typed checks: each kind is recorded through the real record path (ScriptedLLM), replays
+where it holds, and fails, saying what the page has, where the behaviour is broken.
+
+The page is a small task-list app (tests/pages/tasks.html) with one regression per ``bug``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from playwright.sync_api import Browser
+
+from example_suites.scripted import task_of
+from pytest_webtask.llm.context import Context
+from pytest_webtask.recipes._sync.webtask import WebTask
+from pytest_webtask.recipes.model import Check
+from pytest_webtask.recipes.session import RecipeSession, StepStats
+from pytest_webtask.recipes.storage import load_recipe
+from pytest_webtask.settings import Settings
+from pytest_webtask.testing import ScriptedLLM
+from tests.server import PAGES, LocalServer
+
+TASKS = (PAGES / "tasks.html").read_text(encoding="utf-8")
+
+
+def act(tool: str, element_id: str, **params: object) -> dict:
+    return {"reason": tool, "tool": tool, "parameters": {"element_id": element_id, **params}}
+
+
+def done(*evidence: Any) -> dict:
+    return {"complete": True, "message": "done", "evidence": list(evidence)}
+
+
+def scripted(replies: dict[str, list[dict]]) -> ScriptedLLM:
+    def reply(context: Context) -> dict:
+        history = next(b.text for b in context.blocks if b.text.startswith("Step History:"))
+        n = len(re.findall(r"^Step \d+:$", history, flags=re.MULTILINE))
+        steps = replies[task_of(context)]
+        return steps[min(n, len(steps) - 1)]
+
+    return ScriptedLLM(reply)
+
+
+class Flow:
+    """Steps on the task page, recorded once and replayed against bugs."""
+
+    def __init__(self, browser: Browser, server: LocalServer, recipe: Path,
+                 steps: list[tuple[str, str]], replies: dict[str, list[dict]],
+                 **settings: Any) -> None:
+        self.browser, self.server, self.recipe = browser, server, recipe
+        self.steps, self.replies, self.settings = steps, replies, settings
+        self.llm = scripted(replies)
+
+    def run(self, mode: str, bug: str = "none", path: str = "/tasks") -> WebTask:
+        self.server.pages["/tasks"] = TASKS.replace("__BUG__", bug)
+        context = self.browser.new_context()
+        page = context.new_page()
+        session = RecipeSession(path=self.recipe, test_name="t", record_all=mode == "record")
+        settings = Settings(mode=mode, timeout=2.0, **self.settings)  # type: ignore[arg-type]
+        task = WebTask(page, session=session, settings=settings, base_url=self.server.url,
+                       llm_provider=lambda: self.llm, stats=StepStats())
+        try:
+            task.goto(path)
+            for kind, text in self.steps:
+                getattr(task, kind)(text)
+        finally:
+            session.finish(test_passed=True)
+            context.close()
+        return task
+
+    def record(self) -> list[dict]:
+        task = self.run("record")
+        assert task.stats.recorded == len(self.steps)
+        return [s.get("checks", []) for s in yaml.safe_load(self.recipe.read_text())["steps"]]
+
+    def replays(self) -> None:
+        calls = len(self.llm.calls)
+        task = self.run("replay")
+        assert task.stats.replayed == len(self.steps) and len(self.llm.calls) == calls
+
+    def fails(self, bug: str, *expected: str) -> str:
+        with pytest.raises(pytest.fail.Exception) as failure:
+            self.run("replay", bug)
+        message = str(failure.value)
+        assert message.startswith("Replay failed."), message
+        for part in expected:
+            assert part in message, message
+        return message
+
+
+ADD = "add a task Read book"
+ADD_STEPS = [act("fill", "input-0", value="Read book"), act("click", "button-0")]
+
+
+def test_text_count_and_within(browser: Browser, server: LocalServer, tmp_path: Path) -> None:
+    flow = Flow(browser, server, tmp_path / "r.yaml", [("do", ADD)], {ADD: [
+        {"complete": False, "message": "add it", "actions": ADD_STEPS},
+        done({"expect": "text", "text": "3 items left"},
+             {"expect": "count", "within": "ul-0", "count": 3},
+             {"expect": "text", "text": "Read book", "within": "ul-0"}),
+    ]})
+    checks = flow.record()[0]
+    assert [c["expect"] for c in checks] == ["text", "count", "text"]
+    assert checks[0] == {"expect": "text", "text": "3 items left"}  # exact, no pattern
+    assert checks[1]["count"] == 3 and checks[1]["within"]["tag"] == "ul"
+    assert not any(c.get("held_before") for c in checks)
+    flow.replays()
+    # a counter that appends instead of replacing: the old substring match passed it
+    flow.fails("append_counter", "check 1: expected the page shows text '3 items left'",
+               '"2 items left3 items left"')
+    # a plural suffix hidden with CSS: rendered text is what counts
+    flow.fails("hidden_plural", "check 1", "3 item left Clear completed")
+    flow.fails("add_twice", "check 1", '"4 items left"')
+    flow.fails("wrong_scope", "check 1")
+
+
+def test_within_scope(browser: Browser, server: LocalServer, tmp_path: Path) -> None:
+    flow = Flow(browser, server, tmp_path / "r.yaml", [("do", ADD)], {ADD: [
+        {"complete": False, "message": "add it", "actions": ADD_STEPS},
+        done({"expect": "text", "text": "Read book"},
+             {"expect": "text", "text": "Read book", "within": "ul-0"}),
+    ]})
+    flow.record()
+    flow.replays()
+    # the new task lands in the archived list: visible on the page (check 1 holds), but not
+    # within the task list
+    flow.fails("wrong_scope", "check 2: expected ul #todos shows text 'Read book'",
+               'the page shows: "Buy milk Delete Walk dog Delete"')
+
+
+SORT = "sort the tasks from Z to A"
+
+
+def test_order_and_position(browser: Browser, server: LocalServer, tmp_path: Path) -> None:
+    flow = Flow(browser, server, tmp_path / "r.yaml", [("do", SORT)], {SORT: [
+        {"complete": False, "message": "sort", "actions": [act("click", "button-4")]},
+        done({"expect": "order", "texts": ["Walk dog", "Buy milk"], "within": "ul-0"},
+             {"expect": "nth", "element": "button-1", "index": 1}),
+    ]})
+    checks = flow.record()[0]
+    assert checks[0]["texts"] == ["Walk dog", "Buy milk"]
+    assert checks[1]["index"] == 1 and checks[1]["element"]["name"] == "Delete Walk dog"
+    flow.replays()
+    flow.fails("no_sort", "check 1: expected texts in this order",
+               '"Buy milk" comes before "Walk dog"')
+    flow.fails("wrong_sort", "check 1")
+
+
+def test_order_fails_when_position_is_wrong(browser: Browser, server: LocalServer,
+                                           tmp_path: Path) -> None:
+    flow = Flow(browser, server, tmp_path / "r.yaml", [("do", SORT)], {SORT: [
+        {"complete": False, "message": "sort", "actions": [act("click", "button-4")]},
+        done({"expect": "nth", "element": "button-1", "index": 1}),
+    ]})
+    flow.record()
+    flow.fails("no_sort", "expected button \"Delete Walk dog\" is in item 1 of its list",
+               "it is in item 2 of 2")
+
+
+DONE_MILK = "mark Buy milk as done"
+
+
+def test_state_of_checkbox_and_button(browser: Browser, server: LocalServer,
+                                      tmp_path: Path) -> None:
+    # "input-1" cited as a plain id: a checkbox's evidence is its state, never its text 'on'
+    flow = Flow(browser, server, tmp_path / "r.yaml", [("do", DONE_MILK)], {DONE_MILK: [
+        {"complete": False, "message": "tick", "actions": [act("click", "input-1")]},
+        done("input-1", {"expect": "state", "element": "button-3", "state": "enabled"},
+             {"expect": "text", "text": "1 item left"}),
+    ]})
+    checks = flow.record()[0]
+    assert checks[0]["expect"] == "state" and checks[0]["state"] == "checked"
+    assert "text" not in checks[0]
+    flow.replays()
+    flow.fails("no_check", "check 1: expected checkbox \"Done: Buy milk\" is checked",
+               "it is unchecked")
+    flow.fails("stays_disabled", "check 2: expected button \"Clear completed\" is enabled",
+               "it is disabled")
+
+
+PRIORITY = "set the priority to High"
+DETAILS = "open the details"
+
+
+def test_value_and_expanded(browser: Browser, server: LocalServer, tmp_path: Path) -> None:
+    flow = Flow(browser, server, tmp_path / "r.yaml", [("do", PRIORITY), ("do", DETAILS)], {
+        PRIORITY: [
+            {"complete": False, "message": "choose", "actions": [
+                act("select", "select-0", value="High")]},
+            done({"expect": "value", "element": "select-0", "value": "High"}),
+        ],
+        DETAILS: [
+            {"complete": False, "message": "open", "actions": [act("click", "button-5")]},
+            done({"expect": "state", "element": "button-5", "state": "expanded"},
+                 {"expect": "text", "text": "Created by the demo"}),
+        ],
+    })
+    checks = flow.record()
+    assert checks[0] == [{"expect": "value", "value": "High", "element": checks[0][0]["element"]}]
+    assert checks[1][0]["state"] == "expanded"
+    flow.replays()
+    flow.fails("priority_ignored", "Step 1", "has value text 'High'", 'its value is "Normal"')
+    flow.fails("no_expand", "Step 2", "is expanded", "it is enabled, collapsed")
+
+
+EMPTY = "try to add an empty task"
+
+
+def test_hidden(browser: Browser, server: LocalServer, tmp_path: Path) -> None:
+    flow = Flow(browser, server, tmp_path / "r.yaml", [("do", EMPTY), ("do", ADD)], {
+        EMPTY: [
+            {"complete": False, "message": "add nothing", "actions": [act("click", "button-0")]},
+            done({"expect": "text", "text": "Please enter a task"}),
+        ],
+        ADD: [
+            {"complete": False, "message": "add it", "actions": ADD_STEPS},
+            done({"expect": "hidden", "text": "Please enter a task"},
+                 {"expect": "count", "within": "ul-0", "count": 3}),
+        ],
+    })
+    checks = flow.record()
+    assert checks[1][0] == {"expect": "hidden", "text": "Please enter a task"}
+    flow.replays()
+    flow.fails("error_stays", "Step 2", "expected 'Please enter a task' is not visible",
+               'it is visible: "Please enter a task"')
+
+
+ACTIVE = "show only the active tasks"
+
+
+def test_url_query_is_checked(browser: Browser, server: LocalServer, tmp_path: Path) -> None:
+    flow = Flow(browser, server, tmp_path / "r.yaml", [("do", ACTIVE)], {ACTIVE: [
+        {"complete": False, "message": "filter", "actions": [act("click", "a-1")]},
+        done({"expect": "text", "text": "Walk dog", "within": "ul-0"}),
+    ]})
+    checks = flow.record()[0]
+    # the step changed the query; that is its outcome, kept beside the path
+    assert {"expect": "url", "path": "/tasks", "query": {"filter": "active"}} in checks
+    flow.replays()
+    flow.fails("wrong_filter_query", "URL path '/tasks' and query filter=active",
+               "the URL's query has filter='all'")
+
+
+SHOWS = "the list shows Buy milk"
+
+
+def test_text_is_case_sensitive(browser: Browser, server: LocalServer, tmp_path: Path) -> None:
+    flow = Flow(browser, server, tmp_path / "r.yaml", [("check", SHOWS)], {SHOWS: [
+        done({"expect": "text", "text": "Buy milk", "within": "ul-0"}),
+    ]})
+    flow.record()
+    flow.replays()
+    flow.fails("case", "expected ul #todos shows text 'Buy milk'", '"Buy Milk"')
+
+
+def test_a_check_that_held_before_the_step_is_marked_and_warned(
+    browser: Browser, server: LocalServer, tmp_path: Path
+) -> None:
+    replies = {DETAILS: [
+        {"complete": False, "message": "open", "actions": [act("click", "button-5")]},
+        done({"expect": "text", "text": "Walk dog"}),  # on the page all along
+    ]}
+    flow = Flow(browser, server, tmp_path / "r.yaml", [("do", DETAILS)], replies)
+    task = flow.run("record")
+    checks = yaml.safe_load(flow.recipe.read_text())["steps"][0]["checks"]
+    assert checks == [{"expect": "text", "text": "Walk dog", "held_before": True}]
+    assert task.stats.weak == ["t: Step 1 do('open the details')"]
+
+    strict = Flow(browser, server, tmp_path / "s.yaml", [("do", DETAILS)], replies, strict=True)
+    with pytest.raises(pytest.fail.Exception) as failure:
+        strict.run("record")
+    assert "none of the step's checks discriminates" in str(failure.value)
+    assert "Add a check(...)" in str(failure.value)
+    assert not strict.recipe.exists()
+
+
+def test_a_false_claim_fails_the_recording(browser: Browser, server: LocalServer,
+                                           tmp_path: Path) -> None:
+    flow = Flow(browser, server, tmp_path / "r.yaml", [("do", ADD)], {ADD: [
+        {"complete": False, "message": "add it", "actions": ADD_STEPS},
+        done({"expect": "text", "text": "4 items left"}),
+    ]})
+    with pytest.raises(pytest.fail.Exception) as failure:
+        flow.run("record")
+    message = str(failure.value)
+    assert "task not completed" in message
+    assert "its evidence does not hold on the page" in message
+    assert '"text":"4 items left"' in message and '"3 items left"' in message
+    assert len(flow.llm.calls) == 3  # two steps and one re-ask with what the page shows
+    assert not flow.recipe.exists()
+
+
+SHOP = """<!doctype html><html><body><h1>Shop</h1>
+<button onclick="document.getElementById('out').textContent =
+  'Order ORD-' + Math.floor(10000 + Math.random() * 89999) + ' placed for Samsung Galaxy S2__N__'"
+>Buy</button><p id="out"></p></body></html>"""
+BUY = "buy the phone"
+
+
+@pytest.mark.parametrize("dynamic", [(), (r"ORD-\d+",)])
+def test_only_declared_parts_vary(browser: Browser, server: LocalServer, tmp_path: Path,
+                                  dynamic: tuple[str, ...]) -> None:
+    def reply(context: Context) -> dict:
+        if "Step 1:" not in context.blocks[1].text:
+            return {"complete": False, "message": "buy", "actions": [act("click", "button-0")]}
+        shown = re.search(r'"(Order ORD-\d+ placed for [^"]+)"', context.blocks[-1].text)
+        assert shown
+        return done({"expect": "text", "text": shown.group(1)})
+
+    def run(mode: str, model: str) -> None:
+        server.pages["/shop"] = SHOP.replace("__N__", model)
+        context = browser.new_context()
+        session = RecipeSession(path=tmp_path / "r.yaml", test_name="t",
+                                record_all=mode == "record")
+        task = WebTask(context.new_page(), session=session,
+                       settings=Settings(mode=mode, timeout=2.0, dynamic=dynamic),  # type: ignore[arg-type]
+                       base_url=server.url, llm_provider=lambda: ScriptedLLM(reply),
+                       stats=StepStats())
+        try:
+            task.goto("/shop")
+            task.do(BUY)
+        finally:
+            session.finish(test_passed=True)
+            context.close()
+
+    run("record", "4")
+    check = yaml.safe_load((tmp_path / "r.yaml").read_text())["steps"][0]["checks"][0]
+    assert re.fullmatch(r"Order ORD-\d+ placed for Samsung Galaxy S24", check["text"])
+    if not dynamic:  # nothing guessed: the recorded number stays exact, and so does S24
+        assert "pattern" not in check
+        with pytest.raises(pytest.fail.Exception, match="Order ORD-"):
+            run("replay", "4")  # a new order number
+        return
+    assert check["pattern"] == r"Order ORD-\d+ placed for Samsung Galaxy S24"
+    run("replay", "4")  # another order number: declared to vary
+    with pytest.raises(pytest.fail.Exception, match=r"placed for Samsung Galaxy S23"):
+        run("replay", "3")  # the model is not a part that varies
+
+
+def test_version_1_recipes_load_with_their_old_meaning(tmp_path: Path) -> None:
+    path = tmp_path / "old.yaml"
+    path.write_text(yaml.safe_dump({"version": 1, "test": "t", "steps": [
+        {"kind": "do", "text": "x", "checks": [
+            {"text": "items left"}, {"url_path": "/cart"},
+            {"element": {"tag": "h1"}, "text": "Order", "pattern": "Order \\d+"}]}]}))
+    recipe = load_recipe(path)
+    assert recipe is not None and recipe.version == 2
+    old = recipe.steps[0].checks
+    assert old[0] == Check(expect="text", text="items left", match="contains")
+    assert old[1] == Check(expect="url", path="/cart")
+    assert old[2].match == "pattern" and old[2].pattern == "Order \\d+"
+    assert old[2].element is not None
+
+
+@pytest.mark.parametrize(("data", "problem"), [
+    ({"expect": "state"}, "needs element, state"),
+    ({"expect": "count", "count": 2}, "needs an element or a within container"),
+    ({"expect": "text"}, "needs text"),
+    ({"expect": "text", "text": "x", "match": "pattern"}, "needs a pattern"),
+    ({"expect": "sorted", "text": "x"}, "expect"),
+])
+def test_an_incomplete_check_is_refused(data: dict, problem: str) -> None:
+    with pytest.raises(ValueError, match=problem):
+        Check.model_validate(data)
