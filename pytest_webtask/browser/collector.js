@@ -188,7 +188,17 @@
     const r = el.getBoundingClientRect();
     if (r.width <= 0 || r.height <= 0) return false;
     const st = getComputedStyle(el);
-    return st.visibility === 'visible' && st.opacity !== '0';
+    return st.visibility === 'visible' && (st.opacity !== '0' || styledControl(el));
+  }
+
+  // A checkbox or radio made invisible on purpose (opacity 0, clipped) with a visible label
+  // or picture in its place: people and Playwright can still use it, so it is listed.
+  function styledControl(el) {
+    if (el.tagName !== 'INPUT' || !['checkbox', 'radio'].includes((el.type || '').toLowerCase())) return false;
+    const label = (el.labels && el.labels[0]) || el.parentElement;
+    if (!label) return false;
+    const st = getComputedStyle(label);
+    return st.visibility === 'visible' && st.opacity !== '0' && label.getBoundingClientRect().width > 0;
   }
 
   function isInteractive(el, tag, style, parentPointer) {
@@ -298,7 +308,7 @@
       const isFile = tag === 'input' && (el.getAttribute('type') || '').toLowerCase() === 'file';
       if (style.display === 'none' && !isFile) return [];
       if (tag === 'input' && (el.getAttribute('type') || '').toLowerCase() === 'hidden') return [];
-      const selfVisible = style.visibility === 'visible' && style.opacity !== '0';
+      const selfVisible = style.visibility === 'visible' && (style.opacity !== '0' || styledControl(el));
       const pointer = style.cursor === 'pointer';
 
       let kids = [];
