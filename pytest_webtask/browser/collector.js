@@ -636,11 +636,8 @@
   // positions), visible, inside scope when given.
   function likeElements(el, scope) {
     const parts = [];
-    for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
-      if (n.id && /^[A-Za-z][\w-]*$/.test(n.id) && n !== el) { parts.unshift('#' + n.id); break; }
-      parts.unshift(n.tagName.toLowerCase());
-      if (n.tagName === 'HTML') break;
-    }
+    // tags only: ids and positions tell the items of a list apart, which is not the point
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement) parts.unshift(n.tagName.toLowerCase());
     let found = [];
     try { found = list(el.getRootNode().querySelectorAll(parts.join(' > '))); } catch (e) { found = [el]; }
     return found.filter((x) => shown(x) && isVisible(x) && (!scope || scope.contains(x)));
