@@ -51,6 +51,24 @@ def extraction_turn(context: Context) -> tuple[str, str, int]:
     return f"extract: {what}", phase, 0
 
 
+def read_page(reply: Any, page: str) -> Any:
+    """A reply whose evidence says ``{find: <regex>}`` cites what the page shows, as a model
+    reading it would: the whole match as the text, and group 1 declared as ``varies`` (an
+    order number that changes on every run)."""
+    if not isinstance(reply, dict) or not reply.get("evidence"):
+        return reply
+    evidence = []
+    for item in reply["evidence"]:
+        if isinstance(item, dict) and "find" in item:
+            found = re.search(item["find"], page)
+            if found is None:
+                raise LookupError(f"the page state shows nothing like {item['find']!r}")
+            item = {"expect": "text", "text": found.group(0),
+                    "varies": [found.group(1)] if found.groups() else []}
+        evidence.append(item)
+    return {**reply, "evidence": evidence}
+
+
 def scripted_llm() -> ScriptedLLM:
     scripts = load_scripts()
 
@@ -67,6 +85,6 @@ def scripted_llm() -> ScriptedLLM:
         if step >= len(replies):
             raise IndexError(f"the script for {task!r} has {len(replies)} replies; "
                              f"step {step + 1} needs another")
-        return replies[step]
+        return read_page(replies[step], context.blocks[-1].text)
 
     return ScriptedLLM(reply)

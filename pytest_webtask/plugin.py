@@ -58,7 +58,7 @@ def _test_settings(request: pytest.FixtureRequest) -> Settings:
     try:
         return base.with_marker(request.node.get_closest_marker("webtask"))
     except ConfigurationError as exc:
-        pytest.fail(str(exc), pytrace=False)
+        raise pytest.fail.Exception(str(exc), pytrace=False) from None  # printed once
 
 
 def _session(request: pytest.FixtureRequest, s: Settings) -> RecipeSession:

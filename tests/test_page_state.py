@@ -49,7 +49,7 @@ def test_hidden_nodes_left_out_wrappers_collapsed(page: Page, server: LocalServe
     assert '- "Deep text"' in text.splitlines()  # three wrapper divs collapsed to the top
     assert '- button-0 "Visible button"' in text
     assert '- select-0 (name="size" options="S|M|L" selected="M")' in text
-    assert '- ul\n  - li "one"\n  - li "two"' in text
+    assert '- ul-0\n  - li "one"\n  - li "two"' in text
     assert "div-0" in text  # a div with a click handler (pointer cursor) is addressable
 
 
