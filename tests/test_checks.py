@@ -132,6 +132,24 @@ def test_within_scope(browser: Browser, server: LocalServer, tmp_path: Path) -> 
                'the page shows: "Buy milk Delete Walk dog Delete"')
 
 
+def test_visible_and_count_of_like_elements(browser: Browser, server: LocalServer,
+                                            tmp_path: Path) -> None:
+    flow = Flow(browser, server, tmp_path / "r.yaml", [("do", ADD)], {ADD: [
+        {"complete": False, "message": "add it", "actions": ADD_STEPS},
+        # button-3 is the new row's "Delete Read book"; button-1 one of the Delete buttons
+        done({"expect": "visible", "element": "button-3"},
+             {"expect": "count", "element": "button-1", "count": 3}),
+    ]})
+    checks = flow.record()[0]
+    assert checks[0]["element"]["name"] == "Delete Read book"
+    assert checks[1]["count"] == 3
+    flow.replays()
+    flow.fails("add_twice", "check 2: expected 3 elements like button \"Delete Buy milk\"",
+               "there are 4")
+    flow.fails("wrong_scope", "check 1: expected button \"Delete Read book\"",
+               "no visible element matches it")
+
+
 SORT = "sort the tasks from Z to A"
 
 
