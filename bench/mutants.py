@@ -121,6 +121,12 @@ def verdict(run: Run) -> Verdict:
                    error=run.tail if run.broken else "")
 
 
+def short(test: str) -> str:
+    """``test_x.py::test_y[chromium-a]`` -> ``test_y[a]``: the browser is always Chromium."""
+    name = test.split("::", 1)[1]
+    return name.replace("[chromium]", "").replace("[chromium-", "[")
+
+
 def report(verdicts: list[Verdict], clean: list[Run]) -> tuple[str, dict[str, object]]:
     killed = [v for v in verdicts if v.killed]
     covered = [v for v in verdicts if v.coverage == "covered"]
@@ -151,9 +157,9 @@ def report(verdicts: list[Verdict], clean: list[Run]) -> tuple[str, dict[str, ob
     ]
     for v in verdicts:
         mark = " (17)" if v.issue17 else ""
-        by = ", ".join(t.split("::", 1)[1] for t in v.killed_by[:3]) + \
+        by = ", ".join(short(t) for t in v.killed_by[:3]) + \
             (f" +{len(v.killed_by) - 3}" if len(v.killed_by) > 3 else "")
-        cov = ", ".join(f"{t.split('::', 1)[1]} ({o})" for t, o in v.covering.items()) or "-"
+        cov = ", ".join(f"{short(t)} ({o})" for t, o in v.covering.items()) or "-"
         state = "ERROR" if v.error else ("yes" if v.killed else "**no**")
         lines.append(f"| `{v.mutant}`{mark} | {v.description} | {state} | {by or '-'} | "
                      f"{v.coverage} | {cov} |")
@@ -186,8 +192,18 @@ def main() -> int:
         parser.error("--jobs must be at least 1 and --clean-runs at least 0")
 
     todo = names + [CLEAN] * args.clean_runs
+    done = iter(range(1, len(todo) + 1))
+
+    def one(mutant: str) -> Run:
+        run = replay(mutant, args.timeout)
+        state = ("broken" if run.broken else
+                 f"{len(run.failed)} failed" if run.failed else "all passed")
+        print(f"[{next(done)}/{len(todo)}] {mutant or '(no mutant)'}: {state} "
+              f"({run.seconds:.0f} s)", file=sys.stderr, flush=True)
+        return run
+
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        runs = list(pool.map(lambda m: replay(m, args.timeout), todo))
+        runs = list(pool.map(one, todo))
     verdicts = [verdict(r) for r in runs if r.mutant != CLEAN]
     text, figures = report(verdicts, [r for r in runs if r.mutant == CLEAN])
     print(text)

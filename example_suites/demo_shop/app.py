@@ -254,7 +254,8 @@ class DemoShop:
         n = shown if self.bug("count_page_only") else matching
         if n == 1:
             return "1 product"
-        # The bug of issue 17: the DOM's text says "products", the page shows "product".
+        # Issue 17's kind of bug: the DOM's text says "products" while the page shows
+        # "product", so a check reading textContent passes on what a person sees as wrong.
         suffix = '<span class="plural">s</span>' if self.bug("plural_hidden") else "s"
         return f"{n} product{suffix}"
 
@@ -395,9 +396,9 @@ class DemoShop:
             + field("address", "Address")
             + f'<p><label for="{self.ident("receipt")}">Receipt (optional)</label>'
             f'<input id="{self.ident("receipt")}" name="receipt" type="file"></p>'
-            + self.gift_fields(values) + submit + "</form></section>" + COUNTER_SCRIPT.replace(
-                "counter.textContent =", "counter.textContent +=" if self.bug("counter_appends")
-                else "counter.textContent ="))
+            + self.gift_fields(values) + submit + "</form></section>"
+            + (COUNTER_SCRIPT.replace("textContent =", "textContent +=")
+               if self.bug("counter_appends") else COUNTER_SCRIPT))
         return 200, self.page("Checkout", body, sess), ""
 
     def gift_fields(self, values: dict[str, str]) -> str:
@@ -418,8 +419,7 @@ class DemoShop:
         errors = {}
         if not fields.get("name", "").strip():
             errors["name"] = "Name is required."
-        email = fields.get("email", "")
-        if "@" not in email and not (self.bug("email_not_validated") and email.strip()):
+        if "@" not in fields.get("email", "") and not self.bug("email_not_validated"):
             errors["email"] = "Enter a valid email address."
         if not fields.get("address", "").strip():
             errors["address"] = "Address is required."
