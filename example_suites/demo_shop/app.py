@@ -7,6 +7,8 @@ sign-in, checkout (validation, receipt upload), order confirmation with a genera
 benign changes and fails on breaking ones:
   benign:   rename_classes, wrapper, reorder, change_ids
   breaking: dead_button, confirmation_text, wrong_product, duplicate_button
+``mutants`` are realistic bugs (listed with a description in ``mutants.MUTANTS``) for the
+mutation bench, ``bench/mutants.py``: a replay must fail when one is switched on.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 from . import catalog
 from .data import PER_PAGE, PRODUCTS, USERS, Product
+from .mutants import MUTANTS
 
 SORTS = {"name": "Name", "price_asc": "Price: low to high", "price_desc": "Price: high to low"}
 
@@ -36,7 +39,9 @@ main{display:flex;gap:1em;padding:1em}
 .card{border:1px solid #ccc;padding:.6em;border-radius:6px}
 aside{width:16em;border-left:2px solid #ddd;padding-left:1em}
 .error{color:#b00}
+.plural{display:none}
 """
+GIFT_MESSAGE_MAX = 100
 
 
 def money(value: float) -> str:
@@ -47,8 +52,13 @@ class DemoShop:
     """Start with ``start()`` (or as a context manager); ``url`` is the base URL."""
 
     def __init__(self, variants: set[str] | None = None, seed: int | None = None,
-                 products: tuple[Product, ...] = PRODUCTS, per_page: int = PER_PAGE) -> None:
+                 products: tuple[Product, ...] = PRODUCTS, per_page: int = PER_PAGE,
+                 mutants: set[str] | None = None) -> None:
         self.variants: set[str] = set(variants or ())
+        unknown = set(mutants or ()) - MUTANTS.keys()
+        if unknown:
+            raise ValueError(f"unknown mutant(s): {', '.join(sorted(unknown))}")
+        self.mutants: set[str] = set(mutants or ())
         self.products = products  # the data source tests compare with
         self.per_page = per_page
         self.broken: set[int] = set()  # product ids whose details fail to load
@@ -102,11 +112,17 @@ class DemoShop:
     def cls(self, name: str) -> str:
         return f"x-{name}-renamed" if "rename_classes" in self.variants else name
 
+    def bug(self, name: str) -> bool:
+        """Is the mutant ``name`` switched on?"""
+        assert name in MUTANTS, name
+        return name in self.mutants
+
     def ident(self, name: str) -> str:
         return f"{name}-v2" if "change_ids" in self.variants else name
 
     def page(self, title: str, body: str, sess: dict[str, Any]) -> str:
-        count = sum(item["qty"] for item in sess["cart"])
+        count = (len(sess["cart"]) if self.bug("cart_count_lines")
+                 else sum(item["qty"] for item in sess["cart"]))
         user = sess.get("user")
         account = (f"<span>Signed in as {html.escape(user)}</span>" if user
                    else '<a href="/signin">Sign in</a>')
@@ -159,7 +175,8 @@ class DemoShop:
         data = body.encode()
         req.send_response(status)
         if new_sid:
-            req.send_header("Set-Cookie", f"sid={sid}; Path=/; HttpOnly")
+            path = "/cart" if self.bug("lost_session") else "/"
+            req.send_header("Set-Cookie", f"sid={sid}; Path={path}; HttpOnly")
         if location:
             req.send_header("Location", location)
         req.send_header("Content-Type", ctype)
@@ -173,15 +190,16 @@ class DemoShop:
         """The products the list shows for a query, before pagination (tests use this)."""
         items = list(self.products)
         q = query.get("q", "").strip().lower()
-        if q:
+        if q and not self.bug("search_ignored"):
             items = [p for p in items if q in p.name.lower() or q in p.description.lower()]
-        if query.get("category"):
+        if query.get("category") and not self.bug("category_filter_ignored"):
             items = [p for p in items if p.category == query["category"]]
-        sort = query.get("sort", "name")
+        sort = "name" if self.bug("sort_ignored") else query.get("sort", "name")
+        sign = -1 if self.bug("sort_reversed") else 1
         if sort == "price_asc":
-            items.sort(key=lambda p: (p.price, p.name))
+            items.sort(key=lambda p: (sign * p.price, p.name))
         elif sort == "price_desc":
-            items.sort(key=lambda p: (-p.price, p.name))
+            items.sort(key=lambda p: (-sign * p.price, p.name))
         else:
             items.sort(key=lambda p: p.name)
         return items
@@ -190,16 +208,22 @@ class DemoShop:
         items = self.visible_products(query)
         pages = max(1, -(-len(items) // PER_PAGE))
         page = min(max(1, int(query.get("page", "1") or 1)), pages)
-        shown = items[(page - 1) * PER_PAGE : page * PER_PAGE]
+        start = (page - 1) * PER_PAGE
+        if self.bug("page_overlap") and page > 1:
+            start -= 1
+        shown = items[start : start + PER_PAGE]
         if "reorder" in self.variants:
             shown = list(reversed(shown))
         cats = sorted({p.category for p in PRODUCTS})
         opts = "".join(
             f'<option value="{c}"{" selected" if query.get("category") == c else ""}>{c}</option>'
             for c in cats)
+        swap = {"price_asc": "price_desc", "price_desc": "price_asc"} \
+            if self.bug("sort_option_mislabeled") else {}
+        chosen = "name" if self.bug("sort_select_resets") else query.get("sort", "name")
         sorts = "".join(
-            f'<option value="{k}"{" selected" if query.get("sort", "name") == k else ""}>{v}'
-            "</option>" for k, v in SORTS.items())
+            f'<option value="{swap.get(k, k)}"{" selected" if chosen == swap.get(k, k) else ""}>'
+            f"{v}</option>" for k, v in SORTS.items())
         cards = "".join(self.card(p) for p in shown) or "<p>No products match.</p>"
         nav = []
         base = {k: v for k, v in query.items() if k != "page"}
@@ -217,17 +241,31 @@ class DemoShop:
             f"</option>{opts}</select>"
             f'<select name="sort" aria-label="Sort by">{sorts}</select>'
             "<button>Apply</button></form>"
-            f'<p class="{self.cls("count")}">{len(items)} products</p>'
+            f'<p class="{self.cls("count")}">{self.product_count(len(items), len(shown))}</p>'
             f'<div class="{self.cls("grid")}">{cards}</div>'
             f'<nav aria-label="Pagination">{" ".join(nav)}</nav></section>'
             f'<aside id="{self.ident("details")}" hidden></aside>'
-            + DETAILS_SCRIPT
+            + (DETAILS_SCRIPT.replace("panel.hidden = true;", "")
+               if self.bug("details_close_broken") else DETAILS_SCRIPT)
         )
         return 200, self.page("Products", body, sess), ""
+
+    def product_count(self, matching: int, shown: int) -> str:
+        n = shown if self.bug("count_page_only") else matching
+        if n == 1:
+            return "1 product"
+        # Issue 17's kind of bug: the DOM's text says "products" while the page shows
+        # "product", so a check reading textContent passes on what a person sees as wrong.
+        suffix = '<span class="plural">s</span>' if self.bug("plural_hidden") else "s"
+        return f"{n} product{suffix}"
 
     def card(self, p: Product) -> str:
         sizes = "".join(f"<option>{s}</option>" for s in p.sizes)
         button = '<button type="submit">Add to cart</button>'
+        shown = p
+        if self.bug("details_wrong_product"):
+            shown = self.products[(self.products.index(p) + 1) % len(self.products)]
+        category = shown.category.lower() if self.bug("category_lowercase") else shown.category
         if "dead_button" in self.variants:
             button = '<button type="button">Add to cart</button>'
         if "duplicate_button" in self.variants:
@@ -236,9 +274,10 @@ class DemoShop:
             f'<article class="{self.cls("card")}" id="{self.ident(f"product-{p.id}")}">'
             f"<h2>{html.escape(p.name)}</h2>"
             f'<p class="{self.cls("price")}">{money(p.price)}</p>'
-            f'<button type="button" class="{self.cls("details")}" data-name="{html.escape(p.name)}"'
-            f' data-description="{html.escape(p.description)}" data-category="{p.category}"'
-            f' data-price="{money(p.price)}">Details</button>'
+            f'<button type="button" class="{self.cls("details")}" '
+            f'data-name="{html.escape(shown.name)}" '
+            f'data-description="{html.escape(shown.description)}" data-category="{category}"'
+            f' data-price="{money(shown.price)}">Details</button>'
             f'<form method="post" action="/cart/add"><input type="hidden" name="product" '
             f'value="{p.id}"><select name="size" aria-label="Size">{sizes}</select>'
             f"{button}</form></article>"
@@ -251,8 +290,10 @@ class DemoShop:
         product = next((p for p in PRODUCTS if p.id == pid), None)
         if product is not None:
             size = fields.get("size", product.sizes[0])
+            if self.bug("size_ignored"):
+                size = product.sizes[0]
             for item in sess["cart"]:
-                if item["id"] == pid and item["size"] == size:
+                if item["id"] == pid and item["size"] == size and not self.bug("cart_merge_lost"):
                     item["qty"] += 1
                     break
             else:
@@ -263,7 +304,7 @@ class DemoShop:
         rows, total = [], 0.0
         for n, item in enumerate(sess["cart"]):
             p = next(p for p in PRODUCTS if p.id == item["id"])
-            total += p.price * item["qty"]
+            total += p.price * (1 if self.bug("total_ignores_qty") else item["qty"])
             rows.append(
                 f"<tr><td>{html.escape(p.name)}</td><td>Size {item['size']}</td>"
                 f"<td>Qty {item['qty']}</td><td>{money(p.price * item['qty'])}</td>"
@@ -273,11 +314,14 @@ class DemoShop:
         return "".join(rows), total
 
     def cart_page(self, sess: dict[str, Any], **_: Any) -> tuple:
+        removed = sess.pop("removed", None)
+        notice = (f'<p role="status">Removed {html.escape(removed)} from your cart.</p>'
+                  if removed else "")
         if not sess["cart"]:
-            body = '<section><h1>Your cart</h1><p>Your cart is empty.</p></section>'
+            body = f'<section><h1>Your cart</h1>{notice}<p>Your cart is empty.</p></section>'
         else:
             rows, total = self.cart_rows(sess)
-            body = (f"<section><h1>Your cart</h1><table>{rows}</table>"
+            body = (f"<section><h1>Your cart</h1>{notice}<table>{rows}</table>"
                     f'<p class="{self.cls("total")}">Total: {money(total)}</p>'
                     '<a href="/checkout">Proceed to checkout</a></section>')
         return 200, self.page("Cart", body, sess), ""
@@ -285,11 +329,18 @@ class DemoShop:
     def cart_remove(self, sess: dict[str, Any], fields: dict[str, str], **_: Any) -> tuple:
         line = int(fields.get("line", "-1") or -1)
         if 0 <= line < len(sess["cart"]):
-            del sess["cart"][line]
+            sess["removed"] = next(p.name for p in PRODUCTS if p.id == sess["cart"][line]["id"])
+            if self.bug("remove_wrong_line"):
+                line += 1
+            if line < len(sess["cart"]) and not self.bug("remove_does_nothing"):
+                del sess["cart"][line]
         return 303, "", "/cart"
 
     def signin_page(self, sess: dict[str, Any], error: str = "", **_: Any) -> tuple:
-        err = f'<p class="error" role="alert">{error}</p>' if error else ""
+        err = (f'<p class="error" role="alert">{error}</p>'
+               if error and not self.bug("signin_error_not_shown") else "")
+        both = "||" if self.bug("signin_enabled_with_one_field") else "&&"
+        disabled = "" if self.bug("signin_button_enabled") else " disabled"
         body = (
             f"<section><h1>Sign in</h1>{err}"
             f'<form method="post" action="/signin">'
@@ -297,14 +348,18 @@ class DemoShop:
             f'<input id="{self.ident("email")}" name="email" type="email">'
             f'<label for="{self.ident("password")}">Password</label>'
             f'<input id="{self.ident("password")}" name="password" type="password">'
-            "<button>Sign in</button></form></section>")
+            f"<button{disabled}>Sign in</button></form></section>"
+            + SIGNIN_SCRIPT.replace("&&", both))
         return 200, self.page("Sign in", body, sess), ""
 
     def signin(self, sess: dict[str, Any], fields: dict[str, str], **_: Any) -> tuple:
         user = USERS.get(fields.get("email", "").strip().lower())
-        if user is None or user[0] != fields.get("password", ""):
+        wrong = user is None or user[0] != fields.get("password", "")
+        if wrong and not (user is not None and self.bug("wrong_password_accepted")):
             return self.signin_page(sess, error="Wrong email or password.")
-        sess["user"] = user[1]
+        assert user is not None
+        if not self.bug("signin_not_kept"):
+            sess["user"] = user[1]
         return 303, "", "/"
 
     def checkout_page(self, sess: dict[str, Any], errors: dict[str, str] | None = None,
@@ -314,10 +369,14 @@ class DemoShop:
                     '<a href="/">Continue shopping</a></section>')
             return 200, self.page("Checkout", body, sess), ""
         errors, values = errors or {}, values or {}
+        if self.bug("values_lost_on_error"):
+            values = {k: v for k, v in values.items() if k == "gift_wrap"}
+        if self.bug("gift_wrap_lost_on_error"):
+            values = {k: v for k, v in values.items() if k != "gift_wrap"}
 
         def field(name: str, label: str, kind: str = "text") -> str:
             err = (f'<span class="error" id="{name}-error">{errors[name]}</span>'
-                   if name in errors else "")
+                   if name in errors and not self.bug("errors_not_shown") else "")
             val = html.escape(values.get(name, ""))
             fid = self.ident(name)
             return (f'<p><label for="{fid}">{label}</label>'
@@ -337,8 +396,21 @@ class DemoShop:
             + field("address", "Address")
             + f'<p><label for="{self.ident("receipt")}">Receipt (optional)</label>'
             f'<input id="{self.ident("receipt")}" name="receipt" type="file"></p>'
-            + submit + "</form></section>")
+            + self.gift_fields(values) + submit + "</form></section>"
+            + (COUNTER_SCRIPT.replace("textContent =", "textContent +=")
+               if self.bug("counter_appends") else COUNTER_SCRIPT))
         return 200, self.page("Checkout", body, sess), ""
+
+    def gift_fields(self, values: dict[str, str]) -> str:
+        # After the form's original fields, so the recorded element ids stay as they were.
+        ticked = " checked" if values.get("gift_wrap") else ""
+        message = values.get("gift_message", "")
+        return (f'<p><input id="{self.ident("gift_wrap")}" name="gift_wrap" type="checkbox" '
+                f'value="yes"{ticked}><label for="{self.ident("gift_wrap")}">Gift wrap</label></p>'
+                f'<p><label for="{self.ident("gift_message")}">Gift message (optional)</label>'
+                f'<textarea id="{self.ident("gift_message")}" name="gift_message" '
+                f'maxlength="{GIFT_MESSAGE_MAX}">{html.escape(message)}</textarea></p>'
+                f'<p id="gift-message-left">{GIFT_MESSAGE_MAX - len(message)} characters left</p>')
 
     def checkout(self, sess: dict[str, Any], fields: dict[str, str],
                  files: dict[str, tuple[str, bytes]], **_: Any) -> tuple:
@@ -347,17 +419,24 @@ class DemoShop:
         errors = {}
         if not fields.get("name", "").strip():
             errors["name"] = "Name is required."
-        if "@" not in fields.get("email", ""):
+        if "@" not in fields.get("email", "") and not self.bug("email_not_validated"):
             errors["email"] = "Enter a valid email address."
         if not fields.get("address", "").strip():
             errors["address"] = "Address is required."
-        if errors:
+        if self.bug("stale_errors"):
+            errors = {**sess.get("errors", {}), **errors}
+            sess["errors"] = errors
+        if errors and not self.bug("validation_skipped"):
             return self.checkout_page(sess, errors=errors, values=fields)
         number = f"ORD-{self._random.randint(10000, 99999)}"
-        receipt = files.get("receipt")
-        self.orders[number] = {"name": fields["name"].strip(), "items": list(sess["cart"]),
-                               "receipt": receipt}
-        sess["cart"] = []
+        receipt = None if self.bug("receipt_dropped") else files.get("receipt")
+        name = fields.get("email", "") if self.bug("confirmation_wrong_name") else fields["name"]
+        gift = bool(fields.get("gift_wrap")) and not self.bug("gift_wrap_ignored")
+        self.orders[number] = {"name": name.strip(), "items": list(sess["cart"]),
+                               "receipt": receipt, "gift_wrap": gift,
+                               "gift_message": fields.get("gift_message", "").strip()}
+        if not self.bug("cart_not_emptied"):
+            sess["cart"] = []
         return 303, "", f"/orders/{number}"
 
     def order_page(self, number: str, sess: dict[str, Any]) -> tuple:
@@ -365,12 +444,19 @@ class DemoShop:
         if order is None:
             return 404, self.page("Not found", "<h1>Order not found</h1>", sess), ""
         thanks = "Order received" if "confirmation_text" in self.variants else "Thank you"
-        lines = "".join(
-            f"<li>{html.escape(next(p.name for p in PRODUCTS if p.id == i['id']))}, "
-            f"size {i['size']}, qty {i['qty']}</li>" for i in order["items"])
+        def name(pid: int) -> str:
+            if self.bug("confirmation_wrong_item"):
+                pid = pid % len(PRODUCTS) + 1
+            return next(p.name for p in PRODUCTS if p.id == pid)
+
+        lines = "".join(f"<li>{html.escape(name(i['id']))}, size {i['size']}, qty {i['qty']}</li>"
+                        for i in order["items"])
         receipt = order["receipt"]
         got = (f"<p>Receipt received: {html.escape(receipt[0])}</p>" if receipt and receipt[0]
                else "")
+        got += f"<p>Gift wrap: {'yes' if order.get('gift_wrap') else 'no'}</p>"
+        if order.get("gift_message"):
+            got += f"<p>Gift message: {html.escape(order['gift_message'])}</p>"
         body = (f"<section><h1>{thanks}, {html.escape(order['name'])}!</h1>"
                 f'<p class="{self.cls("order-number")}">Your order number is {number}.</p>'
                 f"<ul>{lines}</ul>{got}<a href=\"/\">Continue shopping</a></section>")
@@ -392,6 +478,27 @@ for (const b of document.querySelectorAll('button[data-description]')) {
     panel.hidden = false;
   });
 }
+</script>"""
+
+
+SIGNIN_SCRIPT = """<script>
+(() => {
+  const form = document.querySelector('form[action="/signin"]');
+  const [email, password] = form.querySelectorAll('input');
+  const button = form.querySelector('button');
+  const update = () => { button.disabled = !(email.value && password.value); };
+  form.addEventListener('input', update);
+})();
+</script>"""
+
+COUNTER_SCRIPT = """<script>
+(() => {
+  const box = document.querySelector('textarea[name="gift_message"]');
+  const counter = document.getElementById('gift-message-left');
+  box.addEventListener('input', () => {
+    counter.textContent = `${box.maxLength - box.value.length} characters left`;
+  });
+})();
 </script>"""
 
 

@@ -1,0 +1,22 @@
+"""Counts: how many products match, how many items the cart holds, what they cost together.
+
+Scripted with typed evidence (count, element text, scope); skipped until recorded with
+typed checks (see ``_typed_recipe`` in conftest.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.typed_checks
+
+
+def test_product_count(webtask) -> None:  # type: ignore[no-untyped-def]
+    webtask.goto("/")
+    webtask.check("the shop lists 13 products, six on this page")
+    webtask.do("search for beanie")
+
+
+def test_same_product_twice(webtask) -> None:  # type: ignore[no-untyped-def]
+    webtask.goto("/")
+    webtask.do("add the Blue Oxford Shirt in size M to the cart twice")

@@ -1,0 +1,45 @@
+"""Element state: disabled and enabled buttons, ticked boxes, kept field values, a live
+counter, and what the confirmation says about them.
+
+Scripted with typed evidence (state, value, exact text); skipped until recorded with typed
+checks (see ``_typed_recipe`` in conftest.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.typed_checks
+
+PASSWORD = "lovelace-1815"
+
+
+def test_sign_in_button_waits_for_both_fields(webtask) -> None:  # type: ignore[no-untyped-def]
+    webtask.goto("/signin")
+    webtask.check("the Sign in button is disabled")
+    webtask.do("type the email {email}", email="ada@example.com")
+    webtask.check("the Sign in button is still disabled")
+    webtask.do("type the password", secrets={"password": PASSWORD})
+
+
+def test_gift_wrap_kept_after_error(webtask) -> None:  # type: ignore[no-untyped-def]
+    webtask.goto("/")
+    webtask.do("add the Wool Beanie to the cart")
+    webtask.do("go to checkout as {name} ({email}) with gift wrap, leave the address empty "
+               "and place the order", name="Ada Lovelace", email="ada@example.com")
+    webtask.check("the gift wrap box is still ticked")
+
+
+def test_gift_wrap_on_confirmation(webtask) -> None:  # type: ignore[no-untyped-def]
+    webtask.goto("/")
+    webtask.do("add the Wool Beanie to the cart")
+    webtask.do("check out as {name} ({email}), address {address}, gift wrapped with the "
+               "message {message}", name="Ada Lovelace", email="ada@example.com",
+               address="1 Analytical Row", message="Happy birthday!")
+    webtask.check("the confirmation says the order is gift wrapped")
+
+
+def test_gift_message_counter(webtask) -> None:  # type: ignore[no-untyped-def]
+    webtask.goto("/")
+    webtask.do("add the Wool Beanie to the cart")
+    webtask.do("go to checkout and write the gift message {message}", message="Happy birthday!")
