@@ -16,7 +16,7 @@ def test_removed_item_leaves_the_cart(webtask) -> None:  # type: ignore[no-untyp
     webtask.goto("/")
     webtask.do("add the Blue Oxford Shirt in size M to the cart")
     webtask.goto("/")
-    webtask.do("add the Khaki Chinos in size L to the cart")
+    webtask.do("add the Khaki Chinos in size L to the cart as well")
     # The cart then says "Removed Blue Oxford Shirt from your cart.": only a check scoped to
     # the cart's table can say the shirt is gone.
     webtask.do("remove the Blue Oxford Shirt from the cart")
