@@ -20,6 +20,10 @@ SETTINGS = pytest.StashKey[Settings]()
 REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()
 FLAVOUR = pytest.StashKey[str]()
 RECIPE_OWNERS = pytest.StashKey[dict[tuple[str, Any], str]]()
+RUN_BUDGET = pytest.StashKey[Any]()  # RunBudget, imported lazily
+# A test's secrets (a Secrets object, filled as steps pass them) and its artifacts folder.
+TEST_SECRETS = pytest.StashKey[Any]()
+TEST_ARTIFACTS = pytest.StashKey[Path]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -51,7 +55,8 @@ def webtask_llm(pytestconfig: pytest.Config) -> Any:
 
     s = pytestconfig.stash[SETTINGS]
     return OpenAILLM.from_env(model=s.model or None, base_url=s.base_url_llm or None,
-                              timeout=s.llm_timeout)
+                              timeout=s.llm_timeout, max_tokens=s.llm_max_tokens,
+                              response_format=s.response_format)
 
 
 def _test_settings(request: pytest.FixtureRequest) -> Settings:
@@ -119,6 +124,16 @@ def _claim_flavour(request: pytest.FixtureRequest, flavour: str) -> None:
     stash[FLAVOUR] = flavour
 
 
+def _run_budget(config: pytest.Config) -> Any:
+    from .agent.budget import RunBudget
+
+    if RUN_BUDGET not in config.stash:
+        s = config.stash[SETTINGS]
+        config.stash[RUN_BUDGET] = RunBudget(max_calls=s.run_max_llm_calls,
+                                             max_tokens=s.run_max_tokens)
+    return config.stash[RUN_BUDGET]
+
+
 def _finish(request: pytest.FixtureRequest, session: RecipeSession, stats: StepStats) -> None:
     reports = request.node.stash.get(REPORTS, {})
     passed = "call" in reports and reports["call"].passed
@@ -140,8 +155,12 @@ def webtask(request: pytest.FixtureRequest, page: Any, base_url: str | None,
     stats = StepStats()
     task = WebTask(page, session=session, settings=s, base_url=base_url or None,
                    llm_provider=_llm_provider(request), stats=stats,
-                   report=_reporter(request.config), artifacts=lambda: Path(output_path))
+                   report=_reporter(request.config), artifacts=lambda: Path(output_path),
+                   run_budget=_run_budget(request.config))
+    request.node.stash[TEST_SECRETS] = task.secrets
+    request.node.stash[TEST_ARTIFACTS] = Path(output_path)
     yield task
+    task.scrub_page()  # before pytest-playwright's end-of-test screenshot
     _finish(request, session, stats)
 
 
@@ -175,7 +194,9 @@ if pytest_asyncio is not None:
             page = await browser.new_page()
             task = AsyncWebTask(page, session=session, settings=s, base_url=base_url,
                                 llm_provider=_llm_provider(request), stats=stats,
-                                report=_reporter(request.config))
+                                report=_reporter(request.config),
+                                run_budget=_run_budget(request.config))
+            request.node.stash[TEST_SECRETS] = task.secrets
             yield task
             await browser.close()
         _finish(request, session, stats)
@@ -187,8 +208,26 @@ if pytest_asyncio is not None:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     report = yield
+    secrets = item.stash.get(TEST_SECRETS, None)
+    if secrets:  # the terminal, JUnit and every other report reader see masked text
+        from .artifacts import redact_report
+
+        redact_report(report, secrets)
     item.stash.setdefault(REPORTS, {})[report.when] = report
     return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    result = yield
+    secrets = item.stash.get(TEST_SECRETS, None)
+    folder = item.stash.get(TEST_ARTIFACTS, None)
+    if secrets and folder is not None and folder.is_dir():
+        # pytest-playwright has moved its traces here by now
+        from .artifacts import scrub_folder
+
+        scrub_folder(folder, secrets)
+    return result
 
 
 class Reporter:
