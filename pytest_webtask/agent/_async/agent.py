@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from playwright.async_api import Page
 
@@ -39,14 +40,20 @@ class AsyncProposer:
         self.browser = browser
         self.usage = usage if usage is not None else Usage()
         self.asker = AsyncAsker(llm, task, self.usage, budget)
+        # called after the page is read, before the history is written: what happened
+        # between steps (a late navigation the guard stopped) goes into the history
+        self.between_steps: Callable[[], None] | None = None
 
     async def build_context(self) -> Context:
+        page = await self.browser.get_page_context()
+        if self.between_steps is not None:
+            self.between_steps()
         context = Context(system=get_prompt("agent/proposer", "proposer_system"))
         context.append(self.task.get_task_context())
         context.append(self.task.get_resources_context())
         context.append(self.task.get_steps_context())
         context.append(self.tools.get_tools_context())
-        context.append(await self.browser.get_page_context())
+        context.append(page)
         return context  # the asker masks secrets before anything is sent
 
     async def propose(self, extra: Block | None = None) -> ProposalResult:
@@ -159,6 +166,7 @@ class AsyncAgent:
         self.tool_registry = browser_registry(self.browser, self._task_context, origins)
         self.proposer = AsyncProposer(self.llm, self._task_context, self.tool_registry,
                                       self.browser, usage=self.usage, budget=self.budget)
+        self.proposer.between_steps = self._late_requests
         self._repeats = RepeatedFailure()
         if self.guard is None or self.guard.origins != origins:
             await self.close()
@@ -167,6 +175,14 @@ class AsyncAgent:
         await self.guard.start()
         self.executer = AsyncExecuter(self.tool_registry, self.browser, self.settle_timeout_ms,
                                       self.guard)
+
+    def _late_requests(self) -> None:
+        """Requests the guard stopped since the last step ended (a timer's navigation, a
+        page's own script) go into that step's history entry."""
+        late = self.guard.note() if self.guard else None
+        if late and self._task_context is not None and self._task_context.steps:
+            last = self._task_context.steps[-1]
+            last.note = " ".join(filter(None, [last.note, "After this step: " + late]))
 
     async def close(self) -> None:
         """Remove the origin guard's route from the browser context."""
@@ -177,10 +193,6 @@ class AsyncAgent:
         """Run one step: propose (one LLM call), execute, settle."""
         if self._task_context is None or self.proposer is None or self.executer is None:
             raise RuntimeError("No task set. Call set_task() first.")
-        late = self.guard.note() if self.guard else None
-        if late and self._task_context.steps:  # blocked between steps: a late navigation
-            last = self._task_context.steps[-1]
-            last.note = " ".join(filter(None, [last.note, "After this step: " + late]))
         proposal = await self.proposer.propose()
         snapshot = self.browser.snapshot
         step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)

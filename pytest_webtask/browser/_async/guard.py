@@ -2,7 +2,9 @@
 leave the browser (a context-level route), and remembered so the model can be told.
 
 It covers every page of the context (popups included), navigations of any frame, form posts,
-redirects (a redirect's target is checked before the browser follows it) and script traffic
+redirects of GET navigations (where one leads is asked with HEAD before the browser goes:
+the browser follows a redirect without routing it again; a form post that redirects is
+caught after the fact) and script traffic
 (fetch, XHR, event streams); other subresources (images, styles, scripts, fonts) only with
 ``subresources=True``. A navigation that is stopped leaves the page where it was (an empty
 204 answer), so a late ``location = ...`` cannot take the agent anywhere.
@@ -10,7 +12,6 @@ redirects (a redirect's target is checked before the browser follows it) and scr
 
 from __future__ import annotations
 
-import json
 import logging
 from urllib.parse import urljoin
 
@@ -24,8 +25,6 @@ log = logging.getLogger("pytest_webtask.guard")
 # Request types stopped even without subresources=True: they carry what a page sends.
 SENDING_TYPES = frozenset({"document", "xhr", "fetch", "eventsource", "websocket", "other",
                            "ping"})
-# A page that sends the browser on: it re-enters the route, so every hop is checked.
-_HOP = "<!doctype html><script>location.replace({url})</script>"
 
 
 class AsyncOriginGuard:
@@ -86,27 +85,32 @@ class AsyncOriginGuard:
                 else:
                     await route.abort("blockedbyclient")
                 return
-        if not navigation or not url.startswith("http") or not _refetchable(request):
-            await route.fallback()
-            return
-        # A navigation within the allowed origins may redirect elsewhere, and the browser
-        # follows a redirect without routing it again: fetch it here and look first.
-        response = await route.fetch(max_redirects=0)
-        location = response.headers.get("location")
-        if 300 <= response.status < 400 and location:
-            target = urljoin(url, location)
-            if not allowed(target, self.origins):
+        if navigation and request.method == "GET" and url.startswith("http"):
+            # The browser follows a redirect without routing it again, so where a GET
+            # navigation leads is asked first (HEAD, redirects not followed, a few hops).
+            target = await self._redirect_target(route, url)
+            if target is not None:
                 self._block(request, target, via=url)
                 await route.fulfill(status=204)
                 return
-            if response.status in (301, 302, 303):
-                # followed as a new navigation, so its own redirects are checked too
-                await route.fulfill(status=200, content_type="text/html",
-                                    headers={k: v for k, v in response.headers.items()
-                                             if k.lower() == "set-cookie"},
-                                    body=_HOP.format(url=_js_string(target)))
-                return
-        await route.fulfill(response=response)
+        await route.fallback()
+
+    async def _redirect_target(self, route: Route, url: str) -> str | None:
+        """The first URL outside the allowed origins that ``url`` redirects to, if any."""
+        current = url
+        for _hop in range(5):
+            if current == url:
+                response = await route.fetch(method="HEAD", max_redirects=0)
+            else:
+                response = await self.context.request.head(current, max_redirects=0)
+            location = response.headers.get("location")
+            await response.dispose()
+            if not (300 <= response.status < 400 and location):
+                return None
+            current = urljoin(current, location)
+            if not allowed(current, self.origins):
+                return current
+        return None
 
     def _block(self, request: Request, url: str, via: str | None = None) -> None:
         kind = "navigation" if request.is_navigation_request() else request.resource_type
@@ -116,16 +120,3 @@ class AsyncOriginGuard:
             kind = f"redirect from {via}"
         self.blocked.append(f"{request.method} {url} ({kind})")
         log.info("origin guard blocked %s %s", request.method, url)
-
-
-def _refetchable(request: Request) -> bool:
-    """Can this request be sent again from here, body and all? Not a multipart form: file
-    contents are not handed to a route, so such a post goes out as the browser sends it."""
-    if request.method in ("GET", "HEAD"):
-        return True
-    ctype = request.headers.get("content-type", "").lower()
-    return ctype.startswith(("application/x-www-form-urlencoded", "text/plain"))
-
-
-def _js_string(text: str) -> str:
-    return json.dumps(text).replace("<", "\\u003c")
