@@ -137,3 +137,18 @@ def test_secret_stays_masked_in_later_steps_and_artifacts(inner: Inner, page: Pa
     assert LONG_SECRET not in inner.all_text()
     # the failure screenshot masks the field showing the secret
     assert magenta_pixels(page, (folder / "webtask-failure.png").read_bytes()) > 500
+
+
+def test_secret_in_the_tests_own_failure_is_masked_in_terminal_and_junit(inner: Inner) -> None:
+    inner.tests(TOKEN_TEST.replace(
+        '    webtask.check("the page says the token was accepted")\n',
+        '    print("debug:", os.environ["TOKEN"])\n'
+        '    assert webtask.page.input_value("input[type=search]") == "something else"\n'))
+    inner.scripts(TOKEN_SCRIPTS)
+    result = inner.run("--junitxml=report.xml", "-rA", env={"TOKEN": LONG_SECRET})
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "AssertionError" in out and "{token}" in out
+    assert LONG_SECRET[:20] not in out
+    junit = (inner.path / "report.xml").read_text()
+    assert "{token}" in junit and LONG_SECRET[:20] not in junit
