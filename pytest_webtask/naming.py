@@ -14,7 +14,8 @@ import re
 # Longest file stem written: well under the 255 bytes most file systems allow, leaving room
 # for ".yaml", the atomic writer's temporary prefix and suffix.
 MAX_STEM = 120
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.\-\[\]]+")
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.\-\[\] ]+")
+_LEGACY_UNSAFE = re.compile(r"[^A-Za-z0-9_.\-\[\]]+")
 
 
 def recipe_test_name(nodeid_tail: str, browser: str | None = None) -> str:
@@ -37,8 +38,14 @@ def recipe_test_name(nodeid_tail: str, browser: str | None = None) -> str:
 def recipe_file_stem(name: str) -> str:
     """A test name as a file stem: unchanged when it is short and holds only safe characters;
     otherwise cleaned, shortened and suffixed with a hash of the full name (injective)."""
-    cleaned = _UNSAFE.sub("_", name).strip("._") or "test"
+    cleaned = _UNSAFE.sub("_", name).strip("._ ") or "test"
     if cleaned == name and len(name) <= MAX_STEM:
         return name
     digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:12]
     return f"{cleaned[: MAX_STEM - len(digest) - 1]}~{digest}"
+
+
+def legacy_file_stem(name: str) -> str:
+    """The file stem earlier versions used: not injective (``a/b`` and ``a_b`` shared one)
+    and unbounded; only read to point at a recipe that should be renamed."""
+    return _LEGACY_UNSAFE.sub("_", name).strip("._") or "test"
