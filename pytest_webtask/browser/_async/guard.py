@@ -22,6 +22,8 @@ from ..origins import allowed
 
 log = logging.getLogger("pytest_webtask.guard")
 
+HEAD_TIMEOUT_MS = 10_000
+
 # Request types stopped even without subresources=True: they carry what a page sends.
 SENDING_TYPES = frozenset({"document", "xhr", "fetch", "eventsource", "websocket", "other",
                            "ping"})
@@ -99,10 +101,15 @@ class AsyncOriginGuard:
         """The first URL outside the allowed origins that ``url`` redirects to, if any."""
         current = url
         for _hop in range(5):
-            if current == url:
-                response = await route.fetch(method="HEAD", max_redirects=0)
-            else:
-                response = await self.context.request.head(current, max_redirects=0)
+            try:
+                if current == url:
+                    response = await route.fetch(method="HEAD", max_redirects=0,
+                                                 timeout=HEAD_TIMEOUT_MS)
+                else:
+                    response = await self.context.request.head(current, max_redirects=0,
+                                                                timeout=HEAD_TIMEOUT_MS)
+            except PlaywrightError:
+                return None  # no answer to HEAD: the browser's own request will tell
             location = response.headers.get("location")
             await response.dispose()
             if not (300 <= response.status < 400 and location):
