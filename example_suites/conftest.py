@@ -14,9 +14,6 @@ import pytest
 
 from example_suites.demo_shop import DemoShop, mutants
 from example_suites.scripted import scripted_llm
-from pytest_webtask.naming import recipe_test_name
-from pytest_webtask.recipes.storage import recipe_path
-from pytest_webtask.settings import Settings
 
 DATA = Path(__file__).parent / "data"
 
@@ -65,32 +62,3 @@ def _loopback_only(context):  # type: ignore[no-untyped-def]
     context.route("**/*", guard)
     yield
     assert not outside, f"requests left loopback: {outside}"
-
-
-def _typed_checks() -> bool:
-    """Does the installed pytest-webtask record typed checks (EVIDENCE_FORMAT, issue 9)?"""
-    from pytest_webtask.recipes.model import Check
-
-    return "expect" in Check.model_fields
-
-
-@pytest.fixture(autouse=True)
-def _typed_recipe(request: pytest.FixtureRequest) -> None:
-    """Tests marked ``typed_checks`` are scripted with typed evidence (order, count, state,
-    absence, scope). Until their recipes are recorded they are skipped where they cannot be
-    recorded: in CI or with --webtask-replay-only (no recording), and with a pytest-webtask
-    that has no typed checks yet (its recorder would reject the scripted evidence)."""
-    if request.node.get_closest_marker("typed_checks") is None:
-        return
-    tail = request.node.nodeid.split("::", 1)[1]
-    recipe = recipe_path(request.path, recipe_test_name(tail))
-    if recipe.exists():
-        return
-    replay_only = bool(request.config.getoption("webtask_replay_only"))
-    if replay_only or Settings().in_ci or not _typed_checks():
-        pytest.skip(f"needs recipes recorded with typed checks ({recipe.name} is missing)")
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", "typed_checks: scripted with typed evidence; skipped until recorded")

@@ -1,15 +1,8 @@
 """Absence and scope: what must be gone (a removed item, a fixed error, a closed panel), and
 where something must be (in the cart, in the details panel), not merely somewhere.
-
-Scripted with typed evidence (hidden, within); skipped until recorded with typed checks
-(see ``_typed_recipe`` in conftest.py).
 """
 
 from __future__ import annotations
-
-import pytest
-
-pytestmark = pytest.mark.typed_checks
 
 
 def test_removed_item_leaves_the_cart(webtask) -> None:  # type: ignore[no-untyped-def]

@@ -1,14 +1,7 @@
 """Counts: how many products match, how many items the cart holds, what they cost together.
-
-Scripted with typed evidence (count, element text, scope); skipped until recorded with
-typed checks (see ``_typed_recipe`` in conftest.py).
 """
 
 from __future__ import annotations
-
-import pytest
-
-pytestmark = pytest.mark.typed_checks
 
 
 def test_product_count(webtask) -> None:  # type: ignore[no-untyped-def]

@@ -1,15 +1,7 @@
 """Order: a sorted list must be in that order, not merely contain the right products.
-
-Scripted with typed evidence (order, nth, value, url query); skipped until their recipes
-are recorded with a pytest-webtask that has typed checks (see ``_typed_recipe`` in
-conftest.py).
 """
 
 from __future__ import annotations
-
-import pytest
-
-pytestmark = pytest.mark.typed_checks
 
 
 def test_jackets_most_expensive_first(webtask) -> None:  # type: ignore[no-untyped-def]

@@ -1,15 +1,8 @@
 """Element state: disabled and enabled buttons, ticked boxes, kept field values, a live
 counter, and what the confirmation says about them.
-
-Scripted with typed evidence (state, value, exact text); skipped until recorded with typed
-checks (see ``_typed_recipe`` in conftest.py).
 """
 
 from __future__ import annotations
-
-import pytest
-
-pytestmark = pytest.mark.typed_checks
 
 PASSWORD = "lovelace-1815"
 

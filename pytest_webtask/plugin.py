@@ -11,14 +11,19 @@ import pytest
 
 from . import settings as settings_mod
 from .errors import ConfigurationError, WebtaskError
-from .naming import recipe_test_name
+from .naming import recipe_file_stem, recipe_test_name
 from .recipes.session import RecipeSession, StepStats
-from .recipes.storage import RECIPE_DIR, recipe_path, safe_name
+from .recipes.storage import RECIPE_DIR, recipe_path
 from .settings import Settings
 
 SETTINGS = pytest.StashKey[Settings]()
 REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()
 FLAVOUR = pytest.StashKey[str]()
+RECIPE_OWNERS = pytest.StashKey[dict[tuple[str, Any], str]]()
+RUN_BUDGET = pytest.StashKey[Any]()  # RunBudget, imported lazily
+# A test's secrets (a Secrets object, filled as steps pass them) and its artifacts folder.
+TEST_SECRETS = pytest.StashKey[Any]()
+TEST_ARTIFACTS = pytest.StashKey[Path]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -50,7 +55,8 @@ def webtask_llm(pytestconfig: pytest.Config) -> Any:
 
     s = pytestconfig.stash[SETTINGS]
     return OpenAILLM.from_env(model=s.model or None, base_url=s.base_url_llm or None,
-                              timeout=s.llm_timeout)
+                              timeout=s.llm_timeout, max_tokens=s.llm_max_tokens,
+                              response_format=s.response_format)
 
 
 def _test_settings(request: pytest.FixtureRequest) -> Settings:
@@ -64,9 +70,20 @@ def _test_settings(request: pytest.FixtureRequest) -> Settings:
 def _session(request: pytest.FixtureRequest, s: Settings) -> RecipeSession:
     node = request.node
     tail = node.nodeid.split("::", 1)[1] if "::" in node.nodeid else node.name
-    name = recipe_test_name(tail)
-    return RecipeSession(path=recipe_path(Path(node.path), name), test_name=name,
-                         record_all=s.mode == "record")
+    callspec = getattr(node, "callspec", None)
+    browser = callspec.params.get("browser_name") if callspec is not None else None
+    name = recipe_test_name(tail, browser if isinstance(browser, str) else None)
+    path = recipe_path(Path(node.path), name)
+    # Two tests must never share a recipe (they would overwrite each other). Names are made
+    # injective, but a case-insensitive file system can still fold two of them into one.
+    owners = request.session.stash.setdefault(RECIPE_OWNERS, {})
+    key = (str(path).lower(), browser)
+    other = owners.setdefault(key, node.nodeid)
+    if other != node.nodeid:
+        pytest.fail(f"{node.nodeid} and {other} would share the recipe file {path}: rename "
+                    "one of the tests (or its parametrize id).", pytrace=False)
+    node.user_properties.append(("webtask_recipe", name))
+    return RecipeSession(path=path, test_name=name, record_all=s.mode == "record")
 
 
 def _llm_provider(request: pytest.FixtureRequest) -> Callable[[], Any]:
@@ -107,6 +124,16 @@ def _claim_flavour(request: pytest.FixtureRequest, flavour: str) -> None:
     stash[FLAVOUR] = flavour
 
 
+def _run_budget(config: pytest.Config) -> Any:
+    from .agent.budget import RunBudget
+
+    if RUN_BUDGET not in config.stash:
+        s = config.stash[SETTINGS]
+        config.stash[RUN_BUDGET] = RunBudget(max_calls=s.run_max_llm_calls,
+                                             max_tokens=s.run_max_tokens)
+    return config.stash[RUN_BUDGET]
+
+
 def _finish(request: pytest.FixtureRequest, session: RecipeSession, stats: StepStats) -> None:
     reports = request.node.stash.get(REPORTS, {})
     passed = "call" in reports and reports["call"].passed
@@ -128,8 +155,12 @@ def webtask(request: pytest.FixtureRequest, page: Any, base_url: str | None,
     stats = StepStats()
     task = WebTask(page, session=session, settings=s, base_url=base_url or None,
                    llm_provider=_llm_provider(request), stats=stats,
-                   report=_reporter(request.config), artifacts=lambda: Path(output_path))
+                   report=_reporter(request.config), artifacts=lambda: Path(output_path),
+                   run_budget=_run_budget(request.config))
+    request.node.stash[TEST_SECRETS] = task.secrets
+    request.node.stash[TEST_ARTIFACTS] = Path(output_path)
     yield task
+    task.scrub_page()  # before pytest-playwright's end-of-test screenshot
     _finish(request, session, stats)
 
 
@@ -163,7 +194,9 @@ if pytest_asyncio is not None:
             page = await browser.new_page()
             task = AsyncWebTask(page, session=session, settings=s, base_url=base_url,
                                 llm_provider=_llm_provider(request), stats=stats,
-                                report=_reporter(request.config))
+                                report=_reporter(request.config),
+                                run_budget=_run_budget(request.config))
+            request.node.stash[TEST_SECRETS] = task.secrets
             yield task
             await browser.close()
         _finish(request, session, stats)
@@ -175,8 +208,26 @@ if pytest_asyncio is not None:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     report = yield
+    secrets = item.stash.get(TEST_SECRETS, None)
+    if secrets:  # the terminal, JUnit and every other report reader see masked text
+        from .artifacts import redact_report
+
+        redact_report(report, secrets)
     item.stash.setdefault(REPORTS, {})[report.when] = report
     return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    result = yield
+    secrets = item.stash.get(TEST_SECRETS, None)
+    folder = item.stash.get(TEST_ARTIFACTS, None)
+    if secrets and folder is not None and folder.is_dir():
+        # pytest-playwright has moved its traces here by now
+        from .artifacts import scrub_folder
+
+        scrub_folder(folder, secrets)
+    return result
 
 
 class Reporter:
@@ -187,12 +238,15 @@ class Reporter:
         self.config = config
         self.stats = StepStats()
         self.nodeids: set[str] = set()
+        self.recipe_names: dict[str, str] = {}  # node id -> recipe name, from the fixture
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self.nodeids.add(report.nodeid)
         if report.when != "teardown":
             return
         for key, value in report.user_properties:
+            if key == "webtask_recipe" and isinstance(value, str):
+                self.recipe_names[report.nodeid] = value
             if key == "webtask" and isinstance(value, dict):
                 for name, count in value.items():
                     setattr(self.stats, name, getattr(self.stats, name) + count)
@@ -200,7 +254,8 @@ class Reporter:
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         config = self.config
         st = self.stats
-        unused = [] if _partial_run(config) else unused_recipes(config, self.nodeids)
+        unused = [] if _partial_run(config) else unused_recipes(config, self.nodeids,
+                                                                self.recipe_names)
         if not (st.replayed or st.recorded or st.failed or unused or st.weak):
             return
         tr = terminalreporter
@@ -242,18 +297,21 @@ def _partial_run(config: pytest.Config) -> bool:
     )
 
 
-def unused_recipes(config: pytest.Config, nodeids: set[str]) -> list[Path]:
-    """Recipe files of test modules that ran, whose test did not (syrupy's rule)."""
+def unused_recipes(config: pytest.Config, nodeids: set[str],
+                   recipe_names: dict[str, str] | None = None) -> list[Path]:
+    """Recipe files of test modules that ran, whose test did not (syrupy's rule).
+    ``recipe_names`` holds the name each test's fixture used; other tests count by node id."""
     by_module: dict[Path, set[str]] = {}
     for nodeid in nodeids:
         if "::" not in nodeid:
             continue
         module_id, tail = nodeid.split("::", 1)
-        by_module.setdefault(config.rootpath / module_id, set()).add(recipe_test_name(tail))
+        name = (recipe_names or {}).get(nodeid) or recipe_test_name(tail)
+        by_module.setdefault(config.rootpath / module_id, set()).add(name)
     unused = []
     for module, names in by_module.items():
         folder = module.parent / RECIPE_DIR / module.stem
         if folder.is_dir():
-            wanted = {safe_name(n) for n in names}
+            wanted = {recipe_file_stem(n) for n in names}
             unused += [p for p in sorted(folder.glob("*.yaml")) if p.stem not in wanted]
     return unused

@@ -36,12 +36,37 @@ FIELDS: dict[str, tuple[type, Any, str | None, str]] = {
                 "expressions, or the names date, time, number): checks match them as patterns"),
     "strict": (bool, False, None,
                "fail a recorded step none of whose checks discriminates"),
+    "max_llm_calls": (int, 30, "WEBTASK_MAX_LLM_CALLS",
+                      "most model calls to record one step (0: no limit)"),
+    "max_tokens": (int, 500_000, "WEBTASK_MAX_TOKENS",
+                   "most tokens (prompt + completion) to record one step (0: no limit)"),
+    "run_max_llm_calls": (int, 0, "WEBTASK_RUN_MAX_LLM_CALLS",
+                          "most model calls in the whole run, per process (0: no limit)"),
+    "run_max_tokens": (int, 0, "WEBTASK_RUN_MAX_TOKENS",
+                       "most tokens in the whole run, per process (0: no limit)"),
+    "llm_max_tokens": (int, 4096, "WEBTASK_LLM_MAX_TOKENS",
+                       "max_tokens sent with every model request (the reply's length limit)"),
+    "response_format": (str, "auto", "WEBTASK_RESPONSE_FORMAT",
+                        "reply format asked of the model: 'auto' (JSON schema, falling back "
+                        "to JSON mode), 'json_schema' or 'json_object'"),
+    "block_subresources": (bool, False, None,
+                           "while recording, also block images, styles, scripts and fonts "
+                           "from other origins (navigations, form posts and fetch/XHR always "
+                           "are)"),
+    "guard_replay": (bool, False, None,
+                     "keep the origin guard on during replays too (it routes every request)"),
 }
 STRATEGIES = ("step", "plan")
+RESPONSE_FORMATS = ("auto", "json_schema", "json_object")
 
 # Per-test settings; the model is per session (the webtask_llm fixture).
 MARKER_FIELDS = frozenset({"max_steps", "check_max_steps", "timeout", "allowed_origins",
-                           "strategy", "plan_horizon", "max_iterations", "dynamic", "strict"})
+                           "strategy", "plan_horizon", "max_iterations", "max_llm_calls",
+                           "max_tokens", "block_subresources", "guard_replay",
+                           "dynamic", "strict"})
+# Settings the command line can set: --webtask-<name with dashes>.
+CLI_FIELDS = ("model", "max_steps", "timeout", "max_llm_calls", "max_tokens",
+              "run_max_llm_calls", "run_max_tokens")
 
 
 @dataclass(frozen=True)
@@ -59,6 +84,14 @@ class Settings:
     max_iterations: int = 30
     dynamic: tuple[str, ...] = ()
     strict: bool = False
+    max_llm_calls: int = 30
+    max_tokens: int = 500_000
+    run_max_llm_calls: int = 0
+    run_max_tokens: int = 0
+    llm_max_tokens: int = 4096
+    response_format: str = "auto"
+    block_subresources: bool = False
+    guard_replay: bool = False
 
     @property
     def in_ci(self) -> bool:
@@ -100,12 +133,29 @@ def _convert(name: str, value: Any) -> Any:
     if name == "strategy" and value not in STRATEGIES:
         raise ConfigurationError(
             f"webtask strategy should be one of {', '.join(STRATEGIES)}; got {value!r}.")
+    if name == "response_format" and value not in RESPONSE_FORMATS:
+        raise ConfigurationError(
+            f"webtask response_format should be one of {', '.join(RESPONSE_FORMATS)}; got "
+            f"{value!r}.")
+    if typ is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off", ""):
+            return False
+        raise ConfigurationError(f"webtask setting {name} should be true or false; got "
+                                 f"{value!r}.")
     try:
-        return typ(value)
+        converted = typ(value)
     except (TypeError, ValueError):
         raise ConfigurationError(
             f"webtask setting {name} should be a {typ.__name__}; got {value!r}."
         ) from None
+    if typ in (int, float) and converted < 0:
+        raise ConfigurationError(f"webtask setting {name} should be 0 or more; got {value!r}.")
+    return converted
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -116,8 +166,9 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--webtask-replay-only", action="store_true", default=False,
                     help="never call a model: a step without a recipe fails")
     group.addoption("--webtask-model", default=None, help=FIELDS["model"][3])
-    group.addoption("--webtask-max-steps", type=int, default=None, help=FIELDS["max_steps"][3])
-    group.addoption("--webtask-timeout", type=float, default=None, help=FIELDS["timeout"][3])
+    for name in CLI_FIELDS[1:]:
+        group.addoption(f"--webtask-{name.replace('_', '-')}", type=FIELDS[name][0],
+                        default=None, help=FIELDS[name][3])
     group.addoption("--webtask-strict", action="store_true", default=None,
                     help=FIELDS["strict"][3])
     for name, (_typ, _default, env, help_) in FIELDS.items():
@@ -136,7 +187,7 @@ def build(config: pytest.Config) -> Settings:
             raw = os.environ.get(env)
         values[name] = default if raw in (None, "") else _convert(name, raw)
     cli = {}
-    for name in ("model", "max_steps", "timeout", "strict"):
+    for name in (*CLI_FIELDS, "strict"):
         opt = config.getoption(f"webtask_{name}")
         if opt is not None:
             cli[name] = _convert(name, opt)

@@ -111,11 +111,17 @@ class FakeOpenAIServer:
     assistant message; a ``Fault`` injects an error. When the script runs out, the last item
     repeats. Received request bodies are kept on ``.requests``. Use as a context manager;
     ``.base_url`` is what ``OpenAILLM(base_url=...)`` takes.
+
+    Like a real server, a request's ``max_tokens`` is honoured: a longer reply is cut (at
+    four characters a token) with ``finish_reason: "length"``. ``refuse_json_schema`` is an
+    HTTP status answered to every request asking for ``json_schema`` (llama.cpp's server
+    answers 500), without using up a reply.
     """
 
     replies: list[Reply | Fault] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
+    refuse_json_schema: int | None = None
 
     def __post_init__(self) -> None:
         self._url = ""
@@ -148,11 +154,19 @@ class FakeOpenAIServer:
                 raw = self.rfile.read(length)
                 with server._lock:
                     try:
-                        server.requests.append(json.loads(raw or b"{}"))
+                        request = json.loads(raw or b"{}")
                     except ValueError:
-                        server.requests.append({"_raw": raw.decode("utf-8", "replace")})
+                        request = {"_raw": raw.decode("utf-8", "replace")}
+                    server.requests.append(request)
                     server.headers.append({k.lower(): v for k, v in self.headers.items()})
-                    n = len(server.requests) - 1
+                    fmt = (request.get("response_format") or {}).get("type")
+                    if server.refuse_json_schema and fmt == "json_schema":
+                        return self._send(server.refuse_json_schema, json.dumps({"error": {
+                            "message": "response_format json_schema is not supported"}}))
+                    n = sum(1 for r in server.requests
+                            if not (server.refuse_json_schema and (
+                                r.get("response_format") or {}).get("type") == "json_schema"))
+                    n -= 1
                     item = server.replies[min(n, len(server.replies) - 1)] if server.replies \
                         else "{}"
                 if not self.path.rstrip("/").endswith("/chat/completions"):
@@ -164,13 +178,17 @@ class FakeOpenAIServer:
                     return self._send(fault.status, fault.body)
                 content = fault.content if isinstance(item, Fault) else item
                 text = content if isinstance(content, str) else json.dumps(content)
+                finish, completion = "stop", 10
+                limit = request.get("max_tokens")
+                if isinstance(limit, int) and len(text) > limit * 4:
+                    text, finish, completion = text[: limit * 4], "length", limit
                 body = {
                     "id": f"chatcmpl-fake-{n}", "object": "chat.completion",
                     "created": int(time.time()), "model": "fake-model",
-                    "choices": [{"index": 0, "finish_reason": "stop",
+                    "choices": [{"index": 0, "finish_reason": finish,
                                  "message": {"role": "assistant", "content": text}}],
-                    "usage": {"prompt_tokens": 100 + n, "completion_tokens": 10,
-                              "total_tokens": 110 + n},
+                    "usage": {"prompt_tokens": 100 + n, "completion_tokens": completion,
+                              "total_tokens": 100 + n + completion},
                 }
                 self._send(200, json.dumps(body))
 

@@ -20,6 +20,7 @@ class LocalServer:
         self.posts: list[tuple[str, dict[str, str], dict[str, bytes]]] = []
         self.requests: list[str] = []
         self.pages: dict[str, str] = {}  # extra pages a test adds: path -> html
+        self.redirects: dict[str, str] = {}  # path -> URL it redirects to (302)
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -29,6 +30,12 @@ class LocalServer:
             def do_GET(self) -> None:  # noqa: N802
                 path = urlsplit(self.path).path
                 outer.requests.append(path)
+                if path in outer.redirects:
+                    self.send_response(302)
+                    self.send_header("Location", outer.redirects[path])
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 if path in outer.pages:
                     return self._send(200, outer.pages[path])
                 name = "index.html" if path == "/" else path.lstrip("/")
@@ -38,6 +45,15 @@ class LocalServer:
                 if file.is_file() and PAGES in file.resolve().parents:
                     return self._send(200, file.read_text(encoding="utf-8"))
                 self._send(404, "<h1>Not found</h1>")
+
+            def do_HEAD(self) -> None:  # noqa: N802 - redirects only; enough for the guard
+                path = urlsplit(self.path).path
+                outer.requests.append("HEAD " + path)
+                self.send_response(302 if path in outer.redirects else 200)
+                if path in outer.redirects:
+                    self.send_header("Location", outer.redirects[path])
+                self.send_header("Content-Length", "0")
+                self.end_headers()
 
             def do_POST(self) -> None:  # noqa: N802
                 path = urlsplit(self.path).path

@@ -217,15 +217,16 @@ def test_variables_and_secrets(page: Page, server: LocalServer) -> None:
     assert result.steps[0].proposal.actions[0].parameters["value"] == "{password}"
 
 
-def test_click_that_leaves_allowed_origins_is_undone(page: Page, server: LocalServer) -> None:
+def test_click_that_leaves_allowed_origins_is_blocked(page: Page, server: LocalServer) -> None:
     port = server.url.rsplit(":", 1)[1]
     server.pages["/away"] = f'<a href="http://localhost:{port}/price">Somewhere else</a>'
     page.goto(server.url + "/away")
     llm = ScriptedLLM([step(act("click", element_id="a-0")), DONE])
     Agent(page, llm, allowed_origins=[server.url]).execute("follow the link")
-    assert f"Error: click led to http://localhost:{port}/price, outside the allowed origins" \
-        in llm.prompts[1]
+    assert "Note: Blocked 1 request(s) to origins outside the allowed ones" in llm.prompts[1]
+    assert f"GET http://localhost:{port}/price (navigation)" in llm.prompts[1]
     assert page.url == server.url + "/away"
+    assert "/price" not in server.requests  # never sent, not undone afterwards
 
 
 def test_placeholders_put_back_short_secrets_but_not_short_variables() -> None:

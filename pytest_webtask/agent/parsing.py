@@ -71,21 +71,35 @@ class ProposalModel(BaseModel):
     impossible: StrictBool = False
 
 
+# What one reply may put into the history, the terminal and reports: a model that writes a
+# megabyte of "message" must not carry it into every later prompt.
+MAX_MESSAGE = 1000
+MAX_REASON = 300
+MAX_PARAMETERS = 500
+
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
+_DECODER = json.JSONDecoder()
 
 
 def extract_json(text: str) -> Any:
-    """The JSON value in a reply: bare, in a ``` fence, or the outermost {...} in prose."""
-    candidates = [text.strip()]
-    candidates += [m.strip() for m in _FENCE.findall(text)]
-    start, end = text.find("{"), text.rfind("}")
-    if 0 <= start < end:
-        candidates.append(text[start : end + 1])
-    for candidate in candidates:
-        try:
-            return json.loads(candidate)
-        except ValueError:
-            continue
+    """The JSON value in a reply: the whole text, else the first complete JSON object in it
+    (in a ``` fence or in prose; what follows it, braces included, is ignored)."""
+    try:
+        return json.loads(text.strip())
+    except RecursionError:
+        raise InvalidReply("it is JSON nested too deeply to read") from None
+    except ValueError:
+        pass
+    for candidate in [m for m in _FENCE.findall(text)] + [text]:
+        start = candidate.find("{")
+        while start >= 0:
+            try:
+                value, _end = _DECODER.raw_decode(candidate, start)
+                return value
+            except RecursionError:
+                raise InvalidReply("it is JSON nested too deeply to read") from None
+            except ValueError:
+                start = candidate.find("{", start + 1)
     raise InvalidReply("it is not JSON")
 
 
@@ -99,6 +113,8 @@ def parse_model(text: str, model: type[M]) -> M:
         raise InvalidReply(f"it is JSON but not an object (got {type(data).__name__})")
     try:
         return model.model_validate(data)
+    except RecursionError:
+        raise InvalidReply("it is JSON nested too deeply to read") from None
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or 'reply'}: {e['msg']}" for e in exc.errors()
@@ -106,14 +122,31 @@ def parse_model(text: str, model: type[M]) -> M:
         raise InvalidReply(problems) from None
 
 
+def cap(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… [{len(text) - limit} more characters cut]"
+
+
 def proposal_from(model: ProposalModel) -> ProposalResult:
     return ProposalResult(
         complete=model.complete,
-        message=model.message,
-        actions=[Action(a.tool, a.reason, a.parameters) for a in model.actions],
+        message=cap(model.message, MAX_MESSAGE),
+        actions=[Action(a.tool, cap(a.reason, MAX_REASON), a.parameters)
+                 for a in model.actions],
         evidence=[e for e in model.evidence if not isinstance(e, str) or e.strip()],
         impossible=model.impossible,
     )
+
+
+def show(value: Any, limit: int = MAX_PARAMETERS) -> str:
+    """A value (an action's parameters) as short text for the history or a log."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = "(nested too deeply to show)"
+    return cap(text, limit)
 
 
 def quote(text: str, limit: int = 500) -> str:

@@ -9,6 +9,8 @@ from typing import Any
 
 from ..llm.context import Block
 from .models import Step
+from .parsing import MAX_MESSAGE, cap, show
+from .secrets import Secrets
 
 
 @dataclass
@@ -16,7 +18,9 @@ class TaskContext:
     """Container for all task-scoped state: created when a task is set, replaced by the next.
 
     ``variables`` are shown to the model as placeholder names with their values; ``secrets``
-    are shown as placeholder names only, their values never leave this object.
+    are shown as placeholder names only, their values never leave this object. ``known``
+    holds every secret to mask: this task's and those an earlier task of the same test (or
+    agent) registered, whose values may still be on the page.
     """
 
     task: str
@@ -25,16 +29,27 @@ class TaskContext:
     max_steps: int = 10
     variables: dict[str, str] = field(default_factory=dict)
     secrets: dict[str, str] = field(default_factory=dict)
+    known: Secrets = field(default_factory=Secrets)
+
+    def __post_init__(self) -> None:
+        self.known.register(self.secrets)
 
     @classmethod
     def create(cls, task: str, *, max_steps: int = 10, resources: Mapping[str, Any] | None = None,
                variables: Mapping[str, Any] | None = None,
-               secrets: Mapping[str, Any] | None = None) -> TaskContext:
-        """A context from what a caller passes: paths and values of any type, as strings."""
+               secrets: Mapping[str, Any] | None = None,
+               known: Secrets | None = None) -> TaskContext:
+        """A context from what a caller passes: paths and values of any type, as strings.
+        ``known`` (shared, updated with ``secrets``) keeps earlier tasks' secrets masked."""
         def strings(d: Mapping[str, Any] | None) -> dict[str, str]:
             return {k: str(v) for k, v in (d or {}).items()}
         return cls(task=task, max_steps=max_steps, resources=strings(resources),
-                   variables=strings(variables), secrets=strings(secrets))
+                   variables=strings(variables), secrets=strings(secrets),
+                   known=known if known is not None else Secrets())
+
+    def names_secret(self, value: str) -> bool:
+        """Does a value the model typed hold a secret's placeholder?"""
+        return any("{" + name + "}" in value for name in self.secrets)
 
     def add_step(self, step: Step) -> None:
         self.steps.append(step)
@@ -72,20 +87,20 @@ class TaskContext:
             lines.append("")
             lines.append(f"Step {i}:")
             lines.append(f"  Status: {'Complete' if step.proposal.complete else 'Incomplete'}")
-            lines.append(f"  Message: {step.proposal.message}")
+            lines.append(f"  Message: {cap(step.proposal.message, MAX_MESSAGE)}")
             for j, (action, execution) in enumerate(
                 zip(step.proposal.actions, step.executions, strict=False), 1
             ):
                 lines.append(f"  Action {j}:")
                 lines.append(f"    Tool: {action.tool_name}")
                 lines.append(f"    Reason: {action.reason}")
-                lines.append(f"    Parameters: {action.parameters}")
+                lines.append(f"    Parameters: {show(action.parameters)}")
                 lines.append(f"    Execution: {'Success' if execution.success else 'Failed'}")
                 if execution.error:
-                    lines.append(f"    Error: {execution.error}")
+                    lines.append(f"    Error: {cap(self.redact(execution.error), MAX_MESSAGE)}")
             if step.note:
                 lines.append(f"  Note: {step.note}")
-        return Block("\n".join(lines))
+        return Block(self.redact("\n".join(lines)))
 
     def substitute(self, value: str) -> str:
         """Replace ``{name}`` placeholders in a value typed by the model with their values."""
@@ -97,12 +112,14 @@ class TaskContext:
         """Put ``{name}`` back where ``text`` holds a secret's value (always) or a variable's
         value (when ``variables``, and only values of 3+ characters or the whole text, so a
         short value such as "1" is not replaced inside unrelated words)."""
-        values = {**(self.variables if variables else {}), **self.secrets}
-        for name, real in sorted(values.items(), key=lambda kv: -len(kv[1])):
-            if real and (name in self.secrets or len(real) >= 3 or text == real):
-                text = text.replace(real, "{" + name + "}")
+        text = self.known.mask(text)
+        if variables:
+            for name, real in sorted(self.variables.items(), key=lambda kv: -len(kv[1])):
+                if real and (len(real) >= 3 or text == real):
+                    text = text.replace(real, "{" + name + "}")
         return text
 
     def redact(self, text: str) -> str:
-        """Replace any secret value in ``text`` with its placeholder."""
-        return self.placeholders(text, variables=False)
+        """Replace any secret value in ``text`` (this task's or an earlier one's) with its
+        placeholder."""
+        return self.known.mask(text)

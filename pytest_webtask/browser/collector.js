@@ -12,6 +12,7 @@
 (args) => {
   const ID_ATTR = 'data-webtask-id';
   const FRAME_ATTR = 'data-webtask-frame';
+  const SECRET_ATTR = 'data-webtask-secret';  // a field a secret was typed into
   const w = window;
   const state = w.__webtask || (w.__webtask = { els: [], frames: [], byId: new Map(), snap: 0 });
 
@@ -35,11 +36,15 @@
     email: 'textbox', tel: 'textbox', text: 'textbox', url: 'textbox', password: null,
     file: null, hidden: null };
 
-  const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
+  // Secrets ([value, "{name}"] pairs, longest first) are masked before anything is cut to
+  // size, so no part of one survives in a clipped value or a truncated page.
+  const SECRETS = args.secrets || [];
+  const hide = (s) => { for (const [v, p] of SECRETS) s = s.split(v).join(p); return s; };
+  const norm = (s) => hide(s || '').replace(/\s+/g, ' ').trim();
   // A node list as an array, by index: a polyfilled DOM may return lists that are not
   // iterable (or nothing at all).
   const list = (nl) => { const out = []; for (let i = 0; nl && i < nl.length; i++) out.push(nl[i]); return out; };
-  const clip = (s, n) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
+  const clip = (s, n) => { s = hide(s); return s.length > n ? s.slice(0, n - 1) + '…' : s; };
   const q = (s) => JSON.stringify(s);
 
   function roleOf(el) {
@@ -243,12 +248,13 @@
       add('name', el.getAttribute('name'));
       add('placeholder', el.getAttribute('placeholder'));
       if (t === 'checkbox' || t === 'radio') { if (el.checked) out.push('checked'); add('value', el.getAttribute('value'), 40); }
+      else if (el.hasAttribute(SECRET_ATTR) && el.value) add('value', '••••');
       else if (t !== 'password' && t !== 'file' && el.value) add('value', el.value, 60);
       if (t === 'password' && el.value) add('value', '••••');
     } else if (tag === 'textarea') {
       add('name', el.getAttribute('name'));
       add('placeholder', el.getAttribute('placeholder'));
-      if (el.value) add('value', el.value, 60);
+      if (el.value) add('value', el.hasAttribute(SECRET_ATTR) ? '••••' : el.value, 60);
     } else if (tag === 'select') {
       add('name', el.getAttribute('name'));
       const opts = Array.from(el.options).map((o) => norm(o.text));

@@ -16,6 +16,7 @@ class LLMReply:
 
     text: str
     usage: Usage = field(default_factory=lambda: Usage(calls=1))
+    truncated: bool = False  # cut at the request's max_tokens
 
 
 @runtime_checkable

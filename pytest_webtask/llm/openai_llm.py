@@ -22,8 +22,9 @@ class OpenAILLM:
     """A chat-completions model behind an OpenAI-compatible endpoint.
 
     Replies are requested as JSON: with the caller's JSON schema (structured outputs) where
-    the server accepts it, else as a plain JSON object. Temperature is 0. The API key never
-    appears in an error message or a log line.
+    the server accepts it, else as a plain JSON object (``response_format``: ``"auto"``,
+    ``"json_schema"`` or ``"json_object"`` forces one). Temperature is 0; every request
+    carries ``max_tokens``. The API key never appears in an error message or a log line.
     """
 
     def __init__(
@@ -36,6 +37,8 @@ class OpenAILLM:
         max_retries: int = 2,
         supports_images: bool = False,
         structured_outputs: bool = True,
+        max_tokens: int = 4096,
+        response_format: str = "auto",
     ) -> None:
         if not model:
             raise ConfigurationError(
@@ -52,7 +55,13 @@ class OpenAILLM:
         self.timeout = timeout
         self.max_retries = max_retries
         self.supports_images = supports_images
-        self.structured_outputs = structured_outputs
+        if response_format not in ("auto", "json_schema", "json_object"):
+            raise ConfigurationError(
+                "response_format should be 'auto', 'json_schema' or 'json_object'; got "
+                f"{response_format!r}.")
+        self.response_format = response_format
+        self.structured_outputs = structured_outputs and response_format != "json_object"
+        self.max_tokens = max_tokens
         self._client: openai.OpenAI | None = None
         self._aclient: openai.AsyncOpenAI | None = None
 
@@ -85,8 +94,11 @@ class OpenAILLM:
             }
         else:
             fmt = {"type": "json_object"}
-        return {"model": self.model, "messages": self._messages(context), "temperature": 0,
-                "response_format": fmt}
+        request = {"model": self.model, "messages": self._messages(context), "temperature": 0,
+                   "response_format": fmt}
+        if self.max_tokens:
+            request["max_tokens"] = self.max_tokens
+        return request
 
     def _reply(self, completion: Any) -> LLMReply:
         try:
@@ -100,15 +112,17 @@ class OpenAILLM:
         if getattr(completion, "usage", None) is not None:
             usage.prompt_tokens = completion.usage.prompt_tokens or 0
             usage.completion_tokens = completion.usage.completion_tokens or 0
-        return LLMReply(text=text, usage=usage)
+        truncated = getattr(completion.choices[0], "finish_reason", None) == "length"
+        return LLMReply(text=text, usage=usage, truncated=truncated)
 
     def _error(self, exc: Exception) -> LLMError:
         where = f"the model endpoint {self.base_url} (model {self.model!r})"
         if isinstance(exc, openai.APITimeoutError):
             msg = f"{where} did not answer within {self.timeout:g}s (after retries)."
         elif isinstance(exc, openai.APIStatusError):
-            msg = (f"{where} answered HTTP {exc.status_code} after {self.max_retries} "
-                   f"retries: {_short(exc.message)}")
+            retries = _retries_taken(exc)
+            tries = f" after {retries} retr{'y' if retries == 1 else 'ies'}" if retries else ""
+            msg = f"{where} answered HTTP {exc.status_code}{tries}: {_short(exc.message)}"
             if exc.status_code == 401:
                 msg += " Check OPENAI_API_KEY."
         elif isinstance(exc, openai.APIConnectionError):
@@ -121,9 +135,14 @@ class OpenAILLM:
             msg = msg.replace(self._api_key, "***")
         return LLMError(msg[0].upper() + msg[1:])
 
-    def _fallback(self, exc: openai.BadRequestError, request: dict[str, Any]) -> bool:
-        """True when the server refused structured outputs and plain JSON mode is worth a try."""
-        if request["response_format"]["type"] != "json_schema":
+    def _fallback(self, exc: openai.APIStatusError, request: dict[str, Any]) -> bool:
+        """True when the server refused structured outputs and plain JSON mode is worth a try:
+        any status (llama.cpp's server answers 500) whose body names the response format."""
+        if request["response_format"]["type"] != "json_schema" or self.response_format != "auto":
+            return False
+        said = f"{exc.message} {exc.body}".lower()
+        if not any(word in said for word in ("response_format", "json_schema", "schema")) \
+                and exc.status_code != 400:
             return False
         self.structured_outputs = False
         request["response_format"] = {"type": "json_object"}
@@ -137,7 +156,7 @@ class OpenAILLM:
         for _ in range(2):
             try:
                 return self._reply(self._client.chat.completions.create(**request))
-            except openai.BadRequestError as exc:
+            except openai.APIStatusError as exc:
                 if not self._fallback(exc, request):
                     raise self._error(exc) from None
             except (openai.OpenAIError, ValueError) as exc:
@@ -152,12 +171,20 @@ class OpenAILLM:
         for _ in range(2):
             try:
                 return self._reply(await self._aclient.chat.completions.create(**request))
-            except openai.BadRequestError as exc:
+            except openai.APIStatusError as exc:
                 if not self._fallback(exc, request):
                     raise self._error(exc) from None
             except (openai.OpenAIError, ValueError) as exc:
                 raise self._error(exc) from None
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _retries_taken(exc: openai.APIStatusError) -> int:
+    """How many retries the SDK made before this answer (it numbers each request)."""
+    try:
+        return int(exc.response.request.headers.get("x-stainless-retry-count") or 0)
+    except (AttributeError, RuntimeError, TypeError, ValueError):
+        return 0
 
 
 def _short(text: str, limit: int = 300) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..naming import legacy_file_stem
 from .model import Recipe, RecipeStep
 from .storage import load_recipe, save_recipe
 
@@ -59,6 +60,11 @@ class RecipeSession:
     def why_missing(self, index: int, kind: str, text: str) -> str:
         recipe = None if self.record_all else self.recipe()
         if recipe is None:
+            legacy = self.path.with_name(legacy_file_stem(self.test_name) + ".yaml")
+            if legacy != self.path and legacy.exists():
+                return (f"there is no recipe {self.path}, but there is {legacy.name}, the "
+                        "name an earlier pytest-webtask gave it (names are now unique per "
+                        f"test): if it is this test's, rename it to {self.path.name}")
             return f"there is no recipe {self.path}"
         if index >= len(recipe.steps):
             return f"the recipe {self.path} has only {len(recipe.steps)} step(s)"

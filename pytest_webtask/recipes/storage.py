@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ import yaml
 from pydantic import ValidationError
 
 from ..errors import WebtaskError
+from ..naming import recipe_file_stem
 from .model import RECIPE_VERSION, Recipe, upgrade_check_v1
 
 RECIPE_DIR = "__webtask__"
@@ -23,15 +23,9 @@ class RecipeError(WebtaskError):
     """A recipe file is unreadable, invalid, or of an unknown version."""
 
 
-def safe_name(name: str) -> str:
-    """A test name (parametrized ids included) made safe as a file name."""
-    cleaned = re.sub(r"[^A-Za-z0-9_.\-\[\]]+", "_", name)
-    return cleaned.strip("._") or "test"
-
-
 def recipe_path(test_file: Path, test_name: str) -> Path:
     """``<test dir>/__webtask__/<module stem>/<test name>.yaml``."""
-    return test_file.parent / RECIPE_DIR / test_file.stem / f"{safe_name(test_name)}.yaml"
+    return test_file.parent / RECIPE_DIR / test_file.stem / f"{recipe_file_stem(test_name)}.yaml"
 
 
 def load_recipe(path: Path) -> Recipe | None:

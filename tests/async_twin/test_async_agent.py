@@ -48,7 +48,7 @@ async def test_step_by_step_async_with_upload(apage: Page, server: LocalServer,
         {"complete": True, "message": "done"},
     ])
     agent = AsyncAgent(apage, llm)
-    agent.set_task("upload r", resources={"r": str(tmp_path / "r.txt")})
+    await agent.set_task("upload r", resources={"r": str(tmp_path / "r.txt")})
     first = await agent.run_step()
     second = await agent.run_step()
     assert [e.success for e in first.executions] == [True, True]

@@ -47,7 +47,8 @@ def test_bad_marker_is_a_clear_error(inner: Inner) -> None:
     result = inner.run()
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*@pytest.mark.webtask takes keyword arguments among "
-                                 "allowed_origins, check_max_steps, dynamic, max_iterations, "
-                                 "max_steps, plan_horizon, strategy, strict, timeout; "
-                                 "got max_stepz.*"])
+                                 "allowed_origins, block_subresources, check_max_steps, "
+                                 "dynamic, guard_replay, max_iterations, max_llm_calls, "
+                                 "max_steps, max_tokens, plan_horizon, strategy, strict, "
+                                 "timeout; got max_stepz.*"])
     assert "Traceback" not in result.stdout.str()

@@ -23,7 +23,9 @@ from ...agent.models import (
     TaskResult,
     Usage,
 )
+from ...browser._async.guard import AsyncOriginGuard
 from ...browser._async.llm_browser import AsyncLLMBrowser
+from ...browser.origins import default_origins
 from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
@@ -32,7 +34,10 @@ from ...tools._async.browser_tools import AsyncTool
 from ...tools._async.registry import AsyncToolRegistry, browser_registry
 from ...tools.params import render_tool
 from ...tools.plan_params import DoneParams, Plan, PlannerParams, PlanStep, ToolInvocation
+from ..budget import Budget
 from ..messages import MessageManager, MessageReader
+from ..parsing import MAX_MESSAGE, MAX_REASON, cap
+from ..secrets import Secrets
 from ..task_context import TaskContext
 from .asker import AsyncAsker
 from .evidence import evidence_problem, resolve_evidence
@@ -120,15 +125,21 @@ class AsyncPlanAgent:
         settle_timeout_ms: float = 3000,
         allowed_origins: list[str] | None = None,
         require_evidence: bool = False,
+        budget: Budget | None = None,
+        secrets: Secrets | None = None,
+        block_subresources: bool = False,
     ) -> None:
         self.page = page
         self.llm = llm
         self.horizon = horizon
         self.max_iterations = max_iterations
-        self.browser = AsyncLLMBrowser(page, max_chars=max_page_chars)
+        self.secrets = secrets if secrets is not None else Secrets()
+        self.browser = AsyncLLMBrowser(page, max_chars=max_page_chars, secrets=self.secrets)
         self.settle_timeout_ms = settle_timeout_ms
         self.allowed_origins = allowed_origins
         self.require_evidence = require_evidence
+        self.budget = budget
+        self.block_subresources = block_subresources
         self.usage = Usage()
         self.messages = MessageManager()
         self.plans: list[list[PlanStep]] = []
@@ -137,14 +148,27 @@ class AsyncPlanAgent:
                       resources: dict[str, str] | None = None,
                       variables: dict[str, str] | None = None,
                       secrets: dict[str, str] | None = None) -> TaskResult:
-        """Run ``task``. ``max_steps``, when given, caps the iterations too."""
+        """Run ``task``. ``max_steps``, when given, caps the iterations too. The budget
+        (model calls, tokens) counts the planner's calls and the resolving calls alike."""
         ctx = TaskContext.create(task, resources=resources, variables=variables,
-                                 secrets=secrets)
+                                 secrets=secrets, known=self.secrets)
+        origins = (self.allowed_origins if self.allowed_origins is not None
+                   else default_origins(self.page.url))
+        guard = AsyncOriginGuard(self.page.context, origins,
+                                 subresources=self.block_subresources)
+        await guard.start()
+        try:
+            return await self._execute(ctx, origins, guard, max_steps)
+        finally:
+            await guard.stop()
+
+    async def _execute(self, ctx: TaskContext, origins: list[str] | None,
+                       guard: AsyncOriginGuard, max_steps: int | None) -> TaskResult:
         start = self.usage.copy()
         limit = min(self.max_iterations, max_steps or self.max_iterations)
-        asker = AsyncAsker(self.llm, ctx, self.usage)
+        asker = AsyncAsker(self.llm, ctx, self.usage, self.budget)
         self.messages = MessageManager()
-        registry = browser_registry(self.browser, ctx, self.allowed_origins)
+        registry = browser_registry(self.browser, ctx, origins)
         planner = AsyncPlannerTool(self.browser, ctx, asker, self.messages.reader(), registry)
         done = AsyncDoneTool(self.browser, ctx, self.require_evidence)
         registry.register(planner)
@@ -174,14 +198,19 @@ class AsyncPlanAgent:
                 step = plan[index]
                 index += 1
                 invocation = await self._resolve(asker, ctx, step)
-                action = Action(invocation.tool, invocation.reasoning or step.action,
+                action = Action(invocation.tool,
+                                cap(invocation.reasoning or step.action, MAX_REASON),
                                 invocation.args)
                 executed = await registry.execute(action)
                 await self.browser.settle(timeout_ms=self.settle_timeout_ms)
-                self.messages.add_assistant(
+                executed.output = cap(executed.output, MAX_MESSAGE)
+                self.messages.add_assistant(ctx.redact(
                     f"Tool: {action.tool_name}\nReasoning: {action.reason}\nResult: "
                     + (executed.output or "Success" if executed.success
-                       else f"Failed: {executed.error}"))
+                       else f"Failed: {cap(executed.error or '', MAX_MESSAGE)}")))
+                blocked = guard.note()
+                if blocked:
+                    self.messages.add_assistant(ctx.redact(blocked))
                 if action.tool_name == "done" and executed.success:
                     params = DoneParams.model_validate(action.parameters)
                     steps.append(Step(ProposalResult(
@@ -195,8 +224,9 @@ class AsyncPlanAgent:
                                   url=executed.url_before))
                 moved = (action.tool_name != "navigate" and executed.url_before
                          and executed.url_after != executed.url_before)
-                if not executed.success or moved:
-                    why = "the step failed" if not executed.success else "the page changed"
+                if not executed.success or moved or blocked:
+                    why = ("the step failed" if not executed.success
+                           else "a request was blocked" if blocked else "the page changed")
                     self.messages.add_assistant(f"Replanning: {why}.")
                     plan = []  # replan on a failed tool result or a changed page
         except ProposalError as exc:

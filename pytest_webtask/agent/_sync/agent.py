@@ -4,17 +4,23 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from playwright.sync_api import Page
 
+from ...browser._sync.guard import OriginGuard
 from ...browser._sync.llm_browser import LLMBrowser
+from ...browser.origins import default_origins
 from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
 from ...tools._sync.registry import ToolRegistry, browser_registry
+from ..budget import Budget
+from ..loops import RepeatedFailure
 from ..models import Action, ExecutionResult, ProposalResult, Step, TaskResult, Usage
 from ..parsing import ProposalModel, proposal_from
+from ..secrets import Secrets
 from ..task_context import TaskContext
 from .asker import Asker
 from .evidence import evidence_problem, resolve_evidence
@@ -27,21 +33,28 @@ class Proposer:
     when the reply is unusable)."""
 
     def __init__(self, llm: LLM, task: TaskContext, tools: ToolRegistry,
-                 browser: LLMBrowser, usage: Usage | None = None) -> None:
+                 browser: LLMBrowser, usage: Usage | None = None,
+                 budget: Budget | None = None) -> None:
         self.llm = llm
         self.task = task
         self.tools = tools
         self.browser = browser
         self.usage = usage if usage is not None else Usage()
-        self.asker = Asker(llm, task, self.usage)
+        self.asker = Asker(llm, task, self.usage, budget)
+        # called after the page is read, before the history is written: what happened
+        # between steps (a late navigation the guard stopped) goes into the history
+        self.between_steps: Callable[[], None] | None = None
 
     def build_context(self) -> Context:
+        page = self.browser.get_page_context()
+        if self.between_steps is not None:
+            self.between_steps()
         context = Context(system=get_prompt("agent/proposer", "proposer_system"))
         context.append(self.task.get_task_context())
         context.append(self.task.get_resources_context())
         context.append(self.task.get_steps_context())
         context.append(self.tools.get_tools_context())
-        context.append(self.browser.get_page_context())
+        context.append(page)
         return context  # the asker masks secrets before anything is sent
 
     def propose(self, extra: Block | None = None) -> ProposalResult:
@@ -56,10 +69,11 @@ class Executer:
     or re-rendered under the remaining actions; then waits for the page to settle."""
 
     def __init__(self, tools: ToolRegistry, browser: LLMBrowser,
-                 settle_timeout_ms: float = 3000) -> None:
+                 settle_timeout_ms: float = 3000, guard: OriginGuard | None = None) -> None:
         self.tools = tools
         self.browser = browser
         self.settle_timeout_ms = settle_timeout_ms
+        self.guard = guard
 
     def execute(self, actions: list[Action]) -> tuple[list[ExecutionResult], str | None]:
         results: list[ExecutionResult] = []
@@ -88,14 +102,18 @@ class Executer:
                         "new page state.")
                 break
         self.browser.settle(timeout_ms=self.settle_timeout_ms)
-        return results, note
+        blocked = self.guard.note() if self.guard else None
+        return results, " ".join(filter(None, [note, blocked])) or None
 
 
 class Agent:
     """Completes a task in English on a Playwright page, one LLM call per step.
 
     ``execute`` runs a whole task; ``set_task`` + ``run_step`` run it step by step. A new
-    task always starts from a fresh ``TaskContext``.
+    task always starts from a fresh ``TaskContext``; secrets stay registered (masked) for the
+    agent's life, since a page may go on showing a value typed in an earlier task.
+    ``allowed_origins`` limits where the agent may go (default: the start page's origin).
+    ``budget`` limits model calls and tokens per task.
     """
 
     def __init__(
@@ -108,15 +126,24 @@ class Agent:
         settle_timeout_ms: float = 3000,
         allowed_origins: list[str] | None = None,
         require_evidence: bool = False,
+        budget: Budget | None = None,
+        secrets: Secrets | None = None,
+        block_subresources: bool = False,
     ) -> None:
         self.page = page
         self.llm = llm
+        self.secrets = secrets if secrets is not None else Secrets()
         use_images = getattr(llm, "supports_images", False) if screenshot is None else screenshot
-        self.browser = LLMBrowser(page, max_chars=max_page_chars, screenshot=use_images)
+        self.browser = LLMBrowser(page, max_chars=max_page_chars, screenshot=use_images,
+                                       secrets=self.secrets)
         self.settle_timeout_ms = settle_timeout_ms
         self.allowed_origins = allowed_origins
         self.require_evidence = require_evidence
+        self.budget = budget
+        self.block_subresources = block_subresources
+        self.guard: OriginGuard | None = None
         self.usage = Usage()
+        self._repeats = RepeatedFailure()
         self._task_context: TaskContext | None = None
         self.tool_registry: ToolRegistry | None = None
         self.proposer: Proposer | None = None
@@ -126,17 +153,42 @@ class Agent:
     def task_context(self) -> TaskContext | None:
         return self._task_context
 
-    def set_task(self, task: str, max_steps: int = 10, resources: dict[str, str] | None = None,
-                 variables: dict[str, str] | None = None,
-                 secrets: dict[str, str] | None = None) -> None:
-        """Start a task for step-by-step execution (``run_step``)."""
+    def set_task(self, task: str, max_steps: int = 10,
+                       resources: dict[str, str] | None = None,
+                       variables: dict[str, str] | None = None,
+                       secrets: dict[str, str] | None = None) -> None:
+        """Start a task for step-by-step execution (``run_step``). The origin guard is on
+        from here until ``close()`` (``execute`` closes it when the task ends)."""
         self._task_context = TaskContext.create(task, max_steps=max_steps, resources=resources,
-                                                variables=variables, secrets=secrets)
-        self.tool_registry = browser_registry(self.browser, self._task_context,
-                                              self.allowed_origins)
+                                                variables=variables, secrets=secrets,
+                                                known=self.secrets)
+        origins = (self.allowed_origins if self.allowed_origins is not None
+                   else default_origins(self.page.url))
+        self.tool_registry = browser_registry(self.browser, self._task_context, origins)
         self.proposer = Proposer(self.llm, self._task_context, self.tool_registry,
-                                      self.browser, usage=self.usage)
-        self.executer = Executer(self.tool_registry, self.browser, self.settle_timeout_ms)
+                                      self.browser, usage=self.usage, budget=self.budget)
+        self.proposer.between_steps = self._late_requests
+        self._repeats = RepeatedFailure()
+        if self.guard is None or self.guard.origins != origins:
+            self.close()
+            self.guard = OriginGuard(self.page.context, origins,
+                                          subresources=self.block_subresources)
+        self.guard.start()
+        self.executer = Executer(self.tool_registry, self.browser, self.settle_timeout_ms,
+                                      self.guard)
+
+    def _late_requests(self) -> None:
+        """Requests the guard stopped since the last step ended (a timer's navigation, a
+        page's own script) go into that step's history entry."""
+        late = self.guard.note() if self.guard else None
+        if late and self._task_context is not None and self._task_context.steps:
+            last = self._task_context.steps[-1]
+            last.note = " ".join(filter(None, [last.note, "After this step: " + late]))
+
+    def close(self) -> None:
+        """Remove the origin guard's route from the browser context."""
+        if self.guard is not None:
+            self.guard.stop()
 
     def run_step(self) -> Step:
         """Run one step: propose (one LLM call), execute, settle."""
@@ -159,6 +211,9 @@ class Agent:
                                                            self._task_context.substitute)
         if proposal.actions and not proposal.complete and not proposal.impossible:
             step.executions, step.note = self.executer.execute(proposal.actions)
+            repeated = self._repeats.see(proposal.actions, step.executions)
+            if repeated:
+                step.note = " ".join(filter(None, [step.note, repeated]))
         self._task_context.add_step(step)
         log.debug("step %d: complete=%s %s", self._task_context.step_count, proposal.complete,
                   proposal.message)
@@ -174,6 +229,12 @@ class Agent:
         ctx = self._task_context
         start_usage = self.usage.copy()
         try:
+            return self._run(ctx, max_steps, start_usage)
+        finally:
+            self.close()
+
+    def _run(self, ctx: TaskContext, max_steps: int, start_usage: Usage) -> TaskResult:
+        try:
             for _ in range(max_steps):
                 step = self.run_step()
                 if step.proposal.impossible:
@@ -187,6 +248,8 @@ class Agent:
                             f"does not hold on the page: {problem}. The model's message: "
                             f"{step.proposal.message}", start_usage)
                     return self._result(True, step.proposal.message, start_usage)
+                if self._repeats.exhausted:
+                    return self._result(False, self._repeats.stop_message(), start_usage)
         except ProposalError as exc:
             return self._result(False, str(exc), start_usage)
         last = ctx.steps[-1].proposal.message if ctx.steps else "no step ran"

@@ -8,17 +8,29 @@ from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
+from ..budget import Budget
 from ..parsing import InvalidReply, M, parse_model, quote
 from ..task_context import TaskContext
 
 
 class Asker:
-    """One model call with a validated JSON reply; an invalid reply is asked again once."""
+    """One model call with a validated JSON reply; an invalid reply is asked again once.
+    Every call is checked against ``budget`` first (counted from this asker's creation)."""
 
-    def __init__(self, llm: LLM, task: TaskContext, usage: Usage) -> None:
+    def __init__(self, llm: LLM, task: TaskContext, usage: Usage,
+                 budget: Budget | None = None) -> None:
         self.llm = llm
         self.task = task
         self.usage = usage
+        self.budget = budget
+        self._start = usage.copy()
+        self._truncated = False
+
+    def _why(self, invalid: InvalidReply) -> str:
+        if self._truncated:
+            return (f"{invalid} (the reply was cut off at the max_tokens limit: keep it short, "
+                    "or raise webtask_llm_max_tokens)")
+        return str(invalid)
 
     def ask(self, context: Context, model: type[M], what: str) -> M:
         for block in context.blocks:  # secrets never reach the model
@@ -27,18 +39,26 @@ class Asker:
         text = self._call(context)
         try:
             return parse_model(text, model)
-        except InvalidReply as first:
+        except InvalidReply as invalid:
+            first = self._why(invalid)
             context.append(Block(get_prompt("agent/proposer", "invalid_reply").format(
                 error=first, reply=self.task.redact(text)[:2000])))
             retry = self._call(context)
             try:
                 return parse_model(retry, model)
-            except InvalidReply as second:
+            except InvalidReply as invalid_again:
+                second = self._why(invalid_again)
                 raise ProposalError(
                     f"The model's {what} could not be used, twice. First: {first}; it said "
-                    f"{quote(text)}. Then: {second}; it said {quote(retry)}.") from None
+                    f"{quote(self.task.redact(text))}. Then: {second}; it said "
+                    f"{quote(self.task.redact(retry))}.") from None
 
     def _call(self, context: Context) -> str:
+        if self.budget is not None:
+            self.budget.check(self.usage.since(self._start))
         reply = self.llm.generate(context)
+        self._truncated = bool(getattr(reply, "truncated", False))
         self.usage.add(reply.usage)
+        if self.budget is not None and self.budget.run is not None:
+            self.budget.run.used.add(reply.usage)
         return reply.text

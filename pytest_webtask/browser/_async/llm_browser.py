@@ -5,6 +5,7 @@ from __future__ import annotations
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import FrameLocator, Locator, Page
 
+from ...agent.secrets import Secrets
 from ...errors import BrowserError
 from ...llm.context import Block
 from ..fingerprint import Fingerprint
@@ -26,19 +27,22 @@ class AsyncLLMBrowser:
     next reading; elements carry a ``data-webtask-id`` attribute until then.
     """
 
-    def __init__(self, page: Page, *, max_chars: int = 40_000, screenshot: bool = False) -> None:
+    def __init__(self, page: Page, *, max_chars: int = 40_000, screenshot: bool = False,
+                 secrets: Secrets | None = None) -> None:
         self.page = page
         self.max_chars = max_chars
         self.screenshot = screenshot
         self.snapshot: PageSnapshot | None = None
+        # masked in the page before any value or text is cut to size
+        self.secrets = secrets if secrets is not None else Secrets()
 
     async def read(self) -> PageSnapshot:
         """Read the page state (waits out a navigation that is under way)."""
         for attempt in range(3):
             try:
                 data = await self.page.evaluate(
-                    COLLECTOR_JS, {"op": "collect", "maxChars": self.max_chars}
-                )
+                    COLLECTOR_JS, {"op": "collect", "maxChars": self.max_chars,
+                                   "secrets": self.secrets.pairs()})
                 break
             except PlaywrightError as exc:
                 if attempt == 2 or not _is_navigation_race(exc):
@@ -73,7 +77,8 @@ class AsyncLLMBrowser:
         """The fingerprint of an element id, read from the live page."""
         self.locator(element_id)  # validates the id
         try:
-            data = await self.page.evaluate(COLLECTOR_JS, {"op": "describe", "id": element_id})
+            data = await self.page.evaluate(COLLECTOR_JS, {"op": "describe", "id": element_id,
+                                                           "secrets": self.secrets.pairs()})
         except PlaywrightError as exc:
             raise BrowserError(f"Could not read element {element_id}: {_first_line(exc)}") from None
         if data is None:

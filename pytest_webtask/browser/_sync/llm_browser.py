@@ -6,6 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FrameLocator, Locator, Page
 
+from ...agent.secrets import Secrets
 from ...errors import BrowserError
 from ...llm.context import Block
 from ..fingerprint import Fingerprint
@@ -27,19 +28,22 @@ class LLMBrowser:
     next reading; elements carry a ``data-webtask-id`` attribute until then.
     """
 
-    def __init__(self, page: Page, *, max_chars: int = 40_000, screenshot: bool = False) -> None:
+    def __init__(self, page: Page, *, max_chars: int = 40_000, screenshot: bool = False,
+                 secrets: Secrets | None = None) -> None:
         self.page = page
         self.max_chars = max_chars
         self.screenshot = screenshot
         self.snapshot: PageSnapshot | None = None
+        # masked in the page before any value or text is cut to size
+        self.secrets = secrets if secrets is not None else Secrets()
 
     def read(self) -> PageSnapshot:
         """Read the page state (waits out a navigation that is under way)."""
         for attempt in range(3):
             try:
                 data = self.page.evaluate(
-                    COLLECTOR_JS, {"op": "collect", "maxChars": self.max_chars}
-                )
+                    COLLECTOR_JS, {"op": "collect", "maxChars": self.max_chars,
+                                   "secrets": self.secrets.pairs()})
                 break
             except PlaywrightError as exc:
                 if attempt == 2 or not _is_navigation_race(exc):
@@ -74,7 +78,8 @@ class LLMBrowser:
         """The fingerprint of an element id, read from the live page."""
         self.locator(element_id)  # validates the id
         try:
-            data = self.page.evaluate(COLLECTOR_JS, {"op": "describe", "id": element_id})
+            data = self.page.evaluate(COLLECTOR_JS, {"op": "describe", "id": element_id,
+                                                           "secrets": self.secrets.pairs()})
         except PlaywrightError as exc:
             raise BrowserError(f"Could not read element {element_id}: {_first_line(exc)}") from None
         if data is None:

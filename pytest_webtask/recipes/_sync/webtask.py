@@ -17,8 +17,13 @@ from playwright.sync_api import Page
 
 from ...agent._sync.agent import Agent
 from ...agent._sync.plan_agent import PlanAgent
+from ...agent.budget import Budget, RunBudget
 from ...agent.models import TaskResult, Usage
+from ...agent.parsing import MAX_MESSAGE, cap, show
+from ...agent.secrets import Secrets
 from ...agent.task_context import TaskContext
+from ...browser._sync.guard import OriginGuard
+from ...browser.secret_fields import SECRET_ATTR, SECRET_FIELDS_JS
 from ...errors import WebtaskError
 from ...extraction._sync.executor import ExtractionError
 from ...extraction._sync.extractor import Extractor, execute_recipe
@@ -69,6 +74,7 @@ class WebTask:
         stats: StepStats,
         report: Callable[[str], None] | None = None,
         artifacts: Callable[[], Path] | None = None,
+        run_budget: RunBudget | None = None,
     ) -> None:
         self.page = page
         self.session = session
@@ -80,6 +86,9 @@ class WebTask:
         self._artifacts = artifacts
         self.results: list[StepOutcome] = []
         self._started_at = ""
+        # every secret passed so far: masked for the rest of the test
+        self.secrets = Secrets()
+        self.run_budget = run_budget
 
     def goto(self, url: str) -> None:
         """Open ``url``; a relative URL resolves against ``--base-url``."""
@@ -110,17 +119,27 @@ class WebTask:
                     resources: dict[str, Any] | None, variables: dict[str, Any],
                     secrets: dict[str, Any] | None) -> StepOutcome:
         ctx = TaskContext.create(text, resources=resources, variables=variables,
-                                 secrets=secrets)
+                                 secrets=secrets, known=self.secrets)
         index, where, started, recorded_step = self._begin(kind, text, ctx)
         replayer = Replayer(self.page, base_url=self.base_url,
                                  timeout_ms=self.settings.timeout * 1000,
                                  substitute=ctx.substitute, resources=ctx.resources)
         result = None
         if recorded_step is not None:
+            guard = None
+            if self.settings.guard_replay:  # opt-in: it routes every request of the context
+                guard = OriginGuard(self.page.context, self._origins(),
+                                         subresources=self.settings.block_subresources)
+                guard.start()
             try:
                 replayer.run_step(recorded_step, where)
             except ReplayError as exc:
-                self._fail(f"Replay failed. {exc}{self._start_hint(recorded_step)}", ctx)
+                blocked = guard.note() if guard else None
+                self._fail(f"Replay failed. {exc}{self._start_hint(recorded_step)}"
+                                 + (f"\n  {blocked}" if blocked else ""), ctx)
+            finally:
+                if guard is not None:
+                    guard.stop()
             self.stats.replayed += 1
             how, step = "replayed", recorded_step
         else:
@@ -153,7 +172,7 @@ class WebTask:
         """Extract items from a list-detail page (seed 003): every item of the list, with
         ``fields`` (read by per-field selectors) or its details text, at most ``max_items``.
         Recorded once by the three LLM phases; replayed by the recipe executor alone."""
-        ctx = TaskContext(task=what)
+        ctx = TaskContext(task=what, known=self.secrets)
         index, where, started, recorded_step = self._begin("extract", what, ctx)
         report = SessionReport(task=what, source_url=self.page.url,
                                path=self._report_path(index))
@@ -223,13 +242,20 @@ class WebTask:
         start_url = self.page.url
         before = StartState.take(self.page) if kind == "do" else None
         agent: Agent | PlanAgent
-        if self.settings.strategy == "plan":
-            agent = PlanAgent(self.page, llm, horizon=self.settings.plan_horizon,
-                                   max_iterations=self.settings.max_iterations,
-                                   allowed_origins=self._origins(), require_evidence=True)
+        s = self.settings
+        budget = Budget(max_calls=s.max_llm_calls, max_tokens=s.max_tokens,
+                        run=self.run_budget,
+                        names=("webtask_max_llm_calls", "webtask_max_tokens",
+                               "webtask_run_max_llm_calls", "webtask_run_max_tokens"))
+        common: dict[str, Any] = dict(allowed_origins=self._origins() or ["*"],
+                                      require_evidence=True, budget=budget,
+                                      secrets=self.secrets,
+                                      block_subresources=s.block_subresources)
+        if s.strategy == "plan":
+            agent = PlanAgent(self.page, llm, horizon=s.plan_horizon,
+                                   max_iterations=s.max_iterations, **common)
         else:
-            agent = Agent(self.page, llm, allowed_origins=self._origins(),
-                               require_evidence=True)
+            agent = Agent(self.page, llm, **common)
         try:
             if isinstance(agent, Agent):
                 result = agent.execute(agent_task, max_steps, ctx.resources,
@@ -303,15 +329,34 @@ class WebTask:
     def _step_log(result: TaskResult, ctx: TaskContext) -> str:
         lines = ["Step log:"]
         for n, step in enumerate(result.steps, 1):
-            lines.append(f"  {n}. {step.proposal.message}")
+            lines.append(f"  {n}. {cap(step.proposal.message, MAX_MESSAGE)}")
             for action, ex in zip(step.proposal.actions, step.executions, strict=False):
-                status = "ok" if ex.success else f"FAILED: {ex.error}"
-                lines.append(f"     - {action.tool_name} {action.parameters}: {status}")
+                status = "ok" if ex.success else f"FAILED: {cap(ex.error or '', MAX_MESSAGE)}"
+                lines.append(f"     - {action.tool_name} {show(action.parameters)}: {status}")
             if step.note:
                 lines.append(f"     note: {step.note}")
         if result.steps:
-            lines.append(f"The model's last message: {result.steps[-1].proposal.message}")
+            lines.append("The model's last message: "
+                         + cap(result.steps[-1].proposal.message, MAX_MESSAGE))
         return ctx.redact("\n".join(lines))
+
+    def _mark_secrets(self) -> None:
+        """Mark what shows a secret on the page, for a screenshot's mask."""
+        if self.secrets:
+            self.page.evaluate(SECRET_FIELDS_JS, {"op": "mark",
+                                                        "values": self.secrets.values})
+
+    def scrub_page(self) -> None:
+        """Replace what shows a secret on every page of the context (fields and text), so
+        screenshots taken after the test (pytest-playwright's ``--screenshot``) hold none."""
+        if not self.secrets:
+            return
+        for page in self.page.context.pages:
+            try:
+                page.evaluate(SECRET_FIELDS_JS, {"op": "scrub",
+                                                       "values": self.secrets.values})
+            except PlaywrightError as exc:
+                log.debug("could not scrub %s: %s", page.url, exc)
 
     def _fail(self, message: str, ctx: TaskContext) -> NoReturn:
         """Fail the test: count the failed step, save the message and a screenshot to the
@@ -323,7 +368,9 @@ class WebTask:
                 folder = self._artifacts()
                 folder.mkdir(parents=True, exist_ok=True)
                 (folder / "webtask-failure.txt").write_text(message + "\n", encoding="utf-8")
-                self.page.screenshot(path=str(folder / "webtask-failure.png"))
+                self._mark_secrets()
+                self.page.screenshot(path=str(folder / "webtask-failure.png"),
+                                           mask=[self.page.locator(f"[{SECRET_ATTR}]")])
                 message += f"\n(step log and screenshot in {folder})"
             except (OSError, PlaywrightError) as exc:
                 log.warning("could not save failure artifacts: %s", exc)

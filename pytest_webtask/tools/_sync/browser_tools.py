@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 from playwright.sync_api import Locator, Page
 
 from ...agent.models import ExecutionResult
 from ...browser._sync.llm_browser import LLMBrowser
+from ...browser.origins import allowed
+from ...browser.secret_fields import SECRET_ATTR
 from ..params import (
     ClickParams,
     FillParams,
@@ -56,6 +58,10 @@ class Tool:
             resources=self.task.resources if self.task else {},
             allowed_origins=self.allowed_origins,
         )
+        if result.success and locator is not None and self.task is not None \
+                and self.task.names_secret(str(params.model_dump().get("value", ""))):
+            # the field now shows a secret: the page state shows it as masked from now on
+            locator.evaluate(f"el => el.setAttribute('{SECRET_ATTR}', '')")
         page = self.browser.page
         if result.success and not allowed(page.url, self.allowed_origins):
             # a link or a script took the page off the allowed origins: a page must not
@@ -136,8 +142,8 @@ def perform(
         if not allowed(url, allowed_origins):
             return ExecutionResult(
                 success=False,
-                error=f"Navigation to {url} refused: only {', '.join(allowed_origins or [])}"
-                " may be visited in this task.",
+                error=f"Navigation to {url} refused: only "
+                f"{', '.join(allowed_origins or ['http(s) URLs'])} may be visited in this task.",
             )
         page.goto(url, timeout=15_000)
     elif tool in ("press", "scroll") and locator is None:
@@ -200,15 +206,3 @@ BROWSER_TOOLS: tuple[type[Tool], ...] = (
     NavigateTool, ClickTool, FillTool, TypeTool, SelectTool,
     PressTool, ScrollTool,
 )
-
-
-def allowed(url: str, origins: list[str] | None) -> bool:
-    """Is ``url`` within one of ``origins`` (None allows any http(s) URL)?"""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https", "file", "about", "data"):
-        return False
-    if origins is None:
-        return True
-    origin = f"{parts.scheme}://{parts.netloc}"
-    return any(origin == urlsplit(o)._replace(path="", query="", fragment="").geturl().rstrip("/")
-               for o in origins)

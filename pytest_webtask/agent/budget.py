@@ -1,0 +1,52 @@
+"""Budgets: how many model calls and tokens a task (one recorded step) and a whole run may
+use. A budget that is used up ends the task with a message naming it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import ProposalError
+from .models import Usage
+
+
+class BudgetExhausted(ProposalError):
+    """A call or token budget is used up; ``str()`` says which."""
+
+
+@dataclass
+class RunBudget:
+    """Limits for a whole run (one per pytest process: each xdist worker has its own), and
+    what the run has used so far. 0 means no limit."""
+
+    max_calls: int = 0
+    max_tokens: int = 0
+    used: Usage = field(default_factory=Usage)
+
+
+@dataclass
+class Budget:
+    """Limits for one task, plus the run's. 0 means no limit. ``setting`` names what to
+    change in messages (``webtask_max_llm_calls`` in pytest, a keyword for the agent)."""
+
+    max_calls: int = 0
+    max_tokens: int = 0
+    run: RunBudget | None = None
+    names: tuple[str, str, str, str] = ("max_llm_calls", "max_tokens", "run_max_llm_calls",
+                                        "run_max_tokens")
+
+    def check(self, task: Usage) -> None:
+        """Raise BudgetExhausted when another model call would go over a budget."""
+        calls, tokens, run_calls, run_tokens = self.names
+        if self.max_calls and task.calls >= self.max_calls:
+            raise BudgetExhausted(f"The step's budget of {self.max_calls} model calls is used "
+                                  f"up ({calls}).")
+        if self.max_tokens and task.total_tokens >= self.max_tokens:
+            raise BudgetExhausted(f"The step's budget of {self.max_tokens} tokens is used up "
+                                  f"({task.total_tokens} used; {tokens}).")
+        run = self.run
+        if run and run.max_calls and run.used.calls >= run.max_calls:
+            raise BudgetExhausted(f"The run's budget of {run.max_calls} model calls is used "
+                                  f"up ({run_calls}).")
+        if run and run.max_tokens and run.used.total_tokens >= run.max_tokens:
+            raise BudgetExhausted(f"The run's budget of {run.max_tokens} tokens is used up "
+                                  f"({run.used.total_tokens} used; {run_tokens}).")

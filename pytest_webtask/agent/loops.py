@@ -1,0 +1,67 @@
+"""Loop detection: the same failing action, again and again, is called out, then stopped."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .models import Action, ExecutionResult
+from .parsing import show
+
+# The same failing action this many times in a row ends the task.
+STOP_AFTER = 3
+
+
+class RepeatedFailure:
+    """Tracks the failing action of consecutive steps. The same one (same tool, target and
+    parameters) twice in a row gives a note for the history; a third time, ``exhausted``."""
+
+    def __init__(self) -> None:
+        self.last: str | None = None
+        self.count = 0
+        self.action: Action | None = None
+        self.error = ""
+
+    def see(self, actions: list[Action], executions: list[ExecutionResult]) -> str | None:
+        """Record a step's outcome; the note to add to its history entry, if any."""
+        failed = next(((a, e) for a, e in zip(actions, executions, strict=False)
+                       if not e.success), None)
+        if failed is None:
+            self.last, self.count = None, 0
+            return None
+        action, execution = failed
+        key = _key(action, execution)
+        self.count = self.count + 1 if key == self.last else 1
+        self.last, self.action, self.error = key, action, execution.error or ""
+        if self.count < 2:
+            return None
+        if self.count >= STOP_AFTER:
+            return (f"This is the same failing action {self.count} times in a row: the task "
+                    "stops here.")
+        return ("You proposed exactly this failing action in the previous step too, with the "
+                "same result. Do something different: another element, another tool, or "
+                'report the task as "impossible" if it cannot be done.')
+
+    @property
+    def exhausted(self) -> bool:
+        return self.count >= STOP_AFTER
+
+    def stop_message(self) -> str:
+        action = self.action
+        what = f"{action.tool_name} {show(action.parameters, 200)}" if action else "?"
+        return (f"Stopped: the same action failed {self.count} times in a row ({what}: "
+                f"{self.error}). The model kept repeating it instead of trying something "
+                "else.")
+
+
+def _key(action: Action, execution: ExecutionResult) -> str:
+    """Tool, target (its fingerprint when known: element ids change between readings) and
+    the other parameters."""
+    params: dict[str, Any] = dict(action.parameters)
+    target: Any = params.pop("element_id", None)
+    if execution.target is not None:
+        target = execution.target.model_dump(exclude={"near"})
+    try:
+        return json.dumps([action.tool_name, target, params], sort_keys=True, default=str)
+    except (TypeError, ValueError, RecursionError):
+        return repr([action.tool_name, target, show(params)])
