@@ -83,6 +83,8 @@ class TaskContext:
                 lines.append(f"    Execution: {'Success' if execution.success else 'Failed'}")
                 if execution.error:
                     lines.append(f"    Error: {execution.error}")
+                if execution.output:
+                    lines.append(f"    Output: {execution.output}")
             if step.note:
                 lines.append(f"  Note: {step.note}")
         return Block("\n".join(lines))

@@ -80,21 +80,31 @@ def evidence_check(ev: Evidence, ctx: TaskContext) -> Check | None:
     return check
 
 
+# Tools whose effect lives elsewhere in the recipe: a dialog's answer is stored with the
+# action that opened the dialog; find only reads the page.
+NOT_REPLAYED = ("dialog", "find")
+
+
 def compile_step(kind: str, text: str, result: TaskResult, ctx: TaskContext,
                  base_url: str | None, start_url: str) -> RecipeStep:
     """The recipe step for a completed task: its successful actions and its checks."""
     actions = []
     for step in result.steps:
         for action, execution in zip(step.proposal.actions, step.executions, strict=False):
-            if not execution.success:
+            if not execution.success or action.tool_name in NOT_REPLAYED:
                 continue
             params = dict(_templated(action.parameters, ctx))  # type: ignore[call-overload]
             params.pop("element_id", None)
             if action.tool_name == "navigate":
                 params["url"] = relative_url(absolute_url(params["url"], base_url, start_url),
                                              base_url)
+            dialogs = [d.model_copy(update={
+                "message": ctx.placeholders(d.message),
+                "text": ctx.placeholders(d.text) if d.text is not None else None})
+                for d in execution.dialogs]
             actions.append(RecipeAction(tool=action.tool_name, reason=action.reason,
-                                        params=params, target=execution.target))
+                                        params=params, target=execution.target, to=execution.to,
+                                        dialogs=dialogs, opens_tab=execution.opened_tab))
     checks = [c for c in (evidence_check(e, ctx) for e in result.evidence) if c is not None]
     final = result.steps[-1].url if result.steps else start_url
     start_path, end_path = urlsplit(start_url).path, urlsplit(final).path

@@ -11,7 +11,7 @@ from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
-from ...tools._async.registry import AsyncToolRegistry, browser_registry
+from ...tools._async.registry import AsyncToolRegistry, browser_registry, note_events
 from ..models import Action, ExecutionResult, ProposalResult, Step, TaskResult, Usage
 from ..parsing import ProposalModel, proposal_from
 from ..task_context import TaskContext
@@ -19,6 +19,8 @@ from .asker import AsyncAsker
 from .evidence import resolve_evidence
 
 log = logging.getLogger("pytest_webtask.agent")
+
+FIRST_QUIET_MS = 250
 
 
 class AsyncProposer:
@@ -73,10 +75,14 @@ class AsyncExecuter:
                 note = (f"Stopped after action {i} failed; the remaining {len(remaining)} "
                         "action(s) were not run.")
                 break
+            if result.opened_tab or result.page is not None:
+                note = (f"Action {i} changed the current tab; the remaining {len(remaining)} "
+                        "action(s) were not run. Use the new page state.")
+                break
             ids = [a.parameters["element_id"] for a in remaining
                    if isinstance(a.parameters.get("element_id"), str)]
             navigated, detached = await self.browser.stale_ids(ids)
-            if navigated:
+            if navigated and ids:  # actions without element ids still run on the new page
                 note = (f"The page navigated after action {i} (now at {self.browser.page.url}); "
                         f"the remaining {len(remaining)} action(s) were not run because their "
                         "element IDs are stale. Use the new page state.")
@@ -87,6 +93,8 @@ class AsyncExecuter:
                         "new page state.")
                 break
         await self.browser.settle(timeout_ms=self.settle_timeout_ms)
+        if results:  # a dialog or a tab that came late belongs to the last action run
+            await note_events(self.browser, results[-1])
         return results, note
 
 
@@ -108,7 +116,6 @@ class AsyncAgent:
         allowed_origins: list[str] | None = None,
         require_evidence: bool = False,
     ) -> None:
-        self.page = page
         self.llm = llm
         use_images = getattr(llm, "supports_images", False) if screenshot is None else screenshot
         self.browser = AsyncLLMBrowser(page, max_chars=max_page_chars, screenshot=use_images)
@@ -122,6 +129,11 @@ class AsyncAgent:
         self.executer: AsyncExecuter | None = None
 
     @property
+    def page(self) -> Page:
+        """The current tab: the one an action opened or switched to, else the page given."""
+        return self.browser.page
+
+    @property
     def task_context(self) -> TaskContext | None:
         return self._task_context
 
@@ -133,6 +145,7 @@ class AsyncAgent:
                                                 variables=variables, secrets=secrets)
         self.tool_registry = browser_registry(self.browser, self._task_context,
                                               self.allowed_origins)
+        self.browser.watch.attach()
         self.proposer = AsyncProposer(self.llm, self._task_context, self.tool_registry,
                                       self.browser, usage=self.usage)
         self.executer = AsyncExecuter(self.tool_registry, self.browser, self.settle_timeout_ms)
@@ -141,6 +154,10 @@ class AsyncAgent:
         """Run one step: propose (one LLM call), execute, settle."""
         if self._task_context is None or self.proposer is None or self.executer is None:
             raise RuntimeError("No task set. Call set_task() first.")
+        if self._task_context.step_count == 0:
+            # apps that render after the load event (client-side routers, web components):
+            # a longer quiet window than after an action, where the page was already live
+            await self.browser.settle(timeout_ms=self.settle_timeout_ms, quiet_ms=FIRST_QUIET_MS)
         proposal = await self.proposer.propose()
         snapshot = self.browser.snapshot
         step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
@@ -182,6 +199,8 @@ class AsyncAgent:
                     return self._result(True, step.proposal.message, start_usage)
         except ProposalError as exc:
             return self._result(False, str(exc), start_usage)
+        finally:
+            self.browser.watch.detach()
         last = ctx.steps[-1].proposal.message if ctx.steps else "no step ran"
         return self._result(
             False, f"Task not completed after {max_steps} steps (max_steps). The model's last "

@@ -30,11 +30,12 @@ from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
 from ...tools._sync.browser_tools import Tool
-from ...tools._sync.registry import ToolRegistry, browser_registry
+from ...tools._sync.registry import ToolRegistry, browser_registry, note_events
 from ...tools.params import render_tool
 from ...tools.plan_params import DoneParams, Plan, PlannerParams, PlanStep, ToolInvocation
 from ..messages import MessageManager, MessageReader
 from ..task_context import TaskContext
+from .agent import FIRST_QUIET_MS
 from .asker import Asker
 from .evidence import resolve_evidence
 
@@ -121,7 +122,6 @@ class PlanAgent:
         allowed_origins: list[str] | None = None,
         require_evidence: bool = False,
     ) -> None:
-        self.page = page
         self.llm = llm
         self.horizon = horizon
         self.max_iterations = max_iterations
@@ -132,6 +132,11 @@ class PlanAgent:
         self.usage = Usage()
         self.messages = MessageManager()
         self.plans: list[list[PlanStep]] = []
+
+    @property
+    def page(self) -> Page:
+        """The current tab: the one an action opened or switched to, else the page given."""
+        return self.browser.page
 
     def execute(self, task: str, max_steps: int | None = None,
                       resources: dict[str, str] | None = None,
@@ -155,6 +160,8 @@ class PlanAgent:
         self.messages.add_system(system)
         self.messages.add_user(ctx.get_task_context().text)
         steps: list[Step] = []
+        self.browser.watch.attach()
+        self.browser.settle(timeout_ms=self.settle_timeout_ms, quiet_ms=FIRST_QUIET_MS)
 
         def result(completed: bool, message: str, impossible: bool = False) -> TaskResult:
             return TaskResult(completed, steps, ctx.redact(message), self.usage.since(start),
@@ -178,6 +185,7 @@ class PlanAgent:
                                 invocation.args)
                 executed = registry.execute(action)
                 self.browser.settle(timeout_ms=self.settle_timeout_ms)
+                note_events(self.browser, executed)
                 self.messages.add_assistant(
                     f"Tool: {action.tool_name}\nReasoning: {action.reason}\nResult: "
                     + (executed.output or "Success" if executed.success
@@ -201,6 +209,8 @@ class PlanAgent:
                     plan = []  # replan on a failed tool result or a changed page
         except ProposalError as exc:
             return result(False, str(exc))
+        finally:
+            self.browser.watch.detach()
         last = self.messages.reader().get_last_assistant() or ""
         return result(False, f"Task not completed after {limit} iterations (MAX_ITERATIONS). "
                       f"Last: {last}")

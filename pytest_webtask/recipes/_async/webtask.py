@@ -116,6 +116,8 @@ class AsyncWebTask:
                 await replayer.run_step(recorded_step, where)
             except ReplayError as exc:
                 await self._fail(f"Replay failed. {exc}{self._start_hint(recorded_step)}", ctx)
+            finally:
+                self.page = replayer.page  # the tab the step ended on
             self.stats.replayed += 1
             how, step = "replayed", recorded_step
         else:
@@ -234,6 +236,8 @@ class AsyncWebTask:
         except WebtaskError as exc:
             self._count(agent.usage)
             await self._fail(f"{where}: recording stopped: {exc}", ctx)
+        finally:
+            self.page = replayer.page = agent.page  # the tab the step ended on
         self._count(agent.usage)
         if not result.completed:
             label = "check failed" if kind == "check" else "task not completed"

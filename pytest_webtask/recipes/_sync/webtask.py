@@ -117,6 +117,8 @@ class WebTask:
                 replayer.run_step(recorded_step, where)
             except ReplayError as exc:
                 self._fail(f"Replay failed. {exc}{self._start_hint(recorded_step)}", ctx)
+            finally:
+                self.page = replayer.page  # the tab the step ended on
             self.stats.replayed += 1
             how, step = "replayed", recorded_step
         else:
@@ -235,6 +237,8 @@ class WebTask:
         except WebtaskError as exc:
             self._count(agent.usage)
             self._fail(f"{where}: recording stopped: {exc}", ctx)
+        finally:
+            self.page = replayer.page = agent.page  # the tab the step ended on
         self._count(agent.usage)
         if not result.completed:
             label = "check failed" if kind == "check" else "task not completed"

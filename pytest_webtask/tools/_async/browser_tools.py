@@ -7,20 +7,32 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urljoin, urlsplit
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 
 from ...agent.models import ExecutionResult
 from ...browser._async.llm_browser import AsyncLLMBrowser
+from ...browser._async.watch import AsyncPageWatch
+from ...browser.dialogs import DialogAnswer
 from ..params import (
     ClickParams,
+    CloseTabParams,
+    DialogParams,
+    DragParams,
+    ElementParams,
     FillParams,
+    FindParams,
     NavigateParams,
+    NoParams,
+    PointerParams,
     PressParams,
     ScrollParams,
     SelectParams,
+    TabParams,
     ToolParams,
     TypeParams,
     UploadParams,
+    WaitParams,
 )
 
 if TYPE_CHECKING:
@@ -49,12 +61,17 @@ class AsyncTool:
     async def execute(self, params: Any) -> ExecutionResult:
         element_id = getattr(params, "element_id", None)
         locator = self.browser.locator(element_id) if element_id else None
+        to_id = getattr(params, "to_element_id", None)
+        to_locator = self.browser.locator(to_id) if to_id else None
         result = await perform(
             self.browser.page, self.name, params.model_dump(), locator,
             substitute=self.task.substitute if self.task else None,
             resources=self.task.resources if self.task else {},
             allowed_origins=self.allowed_origins,
+            watch=self.browser.watch, to_locator=to_locator,
         )
+        if result.page is not None:
+            self.browser.page = result.page
         page = self.browser.page
         if result.success and not allowed(page.url, self.allowed_origins):
             # a link or a script took the page off the allowed origins: a page must not
@@ -110,6 +127,90 @@ class AsyncScrollTool(AsyncTool):
     params_class = ScrollParams
 
 
+class AsyncHoverTool(AsyncTool):
+    name = "hover"
+    description = ("Move the pointer over an element; controls shown only on hover (a row's "
+                   "delete button, a menu) then appear in the next page state")
+    params_class = PointerParams
+
+
+class AsyncDoubleClickTool(AsyncTool):
+    name = "double_click"
+    description = "Double-click an element (for example to edit an item in place)"
+    params_class = PointerParams
+
+
+class AsyncCheckTool(AsyncTool):
+    name = "check"
+    description = "Check a checkbox, radio button or switch (nothing happens if already checked)"
+    params_class = ElementParams
+
+
+class AsyncUncheckTool(AsyncTool):
+    name = "uncheck"
+    description = "Uncheck a checkbox or switch (nothing happens if already unchecked)"
+    params_class = ElementParams
+
+
+class AsyncDragTool(AsyncTool):
+    name = "drag"
+    description = "Drag an element and drop it on another element"
+    params_class = DragParams
+
+
+class AsyncGoBackTool(AsyncTool):
+    name = "go_back"
+    description = "Go back to the previous page of this tab"
+    params_class = NoParams
+
+
+class AsyncWaitTool(AsyncTool):
+    name = "wait"
+    description = "Wait until a text is visible on the page (at most a few seconds)"
+    params_class = WaitParams
+
+
+class AsyncDialogTool(AsyncTool):
+    name = "dialog"
+    description = ("Decide the answer to the next dialog (alert, confirm, prompt) the page "
+                   "opens; put it BEFORE the action that opens the dialog. A dialog nobody "
+                   "answered beforehand is dismissed (an alert is accepted)")
+    params_class = DialogParams
+
+
+class AsyncSwitchTabTool(AsyncTool):
+    name = "switch_tab"
+    description = "Make another open tab the current one"
+    params_class = TabParams
+
+
+class AsyncCloseTabTool(AsyncTool):
+    name = "close_tab"
+    description = "Close a tab (the current one by default)"
+    params_class = CloseTabParams
+
+
+class AsyncFindTool(AsyncTool):
+    name = "find"
+    description = ("Find elements anywhere on the page, including parts a long page state only "
+                   "counts, by text (name, label, or the text of their row) and/or role; "
+                   "returns their element IDs")
+    params_class = FindParams
+
+    async def execute(self, params: Any) -> ExecutionResult:
+        if not params.text and not params.role:
+            return ExecutionResult(success=False, error="find needs a text, a role, or both.")
+        text = self.task.substitute(params.text or "") if self.task else params.text or ""
+        lines, total = await self.browser.find(text, params.role or "")
+        what = " and ".join(f"{k} {v!r}" for k, v in
+                            (("text", params.text), ("role", params.role)) if v)
+        if not lines:
+            return ExecutionResult(success=True, output=f"No element matches {what}.")
+        more = f" (showing {len(lines)})" if total > len(lines) else ""
+        return ExecutionResult(success=True, output=f"{total} element(s) match {what}{more}:\n"
+                               + "\n".join(lines))
+
+
 class AsyncUploadTool(AsyncTool):
     name = "upload"
     description = "Upload file resources to a file input element"
@@ -126,10 +227,16 @@ async def perform(
     resources: dict[str, str] | None = None,
     allowed_origins: list[str] | None = None,
     timeout_ms: float = ACTION_TIMEOUT_MS,
+    watch: AsyncPageWatch | None = None,
+    to_locator: Locator | None = None,
 ) -> ExecutionResult:
-    """Do one action to the page. ``locator`` is the target for element tools; ``{name}``
-    placeholders in typed values go through ``substitute``. Playwright errors propagate."""
-    value = (substitute or (lambda v: v))(str(params.get("value", "")))
+    """Do one action to the page. ``locator`` is the target for element tools (``to_locator``
+    a drag's drop target); ``{name}`` placeholders in typed values go through ``substitute``;
+    ``watch`` answers dialogs. Playwright errors propagate."""
+    sub = substitute or (lambda v: v)
+    value = sub(str(params.get("value", "")))
+    if tool in PAGE_TOOLS:
+        return await _perform_on_page(page, tool, params, sub, watch, timeout_ms)
     if tool == "navigate":
         url = urljoin(page.url, params["url"])
         if not allowed(url, allowed_origins):
@@ -174,8 +281,95 @@ async def perform(
         if error:
             return ExecutionResult(success=False, error=error)
         await locator.set_input_files(paths, timeout=timeout_ms)
+    elif tool == "hover":
+        await locator.hover(timeout=timeout_ms)
+    elif tool == "double_click":
+        await locator.dblclick(timeout=timeout_ms)
+    elif tool in ("check", "uncheck"):
+        return await _set_checked(locator, tool == "check", timeout_ms)
+    elif tool == "drag":
+        if to_locator is None:
+            return ExecutionResult(success=False, error="drag needs a to_element_id to drop on.")
+        await locator.drag_to(to_locator, timeout=timeout_ms)
     else:
         return ExecutionResult(success=False, error=f"Unknown tool {tool!r}.")
+    return ExecutionResult(success=True)
+
+
+CHECKED_JS = """el => {
+  if (el.type === 'checkbox' || el.type === 'radio') return el.checked;
+  const role = el.getAttribute('role');
+  const roles = ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'];
+  if (!roles.includes(role)) return null;
+  return el.getAttribute('aria-checked') === 'true';
+}"""
+
+
+async def _set_checked(locator: Locator, want: bool, timeout_ms: float) -> ExecutionResult:
+    """Click a checkbox, radio or switch (native or by role) unless it is already as wanted.
+    Not Playwright's ``set_checked``: apps that re-render the control on click leave it no
+    element to verify; the new one is checked when still there."""
+    state = await locator.evaluate(CHECKED_JS, timeout=timeout_ms)
+    if state is None:
+        return ExecutionResult(success=False, error="check and uncheck work on a checkbox, "
+                               "radio button or switch; this element is none of them.")
+    if state != want:
+        await locator.click(timeout=timeout_ms)
+        if await locator.count() and await locator.evaluate(CHECKED_JS) != want:
+            return ExecutionResult(success=False, error="the click did not change its state.")
+    return ExecutionResult(success=True)
+
+
+# Tools that act on the page or its tabs, not on an element.
+PAGE_TOOLS = ("go_back", "wait", "dialog", "switch_tab", "close_tab")
+
+
+async def _perform_on_page(page: Page, tool: str, params: dict[str, Any],
+                           sub: Callable[[str], str], watch: AsyncPageWatch | None,
+                           timeout_ms: float) -> ExecutionResult:
+    if tool == "go_back":
+        if await page.go_back(timeout=15_000) is None:
+            return ExecutionResult(success=False,
+                                   error="go_back: this tab has no previous page to go back to.")
+    elif tool == "wait":
+        text = sub(params["text"])
+        seconds = float(params.get("seconds") or 5)
+        try:
+            await page.get_by_text(text).filter(visible=True).first.wait_for(
+                timeout=seconds * 1000)
+        except PlaywrightError:
+            return ExecutionResult(success=False,
+                                   error=f"{text!r} did not appear within {seconds:g}s.")
+    elif tool == "dialog":
+        if watch is None:
+            return ExecutionResult(success=False, error="dialogs are not watched here.")
+        text = params.get("text")
+        watch.answers.append(DialogAnswer(accept=bool(params["accept"]),
+                                          text=sub(text) if text is not None else None))
+    else:
+        pages = page.context.pages
+        index = params.get("tab")
+        if tool == "close_tab" and index is None:
+            index = pages.index(page) if page in pages else len(pages) - 1
+        if not isinstance(index, int) or not 0 <= index < len(pages):
+            return ExecutionResult(success=False, error=(
+                f"{tool}: there is no tab {index}; {len(pages)} tab(s) are open "
+                f"(0 to {len(pages) - 1})."))
+        if tool == "switch_tab":
+            await pages[index].bring_to_front()
+            return ExecutionResult(success=True,
+                                   page=pages[index] if pages[index] is not page else None)
+        if len(pages) == 1:
+            return ExecutionResult(success=False, error="close_tab: this is the only tab.")
+        closing = pages[index]
+        rest = [p for p in pages if p is not closing]
+        current = page
+        if closing is page:  # back to the tab that opened it, else the last one
+            opener = await closing.opener()
+            current = opener if opener in rest else rest[-1]
+        await closing.close()
+        await current.bring_to_front()
+        return ExecutionResult(success=True, page=current if current is not page else None)
     return ExecutionResult(success=True)
 
 
@@ -197,7 +391,9 @@ def resource_paths(names: list[str], resources: dict[str, str]) -> tuple[list[Pa
 
 BROWSER_TOOLS: tuple[type[AsyncTool], ...] = (
     AsyncNavigateTool, AsyncClickTool, AsyncFillTool, AsyncTypeTool, AsyncSelectTool,
-    AsyncPressTool, AsyncScrollTool,
+    AsyncPressTool, AsyncScrollTool, AsyncHoverTool, AsyncDoubleClickTool, AsyncCheckTool,
+    AsyncUncheckTool, AsyncDragTool, AsyncGoBackTool, AsyncWaitTool, AsyncDialogTool,
+    AsyncSwitchTabTool, AsyncCloseTabTool, AsyncFindTool,
 )
 
 

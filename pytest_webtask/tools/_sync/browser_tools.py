@@ -8,20 +8,32 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urljoin, urlsplit
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
 
 from ...agent.models import ExecutionResult
 from ...browser._sync.llm_browser import LLMBrowser
+from ...browser._sync.watch import PageWatch
+from ...browser.dialogs import DialogAnswer
 from ..params import (
     ClickParams,
+    CloseTabParams,
+    DialogParams,
+    DragParams,
+    ElementParams,
     FillParams,
+    FindParams,
     NavigateParams,
+    NoParams,
+    PointerParams,
     PressParams,
     ScrollParams,
     SelectParams,
+    TabParams,
     ToolParams,
     TypeParams,
     UploadParams,
+    WaitParams,
 )
 
 if TYPE_CHECKING:
@@ -50,12 +62,17 @@ class Tool:
     def execute(self, params: Any) -> ExecutionResult:
         element_id = getattr(params, "element_id", None)
         locator = self.browser.locator(element_id) if element_id else None
+        to_id = getattr(params, "to_element_id", None)
+        to_locator = self.browser.locator(to_id) if to_id else None
         result = perform(
             self.browser.page, self.name, params.model_dump(), locator,
             substitute=self.task.substitute if self.task else None,
             resources=self.task.resources if self.task else {},
             allowed_origins=self.allowed_origins,
+            watch=self.browser.watch, to_locator=to_locator,
         )
+        if result.page is not None:
+            self.browser.page = result.page
         page = self.browser.page
         if result.success and not allowed(page.url, self.allowed_origins):
             # a link or a script took the page off the allowed origins: a page must not
@@ -111,6 +128,90 @@ class ScrollTool(Tool):
     params_class = ScrollParams
 
 
+class HoverTool(Tool):
+    name = "hover"
+    description = ("Move the pointer over an element; controls shown only on hover (a row's "
+                   "delete button, a menu) then appear in the next page state")
+    params_class = PointerParams
+
+
+class DoubleClickTool(Tool):
+    name = "double_click"
+    description = "Double-click an element (for example to edit an item in place)"
+    params_class = PointerParams
+
+
+class CheckTool(Tool):
+    name = "check"
+    description = "Check a checkbox, radio button or switch (nothing happens if already checked)"
+    params_class = ElementParams
+
+
+class UncheckTool(Tool):
+    name = "uncheck"
+    description = "Uncheck a checkbox or switch (nothing happens if already unchecked)"
+    params_class = ElementParams
+
+
+class DragTool(Tool):
+    name = "drag"
+    description = "Drag an element and drop it on another element"
+    params_class = DragParams
+
+
+class GoBackTool(Tool):
+    name = "go_back"
+    description = "Go back to the previous page of this tab"
+    params_class = NoParams
+
+
+class WaitTool(Tool):
+    name = "wait"
+    description = "Wait until a text is visible on the page (at most a few seconds)"
+    params_class = WaitParams
+
+
+class DialogTool(Tool):
+    name = "dialog"
+    description = ("Decide the answer to the next dialog (alert, confirm, prompt) the page "
+                   "opens; put it BEFORE the action that opens the dialog. A dialog nobody "
+                   "answered beforehand is dismissed (an alert is accepted)")
+    params_class = DialogParams
+
+
+class SwitchTabTool(Tool):
+    name = "switch_tab"
+    description = "Make another open tab the current one"
+    params_class = TabParams
+
+
+class CloseTabTool(Tool):
+    name = "close_tab"
+    description = "Close a tab (the current one by default)"
+    params_class = CloseTabParams
+
+
+class FindTool(Tool):
+    name = "find"
+    description = ("Find elements anywhere on the page, including parts a long page state only "
+                   "counts, by text (name, label, or the text of their row) and/or role; "
+                   "returns their element IDs")
+    params_class = FindParams
+
+    def execute(self, params: Any) -> ExecutionResult:
+        if not params.text and not params.role:
+            return ExecutionResult(success=False, error="find needs a text, a role, or both.")
+        text = self.task.substitute(params.text or "") if self.task else params.text or ""
+        lines, total = self.browser.find(text, params.role or "")
+        what = " and ".join(f"{k} {v!r}" for k, v in
+                            (("text", params.text), ("role", params.role)) if v)
+        if not lines:
+            return ExecutionResult(success=True, output=f"No element matches {what}.")
+        more = f" (showing {len(lines)})" if total > len(lines) else ""
+        return ExecutionResult(success=True, output=f"{total} element(s) match {what}{more}:\n"
+                               + "\n".join(lines))
+
+
 class UploadTool(Tool):
     name = "upload"
     description = "Upload file resources to a file input element"
@@ -127,10 +228,16 @@ def perform(
     resources: dict[str, str] | None = None,
     allowed_origins: list[str] | None = None,
     timeout_ms: float = ACTION_TIMEOUT_MS,
+    watch: PageWatch | None = None,
+    to_locator: Locator | None = None,
 ) -> ExecutionResult:
-    """Do one action to the page. ``locator`` is the target for element tools; ``{name}``
-    placeholders in typed values go through ``substitute``. Playwright errors propagate."""
-    value = (substitute or (lambda v: v))(str(params.get("value", "")))
+    """Do one action to the page. ``locator`` is the target for element tools (``to_locator``
+    a drag's drop target); ``{name}`` placeholders in typed values go through ``substitute``;
+    ``watch`` answers dialogs. Playwright errors propagate."""
+    sub = substitute or (lambda v: v)
+    value = sub(str(params.get("value", "")))
+    if tool in PAGE_TOOLS:
+        return _perform_on_page(page, tool, params, sub, watch, timeout_ms)
     if tool == "navigate":
         url = urljoin(page.url, params["url"])
         if not allowed(url, allowed_origins):
@@ -175,8 +282,95 @@ def perform(
         if error:
             return ExecutionResult(success=False, error=error)
         locator.set_input_files(paths, timeout=timeout_ms)
+    elif tool == "hover":
+        locator.hover(timeout=timeout_ms)
+    elif tool == "double_click":
+        locator.dblclick(timeout=timeout_ms)
+    elif tool in ("check", "uncheck"):
+        return _set_checked(locator, tool == "check", timeout_ms)
+    elif tool == "drag":
+        if to_locator is None:
+            return ExecutionResult(success=False, error="drag needs a to_element_id to drop on.")
+        locator.drag_to(to_locator, timeout=timeout_ms)
     else:
         return ExecutionResult(success=False, error=f"Unknown tool {tool!r}.")
+    return ExecutionResult(success=True)
+
+
+CHECKED_JS = """el => {
+  if (el.type === 'checkbox' || el.type === 'radio') return el.checked;
+  const role = el.getAttribute('role');
+  const roles = ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'];
+  if (!roles.includes(role)) return null;
+  return el.getAttribute('aria-checked') === 'true';
+}"""
+
+
+def _set_checked(locator: Locator, want: bool, timeout_ms: float) -> ExecutionResult:
+    """Click a checkbox, radio or switch (native or by role) unless it is already as wanted.
+    Not Playwright's ``set_checked``: apps that re-render the control on click leave it no
+    element to verify; the new one is checked when still there."""
+    state = locator.evaluate(CHECKED_JS, timeout=timeout_ms)
+    if state is None:
+        return ExecutionResult(success=False, error="check and uncheck work on a checkbox, "
+                               "radio button or switch; this element is none of them.")
+    if state != want:
+        locator.click(timeout=timeout_ms)
+        if locator.count() and locator.evaluate(CHECKED_JS) != want:
+            return ExecutionResult(success=False, error="the click did not change its state.")
+    return ExecutionResult(success=True)
+
+
+# Tools that act on the page or its tabs, not on an element.
+PAGE_TOOLS = ("go_back", "wait", "dialog", "switch_tab", "close_tab")
+
+
+def _perform_on_page(page: Page, tool: str, params: dict[str, Any],
+                           sub: Callable[[str], str], watch: PageWatch | None,
+                           timeout_ms: float) -> ExecutionResult:
+    if tool == "go_back":
+        if page.go_back(timeout=15_000) is None:
+            return ExecutionResult(success=False,
+                                   error="go_back: this tab has no previous page to go back to.")
+    elif tool == "wait":
+        text = sub(params["text"])
+        seconds = float(params.get("seconds") or 5)
+        try:
+            page.get_by_text(text).filter(visible=True).first.wait_for(
+                timeout=seconds * 1000)
+        except PlaywrightError:
+            return ExecutionResult(success=False,
+                                   error=f"{text!r} did not appear within {seconds:g}s.")
+    elif tool == "dialog":
+        if watch is None:
+            return ExecutionResult(success=False, error="dialogs are not watched here.")
+        text = params.get("text")
+        watch.answers.append(DialogAnswer(accept=bool(params["accept"]),
+                                          text=sub(text) if text is not None else None))
+    else:
+        pages = page.context.pages
+        index = params.get("tab")
+        if tool == "close_tab" and index is None:
+            index = pages.index(page) if page in pages else len(pages) - 1
+        if not isinstance(index, int) or not 0 <= index < len(pages):
+            return ExecutionResult(success=False, error=(
+                f"{tool}: there is no tab {index}; {len(pages)} tab(s) are open "
+                f"(0 to {len(pages) - 1})."))
+        if tool == "switch_tab":
+            pages[index].bring_to_front()
+            return ExecutionResult(success=True,
+                                   page=pages[index] if pages[index] is not page else None)
+        if len(pages) == 1:
+            return ExecutionResult(success=False, error="close_tab: this is the only tab.")
+        closing = pages[index]
+        rest = [p for p in pages if p is not closing]
+        current = page
+        if closing is page:  # back to the tab that opened it, else the last one
+            opener = closing.opener()
+            current = opener if opener in rest else rest[-1]
+        closing.close()
+        current.bring_to_front()
+        return ExecutionResult(success=True, page=current if current is not page else None)
     return ExecutionResult(success=True)
 
 
@@ -198,7 +392,9 @@ def resource_paths(names: list[str], resources: dict[str, str]) -> tuple[list[Pa
 
 BROWSER_TOOLS: tuple[type[Tool], ...] = (
     NavigateTool, ClickTool, FillTool, TypeTool, SelectTool,
-    PressTool, ScrollTool,
+    PressTool, ScrollTool, HoverTool, DoubleClickTool, CheckTool,
+    UncheckTool, DragTool, GoBackTool, WaitTool, DialogTool,
+    SwitchTabTool, CloseTabTool, FindTool,
 )
 
 
