@@ -265,6 +265,7 @@ def test_drag_to_reorder(browser: Browser, shop: DemoShop, tmp_path: Path) -> No
     drag = flow.actions()[0]
     assert drag["tool"] == "drag"
     assert drag["target"]["name"] == "Delta" and drag["to"]["name"] == "Alpha"
+    assert "params" not in drag  # no element id (to_element_id) in a recipe
     flow.run("replay", after=lambda t: assert_titles(t, ["Delta", "Alpha", "Beta", "Gamma"]))
     message = flow.replay_fails({"no_alpha"})
     assert "action 1 (drag) (drop target): expected listitem \"Alpha\"" in message, message

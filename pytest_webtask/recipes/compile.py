@@ -95,6 +95,7 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: TaskContext,
                 continue
             params = dict(_templated(action.parameters, ctx))  # type: ignore[call-overload]
             params.pop("element_id", None)
+            params.pop("to_element_id", None)  # ids never reach a recipe: see target and to
             if action.tool_name == "navigate":
                 params["url"] = relative_url(absolute_url(params["url"], base_url, start_url),
                                              base_url)
