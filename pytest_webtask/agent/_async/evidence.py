@@ -32,6 +32,9 @@ async def _text_visible(browser: AsyncLLMBrowser, text: str) -> bool:
     if not text:
         return False
     try:
-        return await browser.page.get_by_text(text).filter(visible=True).count() > 0
+        if await browser.page.get_by_text(text).filter(visible=True).count() > 0:
+            return True
+        # as the page state shows it: text merged across inline and block pieces
+        return " ".join(text.split()) in await browser.rendered_text()
     except PlaywrightError:
         return False

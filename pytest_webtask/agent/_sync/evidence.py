@@ -33,6 +33,9 @@ def _text_visible(browser: LLMBrowser, text: str) -> bool:
     if not text:
         return False
     try:
-        return browser.page.get_by_text(text).filter(visible=True).count() > 0
+        if browser.page.get_by_text(text).filter(visible=True).count() > 0:
+            return True
+        # as the page state shows it: text merged across inline and block pieces
+        return " ".join(text.split()) in browser.rendered_text()
     except PlaywrightError:
         return False

@@ -276,6 +276,10 @@ class Replayer:
         try:
             if self.page.get_by_text(needle).filter(visible=True).count():
                 return True, ""
+            # as the page state showed it when recorded: text merged across elements
+            shown = str(self.page.evaluate(COLLECTOR_JS, {"op": "text"}))
+            if (re.search(pattern, shown) if pattern else " ".join((text or "").split()) in shown):
+                return True, ""
         except PlaywrightError:
             return False, "the page was navigating"
         body = ""
