@@ -30,12 +30,15 @@ FIELDS: dict[str, tuple[type, Any, str | None, str]] = {
                  "how to record: 'step' (one LLM call per step) or 'plan' (rolling-horizon plans)"),
     "plan_horizon": (int, 3, None, "steps per plan with strategy=plan"),
     "max_iterations": (int, 30, None, "most tool invocations per task with strategy=plan"),
+    "page_chars": (int, 40_000, "WEBTASK_PAGE_CHARS",
+                   "page-state budget in characters; a longer page shows what is around the "
+                   "viewport and counts the rest"),
 }
 STRATEGIES = ("step", "plan")
 
 # Per-test settings; the model is per session (the webtask_llm fixture).
 MARKER_FIELDS = frozenset({"max_steps", "check_max_steps", "timeout", "allowed_origins",
-                           "strategy", "plan_horizon", "max_iterations"})
+                           "strategy", "plan_horizon", "max_iterations", "page_chars"})
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,7 @@ class Settings:
     strategy: str = "step"
     plan_horizon: int = 3
     max_iterations: int = 30
+    page_chars: int = 40_000
 
     @property
     def in_ci(self) -> bool:

@@ -221,10 +221,12 @@ class AsyncWebTask:
         agent: AsyncAgent | AsyncPlanAgent
         if self.settings.strategy == "plan":
             agent = AsyncPlanAgent(self.page, llm, horizon=self.settings.plan_horizon,
+                                   max_page_chars=self.settings.page_chars,
                                    max_iterations=self.settings.max_iterations,
                                    allowed_origins=self._origins(), require_evidence=True)
         else:
             agent = AsyncAgent(self.page, llm, allowed_origins=self._origins(),
+                               max_page_chars=self.settings.page_chars,
                                require_evidence=True)
         try:
             if isinstance(agent, AsyncAgent):

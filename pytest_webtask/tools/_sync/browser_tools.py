@@ -344,9 +344,9 @@ def _perform_on_page(page: Page, tool: str, params: dict[str, Any],
     elif tool == "dialog":
         if watch is None:
             return ExecutionResult(success=False, error="dialogs are not watched here.")
-        text = params.get("text")
+        answer = params.get("text")
         watch.answers.append(DialogAnswer(accept=bool(params["accept"]),
-                                          text=sub(text) if text is not None else None))
+                                          text=sub(answer) if answer is not None else None))
     else:
         pages = page.context.pages
         index = params.get("tab")
