@@ -11,14 +11,16 @@ from typing import Any
 
 import pytest
 import yaml
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from example_suites.demo_shop import DemoShop
+from pytest_webtask import Agent
 from pytest_webtask.llm.context import Context
 from pytest_webtask.recipes._sync.webtask import WebTask
 from pytest_webtask.recipes.session import RecipeSession, StepStats
 from pytest_webtask.settings import Settings
 from pytest_webtask.testing import ScriptedLLM
+from tests.server import LocalServer
 
 # A reply from (page state, step number); it reads ids off the page as a model would.
 Reply = Callable[[str, int], dict[str, Any]]
@@ -363,3 +365,20 @@ def test_long_table_find_then_act(browser: Browser, shop: DemoShop, tmp_path: Pa
     assert len(first) < 12_000
     assert [a["tool"] for a in flow.actions()] == ["click"]  # find is not replayed
     flow.run("replay", after=closed)
+
+
+def test_new_tab_outside_the_allowed_origins_is_closed(page: Page, server: LocalServer) -> None:
+    elsewhere = server.url.replace("127.0.0.1", "localhost") + "/price"
+    server.pages["/away"] = f"<a href='{elsewhere}' target='_blank'>Elsewhere</a>"
+    page.goto(server.url + "/away")
+    llm = ScriptedLLM([
+        step(act("click", element_id="a-0")),
+        {"complete": True, "message": "done"},
+    ])
+    agent = Agent(page, llm, allowed_origins=[server.url])
+    result = agent.execute("open elsewhere")
+    click = result.steps[0].executions[0]
+    assert not click.opened_tab and agent.page is page
+    assert page.context.pages == [page]
+    assert (f"It opened a new tab at {elsewhere}, outside the allowed origins; the tab was "
+            "closed.") in llm.prompts[1]

@@ -33,6 +33,7 @@ class AsyncLLMBrowser:
         self.screenshot = screenshot
         self.snapshot: PageSnapshot | None = None
         self.watch = AsyncPageWatch(page.context)
+        self.allowed_origins: list[str] | None = None  # for tabs a page opens (None: any)
 
     async def read(self) -> PageSnapshot:
         """Read the page state (waits out a navigation that is under way)."""

@@ -34,6 +34,7 @@ class LLMBrowser:
         self.screenshot = screenshot
         self.snapshot: PageSnapshot | None = None
         self.watch = PageWatch(page.context)
+        self.allowed_origins: list[str] | None = None  # for tabs a page opens (None: any)
 
     def read(self) -> PageSnapshot:
         """Read the page state (waits out a navigation that is under way)."""

@@ -11,7 +11,7 @@ from ...browser._async.llm_browser import AsyncLLMBrowser
 from ...errors import BrowserError
 from ...llm.context import Block
 from ..params import PointerParams, render_tool
-from .browser_tools import BROWSER_TOOLS, AsyncTool, AsyncUploadTool
+from .browser_tools import BROWSER_TOOLS, AsyncTool, AsyncUploadTool, allowed
 
 
 class AsyncToolRegistry:
@@ -110,15 +110,20 @@ async def note_events(browser: AsyncLLMBrowser, result: ExecutionResult) -> None
             notes.append(f"A {dialog.type} dialog asked {dialog.message!r}: dismissed, as no "
                          "answer was set beforehand. To accept it, call the dialog tool with "
                          "accept=true before the action that opens it.")
-    opened = browser.watch.take_opened()
-    if opened:
-        result.opened_tab = True
-        browser.page = opened[-1]
+    for tab in browser.watch.take_opened():
         try:
-            await browser.page.wait_for_load_state("load", timeout=5000)
+            await tab.wait_for_load_state("load", timeout=5000)
         except PlaywrightError:
             pass  # read as it is
-        notes.append(f"It opened a new tab, now the current one: {browser.page.url}")
+        if not allowed(tab.url, browser.allowed_origins):
+            # a page must not steer the agent away, in a new tab either
+            notes.append(f"It opened a new tab at {tab.url}, outside the allowed origins; "
+                         "the tab was closed.")
+            await tab.close()
+            continue
+        result.opened_tab = True
+        browser.page = tab
+        notes.append(f"It opened a new tab, now the current one: {tab.url}")
     if notes:
         result.output = " ".join([result.output, *notes]).strip()
 
@@ -127,4 +132,5 @@ def browser_registry(browser: AsyncLLMBrowser, task: TaskContext,
                      allowed_origins: list[str] | None) -> AsyncToolRegistry:
     """The browser tools for a task; ``upload`` only when the task has resources."""
     classes = list(BROWSER_TOOLS) + ([AsyncUploadTool] if task.resources else [])
+    browser.allowed_origins = allowed_origins
     return AsyncToolRegistry([cls(browser, task, allowed_origins) for cls in classes])
