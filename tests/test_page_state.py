@@ -198,3 +198,22 @@ def test_screenshot_with_boxes_is_a_png(page: Page, server: LocalServer) -> None
     block = browser.get_page_context()
     assert block.image is not None and block.image[:8] == b"\x89PNG\r\n\x1a\n"
     assert page.locator("#__webtask_boxes").count() == 0  # overlay removed again
+
+
+def test_hover_only_controls_are_named_on_their_container(page: Page,
+                                                         server: LocalServer) -> None:
+    server.pages["/hover"] = (
+        "<style>@media screen { .row .x { visibility: hidden } "
+        ".row:hover .x, .row:focus-within .x { visibility: visible } }"
+        " .menu:hover > ul { display: block } .menu > ul { display: none }</style>"
+        "<ul><li class=row>First <button class=x title='Remove first'>x</button></li></ul>"
+        "<nav class=menu tabindex=0>Menu<ul><li><a href='/a'>Account</a></li></ul></nav>")
+    page.goto(server.url + "/hover")
+    browser = LLMBrowser(page)
+    text = browser.read().text
+    assert '- ul > li (hover-reveals="x") "First"' in text
+    assert 'hover-reveals="Account"' in text
+    page.hover("li.row")
+    text = browser.read().text
+    assert "hover-reveals" not in text.split("nav")[0]
+    assert '- button-0 (title="Remove first") "x"' in text

@@ -120,7 +120,9 @@ def test_hover_reveals_delete_and_dialogs_are_answered_and_replayed(
     task = flow.run("record", after=lambda t: assert_titles(t, ["Alpha", "Gamma", "Delta"]))
     assert task.stats.recorded == 1
     first, after_hover, after_dismiss, last = flow.prompts
-    assert "Delete Beta" not in first  # hover-only: not rendered until hovered
+    # hover-only: not rendered until hovered, but its row says what hovering reveals
+    assert '- li-1 (draggable hover-reveals="Delete Beta")' in first
+    assert 'aria-label="Delete Beta"' not in first
     assert '(type="button" aria-label="Delete Beta") "×"' in after_hover
     # the unanswered confirm was dismissed, and the model is told so twice
     assert ("A confirm dialog asked 'Delete Beta?': dismissed, as no answer was set "

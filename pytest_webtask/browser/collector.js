@@ -259,6 +259,8 @@
     if (checked === 'true' || checked === 'mixed') out.push(checked === 'true' ? 'checked' : 'mixed');
     if (el.getAttribute('aria-pressed') === 'true') out.push('pressed');
     if (el.getAttribute('draggable') === 'true') out.push('draggable');
+    const revealed = state.hover && state.hover.get(el);
+    if (revealed) add('hover-reveals', revealed.join('|'));
     if (el.disabled || el.getAttribute('aria-disabled') === 'true') out.push('disabled');
     if (el.getAttribute('aria-expanded')) add('expanded', el.getAttribute('aria-expanded'));
     if (el.getAttribute('aria-selected') === 'true' || el.getAttribute('aria-current')) out.push('current');
@@ -336,7 +338,50 @@
     return acc.s;
   }
 
+  // Controls a stylesheet shows only while their container is hovered ("li:hover .destroy
+  // {display: inline-block}"), by container: not rendered now, so the page state names them
+  // on the container's line, and the model knows to hover it first.
+  function hoverReveals(doc) {
+    const hosts = new Map();
+    const shows = (st) => (st.display && st.display !== 'none') || st.visibility === 'visible' ||
+      (st.opacity && st.opacity !== '0');
+    const rules = [];
+    const collectRules = (list) => {
+      for (const r of list) {
+        if (r.cssRules && !r.selectorText) collectRules(r.cssRules); // @media, @supports
+        else if (r.selectorText && r.selectorText.includes(':hover') && shows(r.style)) rules.push(r);
+      }
+    };
+    for (const sheet of doc.styleSheets) {
+      try { collectRules(sheet.cssRules); } catch (e) { /* a cross-origin sheet */ }
+    }
+    for (const rule of rules) {
+      for (const sel of rule.selectorText.split(',')) {
+        const at = sel.indexOf(':hover');
+        if (at < 0) continue;
+        const hostSel = sel.slice(0, at).trim();
+        const rest = sel.slice(at + 6);
+        if (!hostSel || !/^\s/.test(rest)) continue; // the hovered element shows a descendant
+        let targets = [];
+        try { targets = Array.from(doc.querySelectorAll(sel.replace(/:hover/g, ''))); } catch (e) { continue; }
+        for (const t of targets) {
+          const st = getComputedStyle(t);
+          if (st.display !== 'none' && st.visibility !== 'hidden') continue; // shown already
+          let host = null;
+          try { host = t.parentElement && t.parentElement.closest(hostSel); } catch (e) { host = null; }
+          if (!host) continue;
+          const name = clip(accessibleName(t) || t.getAttribute('title') || t.tagName.toLowerCase(), 40);
+          const list = hosts.get(host) || [];
+          if (!list.includes(name) && list.length < 5) list.push(name);
+          hosts.set(host, list);
+        }
+      }
+    }
+    return hosts;
+  }
+
   function collect(opts) {
+    state.hover = hoverReveals(document);
     for (const el of state.els) { try { el.removeAttribute(ID_ATTR); } catch (e) { /* gone */ } }
     for (const f of state.frames) { try { f.removeAttribute(FRAME_ATTR); } catch (e) { /* gone */ } }
     state.els = []; state.frames = []; state.byId = new Map(); state.snap += 1;
