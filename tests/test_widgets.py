@@ -384,3 +384,24 @@ def test_new_tab_outside_the_allowed_origins_is_closed(page: Page, server: Local
     assert page.context.pages == [page]
     assert (f"It opened a new tab at {elsewhere}, outside the allowed origins; the tab was "
             "closed.") in llm.prompts[1]
+
+
+def test_beforeunload_is_dismissed_unless_answered(page: Page, server: LocalServer) -> None:
+    server.pages["/draft"] = (
+        "<input name=draft><a href='/price'>Leave</a><script>addEventListener("
+        "'beforeunload', (e) => { if (document.querySelector('input').value) "
+        "{ e.preventDefault(); e.returnValue = ''; } })</script>")
+    page.goto(server.url + "/draft")
+    llm = ScriptedLLM([
+        step(act("fill", element_id="input-0", value="unsaved"), act("click", element_id="a-0")),
+        step(act("dialog", accept=True), act("click", element_id="a-0")),
+        {"complete": True, "message": "done"},
+    ])
+    result = Agent(page, llm).execute("leave the draft")
+    first = result.steps[0].executions[1]
+    assert [(d.type, d.accept) for d in first.dialogs] == [("beforeunload", False)]
+    assert "A beforeunload dialog asked" in llm.prompts[1]
+    assert "/draft" in llm.prompts[1].split("Current Page State:")[1].splitlines()[1]
+    assert [(d.type, d.accept) for d in result.steps[1].executions[1].dialogs] == \
+        [("beforeunload", True)]
+    assert page.url.endswith("/price")

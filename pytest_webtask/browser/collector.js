@@ -2,7 +2,8 @@
 // op "collect": page state text + element ids, in one pass over the DOM (open shadow roots
 //               and same-origin iframes included).
 // op "find":     the elements of the last collect matching a text and/or a role, as lines.
-// op "text":     the rendered text of the page (renderedText of the body).
+// op "text":     the rendered text of the page, or of the element at a CSS selector
+//               (renderedText: the page state's own merge, for text checks).
 // op "describe": the fingerprint of one element id from the last collect.
 // op "state":    which of the given ids are still attached, and the snapshot number.
 // op "settle":   resolve once the DOM has been quiet for `quiet` ms (at most `max` ms).
@@ -716,7 +717,10 @@
     case 'resolve': return resolve(args.fp, !!args.keep);
     case 'collect': return collect(args);
     case 'find': return find(args.text || '', args.role || '', args.limit || 20);
-    case 'text': return renderedText(document.body || document.documentElement);
+    case 'text': {
+      const el = args.selector ? document.querySelector(args.selector) : (document.body || document.documentElement);
+      return el ? renderedText(el) : null;
+    }
     case 'describe': {
       const el = state.byId.get(args.id);
       if (!el || !el.isConnected) return null;
