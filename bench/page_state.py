@@ -2,14 +2,19 @@
 
     .venv/bin/python bench/page_state.py [--repeat 9]
 
-Pages: a generated shop page of about 5,000 elements, and seed 001's price form. For each:
-characters of output, median milliseconds to build it, and how many interactive elements
-(a, button, input, select, textarea) got an id. Prints a Markdown table.
+Pages: a generated shop page of about 5,000 elements, a table with 3,000 interactive
+elements, and seed 001's price form. For each: characters of output, median milliseconds to
+build it, and how many interactive elements (a, button, input, select, textarea) got an id,
+all with no size budget. Then the 3,000-element table with the default budget (40,000
+characters): what one step's page state costs at the top and in the middle of the page, and
+how many tool calls it takes to get each interactive element's id shown to the model
+(0: in the page state; 1: one ``find`` with its row's text returns it). Prints Markdown.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import time
 from collections.abc import Callable
@@ -18,6 +23,7 @@ from playwright.sync_api import Page, sync_playwright
 
 from pytest_webtask.browser._sync.llm_browser import LLMBrowser
 from pytest_webtask.browser.chromium import launch_args
+from pytest_webtask.browser.script import COLLECTOR_JS
 
 SEED_FORM = """<html><body><div><form>
 <label aria-label="Price">Price</label>
@@ -41,6 +47,15 @@ def big_page(cards: int = 250) -> str:
     return (f"<html><body><header><nav><ul>{nav}</ul></nav></header>"
             f"<main><h1>Shop</h1><section class='grid'>{''.join(items)}</section></main>"
             "</body></html>")
+
+
+def big_table(rows: int = 1000) -> str:
+    """3 interactive elements a row (a link, a checkbox, a button): 3,000 for 1,000 rows."""
+    body = "".join(
+        f'<tr><td><a href="/t/{i}">Ticket {i}</a></td><td>Owner {i % 7}</td>'
+        f'<td><label>Done <input type="checkbox" name="d{i}"></label></td>'
+        f"<td><button>Close ticket {i}</button></td></tr>" for i in range(rows))
+    return f"<html><body><h1>Tickets</h1><table><tbody>{body}</tbody></table></body></html>"
 
 
 def median_ms(fn: Callable[[], object], repeat: int) -> tuple[float, object]:
@@ -71,6 +86,40 @@ def measure(page: Page, html: str, name: str, repeat: int) -> list[str]:
     ]
 
 
+def reachability(page: Page, budget: int = 40_000) -> list[str]:
+    """Tool calls to get each interactive element's id in front of the model."""
+    page.set_content(big_table())
+    browser = LLMBrowser(page, max_chars=budget)
+    top_ms, top = median_ms(browser.read, 5)
+    shown = set(re.findall(r"- (?:\w+ > )*([a-z]+-\d+)", top.text))  # type: ignore[attr-defined]
+    ids = list(top.elements)  # type: ignore[attr-defined]
+    interactive = page.evaluate(
+        "document.querySelectorAll('a[href],button,input,select,textarea').length")
+    by_find, find_chars, t0 = 0, [], time.perf_counter()
+    for row in range(1000):
+        found = page.evaluate(COLLECTOR_JS, {"op": "find", "text": f"Ticket {row}",
+                                              "role": "", "limit": 20})
+        lines = "\n".join(found["lines"])
+        find_chars.append(len(lines))
+        mine = {f"a-{row}", f"input-{row}", f"button-{row}"}
+        by_find += sum(1 for i in mine if f"- {i} " in lines or f"- {i}(" in lines)
+    find_ms = (time.perf_counter() - t0) * 1000 / 1000
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight / 2)")
+    middle = browser.read()
+    return [
+        "| what | value |",
+        "| --- | ---: |",
+        f"| interactive elements / with an id | {interactive} / {len(ids)} |",
+        f"| page state at the top: characters / median ms | {len(top.text):,} / "  # type: ignore[attr-defined]
+        f"{top_ms:.1f} |",
+        f"| page state in the middle: characters | {len(middle.text):,} |",
+        f"| ids shown in the first page state (0 tool calls) | {len(shown & set(ids))} |",
+        f"| ids returned by find(row text) (1 call, then the action) | {by_find} / "
+        f"{interactive} |",
+        f"| find output: max characters / mean ms | {max(find_chars):,} / {find_ms:.1f} |",
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=9)
@@ -81,7 +130,10 @@ def main() -> None:
         browser = p.chromium.launch(**launch_args())
         page = browser.new_page()
         rows += measure(page, big_page(), "generated shop", args.repeat)
+        rows += measure(page, big_table(), "3,000-element table", args.repeat)
         rows += measure(page, SEED_FORM, "seed 001 form", args.repeat)
+        rows += ["", "3,000-element table, default budget (40,000 characters):", ""]
+        rows += reachability(page)
         browser.close()
     print("\n".join(rows))
 

@@ -55,6 +55,9 @@ FIELDS: dict[str, tuple[type, Any, str | None, str]] = {
                            "are)"),
     "guard_replay": (bool, False, None,
                      "keep the origin guard on during replays too (it routes every request)"),
+    "page_chars": (int, 40_000, "WEBTASK_PAGE_CHARS",
+                   "page-state budget in characters; a longer page shows what is around the "
+                   "viewport and counts the rest"),
 }
 STRATEGIES = ("step", "plan")
 RESPONSE_FORMATS = ("auto", "json_schema", "json_object")
@@ -63,7 +66,7 @@ RESPONSE_FORMATS = ("auto", "json_schema", "json_object")
 MARKER_FIELDS = frozenset({"max_steps", "check_max_steps", "timeout", "allowed_origins",
                            "strategy", "plan_horizon", "max_iterations", "max_llm_calls",
                            "max_tokens", "block_subresources", "guard_replay",
-                           "dynamic", "strict"})
+                           "dynamic", "strict", "page_chars"})
 # Settings the command line can set: --webtask-<name with dashes>.
 CLI_FIELDS = ("model", "max_steps", "timeout", "max_llm_calls", "max_tokens",
               "run_max_llm_calls", "run_max_tokens")
@@ -92,6 +95,7 @@ class Settings:
     response_format: str = "auto"
     block_subresources: bool = False
     guard_replay: bool = False
+    page_chars: int = 40_000
 
     @property
     def in_ci(self) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
@@ -70,12 +72,115 @@ def test_select_by_label(page: Page, server: LocalServer) -> None:
 
 
 def test_size_budget_truncates_with_a_visible_note(page: Page, server: LocalServer) -> None:
+    # one line of 2,000 characters, not windowable: cut with the note
     server.pages["/long"] = "<ul>" + "".join(f"<li>item {i}</li>" for i in range(500)) + "</ul>"
     page.goto(server.url + "/long")
-    snap = LLMBrowser(page, max_chars=1000).read()
-    assert len(snap.text) < 1200
-    assert "[page state truncated:" in snap.text
-    assert snap.truncated > 400
+    snap = LLMBrowser(page, max_chars=300).read()
+    assert len(snap.text) < 500
+    assert "[page state truncated:" in snap.text and "or use find]" in snap.text
+    assert snap.truncated > 0
+
+
+def long_list(server: LocalServer, rows: int = 400) -> None:
+    server.pages["/rows"] = "<h1>Rows</h1><ul>" + "".join(
+        f'<li>Row {i} <button>Pick</button></li>' for i in range(rows)) + "</ul>"
+
+
+def test_long_page_shows_the_viewport_and_counts_the_rest(page: Page,
+                                                          server: LocalServer) -> None:
+    long_list(server)
+    page.goto(server.url + "/rows")
+    browser = LLMBrowser(page, max_chars=4000)
+    text = browser.read().text
+    assert text.startswith('- h1 "Rows"\n- ul\n  - li\n    - "Row 0"\n    - button-0 "Pick"')
+    below = re.search(r"\[(\d+) more items below, holding (\d+) element ids: scroll down, or "
+                      r"use find\]", text)
+    assert below, text
+    shown = text.count("button-")
+    assert int(below.group(1)) == int(below.group(2)) == 400 - shown
+    assert len(text) < 4000
+    # every element has its id wherever it is, and scrolling shows the next ones
+    assert len(browser.snapshot.elements) == 400  # type: ignore[union-attr]
+    page.mouse.wheel(0, 3000)
+    page.wait_for_function("scrollY > 2000")
+    later = browser.read().text
+    assert "more items above" in later and "more items below" in later
+    first_shown = int(re.search(r"button-(\d+)", later).group(1))  # type: ignore[union-attr]
+    assert first_shown > shown
+    assert f'- "Row {first_shown}"\n    - button-{first_shown} "Pick"' in later
+
+
+def test_find_reaches_any_element_by_text_or_role(page: Page, server: LocalServer) -> None:
+    long_list(server)
+    page.goto(server.url + "/rows")
+    llm = ScriptedLLM([
+        {"complete": False, "message": "find", "actions": [
+            {"reason": "r", "tool": "find", "parameters": {"text": "Row 377"}},
+            {"reason": "r", "tool": "find", "parameters": {"text": "nothing like it"}},
+            {"reason": "r", "tool": "find", "parameters": {"role": "button"}},
+            {"reason": "r", "tool": "find", "parameters": {}}]},
+        {"complete": False, "message": "pick", "actions": [
+            {"reason": "r", "tool": "click", "parameters": {"element_id": "button-377"}}]},
+        {"complete": True, "message": "done"},
+    ])
+    page.evaluate("document.querySelectorAll('button').forEach((b, i) => b.onclick = () => "
+                  "b.textContent = 'Picked ' + i)")
+    Agent(page, llm, max_page_chars=4000).execute("pick row 377")
+    history = llm.prompts[1]
+    assert ("Output: 1 element(s) match text 'Row 377':\n"
+            '- button-377 "Pick" in "Row 377 Pick"') in history
+    assert "Output: No element matches text 'nothing like it'." in history
+    assert "Output: 400 element(s) match role 'button' (showing 20):\n- button-0 " in history
+    assert "Error: find needs a text, a role, or both." in history
+    assert page.locator("li").nth(377).inner_text() == "Row 377 Picked 377"
+
+
+def test_text_is_merged_as_rendered(page: Page, server: LocalServer) -> None:
+    page.goto(server.url + "/rendered")
+    text = LLMBrowser(page).read().text
+    lines = text.splitlines()
+    assert '- p "2 items left"' in lines  # <strong>2</strong>, " ", "items left"
+    assert '- p "$9.99"' in lines  # inline-blocks: no space, as innerText
+    assert '- p "red greenish"' in lines
+    assert '- "first second"' in lines  # blocks break the line
+    for selector in ("#count", "#price", "#words"):
+        assert f'"{" ".join(page.inner_text(selector).split())}"' in text
+
+
+def test_accessible_names_on_the_element_line(page: Page, server: LocalServer) -> None:
+    page.goto(server.url + "/rendered")
+    page.frame_locator("#inner").locator("input").wait_for()
+    text = LLMBrowser(page).read().text
+    assert '- input-0 (name="user" label="Username")' in text  # wrapping label
+    assert '- input-1 (type="password" name="pw" label="Password")' in text  # label for
+    assert '- input-2 (name="qty" label="Quantity")' in text  # aria-labelledby
+    assert '- input-3 (name="phone" title="Phone number")' in text  # title shown once
+    assert '- input-4 (name="city" placeholder="City")' in text
+    assert '- button-0 (type="button" aria-label="Close dialog") "×"' in text
+    assert '- button-2 (type="button") "Plain"' in text  # its text is its name
+    assert '- input-5 (name="coupon" label="Coupon")' in text  # inside an iframe
+
+
+def test_closed_details_content_is_left_out(page: Page, server: LocalServer) -> None:
+    page.goto(server.url + "/rendered")
+    browser = LLMBrowser(page)
+    text = browser.read().text
+    assert '- summary-0 "More info"' in text
+    assert "Secret detail" not in text and "Hidden action" not in text
+    assert '- p "Open detail"' in text
+    assert "Secret detail" not in browser.rendered_text()
+    page.click("summary >> text=More info")
+    assert "Secret detail" in browser.read().text
+
+
+def test_first_page_state_waits_for_the_page_to_settle(page: Page, server: LocalServer) -> None:
+    server.pages["/late"] = ("<h1>App</h1><div id=root></div><script>addEventListener('load', "
+                             "() => setTimeout(() => root.innerHTML = '<p>Rendered late</p>', "
+                             "120))</script>")
+    page.goto(server.url + "/late")
+    llm = ScriptedLLM([{"complete": True, "message": "done"}])
+    Agent(page, llm).execute("look")
+    assert "Rendered late" in llm.prompts[0]
 
 
 def test_ids_do_not_leak_between_readings(page: Page, server: LocalServer) -> None:
@@ -93,3 +198,22 @@ def test_screenshot_with_boxes_is_a_png(page: Page, server: LocalServer) -> None
     block = browser.get_page_context()
     assert block.image is not None and block.image[:8] == b"\x89PNG\r\n\x1a\n"
     assert page.locator("#__webtask_boxes").count() == 0  # overlay removed again
+
+
+def test_hover_only_controls_are_named_on_their_container(page: Page,
+                                                         server: LocalServer) -> None:
+    server.pages["/hover"] = (
+        "<style>@media screen { .row .x { visibility: hidden } "
+        ".row:hover .x, .row:focus-within .x { visibility: visible } }"
+        " .menu:hover > ul { display: block } .menu > ul { display: none }</style>"
+        "<ul><li class=row>First <button class=x title='Remove first'>x</button></li></ul>"
+        "<nav class=menu tabindex=0>Menu<ul><li><a href='/a'>Account</a></li></ul></nav>")
+    page.goto(server.url + "/hover")
+    browser = LLMBrowser(page)
+    text = browser.read().text
+    assert '- ul > li (hover-reveals="x") "First"' in text
+    assert 'hover-reveals="Account"' in text
+    page.hover("li.row")
+    text = browser.read().text
+    assert "hover-reveals" not in text.split("nav")[0]
+    assert '- button-0 (title="Remove first") "x"' in text

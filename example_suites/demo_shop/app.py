@@ -24,6 +24,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+from .. import widgets
 from . import catalog
 from .data import PER_PAGE, PRODUCTS, USERS, Product
 from .mutants import MUTANTS
@@ -165,6 +166,10 @@ class DemoShop:
             (status, body), location = catalog.catalog_page(self, query), ""
         elif method == "GET" and parts.path.startswith("/catalog/item/"):
             (status, body), location = catalog.item_page(self, parts.path.rsplit("/", 1)[-1]), ""
+        elif method == "GET" and parts.path.startswith("/widgets"):
+            page = widgets.serve(parts.path, self.variants)
+            status, location = (200, "") if page is not None else (404, "")
+            body = page if page is not None else self.page("Not found", "<h1>Not found</h1>", sess)
         elif method == "GET" and parts.path.startswith("/api/products"):
             (status, body), location = catalog.api(self, parts.path, query), ""
             ctype = "application/json"

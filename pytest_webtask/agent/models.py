@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..browser.dialogs import Dialog
 from ..browser.fingerprint import Fingerprint
 
 
@@ -81,7 +82,10 @@ class ExecutionResult:
     """What happened when one action ran.
 
     ``target`` is the fingerprint of the element acted on, taken just before acting, so a
-    recipe can find it again without the element id.
+    recipe can find it again without the element id (``to`` is a drag's drop target).
+    ``dialogs`` are the dialogs the action opened, as answered; ``opened_tab`` says it
+    opened a new tab, which became the current one. ``page`` is the page the action left
+    current when it changed tabs.
     """
 
     success: bool
@@ -90,6 +94,10 @@ class ExecutionResult:
     target: Fingerprint | None = None
     url_before: str = ""
     url_after: str = ""
+    to: Fingerprint | None = None
+    dialogs: list[Dialog] = field(default_factory=list)
+    opened_tab: bool = False
+    page: Any = None
 
 
 @dataclass

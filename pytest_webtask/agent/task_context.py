@@ -98,6 +98,8 @@ class TaskContext:
                 lines.append(f"    Execution: {'Success' if execution.success else 'Failed'}")
                 if execution.error:
                     lines.append(f"    Error: {cap(self.redact(execution.error), MAX_MESSAGE)}")
+                if execution.output:
+                    lines.append(f"    Output: {cap(self.redact(execution.output), MAX_MESSAGE)}")
             if step.note:
                 lines.append(f"  Note: {step.note}")
         return Block(self.redact("\n".join(lines)))

@@ -1,6 +1,9 @@
 // The in-page half of LLMBrowser. One page.evaluate(script, {op, ...}) per call.
 // op "collect": page state text + element ids, in one pass over the DOM (open shadow roots
 //               and same-origin iframes included).
+// op "find":     the elements of the last collect matching a text and/or a role, as lines.
+// op "text":     the rendered text of the page, or of the element at a CSS selector
+//               (renderedText: the page state's own merge, for text checks).
 // op "describe": the fingerprint of one element id from the last collect.
 // op "state":    which of the given ids are still attached, and the snapshot number.
 // op "settle":   resolve once the DOM has been quiet for `quiet` ms (at most `max` ms).
@@ -222,6 +225,7 @@
     const role = el.getAttribute('role');
     if (role && INTERACTIVE_ROLES.has(role)) return true;
     if (el.hasAttribute('onclick') || el.isContentEditable && el.getAttribute('contenteditable') !== null) return true;
+    if (el.getAttribute('draggable') === 'true') return true;
     const ti = el.getAttribute('tabindex');
     if (ti !== null && +ti >= 0) return true;
     // A click handler added with addEventListener leaves no attribute; the pointer cursor is
@@ -237,7 +241,7 @@
     return CONTAINER_TAGS.has(tag) || CONTAINER_ROLES.has(el.getAttribute('role') || '');
   }
 
-  function keyAttrs(el, tag) {
+  function keyAttrs(el, tag, own) {
     const out = [];
     const add = (k, v, n = 80) => { if (v !== null && v !== undefined && v !== '') out.push(k + '=' + q(clip(String(v), n))); };
     const role = el.getAttribute('role');
@@ -271,13 +275,144 @@
     }
     if (el.getAttribute('aria-label')) add('aria-label', el.getAttribute('aria-label'));
     if (el.getAttribute('title') && tag !== 'img') add('title', el.getAttribute('title'));
+    // its accessible name (a label, aria-labelledby) when nothing else on its line shows it;
+    // an element with text of its own and no labelledby is named by that text (no innerText
+    // read: layout-bound, the costliest call on a large page)
+    if (own !== undefined && (!own || el.hasAttribute('aria-labelledby') ||
+        tag === 'input' || tag === 'select' || tag === 'textarea')) {
+      const name = accessibleName(el);
+      const flat = (v) => norm(v).replace(/\s/g, '').toLowerCase();
+      const shown = [own, el.getAttribute('aria-label'), el.getAttribute('title'),
+        el.getAttribute('placeholder'), el.getAttribute('alt'), tag === 'input' ? el.value : ''];
+      if (name && !shown.some((v) => v && flat(v).includes(flat(name)))) add('label', name);
+    }
+    const checked = el.getAttribute('aria-checked');
+    if (checked === 'true' || checked === 'mixed') out.push(checked === 'true' ? 'checked' : 'mixed');
+    if (el.getAttribute('aria-pressed') === 'true') out.push('pressed');
+    if (el.getAttribute('draggable') === 'true') out.push('draggable');
+    const revealed = state.hover && state.hover.get(el);
+    if (revealed) add('hover-reveals', revealed.join('|'));
     if (el.disabled || el.getAttribute('aria-disabled') === 'true') out.push('disabled');
     if (el.getAttribute('aria-expanded')) add('expanded', el.getAttribute('aria-expanded'));
     if (el.getAttribute('aria-selected') === 'true' || el.getAttribute('aria-current')) out.push('current');
     return out.length ? ' (' + out.join(' ') + ')' : '';
   }
 
+  // -- text as rendered: innerText's whitespace rules, shared by the page state and checks --
+
+  // A text node as a run: its collapsed text, and whether whitespace touched either side,
+  // so inline pieces merge as they render: "$" + "0.99" -> "$0.99", "in" + "blue" ->
+  // "in blue". A whitespace-only node is an empty run that still separates its neighbours.
+  function textRun(node) {
+    const raw = node.nodeValue;
+    return { s: norm(raw), pre: /^\s/.test(raw), post: /\s$/.test(raw) };
+  }
+
+  // Boxes that break a line in innerText; inline, inline-block and display:contents do not.
+  function breaksLine(style) {
+    return !style.display.startsWith('inline') && style.display !== 'contents';
+  }
+
+  function isText(n) { return n && n.s !== undefined; }
+
+  function joinRuns(a, b) {
+    if (!a.s) return { s: b.s, pre: a.pre || a.post || b.pre, post: b.post };
+    if (!b.s) return { s: a.s, pre: a.pre, post: a.post || b.pre || b.post };
+    return { s: a.s + (a.post || b.pre ? ' ' : '') + b.s, pre: a.pre, post: b.post };
+  }
+
+  // The children a walk enters: a closed <details> shows only its summary.
+  function shownChildren(el, tag) {
+    if (tag === 'details' && !el.open) {
+      return Array.from(el.children).filter((c) => c.tagName === 'SUMMARY').slice(0, 1);
+    }
+    return el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes;
+  }
+
+  // Is this element rendered at all (not display:none, not hidden content)?
+  function rendered(el, tag, style) {
+    if (SKIP.has(tag)) return false;
+    const isFile = tag === 'input' && (el.getAttribute('type') || '').toLowerCase() === 'file';
+    if (style.display === 'none' && !isFile) return false;
+    if (tag === 'input' && (el.getAttribute('type') || '').toLowerCase() === 'hidden') return false;
+    return true;
+  }
+
+  // The visible text of a subtree as one line, merged by the page state's rules (the same
+  // string the page state shows for an element whose subtree is collapsed onto one line).
+  function renderedText(root) {
+    let acc = { s: '', pre: false, post: false };
+    const add = (run) => { acc = joinRuns(acc, run); };
+    const visit = (node, visible) => {
+      if (node.nodeType === 3) { if (visible) add(textRun(node)); return; }
+      if (node.nodeType !== 1) return;
+      const el = node;
+      const tag = el.tagName.toLowerCase();
+      const style = getComputedStyle(el);
+      if (!rendered(el, tag, style) || tag === 'select' || tag === 'textarea') return;
+      const vis = style.visibility === 'visible' && style.opacity !== '0';
+      const block = breaksLine(style);
+      if (block) add({ s: '', pre: true, post: true });
+      if (tag === 'iframe') {
+        let doc = null;
+        try { doc = el.contentDocument; } catch (e) { doc = null; }
+        if (doc && doc.body) visit(doc.body, true);
+      } else if (tag === 'slot') {
+        const assigned = el.assignedNodes({ flatten: true });
+        for (const c of (assigned.length ? assigned : el.childNodes)) visit(c, vis);
+      } else {
+        for (const c of shownChildren(el, tag)) visit(c, vis);
+      }
+      if (block) add({ s: '', pre: true, post: true });
+    };
+    visit(root, true);
+    return acc.s;
+  }
+
+  // Controls a stylesheet shows only while their container is hovered ("li:hover .destroy
+  // {display: inline-block}"), by container: not rendered now, so the page state names them
+  // on the container's line, and the model knows to hover it first.
+  function hoverReveals(doc) {
+    const hosts = new Map();
+    const shows = (st) => (st.display && st.display !== 'none') || st.visibility === 'visible' ||
+      (st.opacity && st.opacity !== '0');
+    const rules = [];
+    const collectRules = (list) => {
+      for (const r of list) {
+        if (r.cssRules && !r.selectorText) collectRules(r.cssRules); // @media, @supports
+        else if (r.selectorText && r.selectorText.includes(':hover') && shows(r.style)) rules.push(r);
+      }
+    };
+    for (const sheet of doc.styleSheets) {
+      try { collectRules(sheet.cssRules); } catch (e) { /* a cross-origin sheet */ }
+    }
+    for (const rule of rules) {
+      for (const sel of rule.selectorText.split(',')) {
+        const at = sel.indexOf(':hover');
+        if (at < 0) continue;
+        const hostSel = sel.slice(0, at).trim();
+        const rest = sel.slice(at + 6);
+        if (!hostSel || !/^\s/.test(rest)) continue; // the hovered element shows a descendant
+        let targets = [];
+        try { targets = Array.from(doc.querySelectorAll(sel.replace(/:hover/g, ''))); } catch (e) { continue; }
+        for (const t of targets) {
+          const st = getComputedStyle(t);
+          if (st.display !== 'none' && st.visibility !== 'hidden') continue; // shown already
+          let host = null;
+          try { host = t.parentElement && t.parentElement.closest(hostSel); } catch (e) { host = null; }
+          if (!host) continue;
+          const name = clip(accessibleName(t) || t.getAttribute('title') || t.tagName.toLowerCase(), 40);
+          const list = hosts.get(host) || [];
+          if (!list.includes(name) && list.length < 5) list.push(name);
+          hosts.set(host, list);
+        }
+      }
+    }
+    return hosts;
+  }
+
   function collect(opts) {
+    state.hover = hoverReveals(document);
     for (const el of state.els) { try { el.removeAttribute(ID_ATTR); } catch (e) { /* gone */ } }
     for (const f of state.frames) { try { f.removeAttribute(FRAME_ATTR); } catch (e) { /* gone */ } }
     state.els = []; state.frames = []; state.byId = new Map(); state.snap += 1;
@@ -298,22 +433,14 @@
 
     // Returns a list of nodes: strings (text) or {head, kids}.
     function walk(node, frames, parentVisible, parentPointer) {
-      if (node.nodeType === 3) {
-        if (!parentVisible) return [];
-        const raw = node.nodeValue;
-        const t = norm(raw);
-        // Text runs remember whether whitespace touched them, so inline pieces merge as a
-        // person reads them: "$" + "0.99" -> "$0.99", "in" + "blue" -> "in blue".
-        return t ? [{ s: t, pre: /^\s/.test(raw), post: /\s$/.test(raw) }] : [];
-      }
+      if (node.nodeType === 3) return parentVisible ? [textRun(node)] : [];
       if (node.nodeType !== 1) return [];
       const el = node;
       const tag = el.tagName.toLowerCase();
       if (SKIP.has(tag)) return [];
       const style = getComputedStyle(el);
       const isFile = tag === 'input' && (el.getAttribute('type') || '').toLowerCase() === 'file';
-      if (style.display === 'none' && !isFile) return [];
-      if (tag === 'input' && (el.getAttribute('type') || '').toLowerCase() === 'hidden') return [];
+      if (!rendered(el, tag, style)) return [];
       const selfVisible = style.visibility === 'visible' && (style.opacity !== '0' || styledControl(el));
       const pointer = style.cursor === 'pointer';
 
@@ -331,10 +458,10 @@
         for (const c of el.assignedNodes({ flatten: true })) kids.push(...walk(c, frames, selfVisible, pointer));
         if (!el.assignedNodes().length) for (const c of el.childNodes) kids.push(...walk(c, frames, selfVisible, pointer));
       } else {
-        const children = el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes;
-        for (const c of children) kids.push(...walk(c, frames, selfVisible, pointer));
+        for (const c of shownChildren(el, tag)) kids.push(...walk(c, frames, selfVisible, pointer));
       }
       if (tag === 'select' || tag === 'textarea') kids = []; // options shown as an attribute
+      const ids = kids.reduce((sum, k) => sum + (k.ids || 0), 0);
 
       let interactive = false;
       if (selfVisible || isFile) {
@@ -343,76 +470,160 @@
           interactive = isFile || (r.width > 0 && r.height > 0);
         }
       }
-      const attrs = (interactive || KEEP.has(tag) || el.getAttribute('role')) ? keyAttrs(el, tag) : '';
+      const own = interactive ? kids.filter(isText).map((k) => k.s).join(' ') : undefined;
+      const attrs = (interactive || KEEP.has(tag) || el.getAttribute('role')) ? keyAttrs(el, tag, own) : '';
+      // Where it is, for long pages: only the top document's boxes (frames follow their iframe).
+      const box = frames.length ? null : el.getBoundingClientRect();
+      const pos = box && (box.width || box.height) ? [box.top, box.bottom] : null;
       if (interactive) {
-        return [{ head: register(el, tag, frames) + attrs, kids }];
+        return [{ head: register(el, tag, frames) + attrs, kids, pos, ids: ids + 1, tag }];
       }
       if (KEEP.has(tag) || attrs) {
         if (!kids.length && !attrs && tag !== 'img') return [];
         // Containers get ids too, so evidence can name a scope ("within": "ul-0").
         const head = isContainer(el, tag) ? register(el, tag, frames) : tag;
-        return [{ head: head + attrs, kids }];
+        return [{ head: head + attrs, kids, pos, ids: ids + (head === tag ? 0 : 1), tag }];
       }
       // collapse a plain wrapper into its parent; a block wrapper separates its text
-      if (kids.length && style.display !== 'inline') {
-        const first = kids[0], last = kids[kids.length - 1];
-        if (isText(first)) kids[0] = { ...first, pre: true };
-        if (isText(last)) kids[kids.length - 1] = { ...kids[kids.length - 1], post: true };
+      if (kids.length && breaksLine(style)) {
+        kids.unshift({ s: '', pre: true, post: true });
+        kids.push({ s: '', pre: true, post: true });
       }
       return kids;
     }
 
-    function isText(n) { return n && n.s !== undefined; }
-
-    // Merge neighbouring text runs into one string each; clip long ones.
+    // Merge neighbouring text runs into one string each (joinRuns, as renderedText does);
+    // drop empty ones; clip long ones.
     function merge(nodes) {
       const out = [];
       for (const n of nodes) {
         const prev = out[out.length - 1];
-        if (isText(n) && isText(prev)) {
-          out[out.length - 1] = { s: prev.s + (prev.post || n.pre ? ' ' : '') + n.s, pre: prev.pre, post: n.post };
-        } else {
-          out.push(n);
-        }
+        if (isText(n) && isText(prev)) out[out.length - 1] = joinRuns(prev, n);
+        else out.push(n);
       }
-      return out.map((n) => (isText(n) ? clip(n.s, maxText) : { head: n.head, kids: merge(n.kids) }));
+      return out.filter((n) => !isText(n) || n.s)
+        .map((n) => (isText(n) ? clip(n.s, maxText) : { ...n, kids: merge(n.kids) }));
     }
 
     const body = document.body || document.documentElement;
     const tree = merge(walk(body, [], true, false));
 
+    const budget = opts.maxChars || 40000;
+    // A page over the budget shows what is in and near the viewport (up to a screen above
+    // and below, less if that is still over) in full, and a count of the rest; every element still gets its id, so ids
+    // do not change with scrolling and find can reach any of them.
+    let out = renderTree(tree, budget, null);
+    let windowed = false;
+    for (const margin of [1, 0.5, 0.25, 0]) {
+      if (!out.truncated) break;
+      windowed = true;
+      out = renderTree(tree, budget, [-margin * innerHeight, (1 + margin) * innerHeight]);
+    }
+    let text = out.lines.join('\n');
+    if (out.truncated) {
+      text += '\n[page state truncated: ' + out.truncated + ' more lines not shown (budget ' + budget +
+        ' characters); scroll, or use find]';
+    }
+    if (!out.lines.length) text = '(the page shows nothing)';
+    return { text, elements, snap: state.snap, url: location.href, title: document.title,
+      truncated: out.truncated, windowed };
+  }
+
+  const PLURAL = { tr: 'rows', li: 'items', article: 'articles', section: 'sections', p: 'paragraphs',
+    a: 'links', button: 'buttons', input: 'inputs', img: 'images', h1: 'headings', h2: 'headings',
+    h3: 'headings', h4: 'headings', dt: 'terms', dd: 'definitions' };
+
+  // Lines for a tree; with a window [top, bottom] (viewport pixels), nodes wholly outside
+  // it become one summary line per run of them.
+  function renderTree(tree, budget, win) {
     const lines = [];
     let size = 0;
     let truncated = 0;
-    const budget = opts.maxChars || 40000;
     function emit(line) {
       if (size + line.length + 1 > budget) { truncated++; return; }
       lines.push(line);
       size += line.length + 1;
     }
+    const side = (n) => (!win || typeof n === 'string' || !n.pos ? null
+      : n.pos[1] < win[0] ? 'above' : n.pos[0] > win[1] ? 'below' : null);
     function render(nodes, depth) {
       const pad = '  '.repeat(depth);
+      let skip = null;
+      const flush = () => {
+        if (!skip) return;
+        const tags = new Set(skip.tags);
+        const noun = tags.size === 1 ? (PLURAL[skip.tags[0]] || 'elements') : 'elements';
+        emit(pad + '- [' + skip.count + ' more ' + noun + ' ' + skip.side +
+          (skip.ids ? ', holding ' + skip.ids + ' element ids' : '') +
+          ': scroll ' + (skip.side === 'above' ? 'up' : 'down') + ', or use find]');
+        skip = null;
+      };
       for (const n of nodes) {
+        const away = side(n);
+        if (away) {
+          if (skip && skip.side !== away) flush();
+          skip = skip || { side: away, count: 0, ids: 0, tags: [] };
+          skip.count++; skip.ids += n.ids || 0; skip.tags.push(n.tag);
+          continue;
+        }
+        flush();
         if (typeof n === 'string') { emit(pad + '- ' + q(n)); continue; }
         if (n.kids.length === 1 && typeof n.kids[0] === 'string') {
           emit(pad + '- ' + n.head + ' ' + q(n.kids[0]));
         } else if (n.kids.length === 1 && !n.head.includes('-') && !n.head.includes(' ')) {
           // a bare structural node around one element: one line, "h3 > a-2 ..."
-          render([{ head: n.head + ' > ' + n.kids[0].head, kids: n.kids[0].kids }], depth);
+          render([{ ...n.kids[0], head: n.head + ' > ' + n.kids[0].head }], depth);
         } else {
           emit(pad + '- ' + n.head);
           render(n.kids, depth + 1);
         }
       }
+      flush();
     }
     render(tree, 0);
-    let text = lines.join('\n');
-    if (truncated) {
-      text += '\n[page state truncated: ' + truncated + ' more lines not shown (budget ' + budget +
-        ' characters); scroll, or act on what is shown]';
+    return { lines, truncated };
+  }
+
+  // Elements of the last collect whose role is ``role`` and whose name, text, label,
+  // placeholder or value, or the text of their row, item or card, holds ``text``
+  // (case-insensitive). Best first: the whole name, then whole words in the element, whole
+  // words in its row, then part of a word; document order among equals. One line each.
+  function find(text, role, limit) {
+    const want = norm(text).toLowerCase();
+    const words = new RegExp('(^|\\W)' + want.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '($|\\W)');
+    const rowOf = (el) => el.closest('tr, li, [role=row], [role=listitem], article, section, form') || el.parentElement;
+    const rowText = new Map();
+    const textOf = (b) => { if (!rowText.has(b)) rowText.set(b, renderedText(b).toLowerCase()); return rowText.get(b); };
+    const score = (el) => {
+      if (!want) return 1;
+      const own = [accessibleName(el), renderedText(el), labelText(el), el.getAttribute('placeholder'),
+        el.value, el.getAttribute('title')].filter((v) => v).map((v) => norm(String(v)).toLowerCase());
+      if (own.includes(want)) return 5;
+      if (own.some((v) => words.test(v))) return 4;
+      const row = rowOf(el);
+      const around = row ? textOf(row) : '';
+      if (words.test(around)) return 3;
+      if (own.some((v) => v.includes(want))) return 2;
+      return around.includes(want) ? 1 : 0;
+    };
+    const hits = [];
+    let n = 0;
+    for (const [id, el] of state.byId) {
+      n++;
+      if (!el.isConnected || (role && roleOf(el) !== role && el.tagName.toLowerCase() !== role)) continue;
+      const sc = score(el);
+      if (sc) hits.push([sc, n, id, el]);
     }
-    if (!lines.length) text = '(the page shows nothing)';
-    return { text, elements, snap: state.snap, url: location.href, title: document.title, truncated };
+    hits.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+    const lines = hits.slice(0, limit).map(([, , id, el]) => {
+      const tag = el.tagName.toLowerCase();
+      const t = renderedText(el);
+      const b = el.closest('tr, li, [role=row], [role=listitem], article');
+      const ctx = b && b !== el ? renderedText(b) : '';
+      return '- ' + id + keyAttrs(el, tag, t) + (t ? ' ' + q(clip(t, 80)) : '') +
+        (ctx && ctx !== t ? ' in ' + q(clip(ctx, 80)) : '');
+    });
+    return { lines, total: hits.length };
   }
 
   function settle(quiet, max) {
@@ -471,12 +682,16 @@
 
   // The fingerprint cascade of a replay, all strategies at once, in one round trip. Each
   // candidate gets a data-webtask-target token Playwright can act on.
-  function resolve(fp, slot) {
-    // Two slots, so a check's container and its element can be held at once.
+  // Two slots, so a check's container and its element can be held at once. ``keep``: the
+  // previous call's tokens stay valid (a drag's source while finding its target).
+  function resolve(fp, slot, keep) {
     const attr = slot === 'scope' ? 'data-webtask-scope' : 'data-webtask-target';
     state.targets = state.targets || {};
-    for (const el of state.targets[attr] || []) { try { el.removeAttribute(attr); } catch (e) { /* gone */ } }
-    state.targets[attr] = [];
+    if (!keep) {
+      for (const el of state.targets[attr] || []) { try { el.removeAttribute(attr); } catch (e) { /* gone */ } }
+      state.targets[attr] = [];
+    }
+    state.targets[attr] = state.targets[attr] || [];
     const all = deepAll(document);
     const tagged = (el) => el.tagName.toLowerCase() === fp.tag;
     const strategies = [];
@@ -507,7 +722,8 @@
     const tokens = new Map();
     const info = (el) => {
       if (!tokens.has(el)) {
-        const token = 't' + tokens.size;
+        state.tok = (state.tok || 0) + 1;
+        const token = 't' + state.tok;
         el.setAttribute(attr, token);
         state.targets[attr].push(el);
         tokens.set(el, { token, visible: isVisible(el), fp: fingerprint(el, !!fp.near),
@@ -780,11 +996,33 @@
     return '<!DOCTYPE html>' + copy.outerHTML;
   }
 
+  // Give an id to the one visible element showing exactly ``text`` (the innermost one), for
+  // tools aimed at text the page state shows without an id (a label edited by double-click).
+  function mark(text) {
+    const want = norm(text);
+    const hits = deepAll(document).filter((el) => !SKIP.has(el.tagName.toLowerCase()) &&
+      isVisible(el) && renderedText(el) === want);
+    const inner = hits.filter((el) => !hits.some((o) => o !== el && el.contains(o)));
+    if (inner.length !== 1) return { count: inner.length };
+    const el = inner[0];
+    const id = 'text-' + state.els.length;
+    el.setAttribute(ID_ATTR, id);
+    state.els.push(el);
+    state.byId.set(id, el);
+    return { id, count: 1 };
+  }
+
   switch (args.op) {
-    case 'resolve': return resolve(args.fp, args.slot);
+    case 'mark': return mark(args.text || '');
+    case 'resolve': return resolve(args.fp, args.slot, !!args.keep);
     case 'check': return check(args.check, args.el, args.scope);
     case 'freeze': return freeze();
     case 'collect': return collect(args);
+    case 'find': return find(args.text || '', args.role || '', args.limit || 20);
+    case 'text': {
+      const el = args.selector ? document.querySelector(args.selector) : (document.body || document.documentElement);
+      return el ? renderedText(el) : null;
+    }
     case 'describe': {
       const el = state.byId.get(args.id);
       if (!el || !el.isConnected) return null;

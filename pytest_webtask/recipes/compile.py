@@ -131,6 +131,11 @@ def url_change(start_url: str, final_url: str) -> tuple[str | None, dict[str, st
     return end.path, changed
 
 
+# Tools whose effect lives elsewhere in the recipe: a dialog's answer is stored with the
+# action that opened the dialog; find only reads the page.
+NOT_REPLAYED = ("dialog", "find")
+
+
 def compile_step(kind: str, text: str, result: TaskResult, ctx: TaskContext,
                  base_url: str | None, start_url: str,
                  dynamic: list[str] | None = None) -> RecipeStep:
@@ -138,15 +143,21 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: TaskContext,
     actions = []
     for step in result.steps:
         for action, execution in zip(step.proposal.actions, step.executions, strict=False):
-            if not execution.success:
+            if not execution.success or action.tool_name in NOT_REPLAYED:
                 continue
             params = dict(_templated(action.parameters, ctx))  # type: ignore[call-overload]
             params.pop("element_id", None)
+            params.pop("to_element_id", None)  # ids never reach a recipe: see target and to
             if action.tool_name == "navigate":
                 params["url"] = relative_url(absolute_url(params["url"], base_url, start_url),
                                              base_url)
+            dialogs = [d.model_copy(update={
+                "message": ctx.placeholders(d.message),
+                "text": ctx.placeholders(d.text) if d.text is not None else None})
+                for d in execution.dialogs]
             actions.append(RecipeAction(tool=action.tool_name, reason=action.reason,
-                                        params=params, target=execution.target))
+                                        params=params, target=execution.target, to=execution.to,
+                                        dialogs=dialogs, opens_tab=execution.opened_tab))
     evidence = result.evidence
     varies = [ctx.placeholders(v) for e in evidence if e.spec is not None
               for v in e.spec.varies if v]

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..browser.dialogs import Dialog
 from ..browser.fingerprint import Fingerprint
 from ..extraction.model import Bindings, ExtractionRecipe
 
@@ -147,7 +148,9 @@ def upgrade_check_v1(data: dict[str, Any]) -> dict[str, Any]:
 
 class RecipeAction(BaseModel):
     """One action: the tool, its parameters (placeholders kept), and its target's
-    fingerprint (never an element id)."""
+    fingerprint (never an element id); ``to`` is a drag's drop target. ``dialogs`` are the
+    dialogs it opened with their answers, ``opens_tab`` that it opened a new tab: a replay
+    answers the same way and fails when they do not come again."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -155,6 +158,9 @@ class RecipeAction(BaseModel):
     reason: str = ""
     params: dict[str, Any] = Field(default_factory=dict)
     target: Fingerprint | None = None
+    to: Fingerprint | None = None
+    dialogs: list[Dialog] = Field(default_factory=list)
+    opens_tab: bool = False
 
 
 class Extraction(BaseModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class ToolParams(BaseModel):
@@ -41,7 +41,8 @@ class SelectParams(ToolParams):
 
 
 class PressParams(ToolParams):
-    key: str = Field(description="Key to press, e.g. Enter, Tab, Escape, ArrowDown")
+    key: str = Field(description="Key or combination to press, e.g. Enter, Escape, ArrowDown, "
+                     "Control+A, Shift+Tab")
     element_id: str | None = Field(
         default=None, description="Element ID to focus first (omit to press on the page)"
     )
@@ -54,6 +55,53 @@ class ScrollParams(ToolParams):
     element_id: str | None = Field(
         default=None, description="Element ID to scroll into view instead"
     )
+
+
+class PointerParams(ToolParams):
+    element_id: str | None = Field(default=None, description="Element ID to act on")
+    text: str | None = Field(default=None, description="Or the exact text of an element "
+                             "that has no ID in the page state")
+
+    @model_validator(mode="after")
+    def _one_target(self) -> PointerParams:
+        if (self.element_id is None) == (self.text is None):
+            raise ValueError("give element_id or text (one of them)")
+        return self
+
+
+class DragParams(ToolParams):
+    element_id: str = Field(description="Element ID to drag")
+    to_element_id: str = Field(description="Element ID to drop it on")
+
+
+class NoParams(ToolParams):
+    pass
+
+
+class WaitParams(ToolParams):
+    text: str = Field(description="Text to wait for until it is visible on the page")
+    seconds: float = Field(default=5, gt=0, le=15, description="How long to wait at most")
+
+
+class DialogParams(ToolParams):
+    accept: bool = Field(description="true to accept (OK), false to dismiss (Cancel)")
+    text: str | None = Field(default=None, description="Text to enter, for a prompt dialog")
+
+
+class TabParams(ToolParams):
+    tab: int = Field(ge=0, description="Tab number, as the page state lists the tabs")
+
+
+class CloseTabParams(ToolParams):
+    tab: int | None = Field(default=None, ge=0,
+                            description="Tab number to close (omit for the current tab)")
+
+
+class FindParams(ToolParams):
+    text: str | None = Field(default=None, description="Text the element shows or is named by "
+                             "(case-insensitive, part of it is enough)")
+    role: str | None = Field(default=None,
+                             description="Role such as button, link, checkbox, textbox, row")
 
 
 class UploadParams(ToolParams):

@@ -63,3 +63,26 @@ async def test_async_openai_llm_end_to_end(apage: Page, server: LocalServer) -> 
         result = await AsyncAgent(apage, llm).execute("Fill the price as $50 and submit")
     assert result.completed and result.usage.calls == 2
     assert server.posts == [("/listings", {"price": "50"}, {})]
+
+
+async def test_async_dialog_answered_and_new_tab_followed(apage: Page,
+                                                          server: LocalServer) -> None:
+    server.pages["/ask"] = (
+        "<button onclick=\"document.title = confirm('Delete Alpha?') ? 'deleted' : 'kept'\">"
+        "Delete</button><a href='/price' target='_blank'>Prices</a>")
+    await apage.goto(server.url + "/ask")
+    llm = ScriptedLLM([
+        {"complete": False, "message": "m", "actions": [
+            {"reason": "r", "tool": "dialog", "parameters": {"accept": True}},
+            {"reason": "r", "tool": "click", "parameters": {"element_id": "button-0"}},
+            {"reason": "r", "tool": "click", "parameters": {"element_id": "a-0"}}]},
+        {"complete": True, "message": "done"},
+    ])
+    agent = AsyncAgent(apage, llm)
+    result = await agent.execute("delete Alpha, then open the prices")
+    assert await apage.title() == "deleted"
+    click = result.steps[0].executions[1]
+    assert [d.describe() for d in click.dialogs] == ["confirm dialog 'Delete Alpha?' (accepted)"]
+    assert result.steps[0].executions[2].opened_tab
+    assert agent.page.url.endswith("/price") and agent.page is not apage
+    assert "[1] (current)" in llm.prompts[1]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tests.plugin.conftest import Inner
 
 WANDER = '''
@@ -49,6 +51,33 @@ def test_bad_marker_is_a_clear_error(inner: Inner) -> None:
     result.stdout.fnmatch_lines(["*@pytest.mark.webtask takes keyword arguments among "
                                  "allowed_origins, block_subresources, check_max_steps, "
                                  "dynamic, guard_replay, max_iterations, max_llm_calls, "
-                                 "max_steps, max_tokens, plan_horizon, strategy, strict, "
-                                 "timeout; got max_stepz.*"])
+                                 "max_steps, max_tokens, page_chars, plan_horizon, strategy, "
+                                 "strict, timeout; got max_stepz.*"])
     assert "Traceback" not in result.stdout.str()
+
+
+def test_page_chars_marker_sets_the_page_state_budget(inner: Inner) -> None:
+    inner.tests('''
+import pytest
+
+@pytest.mark.webtask(page_chars=3000)
+def test_small_budget(webtask):
+    webtask.goto("/widgets/table")
+    webtask.check("the table lists tickets")
+
+
+def test_default_budget(webtask):
+    webtask.goto("/widgets/table")
+    webtask.check("the table lists tickets")
+''')
+    inner.scripts({"the table lists tickets": [
+        {"complete": True, "message": "it does", "evidence": ["Ticket 1"]}]})
+    inner.run().assert_outcomes(passed=2)
+    small, default = (inner.path / "llm_calls.log").read_text().split("\n=====\n")[:2]
+    state = small.split("Current Page State:")[1]
+    assert len(state) < 3200
+
+    def below(prompt: str) -> int:
+        return int(re.search(r"\[(\d+) more rows below", prompt).group(1))  # type: ignore[union-attr]
+
+    assert below(small) > below(default)  # the default 40,000 shows more of the window

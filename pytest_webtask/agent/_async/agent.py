@@ -14,7 +14,7 @@ from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
-from ...tools._async.registry import AsyncToolRegistry, browser_registry
+from ...tools._async.registry import AsyncToolRegistry, browser_registry, note_events
 from ..budget import Budget
 from ..loops import RepeatedFailure
 from ..models import Action, ExecutionResult, ProposalResult, Step, TaskResult, Usage
@@ -25,6 +25,8 @@ from .asker import AsyncAsker
 from .evidence import evidence_problem, resolve_evidence
 
 log = logging.getLogger("pytest_webtask.agent")
+
+FIRST_QUIET_MS = 250
 
 
 class AsyncProposer:
@@ -87,10 +89,14 @@ class AsyncExecuter:
                 note = (f"Stopped after action {i} failed; the remaining {len(remaining)} "
                         "action(s) were not run.")
                 break
+            if result.opened_tab or result.page is not None:
+                note = (f"Action {i} changed the current tab; the remaining {len(remaining)} "
+                        "action(s) were not run. Use the new page state.")
+                break
             ids = [a.parameters["element_id"] for a in remaining
                    if isinstance(a.parameters.get("element_id"), str)]
             navigated, detached = await self.browser.stale_ids(ids)
-            if navigated:
+            if navigated and ids:  # actions without element ids still run on the new page
                 note = (f"The page navigated after action {i} (now at {self.browser.page.url}); "
                         f"the remaining {len(remaining)} action(s) were not run because their "
                         "element IDs are stale. Use the new page state.")
@@ -101,6 +107,8 @@ class AsyncExecuter:
                         "new page state.")
                 break
         await self.browser.settle(timeout_ms=self.settle_timeout_ms)
+        if results:  # a dialog or a tab that came late belongs to the last action run
+            await note_events(self.browser, results[-1])
         blocked = self.guard.note() if self.guard else None
         return results, " ".join(filter(None, [note, blocked])) or None
 
@@ -129,7 +137,6 @@ class AsyncAgent:
         secrets: Secrets | None = None,
         block_subresources: bool = False,
     ) -> None:
-        self.page = page
         self.llm = llm
         self.secrets = secrets if secrets is not None else Secrets()
         use_images = getattr(llm, "supports_images", False) if screenshot is None else screenshot
@@ -149,6 +156,11 @@ class AsyncAgent:
         self.executer: AsyncExecuter | None = None
 
     @property
+    def page(self) -> Page:
+        """The current tab: the one an action opened or switched to, else the page given."""
+        return self.browser.page
+
+    @property
     def task_context(self) -> TaskContext | None:
         return self._task_context
 
@@ -164,6 +176,7 @@ class AsyncAgent:
         origins = (self.allowed_origins if self.allowed_origins is not None
                    else default_origins(self.page.url))
         self.tool_registry = browser_registry(self.browser, self._task_context, origins)
+        self.browser.watch.attach()
         self.proposer = AsyncProposer(self.llm, self._task_context, self.tool_registry,
                                       self.browser, usage=self.usage, budget=self.budget)
         self.proposer.between_steps = self._late_requests
@@ -193,6 +206,10 @@ class AsyncAgent:
         """Run one step: propose (one LLM call), execute, settle."""
         if self._task_context is None or self.proposer is None or self.executer is None:
             raise RuntimeError("No task set. Call set_task() first.")
+        if self._task_context.step_count == 0:
+            # apps that render after the load event (client-side routers, web components):
+            # a longer quiet window than after an action, where the page was already live
+            await self.browser.settle(timeout_ms=self.settle_timeout_ms, quiet_ms=FIRST_QUIET_MS)
         proposal = await self.proposer.propose()
         snapshot = self.browser.snapshot
         step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
@@ -251,6 +268,8 @@ class AsyncAgent:
                     return self._result(False, self._repeats.stop_message(), start_usage)
         except ProposalError as exc:
             return self._result(False, str(exc), start_usage)
+        finally:
+            self.browser.watch.detach()
         last = ctx.steps[-1].proposal.message if ctx.steps else "no step ran"
         return self._result(
             False, f"Task not completed after {max_steps} steps (max_steps). The model's last "

@@ -32,7 +32,7 @@ from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
 from ...tools._sync.browser_tools import Tool
-from ...tools._sync.registry import ToolRegistry, browser_registry
+from ...tools._sync.registry import ToolRegistry, browser_registry, note_events
 from ...tools.params import render_tool
 from ...tools.plan_params import DoneParams, Plan, PlannerParams, PlanStep, ToolInvocation
 from ..budget import Budget
@@ -40,6 +40,7 @@ from ..messages import MessageManager, MessageReader
 from ..parsing import MAX_MESSAGE, MAX_REASON, cap
 from ..secrets import Secrets
 from ..task_context import TaskContext
+from .agent import FIRST_QUIET_MS
 from .asker import Asker
 from .evidence import evidence_problem, resolve_evidence
 
@@ -130,7 +131,6 @@ class PlanAgent:
         secrets: Secrets | None = None,
         block_subresources: bool = False,
     ) -> None:
-        self.page = page
         self.llm = llm
         self.horizon = horizon
         self.max_iterations = max_iterations
@@ -144,6 +144,11 @@ class PlanAgent:
         self.usage = Usage()
         self.messages = MessageManager()
         self.plans: list[list[PlanStep]] = []
+
+    @property
+    def page(self) -> Page:
+        """The current tab: the one an action opened or switched to, else the page given."""
+        return self.browser.page
 
     def execute(self, task: str, max_steps: int | None = None,
                       resources: dict[str, str] | None = None,
@@ -180,6 +185,8 @@ class PlanAgent:
         self.messages.add_system(system)
         self.messages.add_user(ctx.get_task_context().text)
         steps: list[Step] = []
+        self.browser.watch.attach()
+        self.browser.settle(timeout_ms=self.settle_timeout_ms, quiet_ms=FIRST_QUIET_MS)
 
         def result(completed: bool, message: str, impossible: bool = False) -> TaskResult:
             return TaskResult(completed, steps, ctx.redact(message), self.usage.since(start),
@@ -205,6 +212,7 @@ class PlanAgent:
                 executed = registry.execute(action)
                 self.browser.settle(timeout_ms=self.settle_timeout_ms)
                 executed.output = cap(executed.output, MAX_MESSAGE)
+                note_events(self.browser, executed)
                 self.messages.add_assistant(ctx.redact(
                     f"Tool: {action.tool_name}\nReasoning: {action.reason}\nResult: "
                     + (executed.output or "Success" if executed.success
@@ -232,6 +240,8 @@ class PlanAgent:
                     plan = []  # replan on a failed tool result or a changed page
         except ProposalError as exc:
             return result(False, str(exc))
+        finally:
+            self.browser.watch.detach()
         last = self.messages.reader().get_last_assistant() or ""
         return result(False, f"Task not completed after {limit} iterations (MAX_ITERATIONS). "
                       f"Last: {last}")

@@ -11,6 +11,7 @@ from ...llm.context import Block
 from ..fingerprint import Fingerprint
 from ..script import COLLECTOR_JS
 from ..snapshot import PageSnapshot
+from .watch import AsyncPageWatch
 
 ID_ATTR = "data-webtask-id"
 FRAME_ATTR = "data-webtask-frame"
@@ -29,12 +30,14 @@ class AsyncLLMBrowser:
 
     def __init__(self, page: Page, *, max_chars: int = 40_000, screenshot: bool = False,
                  secrets: Secrets | None = None) -> None:
-        self.page = page
+        self.page = page  # the current tab; an action that opens or switches tabs changes it
         self.max_chars = max_chars
         self.screenshot = screenshot
         self.snapshot: PageSnapshot | None = None
         # masked in the page before any value or text is cut to size
         self.secrets = secrets if secrets is not None else Secrets()
+        self.watch = AsyncPageWatch(page.context)
+        self.allowed_origins: list[str] | None = None  # for tabs a page opens (None: any)
 
     async def read(self) -> PageSnapshot:
         """Read the page state (waits out a navigation that is under way)."""
@@ -56,8 +59,55 @@ class AsyncLLMBrowser:
         """The ``Current Page State`` block, with a boxed screenshot when enabled."""
         snap = await self.read()
         image = await self.screenshot_with_boxes() if self.screenshot else None
-        header = f"Current Page State:\nURL: {snap.url}\nTitle: {snap.title}\n\n"
-        return Block(header + snap.text, image=image)
+        header = f"Current Page State:\nURL: {snap.url}\nTitle: {snap.title}\n"
+        header += await self._tabs_line()
+        for dialog in self.watch.take_unshown():
+            header += (f"A dialog asked: {dialog.message!r} ({dialog.type}); it was "
+                       f"{'accepted' if dialog.accept else 'dismissed'}.\n")
+        return Block(header + "\n" + snap.text, image=image)
+
+    async def _tabs_line(self) -> str:
+        pages = self.page.context.pages
+        if len(pages) < 2:
+            return ""
+        shown = []
+        for n, tab in enumerate(pages):
+            try:
+                title = await tab.title()
+            except PlaywrightError:
+                title = ""
+            mark = " (current)" if tab is self.page else ""
+            shown.append(f"[{n}]{mark} {title!r} {tab.url}")
+        return "Tabs (switch_tab to change): " + "; ".join(shown) + "\n"
+
+    async def find(self, text: str, role: str, limit: int = 20) -> tuple[list[str], int]:
+        """Page-state lines of the elements matching ``text`` and/or ``role`` anywhere on the
+        page (read afresh; ids stay those of the new reading), and how many matched."""
+        await self.read()
+        try:
+            data = await self.page.evaluate(
+                COLLECTOR_JS, {"op": "find", "text": text, "role": role, "limit": limit,
+                               "secrets": self.secrets.pairs()})
+        except PlaywrightError as exc:
+            raise BrowserError(f"Could not search the page: {_first_line(exc)}") from None
+        return list(data["lines"]), int(data["total"])
+
+    async def mark_text(self, text: str) -> str:
+        """An element id for the one visible element whose whole text is ``text``."""
+        if self.snapshot is None:
+            await self.read()
+        assert self.snapshot is not None
+        data = await self.page.evaluate(COLLECTOR_JS, {"op": "mark", "text": text})
+        if data.get("id") is None:
+            raise UnknownElementError(
+                f"No single visible element shows exactly {text!r} ({data['count']} do). "
+                "Use an element id, or the exact text of one element.")
+        self.snapshot.elements[data["id"]] = []
+        return str(data["id"])
+
+    async def rendered_text(self) -> str:
+        """The page's visible text, merged as the page state merges it."""
+        return str(await self.page.evaluate(COLLECTOR_JS, {"op": "text"}))
 
     def locator(self, element_id: str) -> Locator:
         """The locator of an element id from the last reading."""

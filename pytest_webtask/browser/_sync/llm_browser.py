@@ -12,6 +12,7 @@ from ...llm.context import Block
 from ..fingerprint import Fingerprint
 from ..script import COLLECTOR_JS
 from ..snapshot import PageSnapshot
+from .watch import PageWatch
 
 ID_ATTR = "data-webtask-id"
 FRAME_ATTR = "data-webtask-frame"
@@ -30,12 +31,14 @@ class LLMBrowser:
 
     def __init__(self, page: Page, *, max_chars: int = 40_000, screenshot: bool = False,
                  secrets: Secrets | None = None) -> None:
-        self.page = page
+        self.page = page  # the current tab; an action that opens or switches tabs changes it
         self.max_chars = max_chars
         self.screenshot = screenshot
         self.snapshot: PageSnapshot | None = None
         # masked in the page before any value or text is cut to size
         self.secrets = secrets if secrets is not None else Secrets()
+        self.watch = PageWatch(page.context)
+        self.allowed_origins: list[str] | None = None  # for tabs a page opens (None: any)
 
     def read(self) -> PageSnapshot:
         """Read the page state (waits out a navigation that is under way)."""
@@ -57,8 +60,55 @@ class LLMBrowser:
         """The ``Current Page State`` block, with a boxed screenshot when enabled."""
         snap = self.read()
         image = self.screenshot_with_boxes() if self.screenshot else None
-        header = f"Current Page State:\nURL: {snap.url}\nTitle: {snap.title}\n\n"
-        return Block(header + snap.text, image=image)
+        header = f"Current Page State:\nURL: {snap.url}\nTitle: {snap.title}\n"
+        header += self._tabs_line()
+        for dialog in self.watch.take_unshown():
+            header += (f"A dialog asked: {dialog.message!r} ({dialog.type}); it was "
+                       f"{'accepted' if dialog.accept else 'dismissed'}.\n")
+        return Block(header + "\n" + snap.text, image=image)
+
+    def _tabs_line(self) -> str:
+        pages = self.page.context.pages
+        if len(pages) < 2:
+            return ""
+        shown = []
+        for n, tab in enumerate(pages):
+            try:
+                title = tab.title()
+            except PlaywrightError:
+                title = ""
+            mark = " (current)" if tab is self.page else ""
+            shown.append(f"[{n}]{mark} {title!r} {tab.url}")
+        return "Tabs (switch_tab to change): " + "; ".join(shown) + "\n"
+
+    def find(self, text: str, role: str, limit: int = 20) -> tuple[list[str], int]:
+        """Page-state lines of the elements matching ``text`` and/or ``role`` anywhere on the
+        page (read afresh; ids stay those of the new reading), and how many matched."""
+        self.read()
+        try:
+            data = self.page.evaluate(
+                COLLECTOR_JS, {"op": "find", "text": text, "role": role, "limit": limit,
+                               "secrets": self.secrets.pairs()})
+        except PlaywrightError as exc:
+            raise BrowserError(f"Could not search the page: {_first_line(exc)}") from None
+        return list(data["lines"]), int(data["total"])
+
+    def mark_text(self, text: str) -> str:
+        """An element id for the one visible element whose whole text is ``text``."""
+        if self.snapshot is None:
+            self.read()
+        assert self.snapshot is not None
+        data = self.page.evaluate(COLLECTOR_JS, {"op": "mark", "text": text})
+        if data.get("id") is None:
+            raise UnknownElementError(
+                f"No single visible element shows exactly {text!r} ({data['count']} do). "
+                "Use an element id, or the exact text of one element.")
+        self.snapshot.elements[data["id"]] = []
+        return str(data["id"])
+
+    def rendered_text(self) -> str:
+        """The page's visible text, merged as the page state merges it."""
+        return str(self.page.evaluate(COLLECTOR_JS, {"op": "text"}))
 
     def locator(self, element_id: str) -> Locator:
         """The locator of an element id from the last reading."""

@@ -137,6 +137,7 @@ class AsyncWebTask:
                 await self._fail(f"Replay failed. {exc}{self._start_hint(recorded_step)}"
                                  + (f"\n  {blocked}" if blocked else ""), ctx)
             finally:
+                self.page = replayer.page  # the tab the step ended on
                 if guard is not None:
                     await guard.stop()
             self.stats.replayed += 1
@@ -249,7 +250,8 @@ class AsyncWebTask:
         common: dict[str, Any] = dict(allowed_origins=self._origins() or ["*"],
                                       require_evidence=True, budget=budget,
                                       secrets=self.secrets,
-                                      block_subresources=s.block_subresources)
+                                      block_subresources=s.block_subresources,
+                                      max_page_chars=s.page_chars)
         if s.strategy == "plan":
             agent = AsyncPlanAgent(self.page, llm, horizon=s.plan_horizon,
                                    max_iterations=s.max_iterations, **common)
@@ -265,6 +267,8 @@ class AsyncWebTask:
         except WebtaskError as exc:
             self._count(agent.usage)
             await self._fail(f"{where}: recording stopped: {exc}", ctx)
+        finally:
+            self.page = replayer.page = agent.page  # the tab the step ended on
         self._count(agent.usage)
         if not result.completed:
             label = "check failed" if kind == "check" else "task not completed"

@@ -13,6 +13,8 @@ from urllib.parse import parse_qsl, urlsplit
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Locator, Page
 
+from ...browser._sync.watch import PageWatch
+from ...browser.dialogs import Dialog, DialogAnswer
 from ...browser.fingerprint import Fingerprint
 from ...browser.script import COLLECTOR_JS
 from ...errors import WebtaskError
@@ -56,27 +58,101 @@ class Replayer:
         self.resources = resources or {}
 
     def run_step(self, step: RecipeStep, where: str) -> None:
-        """Replay one step: each action on its verified target, then each check."""
-        for n, action in enumerate(step.actions, 1):
-            self.run_action(action, f"{where}, action {n} ({action.tool})")
+        """Replay one step: each action on its verified target (its dialogs answered as
+        recorded, following a tab it opens), then each check. ``page`` is the tab the step
+        ended on."""
+        watch = PageWatch(self.page.context)
+        watch.attach()
+        try:
+            for n, action in enumerate(step.actions, 1):
+                self.run_action(action, f"{where}, action {n} ({action.tool})", watch)
+        finally:
+            watch.detach()
         self.run_checks(step.checks, where)
 
-    def run_action(self, action: RecipeAction, where: str) -> None:
+    def run_action(self, action: RecipeAction, where: str,
+                         watch: PageWatch | None = None) -> None:
         params: dict[str, Any] = dict(action.params)
         locator = self.resolve(action.target, where) if action.target else None
+        to_locator = self.resolve(action.to, where + " (drop target)", keep=True) \
+            if action.to else None
         if action.tool == "navigate":
             params["url"] = absolute_url(self.substitute(params["url"]), self.base_url,
                                          self.page.url)
+        if watch is not None:
+            watch.take_dialogs()
+            watch.take_opened()
+            watch.answers = [self._answer(d) for d in action.dialogs]
+        what = action.target.describe() if action.target else "the page"
         try:
             result = perform(self.page, action.tool, params, locator,
                                    substitute=self.substitute, resources=self.resources,
-                                   timeout_ms=self.timeout_ms)
+                                   timeout_ms=self.timeout_ms, watch=watch,
+                                   to_locator=to_locator)
         except PlaywrightError as exc:
-            raise ReplayError(f"{where}: {action.tool} failed on "
-                              f"{action.target.describe() if action.target else 'the page'}: "
+            raise ReplayError(f"{where}: {action.tool} failed on {what}: "
                               f"{str(exc).strip().splitlines()[0]}") from None
         if not result.success:
             raise ReplayError(f"{where}: {result.error}")
+        if result.page is not None:
+            self.page = result.page
+        if watch is not None:
+            self._expect_dialogs(action, watch, f"{where} on {what}")
+            if action.opens_tab:
+                self._follow_tab(watch, f"{where} on {what}")
+
+    def _answer(self, dialog: Dialog) -> DialogAnswer:
+        return DialogAnswer(accept=dialog.accept, type=dialog.type,
+                            message=self.substitute(dialog.message),
+                            text=self.substitute(dialog.text) if dialog.text is not None
+                            else None)
+
+    def _expect_dialogs(self, action: RecipeAction, watch: PageWatch,
+                              where: str) -> None:
+        """The recorded dialogs came, saying the same; no other dialog came."""
+        want = [self._answer(d) for d in action.dialogs]
+        seen: list[Dialog] = []
+
+        def attempt() -> tuple[bool | None, str]:
+            seen.extend(watch.take_dialogs())
+            return (True if len(seen) >= len(want) else None), ""
+
+        if want:
+            self._until(attempt)
+        else:
+            seen.extend(watch.take_dialogs())
+        for n, got in enumerate(seen):
+            if n >= len(want):
+                raise ReplayError(f"{where}: the page opened a {got.describe()}, which the "
+                                  "recording did not see\n"
+                                  "  If the page changed on purpose, record again: "
+                                  "pytest --webtask-record")
+            if not want[n].fits(got.type, got.message):
+                raise ReplayError(f"{where}: expected a {want[n].type} dialog "
+                                  f"{want[n].message!r}; instead the page opened a "
+                                  f"{got.describe()}")
+        if len(seen) < len(want):
+            missing = want[len(seen)]
+            raise ReplayError(f"{where}: expected a {missing.type} dialog {missing.message!r}, "
+                              f"but no dialog appeared within {self.timeout_ms / 1000:g}s\n"
+                              f"  page: {self.page.url}")
+
+    def _follow_tab(self, watch: PageWatch, where: str) -> None:
+        """The action opened a tab when recorded: wait for it and make it the current page."""
+
+        def attempt() -> tuple[Page | None, str]:
+            opened = watch.take_opened()
+            return (opened[-1] if opened else None), ""
+
+        page, _ = self._until(attempt)
+        if page is None:
+            raise ReplayError(f"{where}: expected a new tab to open, but none opened within "
+                              f"{self.timeout_ms / 1000:g}s\n  page: {self.page.url}")
+        self.page = page
+        try:
+            page.wait_for_load_state("load", timeout=self.timeout_ms)
+        except PlaywrightError:
+            pass  # the checks that follow wait for what they need
 
     def run_checks(self, checks: list[Check], where: str) -> None:
         for n, check in enumerate(checks, 1):
@@ -95,9 +171,10 @@ class Replayer:
             n += 1
             self.page.wait_for_timeout(_poll_ms(n))
 
-    def resolve(self, fp: Fingerprint, where: str) -> Locator:
-        """The one visible element matching ``fp``, waiting up to the timeout for it."""
-        found, problem = self._until(lambda: self._find(fp))
+    def resolve(self, fp: Fingerprint, where: str, *, keep: bool = False) -> Locator:
+        """The one visible element matching ``fp``, waiting up to the timeout for it
+        (``keep``: the locator of the previous resolve stays valid)."""
+        found, problem = self._until(lambda: self._find(fp, keep=keep))
         if found is None:
             raise ReplayError(
                 f"{where}: expected {fp.describe()}; {problem}\n"
@@ -117,7 +194,7 @@ class Replayer:
             frame = child
         return frame
 
-    def _find(self, fp: Fingerprint, slot: str = "target"
+    def _find(self, fp: Fingerprint, slot: str = "target", *, keep: bool = False
                     ) -> tuple[Found | None, str]:
         """One try of the fingerprint cascade (collector.js, in the element's frame, the same
         role and name code as recording): (what was found, "") or (None, why not).
@@ -130,7 +207,7 @@ class Replayer:
             if frame is None:
                 return None, f"its iframe {' > '.join(fp.frame)} is not on the page"
             found = frame.evaluate(COLLECTOR_JS, {"op": "resolve", "fp": fp.model_dump(),
-                                                        "slot": slot})
+                                                        "slot": slot, "keep": keep})
         except PlaywrightError as exc:
             return None, script_problem(exc, self.page.url)
         attr = "data-webtask-scope" if slot == "scope" else "data-webtask-target"

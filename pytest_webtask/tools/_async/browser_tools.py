@@ -11,19 +11,30 @@ from playwright.async_api import Locator, Page
 
 from ...agent.models import ExecutionResult
 from ...browser._async.llm_browser import AsyncLLMBrowser
+from ...browser._async.watch import AsyncPageWatch
 from ...browser.origins import allowed
 from ...browser.secret_fields import SECRET_ATTR
 from ..params import (
     ClickParams,
+    CloseTabParams,
+    DialogParams,
+    DragParams,
+    ElementParams,
     FillParams,
+    FindParams,
     NavigateParams,
+    NoParams,
+    PointerParams,
     PressParams,
     ScrollParams,
     SelectParams,
+    TabParams,
     ToolParams,
     TypeParams,
     UploadParams,
+    WaitParams,
 )
+from .page_tools import PAGE_TOOLS, perform_on_page
 
 if TYPE_CHECKING:
     from ...agent.task_context import TaskContext
@@ -51,16 +62,21 @@ class AsyncTool:
     async def execute(self, params: Any) -> ExecutionResult:
         element_id = getattr(params, "element_id", None)
         locator = self.browser.locator(element_id) if element_id else None
+        to_id = getattr(params, "to_element_id", None)
+        to_locator = self.browser.locator(to_id) if to_id else None
         result = await perform(
             self.browser.page, self.name, params.model_dump(), locator,
             substitute=self.task.substitute if self.task else None,
             resources=self.task.resources if self.task else {},
             allowed_origins=self.allowed_origins,
+            watch=self.browser.watch, to_locator=to_locator,
         )
         if result.success and locator is not None and self.task is not None \
                 and self.task.names_secret(str(params.model_dump().get("value", ""))):
             # the field now shows a secret: the page state shows it as masked from now on
             await locator.evaluate(f"el => el.setAttribute('{SECRET_ATTR}', '')")
+        if result.page is not None:
+            self.browser.page = result.page
         page = self.browser.page
         if result.success and not allowed(page.url, self.allowed_origins):
             # a link or a script took the page off the allowed origins: a page must not
@@ -116,6 +132,90 @@ class AsyncScrollTool(AsyncTool):
     params_class = ScrollParams
 
 
+class AsyncHoverTool(AsyncTool):
+    name = "hover"
+    description = ("Move the pointer over an element; controls shown only on hover (a row's "
+                   "delete button, a menu) then appear in the next page state")
+    params_class = PointerParams
+
+
+class AsyncDoubleClickTool(AsyncTool):
+    name = "double_click"
+    description = "Double-click an element (for example to edit an item in place)"
+    params_class = PointerParams
+
+
+class AsyncCheckTool(AsyncTool):
+    name = "check"
+    description = "Check a checkbox, radio button or switch (nothing happens if already checked)"
+    params_class = ElementParams
+
+
+class AsyncUncheckTool(AsyncTool):
+    name = "uncheck"
+    description = "Uncheck a checkbox or switch (nothing happens if already unchecked)"
+    params_class = ElementParams
+
+
+class AsyncDragTool(AsyncTool):
+    name = "drag"
+    description = "Drag an element and drop it on another element"
+    params_class = DragParams
+
+
+class AsyncGoBackTool(AsyncTool):
+    name = "go_back"
+    description = "Go back to the previous page of this tab"
+    params_class = NoParams
+
+
+class AsyncWaitTool(AsyncTool):
+    name = "wait"
+    description = "Wait until a text is visible on the page (at most a few seconds)"
+    params_class = WaitParams
+
+
+class AsyncDialogTool(AsyncTool):
+    name = "dialog"
+    description = ("Decide the answer to the next dialog (alert, confirm, prompt) the page "
+                   "opens; put it BEFORE the action that opens the dialog. A dialog nobody "
+                   "answered beforehand is dismissed (an alert is accepted)")
+    params_class = DialogParams
+
+
+class AsyncSwitchTabTool(AsyncTool):
+    name = "switch_tab"
+    description = "Make another open tab the current one"
+    params_class = TabParams
+
+
+class AsyncCloseTabTool(AsyncTool):
+    name = "close_tab"
+    description = "Close a tab (the current one by default)"
+    params_class = CloseTabParams
+
+
+class AsyncFindTool(AsyncTool):
+    name = "find"
+    description = ("Find elements anywhere on the page, including parts a long page state only "
+                   "counts, by text (name, label, or the text of their row) and/or role; "
+                   "returns their element IDs")
+    params_class = FindParams
+
+    async def execute(self, params: Any) -> ExecutionResult:
+        if not params.text and not params.role:
+            return ExecutionResult(success=False, error="find needs a text, a role, or both.")
+        text = self.task.substitute(params.text or "") if self.task else params.text or ""
+        lines, total = await self.browser.find(text, params.role or "")
+        what = " and ".join(f"{k} {v!r}" for k, v in
+                            (("text", params.text), ("role", params.role)) if v)
+        if not lines:
+            return ExecutionResult(success=True, output=f"No element matches {what}.")
+        more = f" (showing {len(lines)})" if total > len(lines) else ""
+        return ExecutionResult(success=True, output=f"{total} element(s) match {what}{more}:\n"
+                               + "\n".join(lines))
+
+
 class AsyncUploadTool(AsyncTool):
     name = "upload"
     description = "Upload file resources to a file input element"
@@ -132,10 +232,16 @@ async def perform(
     resources: dict[str, str] | None = None,
     allowed_origins: list[str] | None = None,
     timeout_ms: float = ACTION_TIMEOUT_MS,
+    watch: AsyncPageWatch | None = None,
+    to_locator: Locator | None = None,
 ) -> ExecutionResult:
-    """Do one action to the page. ``locator`` is the target for element tools; ``{name}``
-    placeholders in typed values go through ``substitute``. Playwright errors propagate."""
-    value = (substitute or (lambda v: v))(str(params.get("value", "")))
+    """Do one action to the page. ``locator`` is the target for element tools (``to_locator``
+    a drag's drop target); ``{name}`` placeholders in typed values go through ``substitute``;
+    ``watch`` answers dialogs. Playwright errors propagate."""
+    sub = substitute or (lambda v: v)
+    value = sub(str(params.get("value", "")))
+    if tool in PAGE_TOOLS:
+        return await perform_on_page(page, tool, params, sub, watch)
     if tool == "navigate":
         url = urljoin(page.url, params["url"])
         if not allowed(url, allowed_origins):
@@ -180,8 +286,42 @@ async def perform(
         if error:
             return ExecutionResult(success=False, error=error)
         await locator.set_input_files(paths, timeout=timeout_ms)
+    elif tool == "hover":
+        await locator.hover(timeout=timeout_ms)
+    elif tool == "double_click":
+        await locator.dblclick(timeout=timeout_ms)
+    elif tool in ("check", "uncheck"):
+        return await _set_checked(locator, tool == "check", timeout_ms)
+    elif tool == "drag":
+        if to_locator is None:
+            return ExecutionResult(success=False, error="drag needs a to_element_id to drop on.")
+        await locator.drag_to(to_locator, timeout=timeout_ms)
     else:
         return ExecutionResult(success=False, error=f"Unknown tool {tool!r}.")
+    return ExecutionResult(success=True)
+
+
+CHECKED_JS = """el => {
+  if (el.type === 'checkbox' || el.type === 'radio') return el.checked;
+  const role = el.getAttribute('role');
+  const roles = ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'];
+  if (!roles.includes(role)) return null;
+  return el.getAttribute('aria-checked') === 'true';
+}"""
+
+
+async def _set_checked(locator: Locator, want: bool, timeout_ms: float) -> ExecutionResult:
+    """Click a checkbox, radio or switch (native or by role) unless it is already as wanted.
+    Not Playwright's ``set_checked``: apps that re-render the control on click leave it no
+    element to verify; the new one is checked when still there."""
+    state = await locator.evaluate(CHECKED_JS, timeout=timeout_ms)
+    if state is None:
+        return ExecutionResult(success=False, error="check and uncheck work on a checkbox, "
+                               "radio button or switch; this element is none of them.")
+    if state != want:
+        await locator.click(timeout=timeout_ms)
+        if await locator.count() and await locator.evaluate(CHECKED_JS) != want:
+            return ExecutionResult(success=False, error="the click did not change its state.")
     return ExecutionResult(success=True)
 
 
@@ -203,5 +343,7 @@ def resource_paths(names: list[str], resources: dict[str, str]) -> tuple[list[Pa
 
 BROWSER_TOOLS: tuple[type[AsyncTool], ...] = (
     AsyncNavigateTool, AsyncClickTool, AsyncFillTool, AsyncTypeTool, AsyncSelectTool,
-    AsyncPressTool, AsyncScrollTool,
+    AsyncPressTool, AsyncScrollTool, AsyncHoverTool, AsyncDoubleClickTool, AsyncCheckTool,
+    AsyncUncheckTool, AsyncDragTool, AsyncGoBackTool, AsyncWaitTool, AsyncDialogTool,
+    AsyncSwitchTabTool, AsyncCloseTabTool, AsyncFindTool,
 )

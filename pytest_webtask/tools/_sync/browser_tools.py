@@ -12,19 +12,30 @@ from playwright.sync_api import Locator, Page
 
 from ...agent.models import ExecutionResult
 from ...browser._sync.llm_browser import LLMBrowser
+from ...browser._sync.watch import PageWatch
 from ...browser.origins import allowed
 from ...browser.secret_fields import SECRET_ATTR
 from ..params import (
     ClickParams,
+    CloseTabParams,
+    DialogParams,
+    DragParams,
+    ElementParams,
     FillParams,
+    FindParams,
     NavigateParams,
+    NoParams,
+    PointerParams,
     PressParams,
     ScrollParams,
     SelectParams,
+    TabParams,
     ToolParams,
     TypeParams,
     UploadParams,
+    WaitParams,
 )
+from .page_tools import PAGE_TOOLS, perform_on_page
 
 if TYPE_CHECKING:
     from ...agent.task_context import TaskContext
@@ -52,16 +63,21 @@ class Tool:
     def execute(self, params: Any) -> ExecutionResult:
         element_id = getattr(params, "element_id", None)
         locator = self.browser.locator(element_id) if element_id else None
+        to_id = getattr(params, "to_element_id", None)
+        to_locator = self.browser.locator(to_id) if to_id else None
         result = perform(
             self.browser.page, self.name, params.model_dump(), locator,
             substitute=self.task.substitute if self.task else None,
             resources=self.task.resources if self.task else {},
             allowed_origins=self.allowed_origins,
+            watch=self.browser.watch, to_locator=to_locator,
         )
         if result.success and locator is not None and self.task is not None \
                 and self.task.names_secret(str(params.model_dump().get("value", ""))):
             # the field now shows a secret: the page state shows it as masked from now on
             locator.evaluate(f"el => el.setAttribute('{SECRET_ATTR}', '')")
+        if result.page is not None:
+            self.browser.page = result.page
         page = self.browser.page
         if result.success and not allowed(page.url, self.allowed_origins):
             # a link or a script took the page off the allowed origins: a page must not
@@ -117,6 +133,90 @@ class ScrollTool(Tool):
     params_class = ScrollParams
 
 
+class HoverTool(Tool):
+    name = "hover"
+    description = ("Move the pointer over an element; controls shown only on hover (a row's "
+                   "delete button, a menu) then appear in the next page state")
+    params_class = PointerParams
+
+
+class DoubleClickTool(Tool):
+    name = "double_click"
+    description = "Double-click an element (for example to edit an item in place)"
+    params_class = PointerParams
+
+
+class CheckTool(Tool):
+    name = "check"
+    description = "Check a checkbox, radio button or switch (nothing happens if already checked)"
+    params_class = ElementParams
+
+
+class UncheckTool(Tool):
+    name = "uncheck"
+    description = "Uncheck a checkbox or switch (nothing happens if already unchecked)"
+    params_class = ElementParams
+
+
+class DragTool(Tool):
+    name = "drag"
+    description = "Drag an element and drop it on another element"
+    params_class = DragParams
+
+
+class GoBackTool(Tool):
+    name = "go_back"
+    description = "Go back to the previous page of this tab"
+    params_class = NoParams
+
+
+class WaitTool(Tool):
+    name = "wait"
+    description = "Wait until a text is visible on the page (at most a few seconds)"
+    params_class = WaitParams
+
+
+class DialogTool(Tool):
+    name = "dialog"
+    description = ("Decide the answer to the next dialog (alert, confirm, prompt) the page "
+                   "opens; put it BEFORE the action that opens the dialog. A dialog nobody "
+                   "answered beforehand is dismissed (an alert is accepted)")
+    params_class = DialogParams
+
+
+class SwitchTabTool(Tool):
+    name = "switch_tab"
+    description = "Make another open tab the current one"
+    params_class = TabParams
+
+
+class CloseTabTool(Tool):
+    name = "close_tab"
+    description = "Close a tab (the current one by default)"
+    params_class = CloseTabParams
+
+
+class FindTool(Tool):
+    name = "find"
+    description = ("Find elements anywhere on the page, including parts a long page state only "
+                   "counts, by text (name, label, or the text of their row) and/or role; "
+                   "returns their element IDs")
+    params_class = FindParams
+
+    def execute(self, params: Any) -> ExecutionResult:
+        if not params.text and not params.role:
+            return ExecutionResult(success=False, error="find needs a text, a role, or both.")
+        text = self.task.substitute(params.text or "") if self.task else params.text or ""
+        lines, total = self.browser.find(text, params.role or "")
+        what = " and ".join(f"{k} {v!r}" for k, v in
+                            (("text", params.text), ("role", params.role)) if v)
+        if not lines:
+            return ExecutionResult(success=True, output=f"No element matches {what}.")
+        more = f" (showing {len(lines)})" if total > len(lines) else ""
+        return ExecutionResult(success=True, output=f"{total} element(s) match {what}{more}:\n"
+                               + "\n".join(lines))
+
+
 class UploadTool(Tool):
     name = "upload"
     description = "Upload file resources to a file input element"
@@ -133,10 +233,16 @@ def perform(
     resources: dict[str, str] | None = None,
     allowed_origins: list[str] | None = None,
     timeout_ms: float = ACTION_TIMEOUT_MS,
+    watch: PageWatch | None = None,
+    to_locator: Locator | None = None,
 ) -> ExecutionResult:
-    """Do one action to the page. ``locator`` is the target for element tools; ``{name}``
-    placeholders in typed values go through ``substitute``. Playwright errors propagate."""
-    value = (substitute or (lambda v: v))(str(params.get("value", "")))
+    """Do one action to the page. ``locator`` is the target for element tools (``to_locator``
+    a drag's drop target); ``{name}`` placeholders in typed values go through ``substitute``;
+    ``watch`` answers dialogs. Playwright errors propagate."""
+    sub = substitute or (lambda v: v)
+    value = sub(str(params.get("value", "")))
+    if tool in PAGE_TOOLS:
+        return perform_on_page(page, tool, params, sub, watch)
     if tool == "navigate":
         url = urljoin(page.url, params["url"])
         if not allowed(url, allowed_origins):
@@ -181,8 +287,42 @@ def perform(
         if error:
             return ExecutionResult(success=False, error=error)
         locator.set_input_files(paths, timeout=timeout_ms)
+    elif tool == "hover":
+        locator.hover(timeout=timeout_ms)
+    elif tool == "double_click":
+        locator.dblclick(timeout=timeout_ms)
+    elif tool in ("check", "uncheck"):
+        return _set_checked(locator, tool == "check", timeout_ms)
+    elif tool == "drag":
+        if to_locator is None:
+            return ExecutionResult(success=False, error="drag needs a to_element_id to drop on.")
+        locator.drag_to(to_locator, timeout=timeout_ms)
     else:
         return ExecutionResult(success=False, error=f"Unknown tool {tool!r}.")
+    return ExecutionResult(success=True)
+
+
+CHECKED_JS = """el => {
+  if (el.type === 'checkbox' || el.type === 'radio') return el.checked;
+  const role = el.getAttribute('role');
+  const roles = ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'];
+  if (!roles.includes(role)) return null;
+  return el.getAttribute('aria-checked') === 'true';
+}"""
+
+
+def _set_checked(locator: Locator, want: bool, timeout_ms: float) -> ExecutionResult:
+    """Click a checkbox, radio or switch (native or by role) unless it is already as wanted.
+    Not Playwright's ``set_checked``: apps that re-render the control on click leave it no
+    element to verify; the new one is checked when still there."""
+    state = locator.evaluate(CHECKED_JS, timeout=timeout_ms)
+    if state is None:
+        return ExecutionResult(success=False, error="check and uncheck work on a checkbox, "
+                               "radio button or switch; this element is none of them.")
+    if state != want:
+        locator.click(timeout=timeout_ms)
+        if locator.count() and locator.evaluate(CHECKED_JS) != want:
+            return ExecutionResult(success=False, error="the click did not change its state.")
     return ExecutionResult(success=True)
 
 
@@ -204,5 +344,7 @@ def resource_paths(names: list[str], resources: dict[str, str]) -> tuple[list[Pa
 
 BROWSER_TOOLS: tuple[type[Tool], ...] = (
     NavigateTool, ClickTool, FillTool, TypeTool, SelectTool,
-    PressTool, ScrollTool,
+    PressTool, ScrollTool, HoverTool, DoubleClickTool, CheckTool,
+    UncheckTool, DragTool, GoBackTool, WaitTool, DialogTool,
+    SwitchTabTool, CloseTabTool, FindTool,
 )

@@ -11,8 +11,8 @@ from ...agent.task_context import TaskContext
 from ...browser._sync.llm_browser import LLMBrowser
 from ...errors import BrowserError
 from ...llm.context import Block
-from ..params import render_tool
-from .browser_tools import BROWSER_TOOLS, Tool, UploadTool
+from ..params import PointerParams, render_tool
+from .browser_tools import BROWSER_TOOLS, Tool, UploadTool, allowed
 
 
 class ToolRegistry:
@@ -59,18 +59,25 @@ class ToolRegistry:
                                    error=f"Invalid parameters for {tool.name}: {_errors(exc)}")
         result = ExecutionResult(success=False, url_before=tool.browser.page.url)
         element_id = getattr(params, "element_id", None)
+        to_id = getattr(params, "to_element_id", None)
         try:
+            if isinstance(params, PointerParams) and params.text is not None:
+                element_id = params.element_id = tool.browser.mark_text(params.text)
             if element_id:
                 result.target = tool.browser.describe(element_id)
+            if to_id:
+                result.to = tool.browser.describe(to_id)
             outcome = tool.execute(params)
         except BrowserError as exc:
             result.error = str(exc)
-            return result
+            outcome = result
         except PlaywrightError as exc:
             result.error = f"{tool.name} failed: {_playwright_message(exc)}"
-            return result
+            outcome = result
         outcome.target = outcome.target or result.target
+        outcome.to = outcome.to or result.to
         outcome.url_before = result.url_before
+        note_events(tool.browser, outcome)
         outcome.url_after = tool.browser.page.url
         return outcome
 
@@ -91,8 +98,40 @@ def _playwright_message(exc: Exception) -> str:
     return head + (f" ({tail[-1].lstrip('- ')})" if tail else "")
 
 
+def note_events(browser: LLMBrowser, result: ExecutionResult) -> None:
+    """Tie the dialogs and new tabs that appeared since the last action to ``result``; a new
+    tab becomes the current page, as it does for a person."""
+    notes = []
+    for dialog in browser.watch.take_dialogs():
+        result.dialogs.append(dialog)
+        if dialog.accept or dialog.type == "alert":
+            notes.append(f"A {dialog.type} dialog asked {dialog.message!r}: "
+                         f"{'accepted' if dialog.accept else 'dismissed'}.")
+        else:
+            notes.append(f"A {dialog.type} dialog asked {dialog.message!r}: dismissed, as no "
+                         "answer was set beforehand. To accept it, call the dialog tool with "
+                         "accept=true before the action that opens it.")
+    for tab in browser.watch.take_opened():
+        try:
+            tab.wait_for_load_state("load", timeout=5000)
+        except PlaywrightError:
+            pass  # read as it is
+        if not allowed(tab.url, browser.allowed_origins):
+            # a page must not steer the agent away, in a new tab either
+            notes.append(f"It opened a new tab at {tab.url}, outside the allowed origins; "
+                         "the tab was closed.")
+            tab.close()
+            continue
+        result.opened_tab = True
+        browser.page = tab
+        notes.append(f"It opened a new tab, now the current one: {tab.url}")
+    if notes:
+        result.output = " ".join([result.output, *notes]).strip()
+
+
 def browser_registry(browser: LLMBrowser, task: TaskContext,
                      allowed_origins: list[str] | None) -> ToolRegistry:
     """The browser tools for a task; ``upload`` only when the task has resources."""
     classes = list(BROWSER_TOOLS) + ([UploadTool] if task.resources else [])
+    browser.allowed_origins = allowed_origins
     return ToolRegistry([cls(browser, task, allowed_origins) for cls in classes])
