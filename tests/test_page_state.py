@@ -92,7 +92,7 @@ def test_long_page_shows_the_viewport_and_counts_the_rest(page: Page,
     page.goto(server.url + "/rows")
     browser = LLMBrowser(page, max_chars=4000)
     text = browser.read().text
-    assert text.startswith('- h1 "Rows"\n- ul\n  - li\n    - "Row 0"\n    - button-0 "Pick"')
+    assert text.startswith('- h1 "Rows"\n- ul-0\n  - li\n    - "Row 0"\n    - button-0 "Pick"')
     below = re.search(r"\[(\d+) more items below, holding (\d+) element ids: scroll down, or "
                       r"use find\]", text)
     assert below, text
@@ -100,7 +100,7 @@ def test_long_page_shows_the_viewport_and_counts_the_rest(page: Page,
     assert int(below.group(1)) == int(below.group(2)) == 400 - shown
     assert len(text) < 4000
     # every element has its id wherever it is, and scrolling shows the next ones
-    assert len(browser.snapshot.elements) == 400  # type: ignore[union-attr]
+    assert len(browser.snapshot.elements) == 401  # 400 buttons and their list; type: ignore[union-attr]
     page.mouse.wheel(0, 3000)
     page.wait_for_function("scrollY > 2000")
     later = browser.read().text
@@ -211,7 +211,7 @@ def test_hover_only_controls_are_named_on_their_container(page: Page,
     page.goto(server.url + "/hover")
     browser = LLMBrowser(page)
     text = browser.read().text
-    assert '- ul > li (hover-reveals="x") "First"' in text
+    assert '- ul-0\n  - li (hover-reveals="x") "First"' in text
     assert 'hover-reveals="Account"' in text
     page.hover("li.row")
     text = browser.read().text

@@ -39,8 +39,8 @@ def test_merged_line_is_citable_and_replayed(browser: Browser, server: LocalServ
     recipe = tmp_path / "total.yaml"
     llm = ScriptedLLM([{"complete": True, "message": "it is", "evidence": ["Total $5"]}])
     run(browser, server, recipe, "record", "$5", llm)
-    assert '- ul > li "Total $5"' in llm.prompts[0]  # shown as one line: cited as shown
+    assert '- ul-0\n  - li "Total $5"' in llm.prompts[0]  # shown as one line: cited as shown
     assert "text: Total $5" in recipe.read_text()
     assert run(browser, server, recipe, "replay", "$5", llm).stats.replayed == 1
-    with pytest.raises(pytest.fail.Exception, match="expected text 'Total \\$5' is visible"):
+    with pytest.raises(pytest.fail.Exception, match="expected the page shows text 'Total \\$5'"):
         run(browser, server, recipe, "replay", "$6", llm)

@@ -163,7 +163,7 @@ def test_a_styled_checkbox_is_listed_and_its_state_checked(browser: Browser,
         state = LLMBrowser(page).read().text
     finally:
         page.close()
-    assert "input-0 (type=\"checkbox\" name=\"news\")" in state
+    assert "input-0 (type=\"checkbox\" name=\"news\" label=\"Newsletter\")" in state
     recipe = tmp_path / "r.yaml"
     run(browser, server, recipe, "record", STYLED, [("do", "subscribe")], [
         {"complete": False, "message": "tick", "actions": [act("click", "label-0")]},

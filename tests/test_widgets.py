@@ -382,8 +382,8 @@ def test_new_tab_outside_the_allowed_origins_is_closed(page: Page, server: Local
     click = result.steps[0].executions[0]
     assert not click.opened_tab and agent.page is page
     assert page.context.pages == [page]
-    assert (f"It opened a new tab at {elsewhere}, outside the allowed origins; the tab was "
-            "closed.") in llm.prompts[1]
+    # the origin guard stops the popup's request before it leaves; the tab is not followed
+    assert f"GET {elsewhere} (navigation). Nothing was sent there" in llm.prompts[1]
 
 
 def test_beforeunload_is_dismissed_unless_answered(page: Page, server: LocalServer) -> None:

@@ -611,6 +611,8 @@
     for (const [id, el] of state.byId) {
       n++;
       if (!el.isConnected || (role && roleOf(el) !== role && el.tagName.toLowerCase() !== role)) continue;
+      // containers have ids only to scope evidence: find looks for what can be acted on
+      if (!role && isContainer(el, el.tagName.toLowerCase()) && !isInteractive(el, el.tagName.toLowerCase(), getComputedStyle(el), false)) continue;
       const sc = score(el);
       if (sc) hits.push([sc, n, id, el]);
     }
