@@ -500,3 +500,79 @@ def test_modal_changed_row_markup_fails(browser: Browser, shop: DemoShop, modal_
     message = fails(browser, shop, modal_recipe, tmp_path, "row_markup")
     assert "The LIST_ITEM binding 'li.row' matches no visible item" in message
     assert "record again: pytest --webtask-record" in message
+
+
+def edited(recipe: Path, tmp_path: Path, edit: Any) -> Path:
+    data = yaml.safe_load(recipe.read_text())
+    edit(data["steps"][0]["extraction"])
+    copy = tmp_path / "edited" / "r.yaml"
+    copy.parent.mkdir()
+    copy.write_text(yaml.safe_dump(data, sort_keys=False))
+    return copy
+
+
+def test_click_if_exists_on_a_load_more_button_waits_for_it(browser: Browser, shop: DemoShop,
+                                                            modal_recipe: Path,
+                                                            tmp_path: Path) -> None:
+    """The issue's crash: REPEAT + CLICK_IF_EXISTS on a button disabled while it loads and
+    hidden at the end, with slow fetches. It now waits for the button and for the list."""
+    def to_click_if_exists(extraction: dict[str, Any]) -> None:
+        extraction["bindings"]["NEXT_PAGE_BUTTON"] = "button.load-more"
+        extraction["recipe"]["commands"][2]["body"][1] = {"type": "CLICK_IF_EXISTS",
+                                                          "target": "next_page"}
+    recipe = edited(modal_recipe, tmp_path, to_click_if_exists)
+    shop.reset()
+    shop.variants.add("slow")
+    try:
+        items, task = run(browser, shop, recipe, "replay", MODAL)
+    finally:
+        shop.reset()
+    assert items == expected(shop, {}, 50) and task.stats.llm_calls == 0
+
+
+def test_playwright_error_becomes_an_extraction_error(browser: Browser, shop: DemoShop,
+                                                      modal_recipe: Path,
+                                                      tmp_path: Path) -> None:
+    def fill_a_row(extraction: dict[str, Any]) -> None:
+        extraction["recipe"]["commands"].insert(
+            2, {"type": "FILL", "selector": "li.row", "value": "x"})
+    recipe = edited(modal_recipe, tmp_path, fill_a_row)
+    shop.reset()
+    with pytest.raises(pytest.fail.Exception) as failure:
+        run(browser, shop, recipe, "replay", MODAL, artifacts=tmp_path / "out")
+    message = str(failure.value)
+    assert message.startswith("Replay failed. Step 1 extract('every product with name and "
+                              f"price'): FILL 'li.row' failed on {shop.url}{MODAL}: "), message
+    assert "Error: Element is not an <input>" in message
+    assert "_impl" not in message and "Traceback" not in message
+    report = json.loads((tmp_path / "out" / "webtask-extract-1.json").read_text())
+    assert report["success"] is False and report["stopped_reason"] == "error"
+    assert report["error"].startswith("FILL 'li.row' failed on ")
+    assert report["ended_at"] is not None
+
+
+def test_planner_tools_show_attributes_and_a_growing_list(browser: Browser,
+                                                          shop: DemoShop) -> None:
+    from pytest_webtask.extraction._sync.extractor import PageTools
+
+    shop.reset()
+    page = browser.new_page()
+    try:
+        page.goto(shop.url + MODAL)
+        tools = PageTools(page)
+        outline = tools.outline()
+        assert "li.row [data-product-id=4]" in outline
+        assert "div.modal [role=dialog] [aria-modal=true] [aria-label=Product details]" \
+            in outline
+        grew = tools.probe_click("button.load-more")
+        assert "4 more `li.row` appeared beside the ones already there: the list grew " \
+               "(load more)" in grew
+        assert "inline expansion" not in grew
+        opened = tools.probe_click("li[data-product-id]")
+        assert "`div.modal` appeared elsewhere on the page (a details panel or dialog)" \
+            in opened
+        described = tools.describe_element("div[role=dialog]")
+        assert "`div[role=dialog] .m-close`: 'Close'" in described
+        assert {"li[data-product-id]", "div[role=dialog] .m-close"} <= tools.verified
+    finally:
+        page.close()

@@ -80,9 +80,22 @@ class PageTools:
         url = self.page.url
         self.page.evaluate(PROBE_JS, {"op": "mark"})
         target = self.page.locator(selector).filter(visible=True).first
+        target.evaluate("e => e.setAttribute('data-webtask-clicked', '')")
         target.click(timeout=5000)
         self.page.wait_for_load_state()
-        self.page.wait_for_timeout(300)
+        # content loaded by fetch takes a while (a dialog may show "Loading…" first): look
+        # again for up to 3 s, until what appeared has stayed the same for 500 ms
+        last, same = None, 0
+        for _ in range(30):
+            self.page.wait_for_timeout(100)
+            if self.page.url != url:
+                break
+            now = self.page.evaluate(PROBE_JS, {"op": "appeared", "sel": selector,
+                                                      "keep": True})
+            same = same + 1 if now and now == last else 0
+            if same >= 5:
+                break
+            last = now
         if self.page.url != url:
             new_url = self.page.url
             seen = self.page.evaluate(PROBE_JS, {"op": "classes"})
@@ -100,8 +113,13 @@ class PageTools:
         lines = []
         for region in appeared:
             self.verified.add(region["selector"])
+            if region["grew"]:
+                lines.append(f"- {region['grew']} more `{region['selector']}` appeared beside "
+                             f"the ones already there: the list grew (load more), e.g. "
+                             f"{region['text']!r}")
+                continue
             where = "inside the clicked item (inline expansion)" if region["inside"] \
-                else "elsewhere on the page (a details panel)"
+                else "elsewhere on the page (a details panel or dialog)"
             lines.append(f"- `{region['selector']}` appeared {where}: {region['text']!r}")
         return (f"Clicked the first of {count} matches. The URL did not change. New content:\n"
                 + "\n".join(lines))
