@@ -368,7 +368,7 @@ class AsyncRecipeExecutor:
 
     async def _extract(self) -> None:
         scope = await self._details_scope()
-        panel = self.resolver.args("DETAILS_PANEL", self.b.DETAILS_PANEL, single=False,
+        panel = self.resolver.args("DETAILS_PANEL", self.b.DETAILS_PANEL, single=True,
                                    visible=True, named=True, scope=scope)
         fields = {name: self.resolver.args(f"FIELDS.{name}", css, single=True, visible=False)
                   for name, css in self.b.FIELDS.items()}
