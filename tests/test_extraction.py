@@ -400,7 +400,7 @@ def test_modal_recipe_stores_fingerprints_and_count(modal_recipe: Path) -> None:
 
 
 @pytest.mark.parametrize("variants", [("rename_classes",), ("wrapper",), ("slow",),
-                                      ("rename_classes", "slow")])
+                                      ("rename_classes", "slow"), ("disabled_at_end",)])
 def test_modal_replay_survives_benign_changes(browser: Browser, shop: DemoShop,
                                               modal_recipe: Path, tmp_path: Path,
                                               variants: tuple[str, ...]) -> None:
@@ -483,7 +483,7 @@ def test_modal_broken_load_more_fails(browser: Browser, shop: DemoShop, modal_re
     assert "LOAD_MORE: clicked LOAD_MORE_BUTTON 'button.load-more' on " in message
     assert "but no more items arrived within 2s (still 4) and the control is still there" \
         in message
-    assert "(4 item(s) read before this, 0 skipped; 13 when recorded;" in message
+    assert "(4 item(s) read before this, 0 skipped; 13 when recorded)" in message
 
 
 def test_modal_stale_details_fail(browser: Browser, shop: DemoShop, modal_recipe: Path,
@@ -576,3 +576,21 @@ def test_planner_tools_show_attributes_and_a_growing_list(browser: Browser,
         assert {"li[data-product-id]", "div[role=dialog] .m-close"} <= tools.verified
     finally:
         page.close()
+
+
+def test_recipe_without_fingerprints_replays_by_css_alone(browser: Browser, shop: DemoShop,
+                                                          modal_recipe: Path,
+                                                          tmp_path: Path) -> None:
+    """Recipes recorded before fingerprints still load and replay; a class rename then
+    fails, which is what the fingerprints are for."""
+    recipe = edited(modal_recipe, tmp_path, lambda extraction: extraction.pop("targets"))
+    shop.reset()
+    items, _ = run(browser, shop, recipe, "replay", MODAL)
+    assert items == expected(shop, {}, 50)
+    shop.variants.add("rename_classes")
+    try:
+        with pytest.raises(pytest.fail.Exception) as failure:
+            run(browser, shop, recipe, "replay", MODAL)
+    finally:
+        shop.reset()
+    assert "The LIST_ITEM binding 'li.row' matches no visible item" in str(failure.value)

@@ -10,8 +10,8 @@
 
 Panel, pages and inline paginate; all take the list page's q (search), category and sort.
 ``broken`` product ids fail to load their details (HTTP 500), for soft-failure tests.
-The modal view also follows the shop's variants: rename_classes, wrapper and slow (every
-fetch takes 0.4 s) are benign; dead_load_more (the button does nothing), stale_details
+The modal view also follows the shop's variants: rename_classes, wrapper, slow (every
+fetch takes 0.4 s) and disabled_at_end (Load more stays, disabled, at the end) are benign; dead_load_more (the button does nothing), stale_details
 (the third row shows the previous row's details) and row_markup (rows are plain divs
 without their data attribute) are breaking.
 """
@@ -157,6 +157,7 @@ def modal_parts(shop: DemoShop, data: str, rows: str, more: bool) -> tuple[str, 
                                                      "m-price", "m-category", "m-description",
                                                      "m-loading", "m-close")},
                          "dead": "dead_load_more" in shop.variants,
+                         "disable_at_end": "disabled_at_end" in shop.variants,
                          "stale": "stale_details" in shop.variants})
     return items, dialog, f"const CONF = {config};\n{MODAL_JS}"
 
@@ -223,7 +224,7 @@ more.addEventListener('click', async () => {
   const data = await (await fetch('/api/products?' + q)).json();
   list.insertAdjacentHTML('beforeend', data.html);
   more.textContent = 'Load more';
-  if (data.more) more.disabled = false; else more.hidden = true;
+  if (data.more) more.disabled = false; else if (!CONF.disable_at_end) more.hidden = true;
 });
 list.addEventListener('click', async (e) => {
   const row = e.target.closest('li, .entry');

@@ -145,10 +145,10 @@ class RecipeExecutor:
             self._check_skipped()
         except ItemFailed as exc:  # an item command outside FOR_EACH_ITEM_IN_LIST
             self.out.stop_reason = "error"
-            raise ExtractionError(f"{exc}{self._so_far()}") from None
+            raise ExtractionError(f"{exc}{self._so_far(str(exc))}") from None
         except ExtractionError as exc:
             self.out.stop_reason = "error"
-            raise ExtractionError(f"{exc}{self._so_far()}") from None
+            raise ExtractionError(f"{exc}{self._so_far(str(exc))}") from None
         finally:
             self.out.targets = self.resolver.learned()
         for key, how in self.resolver.fallbacks.items():
@@ -168,11 +168,12 @@ class RecipeExecutor:
             f"{len(skipped)} item(s) could not be read{allowed}:\n{reasons}{more}\n"
             "If these items may fail, allow it with extract(..., allow_skipped=N).")
 
-    def _so_far(self) -> str:
+    def _so_far(self, message: str) -> str:
         recorded = (f"; {self.recorded_items} when recorded" if self.recorded_items is not None
                     else "")
+        where = "" if self.page.url in message else f"; on {self.page.url}"
         return (f"\n({len(self.out.items)} item(s) read before this, "
-                f"{len(self.out.skipped)} skipped{recorded}; on {self.page.url})")
+                f"{len(self.out.skipped)} skipped{recorded}{where})")
 
     def _run(self, commands: list[Command]) -> None:
         for command in commands:
@@ -477,10 +478,11 @@ class RecipeExecutor:
         try:
             sel = self.resolver.find(binding, css, single=True, named=True)
         except BindingMissing as exc:
-            if any("but the first that differs" in t for t in exc.tried):
-                raise
-            self.log(f"{binding} {css!r} is not on the page: the list's end")
-            return None
+            if not any("but the first that differs" in t for t in exc.tried):
+                self.log(f"{binding} {css!r} is not on the page: the list's end")
+                return None
+            # present but different: maybe only while it loads ("Loading…"); give it time
+            sel = self.resolver.find(binding, css, single=True, named=True, wait=True)
         try:
             handle = self.page.wait_for_function(READY_JS, arg=sel, polling=100,
                                                        timeout=self.timeout_ms)
