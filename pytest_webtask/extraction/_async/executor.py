@@ -195,16 +195,10 @@ class AsyncRecipeExecutor:
         """The command and the binding it works on, for messages."""
         if c.selector:
             return f"{c.type} {c.selector!r}"
-        binding = CONTROLS.get(c.target or "") if c.type in ("CLICK_IF_EXISTS", "LOAD_MORE") \
-            else None
-        if c.type == "LOAD_MORE":
-            binding = "LOAD_MORE_BUTTON"
-        elif c.type == "CLOSE_DETAILS":
-            binding = "DETAILS_CLOSE" if self.b.DETAILS_CLOSE else None
-        elif c.type in ("CLICK", "FOR_EACH_ITEM_IN_LIST"):
-            binding = "LIST_ITEM"
-        elif c.type == "EXTRACT_DETAILS":
-            binding = "DETAILS_PANEL"
+        binding = {"CLICK_IF_EXISTS": CONTROLS.get(c.target or "next_page", "NEXT_PAGE_BUTTON"),
+                   "LOAD_MORE": "LOAD_MORE_BUTTON", "CLOSE_DETAILS": "DETAILS_CLOSE",
+                   "CLICK": "LIST_ITEM", "FOR_EACH_ITEM_IN_LIST": "LIST_ITEM",
+                   "EXTRACT_DETAILS": "DETAILS_PANEL"}.get(c.type)
         css = getattr(self.b, binding, None) if binding else None
         return f"{c.type} ({binding} {css!r})" if css else c.type
 
