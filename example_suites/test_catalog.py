@@ -14,3 +14,12 @@ def test_extract_catalogue(webtask, shop: DemoShop, snapshot) -> None:  # type: 
     assert items == snapshot
     assert items == [{"name": p.name, "price": money(p.price), "category": p.category}
                      for p in shop.visible_products({})]
+
+
+def test_extract_behind_load_more(webtask, shop: DemoShop) -> None:  # type: ignore[no-untyped-def]
+    """Rows behind a "Load more" button, each row's details in a modal dialog."""
+    webtask.goto("/catalog?view=modal")
+    items = webtask.extract("every product in the list with its name and price", max_items=50,
+                            fields=["name", "price"])
+    assert items == [{"name": p.name, "price": money(p.price)}
+                     for p in shop.visible_products({})]

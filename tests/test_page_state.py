@@ -99,8 +99,8 @@ def test_long_page_shows_the_viewport_and_counts_the_rest(page: Page,
     shown = text.count("button-")
     assert int(below.group(1)) == int(below.group(2)) == 400 - shown
     assert len(text) < 4000
-    # every element has its id wherever it is, and scrolling shows the next ones
-    assert len(browser.snapshot.elements) == 401  # 400 buttons and their list; type: ignore[union-attr]
+    # every element has its id (400 buttons and their list), and scrolling shows the next ones
+    assert len(browser.snapshot.elements) == 401  # type: ignore[union-attr]
     page.mouse.wheel(0, 3000)
     page.wait_for_function("scrollY > 2000")
     later = browser.read().text

@@ -5,8 +5,9 @@ sign-in, checkout (validation, receipt upload), order confirmation with a genera
 
 ``variants`` alter the markup or the behaviour, so tests can check that a replay survives
 benign changes and fails on breaking ones:
-  benign:   rename_classes, wrapper, reorder, change_ids
-  breaking: dead_button, confirmation_text, wrong_product, duplicate_button
+  benign:   rename_classes, wrapper, reorder, change_ids, slow, disabled_at_end (catalogue)
+  breaking: dead_button, confirmation_text, wrong_product, duplicate_button,
+            dead_load_more, stale_details, row_markup (the catalogue's modal view)
 ``mutants`` are realistic bugs (listed with a description in ``mutants.MUTANTS``) for the
 mutation bench, ``bench/mutants.py``: a replay must fail when one is switched on.
 """

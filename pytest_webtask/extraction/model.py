@@ -26,7 +26,9 @@ class Condition(BaseModel):
 
 class Bindings(BaseModel):
     """Where things are on the page. ``DETAILS_PANEL`` and ``FIELDS`` selectors are looked up
-    inside the clicked item when ``CLICK_BEHAVIOR`` is ``inline``, else on the page."""
+    inside the clicked item when ``CLICK_BEHAVIOR`` is ``inline``, else on the page.
+    ``LOAD_MORE_BUTTON`` adds items to the list in place (LOAD_MORE); ``DETAILS_CLOSE``
+    closes a details panel or modal dialog (CLOSE_DETAILS; Escape when unset)."""
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
     LIST: str = "body"
@@ -38,26 +40,29 @@ class Bindings(BaseModel):
     LIST_LOADED: Condition | None = None
     DETAILS_LOADED: Condition | None = None
     NEXT_PAGE_BUTTON: str | None = None
+    LOAD_MORE_BUTTON: str | None = None
+    DETAILS_CLOSE: str | None = None
     FIELDS: dict[str, str] = Field(default_factory=dict)
 
     def selectors(self) -> dict[str, str]:
         """Every selector by binding name, for verification and error messages."""
         out = {"LIST": self.LIST, "LIST_ITEM": self.LIST_ITEM, "DETAILS_PANEL": self.DETAILS_PANEL}
         out.update({f"DETAILS_CONTENT[{i}]": s for i, s in enumerate(self.DETAILS_CONTENT)})
-        if self.NEXT_PAGE_BUTTON:
-            out["NEXT_PAGE_BUTTON"] = self.NEXT_PAGE_BUTTON
+        for name in ("NEXT_PAGE_BUTTON", "LOAD_MORE_BUTTON", "DETAILS_CLOSE"):
+            if getattr(self, name):
+                out[name] = getattr(self, name)
         out.update({f"FIELDS.{k}": v for k, v in self.FIELDS.items()})
         return out
 
 
 CommandType = Literal["WAIT_FOR", "FOR_EACH_ITEM_IN_LIST", "CLICK", "EXTRACT_DETAILS", "SAVE",
                       "MARK_DONE", "SCROLL", "REPEAT", "CLICK_IF_EXISTS", "END",
-                      "FILL", "SELECT"]
+                      "FILL", "SELECT", "LOAD_MORE", "CLOSE_DETAILS"]
 
 
 class Command(BaseModel):
     """One recipe command. ``target`` names a binding ('page', 'list', 'details',
-    'next_page'); ``selector`` is an explicit CSS selector (generator fragments);
+    'next_page', 'load_more'); ``selector`` is an explicit CSS selector (generator fragments);
     ``body`` holds the nested commands of FOR_EACH_ITEM_IN_LIST and REPEAT."""
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from ..browser.dialogs import Dialog
 from ..browser.fingerprint import Fingerprint
 from ..extraction.model import Bindings, ExtractionRecipe
+from ..extraction.targets import Target
 
 RECIPE_VERSION = 2
 
@@ -164,13 +165,18 @@ class RecipeAction(BaseModel):
 
 
 class Extraction(BaseModel):
-    """An extract step's generated recipe (seed 003): bindings and commands, run with no LLM."""
+    """An extract step's generated recipe (seed 003): bindings and commands, run with no LLM.
+    ``targets`` are the bindings' fingerprints (what each selector matched when recorded;
+    recipes recorded before them replay by CSS alone); ``recorded_items`` is how many items
+    the recording read."""
 
     model_config = ConfigDict(extra="forbid")
 
     fields: list[str] = Field(default_factory=list)
+    recorded_items: int | None = None
     bindings: Bindings
     recipe: ExtractionRecipe
+    targets: dict[str, Target] = Field(default_factory=dict)
 
 
 class RecipeStep(BaseModel):

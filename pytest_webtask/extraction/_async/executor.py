@@ -1,9 +1,12 @@
 """AsyncRecipeExecutor (seed 003): runs extraction commands against the page. No LLM.
 
 Items are worked through by a key (href or data-id, plus text) so an item is never done
-twice, across pagination, infinite scroll and returns from detail pages. An item whose
-details fail is skipped and reported (soft failure); a list that shows no item is a hard
-failure naming the binding.
+twice, across pagination, load-more, infinite scroll and returns from detail pages. Every
+binding is found through its fingerprint (resolver.py). An item whose details fail is
+recorded as skipped, its details are closed so the next item is not blocked, and the step
+fails at the end unless the test allows that many skipped items: an extraction never
+"succeeds" with items silently missing. Any Playwright error becomes an ExtractionError
+naming the command, its binding and the URL.
 """
 
 from __future__ import annotations
@@ -13,40 +16,82 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from playwright.async_api import ElementHandle, Locator, Page
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Locator, Page
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from ...errors import WebtaskError
 from ..model import Bindings, Command, Condition, ExtractionRecipe
+from ..targets import BIND_JS, Target
+from .resolver import AsyncResolver, BindingMissing
 
 log = logging.getLogger("pytest_webtask.extraction")
 
 ITEM_KEYS_JS = """els => els.map(e => (e.getAttribute('href') || e.dataset.id || '') + '|' +
   (e.innerText || e.textContent || '').replace(/\\s+/g, ' ').trim())"""
 
-# One round trip per item: the panel's text, each field's text, each content selector's text.
-EXTRACT_JS = """(panel, args) => {
-  const norm = (s) => (s || '').replace(/\\s+/g, ' ').trim();
-  const fields = {};
-  const missing = [];
-  for (const [name, sel] of Object.entries(args.fields)) {
-    const el = panel.matches(sel) ? panel : panel.querySelector(sel);
-    if (el) fields[name] = norm(el.innerText || el.textContent); else missing.push(name);
+# One round trip per item: find the panel (through its fingerprint), then each field's and
+# each content selector's text, each field found through its own fingerprint.
+EXTRACT_JS = "(a) => {" + BIND_JS + """
+  const found = WT.resolve(a.scope || document, a.panel);
+  if (!found.sel) return { panel: found };
+  const panel = Array.from((a.scope || document).querySelectorAll(found.sel)).find(WT.visible);
+  if (!panel) return { panel: { sel: null, tried: [found.sel + ': not visible any more'] } };
+  const read = (el) => WT.norm(el.innerText || el.textContent);
+  const one = (o) => {
+    if (panel.matches(o.css)) return { sel: o.css, via: 'css', el: panel };
+    const r = WT.resolve(panel, o);
+    if (r.sel) r.el = panel.querySelector(r.sel);
+    return r;
+  };
+  const fields = {}, missing = {}, learned = {};
+  for (const [name, o] of Object.entries(a.fields)) {
+    const r = one(o);
+    if (r.el) { fields[name] = read(r.el); learned[name] = { sel: r.sel, via: r.via, fp: r.fp }; }
+    else missing[name] = r.tried || [];
   }
-  const content = args.content.map((sel) => {
-    const el = panel.querySelector(sel);
-    return el ? norm(el.innerText || el.textContent) : null;
-  });
-  return { text: norm(panel.innerText || panel.textContent), fields, missing, content };
+  const content = a.content.map((o) => { const r = one(o); return r.el ? read(r.el) : null; });
+  return { panel: found, text: read(panel), fields, missing, learned, content };
 }"""
+
+# More items than n in the list (LIST, else the page) matching the item selector.
+MORE_JS = """(a) => {
+  const root = a.list ? document.querySelector(a.list) : document;
+  return !!root && root.querySelectorAll(a.item).length > a.n;
+}"""
+
+# The list changed: another page (URL) or other items (count or first key).
+CHANGED_JS = """(a) => {
+  if (location.href !== a.url) return true;
+  const root = a.list ? document.querySelector(a.list) : document;
+  const els = root ? root.querySelectorAll(a.item) : [];
+  const first = els.length ? (els[0].getAttribute('href') || els[0].dataset.id || '') + '|' +
+    (els[0].innerText || els[0].textContent || '').replace(/\\s+/g, ' ').trim() : '';
+  return els.length !== a.count || first !== a.first;
+}"""
+
+# A control is ready when enabled, or gone (hidden or detached): "gone" | "ready" | false.
+READY_JS = """(sel) => {
+  const el = document.querySelector(sel);
+  if (!el || !el.isConnected) return 'gone';
+  const r = el.getBoundingClientRect();
+  if (r.width <= 0 || r.height <= 0 || getComputedStyle(el).visibility === 'hidden') return 'gone';
+  const off = el.disabled || el.getAttribute('aria-disabled') === 'true' ||
+    el.getAttribute('aria-busy') === 'true';
+  return off ? false : 'ready';
+}"""
+
+CONTROLS = {"next_page": "NEXT_PAGE_BUTTON", "load_more": "LOAD_MORE_BUTTON",
+            "close": "DETAILS_CLOSE"}
 
 
 class ExtractionError(WebtaskError):
-    """The extraction cannot go on: a binding matches nothing, or no item could be read."""
+    """The extraction cannot go on, or did not read every item it should have."""
 
 
 class ItemFailed(Exception):
-    """One item could not be extracted; the others go on."""
+    """One item could not be extracted; the others go on, and the step fails at the end
+    unless the test allows skipped items."""
 
 
 @dataclass
@@ -56,25 +101,35 @@ class ExtractionOutcome:
     stop_reason: str = "complete"  # complete | max_items | error
     commands_executed: int = 0
     logs: list[str] = field(default_factory=list)
+    targets: dict[str, Target] = field(default_factory=dict)  # binding fingerprints
 
 
 class AsyncRecipeExecutor:
-    """Executes an ``ExtractionRecipe`` with ``Bindings`` on ``page``."""
+    """Executes an ``ExtractionRecipe`` with ``Bindings`` on ``page``. ``targets`` are the
+    bindings' recorded fingerprints; ``record`` describes the bindings as they first match
+    (returned in ``outcome.targets``); ``recorded_items`` is quoted when a replay fails."""
 
     def __init__(self, page: Page, bindings: Bindings, *, max_items: int = 20,
-                 timeout_ms: float = 5000,
-                 on_log: Callable[[str], None] | None = None) -> None:
+                 timeout_ms: float = 5000, on_log: Callable[[str], None] | None = None,
+                 targets: dict[str, Target] | None = None, record: bool = False,
+                 allow_skipped: int = 0, recorded_items: int | None = None) -> None:
         self.page = page
         self.b = bindings
         self.max_items = max_items
         self.timeout_ms = timeout_ms
+        self.allow_skipped = allow_skipped
+        self.recorded_items = recorded_items
         self._on_log = on_log
+        self.resolver = AsyncResolver(page, targets, record=record, timeout_ms=timeout_ms)
         self.out = ExtractionOutcome()
         self.processed: set[str] = set()
         self._keys: list[str] | None = None  # cached keys of the visible list
         self._item: tuple[Locator, str] | None = None
+        self._scope: ElementHandle | None = None  # the inline item's parent, per item
         self._details: dict[str, Any] | None = None
-        self._moved = False  # the list changed (next page, scroll) since the last check
+        self._last_text: str | None = None  # the previous item's details text
+        self._closed = True  # the current item's details were closed (or never opened)
+        self._moved = False  # the list changed (next page, more items) since the last check
         self._stopped = False
 
     def log(self, line: str) -> None:
@@ -86,24 +141,66 @@ class AsyncRecipeExecutor:
         self.log(f"Starting recipe execution: {recipe.name} (max {self.max_items} items)")
         try:
             await self._run(recipe.commands)
-        except ExtractionError:
+            self._check_skipped()
+        except ItemFailed as exc:  # an item command outside FOR_EACH_ITEM_IN_LIST
             self.out.stop_reason = "error"
-            raise
-        if not self.out.items and self.out.skipped:
+            raise ExtractionError(f"{exc}{self._so_far(str(exc))}") from None
+        except ExtractionError as exc:
             self.out.stop_reason = "error"
-            reasons = "; ".join(f"{s['item']}: {s['reason']}" for s in self.out.skipped[:3])
-            raise ExtractionError(f"No item could be extracted ({len(self.out.skipped)} "
-                                  f"skipped): {reasons}")
+            raise ExtractionError(f"{exc}{self._so_far(str(exc))}") from None
+        finally:
+            self.out.targets = self.resolver.learned()
+        for key, how in self.resolver.fallbacks.items():
+            self.log(f"{key} found by its fingerprint ({how}), not by its CSS")
         self.log(f"Done: {len(self.out.items)} item(s), {len(self.out.skipped)} skipped, "
                  f"stop reason {self.out.stop_reason}")
         return self.out
+
+    def _check_skipped(self) -> None:
+        skipped = self.out.skipped
+        if len(skipped) <= self.allow_skipped:
+            return
+        reasons = "\n".join(f"  - {s['item']!r}: {s['reason']}" for s in skipped[:5])
+        more = f"\n  ... and {len(skipped) - 5} more" if len(skipped) > 5 else ""
+        allowed = f" (allowed: {self.allow_skipped})" if self.allow_skipped else ""
+        raise ExtractionError(
+            f"{len(skipped)} item(s) could not be read{allowed}:\n{reasons}{more}\n"
+            "If these items may fail, allow it with extract(..., allow_skipped=N).")
+
+    def _so_far(self, message: str) -> str:
+        recorded = (f"; {self.recorded_items} when recorded" if self.recorded_items is not None
+                    else "")
+        where = "" if self.page.url in message else f"; on {self.page.url}"
+        return (f"\n({len(self.out.items)} item(s) read before this, "
+                f"{len(self.out.skipped)} skipped{recorded}{where})")
 
     async def _run(self, commands: list[Command]) -> None:
         for command in commands:
             if self._stopped:
                 return
             self.out.commands_executed += 1
-            await self._command(command)
+            try:
+                await self._command(command)
+            except BindingMissing as exc:
+                raise ExtractionError(f"{self._name(command)}: {exc}. If the page changed on "
+                                      "purpose, record again: pytest --webtask-record") from None
+            except PlaywrightTimeoutError as exc:
+                raise ExtractionError(f"{self._name(command)} timed out on {self.page.url}: "
+                                      f"{str(exc).splitlines()[0]}") from None
+            except PlaywrightError as exc:
+                raise ExtractionError(f"{self._name(command)} failed on {self.page.url}: "
+                                      f"{str(exc).splitlines()[0]}") from None
+
+    def _name(self, c: Command) -> str:
+        """The command and the binding it works on, for messages."""
+        if c.selector:
+            return f"{c.type} {c.selector!r}"
+        binding = {"CLICK_IF_EXISTS": CONTROLS.get(c.target or "next_page", "NEXT_PAGE_BUTTON"),
+                   "LOAD_MORE": "LOAD_MORE_BUTTON", "CLOSE_DETAILS": "DETAILS_CLOSE",
+                   "CLICK": "LIST_ITEM", "FOR_EACH_ITEM_IN_LIST": "LIST_ITEM",
+                   "EXTRACT_DETAILS": "DETAILS_PANEL"}.get(c.type)
+        css = getattr(self.b, binding, None) if binding else None
+        return f"{c.type} ({binding} {css!r})" if css else c.type
 
     async def _command(self, c: Command) -> None:
         if c.type == "WAIT_FOR":
@@ -125,6 +222,10 @@ class AsyncRecipeExecutor:
             await self._repeat(c)
         elif c.type == "CLICK_IF_EXISTS":
             await self._click_if_exists(c)
+        elif c.type == "LOAD_MORE":
+            await self._load_more(c)
+        elif c.type == "CLOSE_DETAILS":
+            await self._close_details()
         elif c.type == "END":
             self._stopped = True
         elif c.type in ("FILL", "SELECT"):
@@ -132,48 +233,81 @@ class AsyncRecipeExecutor:
 
     # -- waiting --------------------------------------------------------------------------
 
-    async def _condition(self, cond: Condition, scope: Page | Locator, what: str) -> None:
-        selector = cond.exists or cond.gone
-        assert selector is not None
+    async def _condition(self, key: str, cond: Condition, what: str,
+                         scope: ElementHandle | None = None) -> None:
         try:
-            await scope.locator(selector).first.wait_for(
-                state="visible" if cond.exists else "hidden", timeout=self.timeout_ms)
-        except PlaywrightError:
+            if cond.exists is not None:
+                await self.resolver.find(key, cond.exists, scope=scope, wait=True)
+                return
+            assert cond.gone is not None
+            root: Page | Locator = self.page
+            await root.locator(cond.gone).first.wait_for(state="hidden",
+                                                        timeout=self.timeout_ms)
+        except (BindingMissing, PlaywrightTimeoutError) as exc:
+            # the cascade is worth reading only when something was found but did not fit
+            changed = isinstance(exc, BindingMissing) and any(
+                not t.endswith(("nothing", "nothing visible")) for t in exc.tried)
+            detail = f": {exc}" if changed else ""
             raise ItemFailed(f"{what} condition {'exists' if cond.exists else 'gone'} "
-                             f"{selector!r} not met within {self.timeout_ms / 1000:g}s") from None
+                             f"{cond.exists or cond.gone!r} not met within "
+                             f"{self.timeout_ms / 1000:g}s{detail}") from None
+
+    def _cond_key(self, name: str, cond: Condition, binding: str, css: str) -> str:
+        """A condition on the binding's own selector shares the binding's fingerprint."""
+        return binding if cond.exists == css else name
 
     async def _wait_for(self, target: str) -> None:
         if target == "page":
             try:
-                await self._condition(self.b.PAGE_LOADED, self.page, "PAGE_LOADED")
+                await self._condition("PAGE_LOADED", self.b.PAGE_LOADED, "PAGE_LOADED")
             except ItemFailed as exc:
                 raise ExtractionError(f"{exc} on {self.page.url}") from None
         elif target == "list":
             cond = self.b.LIST_LOADED or Condition(exists=self.b.LIST_ITEM)
             try:
-                await self._condition(cond, self.page, "LIST_LOADED")
-            except ItemFailed:
+                await self._condition(
+                    self._cond_key("LIST_LOADED", cond, "LIST_ITEM", self.b.LIST_ITEM), cond,
+                    "LIST_LOADED")
+            except ItemFailed as exc:
                 raise ExtractionError(
                     f"The LIST_ITEM binding {self.b.LIST_ITEM!r} matches no visible item on "
-                    f"{self.page.url} (waited {self.timeout_ms / 1000:g}s). If the page "
+                    f"{self.page.url} (waited {self.timeout_ms / 1000:g}s; {exc}). If the page "
                     "changed, record again: pytest --webtask-record") from None
         elif target == "details":
             cond = self.b.DETAILS_LOADED or Condition(exists=self.b.DETAILS_PANEL)
-            await self._condition(cond, self._details_scope(), "DETAILS_LOADED")
+            key = self._cond_key("DETAILS_LOADED", cond, "DETAILS_PANEL", self.b.DETAILS_PANEL)
+            await self._condition(key, cond, "DETAILS_LOADED", await self._details_scope())
         else:
             raise ExtractionError(f"WAIT_FOR has an unknown target {target!r}: use page, list "
                                   "or details.")
 
-    def _details_scope(self) -> Page | Locator:
-        if self.b.CLICK_BEHAVIOR == "inline" and self._item:
-            return self._item[0].locator("xpath=..")  # the item's parent
-        return self.page
+    async def _details_scope(self) -> ElementHandle | None:
+        """The clicked item's parent for inline details, else None (the page)."""
+        if self.b.CLICK_BEHAVIOR != "inline" or self._item is None:
+            return None
+        if self._scope is None:
+            handle = await self._item[0].evaluate_handle("e => e.parentElement")
+            self._scope = handle.as_element()
+        return self._scope
 
     # -- the list -------------------------------------------------------------------------
 
+    def _list_css(self) -> str | None:
+        return None if self.b.LIST in ("", "body") else self.resolver.using.get("LIST",
+                                                                               self.b.LIST)
+
+    def _item_css(self) -> str:
+        return self.resolver.using.get("LIST_ITEM", self.b.LIST_ITEM)
+
     def _items(self) -> Locator:
-        return self.page.locator(self.b.LIST).first.locator(self.b.LIST_ITEM) \
-            if self.b.LIST not in ("", "body") else self.page.locator(self.b.LIST_ITEM)
+        lst = self._list_css()
+        return self.page.locator(lst).first.locator(self._item_css()) if lst \
+            else self.page.locator(self._item_css())
+
+    async def _resolve_list(self) -> None:
+        if self._list_css():
+            await self.resolver.find("LIST", self.b.LIST, single=True, visible=False)
+        await self.resolver.find("LIST_ITEM", self.b.LIST_ITEM, visible=False)
 
     async def _next_item(self) -> tuple[Locator, str] | None:
         """The first item not done yet. Keys are read once per list state; when the cached
@@ -181,6 +315,7 @@ class AsyncRecipeExecutor:
         read_now = self._keys is None
         while True:
             if self._keys is None:
+                await self._resolve_list()
                 self._keys = await self._items().evaluate_all(ITEM_KEYS_JS)
             for i, key in enumerate(self._keys):
                 if key not in self.processed:
@@ -191,17 +326,21 @@ class AsyncRecipeExecutor:
 
     async def _for_each(self, body: list[Command]) -> None:
         list_url = self.page.url
+        closes = bool(self.b.DETAILS_CLOSE) or any(c.type == "CLOSE_DETAILS" for c in body)
         while not self._stopped:
             item = await self._next_item()
             if item is None:
                 return
-            self._item, self._details = item, None
+            self._item, self._details, self._scope = item, None, None
             try:
                 await self._run(body)
             except ItemFailed as exc:
                 name = item[1].split("|", 1)[-1]
                 self.out.skipped.append({"item": name, "reason": str(exc)})
                 self.log(f"Skipped {name!r}: {exc}")
+                if closes and not self._closed:
+                    # one bad item must not leave a modal over the rest of the list
+                    await self._close_details(after_failure=True)
             self.processed.add(item[1])
             if self.b.CLICK_BEHAVIOR == "navigates" and self.page.url != list_url:
                 await self.page.go_back()
@@ -210,7 +349,9 @@ class AsyncRecipeExecutor:
 
     async def _click(self, c: Command) -> None:
         if c.selector:
-            await self.page.locator(c.selector).first.click(timeout=self.timeout_ms)
+            sel = await self.resolver.find(c.selector, c.selector, single=True, named=True,
+                                           wait=True)
+            await self.page.locator(sel).first.click(timeout=self.timeout_ms)
             return
         if self._item is None:
             raise ExtractionError("CLICK without a selector must be inside FOR_EACH_ITEM_IN_LIST.")
@@ -218,20 +359,42 @@ class AsyncRecipeExecutor:
             await self._item[0].click(timeout=self.timeout_ms)
         except PlaywrightError as exc:
             raise ItemFailed(f"could not click the item: {str(exc).splitlines()[0]}") from None
+        self._closed = False
 
     async def _extract(self) -> None:
-        scope = self._details_scope()
-        panel = scope.locator(self.b.DETAILS_PANEL).first
-        try:
-            data = await panel.evaluate(EXTRACT_JS, {"fields": self.b.FIELDS,
-                                                     "content": self.b.DETAILS_CONTENT},
-                                        timeout=self.timeout_ms)
-        except PlaywrightError:
-            raise ItemFailed(f"the DETAILS_PANEL binding {self.b.DETAILS_PANEL!r} matches "
-                             "nothing") from None
+        scope = await self._details_scope()
+        panel = self.resolver.args("DETAILS_PANEL", self.b.DETAILS_PANEL, single=True,
+                                   visible=True, named=True, scope=scope)
+        fields = {name: self.resolver.args(f"FIELDS.{name}", css, single=True, visible=False)
+                  for name, css in self.b.FIELDS.items()}
+        content = [self.resolver.args(f"DETAILS_CONTENT[{i}]", css, single=True, visible=False)
+                   for i, css in enumerate(self.b.DETAILS_CONTENT)]
+        waited = 0.0
+        while True:
+            data = await self.page.evaluate(EXTRACT_JS, {"scope": scope, "panel": panel,
+                                                         "fields": fields, "content": content})
+            if not data["panel"].get("sel"):
+                raise ItemFailed("the DETAILS_PANEL binding " + repr(self.b.DETAILS_PANEL)
+                                 + " finds nothing: " + "; ".join(data["panel"]["tried"]))
+            # Details still showing the previous item's text were not loaded for this one:
+            # give them until the timeout to change, then fail the item rather than save a
+            # copy of the previous one.
+            if data["text"] != self._last_text or self.b.CLICK_BEHAVIOR == "inline":
+                break
+            if waited >= self.timeout_ms:
+                raise ItemFailed(f"the details still show the previous item's "
+                                 f"({data['text'][:80]!r}) {self.timeout_ms / 1000:g}s after "
+                                 "clicking this one")
+            await self.page.wait_for_timeout(100)
+            waited += 100
+        self.resolver.learn("DETAILS_PANEL", self.b.DETAILS_PANEL, data["panel"])
+        for name, found in data["learned"].items():
+            self.resolver.learn(f"FIELDS.{name}", self.b.FIELDS[name], found)
         if data["missing"]:
-            names = ", ".join(f"FIELDS.{n} ({self.b.FIELDS[n]!r})" for n in data["missing"])
-            raise ItemFailed(f"binding {names} matches nothing in the details")
+            names = "; ".join(f"FIELDS.{n} ({self.b.FIELDS[n]!r}): " + ", ".join(tried)
+                              for n, tried in data["missing"].items())
+            raise ItemFailed(f"not found in the details: {names}")
+        self._last_text = data["text"]
         if self.b.FIELDS:
             self._details = dict(data["fields"])
         else:
@@ -247,47 +410,149 @@ class AsyncRecipeExecutor:
             self.out.stop_reason = "max_items"
             self._stopped = True
 
+    async def _close_details(self, after_failure: bool = False) -> None:
+        """Close the details (DETAILS_CLOSE, else Escape) and wait until they are hidden."""
+        self._closed = True
+        if self.b.CLICK_BEHAVIOR == "navigates":
+            return  # the loop goes back to the list
+        panel = self.page.locator(self.resolver.using.get("DETAILS_PANEL",
+                                                          self.b.DETAILS_PANEL)).first
+        if not await panel.is_visible():
+            return
+        how = "Escape"
+        try:
+            if self.b.DETAILS_CLOSE:
+                sel = await self.resolver.find("DETAILS_CLOSE", self.b.DETAILS_CLOSE,
+                                               single=True, named=True)
+                await self.page.locator(sel).first.click(timeout=self.timeout_ms)
+                how = f"DETAILS_CLOSE {self.b.DETAILS_CLOSE!r}"
+            else:
+                await self.page.keyboard.press("Escape")
+            await panel.wait_for(state="hidden", timeout=self.timeout_ms)
+        except (BindingMissing, PlaywrightError) as exc:
+            if after_failure:  # try Escape before giving up on the rest of the list
+                await self.page.keyboard.press("Escape")
+                try:
+                    await panel.wait_for(state="hidden", timeout=self.timeout_ms)
+                    return
+                except PlaywrightError:
+                    pass
+            raise ExtractionError(
+                f"CLOSE_DETAILS: the details ({self.b.DETAILS_PANEL!r}) did not close with "
+                f"{how}, so no later item can be opened: {str(exc).splitlines()[0]}") from None
+
     # -- more items -----------------------------------------------------------------------
 
+    async def _count(self) -> int:
+        return await self._items().count()
+
+    async def _wait_for_more(self, before: int) -> bool:
+        """Wait (up to the timeout) until the list holds more than ``before`` items."""
+        try:
+            await self.page.wait_for_function(
+                MORE_JS, arg={"list": self._list_css(), "item": self._item_css(), "n": before},
+                polling=100, timeout=self.timeout_ms)
+        except PlaywrightTimeoutError:
+            return False
+        self._moved, self._keys = True, None
+        return True
+
     async def _scroll(self) -> None:
-        before = await self._items().count()
+        before = await self._count()
         await self.page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-        for _ in range(20):  # up to ~2 s for more items to arrive
-            await self.page.wait_for_timeout(100)
-            if await self._items().count() > before:
-                self._moved, self._keys = True, None
-                return
+        if not await self._wait_for_more(before):
+            self.log(f"Scrolled: no more items after {self.timeout_ms / 1000:g}s "
+                     f"({before} in the list): the list's end")
+
+    async def _control(self, binding: str, css: str) -> str | None:
+        """The control's selector once it is enabled; None when it is absent, hidden, or
+        stays disabled (the list's end). A control that is present but no longer fits its
+        fingerprint fails (BindingMissing), rather than ending the list early."""
+        try:
+            sel = await self.resolver.find(binding, css, single=True, named=True)
+        except BindingMissing as exc:
+            if not any("but the first that differs" in t for t in exc.tried):
+                self.log(f"{binding} {css!r} is not on the page: the list's end")
+                return None
+            # present but different: maybe only while it loads ("Loading…"); give it time
+            sel = await self.resolver.find(binding, css, single=True, named=True, wait=True)
+        try:
+            handle = await self.page.wait_for_function(READY_JS, arg=sel, polling=100,
+                                                       timeout=self.timeout_ms)
+        except PlaywrightTimeoutError:
+            self.log(f"{binding} {css!r} stayed disabled for {self.timeout_ms / 1000:g}s: "
+                     "the list's end")
+            return None
+        if await handle.json_value() == "gone":
+            self.log(f"{binding} {css!r} went away: the list's end")
+            return None
+        return sel
 
     async def _click_if_exists(self, c: Command) -> None:
-        selector = c.selector or (self.b.NEXT_PAGE_BUTTON if c.target in (None, "next_page")
-                                  else None)
-        if not selector:
+        binding = CONTROLS.get(c.target or "next_page", "NEXT_PAGE_BUTTON")
+        css = c.selector or getattr(self.b, binding, None)
+        if not css:
             return
-        button = self.page.locator(selector).first
-        if await button.count() and await button.is_visible():
-            await button.click(timeout=self.timeout_ms)
-            await self.page.wait_for_load_state()
-            self._moved, self._keys = True, None
+        key = c.selector or binding
+        sel = await self._control(key, css)
+        if sel is None:
+            return
+        await self._resolve_list()
+        keys = await self._items().evaluate_all(ITEM_KEYS_JS)
+        url = self.page.url
+        await self.page.locator(sel).first.click(timeout=self.timeout_ms)
+        try:
+            await self.page.wait_for_function(
+                CHANGED_JS, arg={"url": url, "list": self._list_css(), "item": self._item_css(),
+                                 "count": len(keys), "first": keys[0] if keys else ""},
+                polling=100, timeout=self.timeout_ms)
+        except PlaywrightTimeoutError:
+            raise ExtractionError(
+                f"CLICK_IF_EXISTS: clicked {key} {css!r} on {url}, but neither the URL nor the "
+                f"list changed within {self.timeout_ms / 1000:g}s") from None
+        await self.page.wait_for_load_state()
+        self._moved, self._keys = True, None
+
+    async def _load_more(self, c: Command) -> None:
+        css = c.selector or self.b.LOAD_MORE_BUTTON
+        if not css:
+            raise ExtractionError("LOAD_MORE needs the LOAD_MORE_BUTTON binding (or a selector).")
+        key = c.selector or "LOAD_MORE_BUTTON"
+        sel = await self._control(key, css)
+        if sel is None:
+            return
+        await self._resolve_list()
+        before = await self._count()
+        await self.page.locator(sel).first.click(timeout=self.timeout_ms)
+        if await self._wait_for_more(before):
+            return
+        if await self._control(key, css) is None:
+            return  # clicked, nothing came and the control went away: the list's end
+        raise ExtractionError(
+            f"LOAD_MORE: clicked {key} {css!r} on {self.page.url}, but no more items arrived "
+            f"within {self.timeout_ms / 1000:g}s (still {before}) and the control is still "
+            "there")
 
     async def _repeat(self, c: Command) -> None:
-        for _ in range(c.times or 100):
+        rounds = c.times or 100
+        for _ in range(rounds):
             done, self._moved = len(self.processed), False
             await self._run(c.body)
             if self._stopped or (len(self.processed) == done and not self._moved):
                 return
+        if c.times is None:
+            raise ExtractionError(f"REPEAT stopped after {rounds} rounds while the list still "
+                                  "changed: the list never ended")
 
     async def _fill_or_select(self, c: Command) -> None:
         assert c.selector is not None and c.value is not None
-        target = self.page.locator(c.selector).first
-        try:
-            if c.type == "FILL":
-                await target.fill(c.value, timeout=self.timeout_ms)
-            else:
-                options = await target.evaluate(
-                    "el => Array.from(el.options).map(o => [o.label.trim(), o.value])")
-                value = next((v for label, v in options if c.value in (label, v)), c.value)
-                await target.select_option(value=value, timeout=self.timeout_ms)
-        except PlaywrightError as exc:
-            raise ExtractionError(f"{c.type} {c.selector!r}: {str(exc).splitlines()[0]}") \
-                from None
+        sel = await self.resolver.find(c.selector, c.selector, single=True, wait=True)
+        target = self.page.locator(sel).first
+        if c.type == "FILL":
+            await target.fill(c.value, timeout=self.timeout_ms)
+        else:
+            options = await target.evaluate(
+                "el => Array.from(el.options).map(o => [o.label.trim(), o.value])")
+            value = next((v for label, v in options if c.value in (label, v)), c.value)
+            await target.select_option(value=value, timeout=self.timeout_ms)
         self._keys = None

@@ -26,6 +26,7 @@ from ...llm.prompts import get_prompt
 from ..model import Bindings, Command, ExtractionRecipe, Fragment, GeneratedRecipe, StepOfStrategy
 from ..report import SessionReport, ToolCall
 from ..strategy import Strategy, parse_strategy
+from ..targets import Target
 from .executor import AsyncRecipeExecutor, ExtractionError, ExtractionOutcome
 
 PROBE_JS = resources.files("pytest_webtask.extraction").joinpath("probe.js").read_text("utf-8")
@@ -78,9 +79,22 @@ class AsyncPageTools:
         url = self.page.url
         await self.page.evaluate(PROBE_JS, {"op": "mark"})
         target = self.page.locator(selector).filter(visible=True).first
+        await target.evaluate("e => e.setAttribute('data-webtask-clicked', '')")
         await target.click(timeout=5000)
         await self.page.wait_for_load_state()
-        await self.page.wait_for_timeout(300)
+        # content loaded by fetch takes a while (a dialog may show "Loading…" first): look
+        # again for up to 3 s, until what appeared has stayed the same for 500 ms
+        last, same = None, 0
+        for _ in range(30):
+            await self.page.wait_for_timeout(100)
+            if self.page.url != url:
+                break
+            now = await self.page.evaluate(PROBE_JS, {"op": "appeared", "sel": selector,
+                                                      "keep": True})
+            same = same + 1 if now and now == last else 0
+            if same >= 5:
+                break
+            last = now
         if self.page.url != url:
             new_url = self.page.url
             seen = await self.page.evaluate(PROBE_JS, {"op": "classes"})
@@ -98,8 +112,13 @@ class AsyncPageTools:
         lines = []
         for region in appeared:
             self.verified.add(region["selector"])
+            if region["grew"]:
+                lines.append(f"- {region['grew']} more `{region['selector']}` appeared beside "
+                             f"the ones already there: the list grew (load more), e.g. "
+                             f"{region['text']!r}")
+                continue
             where = "inside the clicked item (inline expansion)" if region["inside"] \
-                else "elsewhere on the page (a details panel)"
+                else "elsewhere on the page (a details panel or dialog)"
             lines.append(f"- `{region['selector']}` appeared {where}: {region['text']!r}")
         return (f"Clicked the first of {count} matches. The URL did not change. New content:\n"
                 + "\n".join(lines))
@@ -145,22 +164,35 @@ class AsyncPageTools:
 
 async def execute_recipe(page: Page, bindings: Bindings, recipe: ExtractionRecipe, *,
                          report: SessionReport, max_items: int, timeout_ms: float,
-                         phase_name: str = "RecipeExecutor") -> ExtractionOutcome:
-    """Run a recipe as a phase of ``report``, which ends finished either way."""
+                         phase_name: str = "RecipeExecutor",
+                         targets: dict[str, Target] | None = None, record: bool = False,
+                         allow_skipped: int = 0,
+                         recorded_items: int | None = None) -> ExtractionOutcome:
+    """Run a recipe as a phase of ``report``, which ends finished either way: items read so
+    far, stop reason and error are in it even when the run fails."""
     phase = report.start_phase(phase_name)
     executor = AsyncRecipeExecutor(page, bindings, max_items=max_items, timeout_ms=timeout_ms,
-                                   on_log=report.log)
+                                   on_log=report.log, targets=targets, record=record,
+                                   allow_skipped=allow_skipped, recorded_items=recorded_items)
+    outcome = executor.out
     try:
-        outcome = await executor.execute(recipe)
-    except ExtractionError as exc:
-        report.end_phase(phase, success=False, error=str(exc))
-        report.finish(success=False, stopped_reason="error", error=str(exc))
+        await executor.execute(recipe)
+    except Exception as exc:
+        error = str(exc) if isinstance(exc, ExtractionError) \
+            else f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        _fill(report, outcome)
+        report.end_phase(phase, success=False, error=error)
+        report.finish(success=False, stopped_reason="error", error=error)
         raise
-    report.items, report.skipped = outcome.items, outcome.skipped
-    report.commands_executed = outcome.commands_executed
+    _fill(report, outcome)
     report.end_phase(phase, success=True, output=f"{len(outcome.items)} items")
     report.finish(success=True, stopped_reason=outcome.stop_reason)
     return outcome
+
+
+def _fill(report: SessionReport, outcome: ExtractionOutcome) -> None:
+    report.items, report.skipped = outcome.items, outcome.skipped
+    report.commands_executed = outcome.commands_executed
 
 
 class AsyncExtractor:
@@ -175,8 +207,8 @@ class AsyncExtractor:
         self.report = report or SessionReport(task="", source_url=page.url)
         self.usage = Usage()
 
-    async def run(self, task: str, *, max_items: int = 20,
-                  fields: list[str] | None = None) -> ExtractionRun:
+    async def run(self, task: str, *, max_items: int = 20, fields: list[str] | None = None,
+                  allow_skipped: int = 0) -> ExtractionRun:
         self.report.task, self.report.source_url = task, self.page.url
         self.report.save()
         asker = AsyncAsker(self.llm, TaskContext(task=task), self.usage)
@@ -190,7 +222,8 @@ class AsyncExtractor:
             raise
         outcome = await execute_recipe(self.page, generated.bindings, generated.recipe,
                                        report=self.report, max_items=max_items,
-                                       timeout_ms=self.timeout_ms)
+                                       timeout_ms=self.timeout_ms, record=True,
+                                       allow_skipped=allow_skipped)
         return ExtractionRun(generated.bindings, generated.recipe, outcome, strategy,
                              self.report, self.usage)
 

@@ -167,24 +167,30 @@ class AsyncWebTask:
         self._report(f"webtask {where}: {outcome.how} ({counts}, {outcome.seconds:.2f}s)")
         return outcome
 
-    async def extract(self, what: str, max_items: int = 20,
-                      fields: list[str] | None = None) -> list[dict[str, Any]]:
+    async def extract(self, what: str, max_items: int = 20, fields: list[str] | None = None,
+                      allow_skipped: int = 0) -> list[dict[str, Any]]:
         """Extract items from a list-detail page (seed 003): every item of the list, with
         ``fields`` (read by per-field selectors) or its details text, at most ``max_items``.
-        Recorded once by the three LLM phases; replayed by the recipe executor alone."""
+        Recorded once by the three LLM phases; replayed by the recipe executor alone. An
+        item that cannot be read fails the step unless ``allow_skipped`` allows that many."""
         ctx = TaskContext(task=what, known=self.secrets)
         index, where, started, recorded_step = await self._begin("extract", what, ctx)
         report = SessionReport(task=what, source_url=self.page.url,
                                path=self._report_path(index))
+        failure: str | None = None  # failed outside the except block: the message shows once
         if recorded_step is not None:
             spec = recorded_step.extraction
             assert spec is not None  # RecipeStep guarantees it for kind extract
             try:
                 outcome = await execute_recipe(
                     self.page, spec.bindings, spec.recipe, report=report, max_items=max_items,
-                    timeout_ms=self.settings.timeout * 1000, phase_name="RecipeExecutor (replay)")
+                    timeout_ms=self.settings.timeout * 1000, phase_name="RecipeExecutor (replay)",
+                    targets=spec.targets, allow_skipped=allow_skipped,
+                    recorded_items=spec.recorded_items)
             except ExtractionError as exc:
-                await self._fail(f"Replay failed. {where}: {exc}", ctx)
+                failure = f"Replay failed. {where}: {exc}"
+            if failure is not None:
+                await self._fail(failure, ctx)
             self.stats.replayed += 1
             how, step = "replayed", recorded_step
         else:
@@ -193,22 +199,26 @@ class AsyncWebTask:
                                        timeout_ms=self.settings.timeout * 1000)
             start_url = self.page.url
             try:
-                run = await extractor.run(what, max_items=max_items, fields=fields)
+                run = await extractor.run(what, max_items=max_items, fields=fields,
+                                          allow_skipped=allow_skipped)
             except WebtaskError as exc:
-                self._count(extractor.usage)
-                await self._fail(f"{where}: recording stopped: {exc}", ctx)
+                failure = f"{where}: recording stopped: {exc}"
             self._count(extractor.usage)
+            if failure is not None:
+                await self._fail(failure, ctx)
             outcome = run.outcome
             step = RecipeStep(kind="extract", text=what, url=relative_url(start_url,
                                                                           self.base_url),
-                              extraction=Extraction(fields=fields or [], bindings=run.bindings,
-                                                    recipe=run.recipe),
+                              extraction=Extraction(fields=fields or [],
+                                                    recorded_items=len(outcome.items),
+                                                    bindings=run.bindings, recipe=run.recipe,
+                                                    targets=outcome.targets),
                               message=f"{len(outcome.items)} item(s) extracted")
             self.stats.recorded += 1
             how = "recorded"
         if outcome.skipped:
-            log.warning("%s: skipped %d item(s): %s", where, len(outcome.skipped),
-                        outcome.skipped)
+            log.warning("%s: skipped %d item(s) (allowed: %d): %s", where, len(outcome.skipped),
+                        allow_skipped, outcome.skipped)
         self._end(index, where, StepOutcome("extract", what, how, time.monotonic() - started,
                                             step),
                   f"{len(outcome.items)} item(s), {len(outcome.skipped)} skipped")
