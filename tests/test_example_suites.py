@@ -23,6 +23,6 @@ def test_example_suites_replay_without_a_model(dist: list[str]) -> None:
     )
     out = proc.stdout
     assert proc.returncode == 0, out[-5000:] + proc.stderr[-2000:]
-    assert "34 step(s) replayed, 0 recorded, 0 failed" in out
+    assert "66 step(s) replayed, 0 recorded, 0 failed" in out
     assert "LLM: 0 calls" in out
-    assert "18 passed" in out
+    assert "31 passed" in out

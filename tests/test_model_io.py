@@ -50,7 +50,10 @@ def test_required_evidence_that_is_not_found_is_not_completion(
     llm = ScriptedLLM(lambda context: fake)
     result = Agent(page, llm, require_evidence=True).execute("buy", max_steps=2)
     assert result.completed is False
-    assert "Completion refused: none of the cited evidence was found" in llm.prompts[2]
+    # sent back once with what the page shows, then the task fails saying so
+    assert "your evidence does not hold on the current page" in llm.prompts[1]
+    assert "its evidence does not hold on the page" in result.message
+    assert len(llm.calls) == 2
 
 
 def test_401_does_not_claim_retries() -> None:
