@@ -764,7 +764,7 @@
       const tag = el.tagName.toLowerCase();
       if (SKIP.has(tag)) return;
       if (tag === 'select' || tag === 'textarea' || tag === 'input') return; // values, not text
-      push(norm(el.innerText || ''));
+      push(renderedText(el)); // the page state's own merge: what the model was shown
       let run = '';
       const flush = () => { push(norm(run)); run = ''; };
       for (const c of list(el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes)) {
@@ -918,7 +918,7 @@
         return { ok: !!el && shown(el), got: 'it is not visible' };
       case 'text': {
         if (el) {
-          const t = norm(el.innerText || el.textContent || '');
+          const t = renderedText(el);
           return { ok: matches([t], c), got: 'its text is ' + q(clip(t, 300)) };
         }
         const cands = textCandidates(root);

@@ -239,7 +239,7 @@ class AsyncReplayer:
         """Wait up to the timeout for ``check`` to hold; fail with what the page has instead."""
 
         async def attempt() -> tuple[bool | None, str]:
-            ok, instead = await self._holds(check)
+            ok, instead = await self.holds(check)
             return (True if ok else None), instead
 
         ok, instead = await self._until(attempt)
@@ -305,9 +305,6 @@ class AsyncReplayer:
                 have = f"{key}={query[key]!r}" if key in query else f"no {key}"
                 return False, f"the URL's query has {have} (URL {url})"
         return True, ""
-
-    async def _holds(self, check: Check) -> tuple[bool, str]:
-        return await self.holds(check)
 
 
 NOT_VISIBLE = "no visible element matches it"

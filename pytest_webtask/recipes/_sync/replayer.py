@@ -240,7 +240,7 @@ class Replayer:
         """Wait up to the timeout for ``check`` to hold; fail with what the page has instead."""
 
         def attempt() -> tuple[bool | None, str]:
-            ok, instead = self._holds(check)
+            ok, instead = self.holds(check)
             return (True if ok else None), instead
 
         ok, instead = self._until(attempt)
@@ -306,9 +306,6 @@ class Replayer:
                 have = f"{key}={query[key]!r}" if key in query else f"no {key}"
                 return False, f"the URL's query has {have} (URL {url})"
         return True, ""
-
-    def _holds(self, check: Check) -> tuple[bool, str]:
-        return self.holds(check)
 
 
 NOT_VISIBLE = "no visible element matches it"
