@@ -1019,6 +1019,16 @@
     case 'resolve': return resolve(args.fp, args.slot, !!args.keep);
     case 'check': return check(args.check, args.el, args.scope);
     case 'freeze': return freeze();
+    case 'element': { // a cited element as a claim reads it: a checkable's state, a field's value, else its text
+      const el = deepFind(args.el);
+      if (!el) throw new Error('element ' + args.el + ' is no longer on the page');
+      const tag = el.tagName.toLowerCase();
+      const type = tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '';
+      const checkable = type === 'checkbox' || type === 'radio' || el.getAttribute('aria-checked') !== null;
+      const text = checkable ? (stateOf(el).checked ? 'checked' : 'unchecked')
+        : (['input', 'textarea', 'select'].includes(tag) ? valueOf(el) : renderedText(el));
+      return { tag, type, text };
+    }
     case 'collect': return collect(args);
     case 'find': return find(args.text || '', args.role || '', args.limit || 20);
     case 'text': {

@@ -67,7 +67,7 @@ def _resolve(browser: LLMBrowser, spec: EvidenceSpec, label: str, ids: set[str],
         frame = _frame_of(browser, spec.element or spec.within)
         if spec.element is not None:
             ev.fingerprint = browser.describe(spec.element)
-            el = frame.evaluate(_ELEMENT_JS, spec.element)
+            el = frame.evaluate(COLLECTOR_JS, {"op": "element", "el": _sel(spec.element)})
             ev.text, ev.tag, ev.input_type = el["text"], el["tag"], el["type"]
         spec = _typed_for_control(ev, spec, sub)
         ev.spec = spec
@@ -157,32 +157,3 @@ def _frame_of(browser: LLMBrowser, element_id: str | None) -> Frame:
             raise BrowserError(f"the iframe of {element_id} is no longer on the page")
         frame = child
     return frame
-
-
-# The cited element's rendered text, tag and input type; a checkable's text is its state.
-_ELEMENT_JS = """(id) => {
-  const sel = '[data-webtask-id="' + id + '"]';
-  const find = (root) => {
-    const hit = root.querySelector(sel);
-    if (hit) return hit;
-    for (const host of root.querySelectorAll('*')) {
-      if (host.shadowRoot) { const inner = find(host.shadowRoot); if (inner) return inner; }
-    }
-    return null;
-  };
-  const el = find(document);
-  if (!el) throw new Error('element ' + id + ' is no longer on the page');
-  const tag = el.tagName.toLowerCase();
-  const type = tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '';
-  const aria = el.getAttribute('aria-checked');
-  let text;
-  if (type === 'checkbox' || type === 'radio') text = el.checked ? 'checked' : 'unchecked';
-  else if (aria !== null) text = aria === 'true' ? 'checked' : 'unchecked';
-  else if (tag === 'select') {
-    const o = el.options[el.selectedIndex];
-    text = o ? o.text.replace(/\\s+/g, ' ').trim() : '';
-  }
-  else if (tag === 'input' || tag === 'textarea') text = el.value;
-  else text = (el.innerText || el.textContent || '').replace(/\\s+/g, ' ').trim();
-  return { tag, type, text };
-}"""
