@@ -8,6 +8,7 @@ marked as ``varies`` and the user's ``dynamic`` patterns become a ``pattern`` th
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from ..agent.models import Evidence, TaskResult
@@ -48,15 +49,15 @@ class CheckCompiler:
         self.varies = varies
         self.dynamic = dynamic
 
-    def text(self, check: Check, field: str, value: str) -> None:
-        """Set ``check.<field>`` (text or value) to ``value`` with placeholders, and a
-        pattern when part of it is declared to vary."""
+    def matched(self, field: str, value: str, match: str) -> dict[str, Any]:
+        """``{field: value}`` with placeholders, and a pattern when part of it is declared to
+        vary."""
         shown = self.ctx.placeholders(" ".join(value.split()) if field == "text" else value)
-        setattr(check, field, shown)
+        out: dict[str, Any] = {field: shown, "match": match}
         pattern = varying(shown, self.varies, self.dynamic)
         if pattern is not None:
-            check.pattern = pattern if check.match == "exact" else f".*{pattern}.*"
-            check.match = "pattern"
+            out.update(match="pattern", pattern=pattern if match == "exact" else f".*{pattern}.*")
+        return out
 
     def target(self, fp: Fingerprint | None, outcome: str | None) -> Fingerprint | None:
         """A cited element's fingerprint for a check: its own text is the outcome under test
@@ -95,29 +96,25 @@ class CheckCompiler:
         outcome = None
         if spec.expect == "text" and ev.fingerprint is not None:
             outcome = " ".join((spec.text if spec.text is not None else ev.text).split())
-        check = Check.model_construct(
+        fields: dict[str, Any] = dict(
             expect=spec.expect, match=spec.match, count=spec.count, index=spec.index,
             state=spec.state, texts=[self.ctx.placeholders(t) for t in spec.texts],
-            element=self.target(ev.fingerprint, outcome), within=self.container(ev.within),
-            text=None, pattern=None, value=None, path=None, query={}, held_before=False)
+            element=self.target(ev.fingerprint, outcome), within=self.container(ev.within))
         if spec.expect in ("text", "hidden") and (spec.text is not None or outcome):
-            self.text(check, "text", spec.text if spec.text is not None else ev.text)
+            fields.update(self.matched("text", spec.text if spec.text is not None else ev.text,
+                                       spec.match))
         if spec.expect == "value" and spec.value is not None:
-            self.text(check, "value", spec.value)
-        return Check.model_validate(check.model_dump())
+            fields.update(self.matched("value", spec.value, spec.match))
+        return Check(**fields)
 
     def url(self, path: str | None, query: dict[str, str]) -> Check:
-        check = Check.model_construct(expect="url", path=None, pattern=None, query={},
-                                      match="exact", texts=[], held_before=False)
+        # a query parameter declared to vary is left out
+        fields: dict[str, Any] = {"expect": "url", "query": {
+            key: self.ctx.placeholders(value) for key, value in query.items()
+            if varying(value, self.varies, self.dynamic) is None}}
         if path is not None:
-            check.path = self.ctx.placeholders(path)
-            pattern = varying(check.path, self.varies, self.dynamic)
-            if pattern is not None:
-                check.pattern, check.match = pattern, "pattern"
-        for key, value in query.items():
-            if varying(value, self.varies, self.dynamic) is None:  # declared varying: left out
-                check.query[key] = self.ctx.placeholders(value)
-        return Check.model_validate(check.model_dump())
+            fields.update(self.matched("path", path, "exact"))
+        return Check(**fields)
 
 
 def url_change(start_url: str, final_url: str) -> tuple[str | None, dict[str, str]] | None:
