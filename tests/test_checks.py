@@ -384,3 +384,17 @@ def test_version_1_recipes_load_with_their_old_meaning(tmp_path: Path) -> None:
 def test_an_incomplete_check_is_refused(data: dict, problem: str) -> None:
     with pytest.raises(ValueError, match=problem):
         Check.model_validate(data)
+
+
+def test_contains_is_declared_and_still_fails(browser: Browser, server: LocalServer,
+                                              tmp_path: Path) -> None:
+    flow = Flow(browser, server, tmp_path / "r.yaml", [("do", ADD)], {ADD: [
+        {"complete": False, "message": "add it", "actions": ADD_STEPS},
+        done({"expect": "text", "text": "items left", "match": "contains"}),
+    ]})
+    checks = flow.record()[0]
+    assert checks[0] == {"expect": "text", "text": "items left", "match": "contains",
+                         "held_before": True}  # "2 items left" was there before the step
+    flow.replays()
+    flow.fails("hidden_plural", "expected the page shows text containing 'items left'",
+               "3 item left")
