@@ -23,10 +23,10 @@ sys.path.insert(0, str(ROOT))
 
 from bench.common import compare  # noqa: E402
 from example_suites.demo_shop import DemoShop  # noqa: E402
+from pytest_webtask import WebTask  # noqa: E402
 from pytest_webtask.browser.chromium import launch_args  # noqa: E402
-from pytest_webtask.recipes._sync.webtask import WebTask  # noqa: E402
-from pytest_webtask.recipes.session import RecipeSession, StepStats  # noqa: E402
 from pytest_webtask.settings import Settings  # noqa: E402
+from pytest_webtask.steps.session import RecipeSession, StepStats  # noqa: E402
 
 RECIPE = ROOT / "example_suites/__webtask__/test_checkout/test_checkout_with_receipt.yaml"
 RECEIPT = ROOT / "example_suites/data/receipt.txt"

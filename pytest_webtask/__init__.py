@@ -1,34 +1,75 @@
-"""pytest-webtask: end-to-end web tests in plain English, recorded once, replayed for free."""
+"""pytest-webtask: end-to-end web tests in plain English, recorded once, replayed for free.
 
-from .agent._async.agent import AsyncAgent
-from .agent._async.plan_agent import AsyncPlanAgent
-from .agent._sync.agent import Agent
-from .agent._sync.plan_agent import PlanAgent
-from .agent.models import (
-    Action,
-    Evidence,
-    ExecutionResult,
-    ProposalResult,
-    Step,
-    TaskResult,
-    Usage,
-)
-from .agent.task_context import TaskContext
-from .browser.fingerprint import Fingerprint
+The public API. Names load on first use (PEP 562), so loading the pytest plugin, which
+imports this package, costs no agent, Playwright glue or ``openai`` import.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from .errors import (
     BrowserError,
     ConfigurationError,
+    ExtractionError,
     LLMError,
     ProposalError,
+    RecipeError,
+    ReplayError,
     WebtaskError,
 )
-from .llm.base import LLM, BaseLLM, LLMReply
-from .llm.context import Block, Context
-from .llm.openai_llm import OpenAILLM
+
+if TYPE_CHECKING:
+    from .agent._async.agent import AsyncAgent
+    from .agent._async.plan_agent import AsyncPlanAgent
+    from .agent._sync.agent import Agent
+    from .agent._sync.plan_agent import PlanAgent
+    from .agent.models import ExecutionResult, TaskResult
+    from .llm.base import BaseLLM
+    from .llm.openai_llm import OpenAILLM
+    from .steps._async.webtask import AsyncWebTask
+    from .steps._sync.webtask import WebTask
+    from .steps.outcome import StepOutcome
+    from .steps.strategy import StrategyOptions
+    from .tools._async.browser_tools import AsyncTool
+    from .tools._sync.browser_tools import Tool
+    from .tools.params import ToolParams
+
+_LAZY = {
+    "WebTask": ".steps._sync.webtask",
+    "AsyncWebTask": ".steps._async.webtask",
+    "StepOutcome": ".steps.outcome",
+    "Agent": ".agent._sync.agent",
+    "AsyncAgent": ".agent._async.agent",
+    "PlanAgent": ".agent._sync.plan_agent",
+    "AsyncPlanAgent": ".agent._async.plan_agent",
+    "TaskResult": ".agent.models",
+    "ExecutionResult": ".agent.models",
+    "OpenAILLM": ".llm.openai_llm",
+    "BaseLLM": ".llm.base",
+    "Tool": ".tools._sync.browser_tools",
+    "AsyncTool": ".tools._async.browser_tools",
+    "ToolParams": ".tools.params",
+    "StrategyOptions": ".steps.strategy",
+}
 
 __all__ = [
-    "LLM", "Action", "Agent", "AsyncAgent", "AsyncPlanAgent", "BaseLLM", "Block",
-    "BrowserError", "ConfigurationError", "Context", "Evidence", "ExecutionResult",
-    "Fingerprint", "LLMError", "LLMReply", "OpenAILLM", "PlanAgent", "ProposalError",
-    "ProposalResult", "Step", "TaskContext", "TaskResult", "Usage", "WebtaskError",
+    "Agent", "AsyncAgent", "AsyncPlanAgent", "AsyncTool", "AsyncWebTask", "BaseLLM",
+    "BrowserError", "ConfigurationError", "ExecutionResult", "ExtractionError", "LLMError",
+    "OpenAILLM", "PlanAgent", "ProposalError", "RecipeError", "ReplayError", "StepOutcome",
+    "StrategyOptions", "TaskResult", "Tool", "ToolParams", "WebTask", "WebtaskError",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pytest_webtask' has no attribute {name!r}")
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -25,3 +25,20 @@ class ProposalError(WebtaskError):
 
 class BrowserError(WebtaskError):
     """The page could not be read or acted upon."""
+
+
+class UnknownElementError(BrowserError):
+    """The model named an element id that the current page state does not have."""
+
+
+class RecipeError(WebtaskError):
+    """A recipe file is unreadable, invalid, or of an unknown version."""
+
+
+class ReplayError(WebtaskError):
+    """A recipe step no longer holds: an element is missing, ambiguous or changed, or a
+    recorded outcome is not on the page."""
+
+
+class ExtractionError(WebtaskError):
+    """The extraction cannot go on, or did not read every item it should have."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from pathlib import Path
 
 # Longest file stem written: well under the 255 bytes most file systems allow, leaving room
 # for ".yaml", the atomic writer's temporary prefix and suffix.
@@ -49,3 +50,11 @@ def legacy_file_stem(name: str) -> str:
     """The file stem earlier versions used: not injective (``a/b`` and ``a_b`` shared one)
     and unbounded; only read to point at a recipe that should be renamed."""
     return _LEGACY_UNSAFE.sub("_", name).strip("._") or "test"
+
+
+RECIPE_DIR = "__webtask__"
+
+
+def recipe_path(test_file: Path, test_name: str) -> Path:
+    """``<test dir>/__webtask__/<module stem>/<test name>.yaml``."""
+    return test_file.parent / RECIPE_DIR / test_file.stem / f"{recipe_file_stem(test_name)}.yaml"

@@ -1,7 +1,14 @@
-"""The pytest plugin: options, the ``webtask`` fixtures, recipe bookkeeping, the report."""
+"""The pytest plugin: options, hooks, the ``webtask`` fixtures, recipe bookkeeping, the report.
+
+Loading it imports only what options and bookkeeping need (settings, names, errors): the
+agent, Playwright glue, pydantic models and ``openai`` load when a fixture is first used.
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import shlex
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import nullcontext
 from pathlib import Path
@@ -9,21 +16,26 @@ from typing import Any
 
 import pytest
 
+from . import hooks
 from . import settings as settings_mod
 from .errors import ConfigurationError, WebtaskError
-from .naming import recipe_file_stem, recipe_test_name
-from .recipes.session import RecipeSession, StepStats
-from .recipes.storage import RECIPE_DIR, recipe_path
+from .naming import recipe_path, recipe_test_name
 from .settings import Settings
+from .unused import RecipeUse, RunTracker, prune_steps, unused_recipes
 
 SETTINGS = pytest.StashKey[Settings]()
 REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()
 FLAVOUR = pytest.StashKey[str]()
 RECIPE_OWNERS = pytest.StashKey[dict[tuple[str, Any], str]]()
 RUN_BUDGET = pytest.StashKey[Any]()  # RunBudget, imported lazily
+EXTENSIONS = pytest.StashKey[dict[str, tuple[list[type], dict[str, Any]]]]()
 # A test's secrets (a Secrets object, filled as steps pass them) and its artifacts folder.
 TEST_SECRETS = pytest.StashKey[Any]()
 TEST_ARTIFACTS = pytest.StashKey[Path]()
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(hooks)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -33,13 +45,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "webtask(**settings): pytest-webtask settings for this test, e.g. "
-        "max_steps=5, timeout=10 (the command line still wins)")
+        "max_steps=5, timeout=10; module, class and function markers merge, the closest "
+        "winning (the command line still wins)")
     try:
         config.stash[SETTINGS] = settings_mod.build(config)
     except ConfigurationError as exc:
         raise pytest.UsageError(str(exc)) from None
+    known = {"step", "plan"} | {name for flavour in ("sync", "async")
+                                for name in _extensions(config, flavour)[1]}
+    strategy = config.stash[SETTINGS].strategy
+    if strategy not in known:
+        raise pytest.UsageError(
+            f"webtask strategy should be one of {', '.join(sorted(known))} (plugins add more "
+            f"with the pytest_webtask_add_strategies hook); got {strategy!r}.")
+    tracker = RunTracker()
+    config.pluginmanager.register(tracker, "webtask-tracker")
     if not hasattr(config, "workerinput"):
-        config.pluginmanager.register(Reporter(config), "webtask-reporter")
+        config.pluginmanager.register(Reporter(config, tracker), "webtask-reporter")
 
 
 # -- fixtures -------------------------------------------------------------------------------
@@ -59,21 +81,49 @@ def webtask_llm(pytestconfig: pytest.Config) -> Any:
                               response_format=s.response_format)
 
 
+@pytest.fixture
+def webtask_recipe_path(request: pytest.FixtureRequest) -> Path:
+    """Where this test's recipe lives: ``<test dir>/__webtask__/<module>/<test>.yaml``.
+    Override it (in a ``conftest.py`` or a test module) to keep recipes elsewhere; unused
+    recipes are only looked for in the default folders."""
+    return recipe_path(Path(request.node.path), _recipe_name(request.node))
+
+
+def _recipe_name(node: Any) -> str:
+    tail = node.nodeid.split("::", 1)[1] if "::" in node.nodeid else node.name
+    callspec = getattr(node, "callspec", None)
+    browser = callspec.params.get("browser_name") if callspec is not None else None
+    return recipe_test_name(tail, browser if isinstance(browser, str) else None)
+
+
 def _test_settings(request: pytest.FixtureRequest) -> Settings:
     base = request.config.stash[SETTINGS]
     try:
-        return base.with_marker(request.node.get_closest_marker("webtask"))
+        return base.with_markers(list(request.node.iter_markers("webtask")))
     except ConfigurationError as exc:
         raise pytest.fail.Exception(str(exc), pytrace=False) from None  # printed once
 
 
-def _session(request: pytest.FixtureRequest, s: Settings) -> RecipeSession:
+def fix_command(config: pytest.Config, nodeid: str) -> str:
+    """``pytest --webtask-record '<node id>'``, runnable from where pytest was started."""
+    path, sep, rest = nodeid.partition("::")
+    where = config.invocation_params.dir
+    full = config.rootpath / path
+    try:
+        shown = os.path.relpath(full, where)
+    except ValueError:  # another drive
+        shown = str(full)
+    return f"pytest --webtask-record {shlex.quote(shown.replace(os.sep, '/') + sep + rest)}"
+
+
+def _session(request: pytest.FixtureRequest, s: Settings) -> Any:
+    from .steps.session import RecipeSession
+
     node = request.node
-    tail = node.nodeid.split("::", 1)[1] if "::" in node.nodeid else node.name
+    name = _recipe_name(node)
+    path = Path(request.getfixturevalue("webtask_recipe_path"))
     callspec = getattr(node, "callspec", None)
     browser = callspec.params.get("browser_name") if callspec is not None else None
-    name = recipe_test_name(tail, browser if isinstance(browser, str) else None)
-    path = recipe_path(Path(node.path), name)
     # Two tests must never share a recipe (they would overwrite each other). Names are made
     # injective, but a case-insensitive file system can still fold two of them into one.
     owners = request.session.stash.setdefault(RECIPE_OWNERS, {})
@@ -124,6 +174,19 @@ def _claim_flavour(request: pytest.FixtureRequest, flavour: str) -> None:
     stash[FLAVOUR] = flavour
 
 
+def _extensions(config: pytest.Config, flavour: str) -> tuple[list[type], dict[str, Any]]:
+    """Tools and strategies that plugins add (hooks), asked once per run and flavour."""
+    cache = config.stash.setdefault(EXTENSIONS, {})
+    if flavour not in cache:
+        tools = [t for batch in config.hook.pytest_webtask_add_tools(flavour=flavour)
+                 for t in batch or []]
+        strategies: dict[str, Any] = {}
+        for batch in config.hook.pytest_webtask_add_strategies(flavour=flavour):
+            strategies.update(batch or {})
+        cache[flavour] = (tools, strategies)
+    return cache[flavour]
+
+
 def _run_budget(config: pytest.Config) -> Any:
     from .agent.budget import RunBudget
 
@@ -134,34 +197,62 @@ def _run_budget(config: pytest.Config) -> Any:
     return config.stash[RUN_BUDGET]
 
 
-def _finish(request: pytest.FixtureRequest, session: RecipeSession, stats: StepStats) -> None:
+def _pipeline(request: pytest.FixtureRequest, flavour: str,
+              artifacts: Path | None) -> dict[str, Any]:
+    """What ``WebTask``/``AsyncWebTask`` are built with, for this test."""
+    from .steps.observer import StepObserver
+    from .steps.session import StepStats
+
+    item = request.node
+    s = _test_settings(request)
+    tools, strategies = _extensions(request.config, flavour)
+    hook = request.config.hook
+    observer = StepObserver(
+        done=lambda outcome: hook.pytest_webtask_step_done(item=item, outcome=outcome),
+        failed=lambda kind, text, message: hook.pytest_webtask_step_failed(
+            item=item, kind=kind, text=text, message=message))
+    return dict(session=_session(request, s), settings=s, llm_provider=_llm_provider(request),
+                stats=StepStats(), report=_reporter(request.config),
+                artifacts=(lambda: artifacts) if artifacts is not None else None,
+                run_budget=_run_budget(request.config), strategies=strategies, tools=tools,
+                observer=observer, fix_command=fix_command(request.config, item.nodeid))
+
+
+def _finish(request: pytest.FixtureRequest, task: Any) -> None:
     reports = request.node.stash.get(REPORTS, {})
     passed = "call" in reports and reports["call"].passed
+    pipe = task._pipe
+    session = pipe.session
+    try:
+        recorded = session.recipe() if not session.record_all else None
+    except WebtaskError:  # a broken recipe: the test has already failed saying so
+        recorded = None
     session.finish(passed)
-    request.node.user_properties.append(("webtask", stats.as_dict()))
+    props = request.node.user_properties
+    props.append(("webtask", json.dumps(pipe.stats.as_dict())))
+    if recorded is not None:
+        props.append(("webtask_recipe_use", RecipeUse(
+            str(session.path), len(session.steps) if passed and not session.dirty else None,
+            len(recorded.steps)).to_json()))
 
 
 @pytest.fixture
 def webtask(request: pytest.FixtureRequest, page: Any, base_url: str | None,
             output_path: str) -> Iterator[Any]:
-    """Plain-English steps on pytest-playwright's ``page``: ``goto``, ``do``, ``check``.
+    """Plain-English steps on pytest-playwright's ``page``: ``goto``, ``do``, ``check``,
+    ``extract`` (a ``pytest_webtask.WebTask``).
 
     Replays the test's recipe; records missing steps with ``webtask_llm`` when allowed."""
-    from .recipes._sync.webtask import WebTask
+    from .steps._sync.webtask import WebTask
 
     _claim_flavour(request, "sync")
-    s = _test_settings(request)
-    session = _session(request, s)
-    stats = StepStats()
-    task = WebTask(page, session=session, settings=s, base_url=base_url or None,
-                   llm_provider=_llm_provider(request), stats=stats,
-                   report=_reporter(request.config), artifacts=lambda: Path(output_path),
-                   run_budget=_run_budget(request.config))
+    task = WebTask(page, base_url=base_url or None,
+                   **_pipeline(request, "sync", Path(output_path)))
     request.node.stash[TEST_SECRETS] = task.secrets
     request.node.stash[TEST_ARTIFACTS] = Path(output_path)
     yield task
     task.scrub_page()  # before pytest-playwright's end-of-test screenshot
-    _finish(request, session, stats)
+    _finish(request, task)
 
 
 try:
@@ -174,32 +265,27 @@ if pytest_asyncio is not None:
     @pytest_asyncio.fixture
     async def async_webtask(request: pytest.FixtureRequest,
                             browser_type_launch_args: dict) -> AsyncIterator[Any]:
-        """The ``webtask`` API with ``await``, on its own async Playwright browser, for
-        pytest-asyncio suites. Not usable in the same run as sync pytest-playwright
-        fixtures."""
+        """The ``webtask`` API with ``await`` (a ``pytest_webtask.AsyncWebTask``), on its own
+        async Playwright browser, for pytest-asyncio suites. Not usable in the same run as
+        sync pytest-playwright fixtures."""
         from playwright.async_api import async_playwright
 
-        from .recipes._async.webtask import AsyncWebTask
+        from .steps._async.webtask import AsyncWebTask
 
         _claim_flavour(request, "async")
-        s = _test_settings(request)
-        session = _session(request, s)
-        stats = StepStats()
         try:
             base_url = request.getfixturevalue("base_url")  # pytest-base-url, or overridden
         except pytest.FixtureLookupError:
             base_url = None
+        kwargs = _pipeline(request, "async", None)
         async with async_playwright() as pw:
             browser = await pw.chromium.launch(**browser_type_launch_args)
             page = await browser.new_page()
-            task = AsyncWebTask(page, session=session, settings=s, base_url=base_url,
-                                llm_provider=_llm_provider(request), stats=stats,
-                                report=_reporter(request.config),
-                                run_budget=_run_budget(request.config))
+            task = AsyncWebTask(page, base_url=base_url, **kwargs)
             request.node.stash[TEST_SECRETS] = task.secrets
             yield task
             await browser.close()
-        _finish(request, session, stats)
+        _finish(request, task)
 
 
 # -- bookkeeping and report -----------------------------------------------------------------
@@ -231,32 +317,47 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 class Reporter:
-    """Sums each test's step counts (they travel in ``user_properties``, so this works on the
-    xdist controller too) and writes the terminal summary."""
+    """Sums each test's step counts (they travel in ``user_properties`` as JSON text, so this
+    works on the xdist controller and in JUnit XML) and writes the terminal summary."""
 
-    def __init__(self, config: pytest.Config) -> None:
+    def __init__(self, config: pytest.Config, tracker: RunTracker) -> None:
+        from .steps.session import StepStats
+
         self.config = config
+        self.tracker = tracker
         self.stats = StepStats()
-        self.nodeids: set[str] = set()
         self.recipe_names: dict[str, str] = {}  # node id -> recipe name, from the fixture
+        self.uses: list[RecipeUse] = []
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        self.nodeids.add(report.nodeid)
         if report.when != "teardown":
             return
         for key, value in report.user_properties:
             if key == "webtask_recipe" and isinstance(value, str):
                 self.recipe_names[report.nodeid] = value
-            if key == "webtask" and isinstance(value, dict):
-                for name, count in value.items():
+            elif key == "webtask" and isinstance(value, str):
+                try:
+                    counts = json.loads(value)
+                except ValueError:
+                    continue
+                for name, count in counts.items():
                     setattr(self.stats, name, getattr(self.stats, name) + count)
+            elif key == "webtask_recipe_use" and isinstance(value, str):
+                use = RecipeUse.from_json(value)
+                if use is not None:
+                    self.uses.append(use)
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         config = self.config
         st = self.stats
-        unused = [] if _partial_run(config) else unused_recipes(config, self.nodeids,
-                                                                self.recipe_names)
-        if not (st.replayed or st.recorded or st.failed or unused or st.weak):
+        partial = self.tracker.incomplete()
+        unused: list[Path] = []
+        steps = [u for u in self.uses if u.unused_steps]
+        if not partial:
+            unused = unused_recipes(config.rootpath, self.tracker.selected, self.recipe_names)
+        prune = config.getoption("webtask_prune")
+        if not (st.replayed or st.recorded or st.failed or unused or st.weak or steps
+                or prune):
             return
         tr = terminalreporter
         tr.section("webtask")
@@ -276,42 +377,28 @@ class Reporter:
                           "run with --webtask-strict to fail them:")
             for where in st.weak:
                 tr.write_line(f"  {where}")
+        if prune and partial:
+            tr.write_line(f"--webtask-prune: nothing deleted, this run is not the whole suite "
+                          f"({partial}); prune on a run of every test.")
         if unused:
-            tr.write_line(f"{len(unused)} recipe(s) unused (their tests are gone or renamed; "
-                          "delete them):")
+            verb = "deleted" if prune else "unused: their tests are gone or renamed " \
+                "(--webtask-prune deletes them)"
+            tr.write_line(f"{len(unused)} recipe(s) {verb}:")
             for path in unused:
-                shown = path.relative_to(config.rootpath) \
-                    if path.is_relative_to(config.rootpath) else path
-                tr.write_line(f"  {shown}")
+                tr.write_line(f"  {self._shown(path)}")
+                if prune:
+                    path.unlink(missing_ok=True)
+        if steps:
+            verb = "cut" if prune and not partial else \
+                "have steps at their end that their passing test no longer runs" + \
+                ("" if partial else " (--webtask-prune cuts them)")
+            tr.write_line(f"{len(steps)} recipe(s) {verb}:")
+            for use in steps:
+                tr.write_line(f"  {self._shown(Path(use.path))}: {use.unused_steps} unused "
+                              "step(s)")
+                if prune and not partial:
+                    prune_steps(use)
 
-
-def _partial_run(config: pytest.Config) -> bool:
-    """Did this run select or stop short of the full suite? (-k, -m, node ids, --deselect,
-    --lf, -x/--maxfail): then no recipe is called unused."""
-    opt = config.option
-    return bool(
-        getattr(opt, "keyword", "") or getattr(opt, "markexpr", "")
-        or getattr(opt, "deselect", None) or getattr(opt, "lf", False)
-        or any("::" in str(a) for a in config.args)
-        or getattr(opt, "exitfirst", False) or getattr(opt, "maxfail", 0)
-    )
-
-
-def unused_recipes(config: pytest.Config, nodeids: set[str],
-                   recipe_names: dict[str, str] | None = None) -> list[Path]:
-    """Recipe files of test modules that ran, whose test did not (syrupy's rule).
-    ``recipe_names`` holds the name each test's fixture used; other tests count by node id."""
-    by_module: dict[Path, set[str]] = {}
-    for nodeid in nodeids:
-        if "::" not in nodeid:
-            continue
-        module_id, tail = nodeid.split("::", 1)
-        name = (recipe_names or {}).get(nodeid) or recipe_test_name(tail)
-        by_module.setdefault(config.rootpath / module_id, set()).add(name)
-    unused = []
-    for module, names in by_module.items():
-        folder = module.parent / RECIPE_DIR / module.stem
-        if folder.is_dir():
-            wanted = {recipe_file_stem(n) for n in names}
-            unused += [p for p in sorted(folder.glob("*.yaml")) if p.stem not in wanted]
-    return unused
+    def _shown(self, path: Path) -> Path:
+        root = self.config.rootpath
+        return path.relative_to(root) if path.is_relative_to(root) else path

@@ -59,7 +59,6 @@ FIELDS: dict[str, tuple[type, Any, str | None, str]] = {
                    "page-state budget in characters; a longer page shows what is around the "
                    "viewport and counts the rest"),
 }
-STRATEGIES = ("step", "plan")
 RESPONSE_FORMATS = ("auto", "json_schema", "json_object")
 
 # Per-test settings; the model is per session (the webtask_llm fixture).
@@ -101,21 +100,22 @@ class Settings:
     def in_ci(self) -> bool:
         return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
-    def with_marker(self, marker: pytest.Mark | None) -> Settings:
-        """A copy with a test's ``@pytest.mark.webtask(...)`` overrides applied (the command
-        line still wins for what it set)."""
-        if marker is None:
-            return self
-        unknown = set(marker.kwargs) - MARKER_FIELDS
-        if marker.args or unknown:
-            raise ConfigurationError(
-                f"@pytest.mark.webtask takes keyword arguments among "
-                f"{', '.join(sorted(MARKER_FIELDS))}; got "
-                f"{', '.join(map(repr, marker.args)) or ', '.join(sorted(unknown))}."
-            )
-        values = {k: _convert(k, v) for k, v in marker.kwargs.items()
-                  if k not in self._from_cli}
-        return dataclasses.replace(self, **values)
+    def with_markers(self, markers: list[pytest.Mark]) -> Settings:
+        """A copy with a test's ``@pytest.mark.webtask(...)`` overrides applied: module,
+        class and function markers merge, the closest winning for a setting they share (give
+        them closest first, as ``node.iter_markers`` does). The command line still wins."""
+        values: dict[str, Any] = {}
+        for marker in reversed(markers):
+            unknown = set(marker.kwargs) - MARKER_FIELDS
+            if marker.args or unknown:
+                raise ConfigurationError(
+                    f"@pytest.mark.webtask takes keyword arguments among "
+                    f"{', '.join(sorted(MARKER_FIELDS))}; got "
+                    f"{', '.join(map(repr, marker.args)) or ', '.join(sorted(unknown))}."
+                )
+            values.update({k: _convert(k, v) for k, v in marker.kwargs.items()
+                           if k not in self._from_cli})
+        return dataclasses.replace(self, **values) if values else self
 
     _from_cli: frozenset[str] = frozenset()
 
@@ -134,9 +134,9 @@ def _convert(name: str, value: Any) -> Any:
         return tuple(items)
     if name == "strict" and isinstance(value, str):
         return value.strip().lower() in ("1", "true", "yes", "on")
-    if name == "strategy" and value not in STRATEGIES:
-        raise ConfigurationError(
-            f"webtask strategy should be one of {', '.join(STRATEGIES)}; got {value!r}.")
+    if name == "strategy" and (not isinstance(value, str) or not value.strip()):
+        # names are checked when a step records: plugins add strategies (hooks)
+        raise ConfigurationError(f"webtask strategy should be a name; got {value!r}.")
     if name == "response_format" and value not in RESPONSE_FORMATS:
         raise ConfigurationError(
             f"webtask response_format should be one of {', '.join(RESPONSE_FORMATS)}; got "
@@ -169,6 +169,9 @@ def add_options(parser: pytest.Parser) -> None:
                     "their recipes")
     group.addoption("--webtask-replay-only", action="store_true", default=False,
                     help="never call a model: a step without a recipe fails")
+    group.addoption("--webtask-prune", action="store_true", default=False,
+                    help="delete unused recipes and the unused steps at the end of recipes "
+                    "(only when the whole suite was collected, selected and run)")
     group.addoption("--webtask-model", default=None, help=FIELDS["model"][3])
     for name in CLI_FIELDS[1:]:
         group.addoption(f"--webtask-{name.replace('_', '-')}", type=FIELDS[name][0],

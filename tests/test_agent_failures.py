@@ -230,7 +230,7 @@ def test_click_that_leaves_allowed_origins_is_blocked(page: Page, server: LocalS
 
 
 def test_placeholders_put_back_short_secrets_but_not_short_variables() -> None:
-    from pytest_webtask import TaskContext
+    from pytest_webtask.agent.task_context import TaskContext
 
     ctx = TaskContext.create("t", variables={"qty": "1", "name": "Ada"},
                              secrets={"pin": "42"})

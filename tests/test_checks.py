@@ -15,12 +15,12 @@ import yaml
 from playwright.sync_api import Browser
 
 from example_suites.scripted import task_of
+from pytest_webtask import WebTask
 from pytest_webtask.llm.context import Context
-from pytest_webtask.recipes._sync.webtask import WebTask
 from pytest_webtask.recipes.model import Check
-from pytest_webtask.recipes.session import RecipeSession, StepStats
 from pytest_webtask.recipes.storage import load_recipe
 from pytest_webtask.settings import Settings
+from pytest_webtask.steps.session import RecipeSession, StepStats
 from pytest_webtask.testing import ScriptedLLM
 from tests.server import PAGES, LocalServer
 
@@ -366,7 +366,7 @@ def test_version_1_recipes_load_with_their_old_meaning(tmp_path: Path) -> None:
             {"text": "items left"}, {"url_path": "/cart"},
             {"element": {"tag": "h1"}, "text": "Order", "pattern": "Order \\d+"}]}]}))
     recipe = load_recipe(path)
-    assert recipe is not None and recipe.version == 2
+    assert recipe is not None and recipe.version == 3
     old = recipe.steps[0].checks
     assert old[0] == Check(expect="text", text="items left", match="contains")
     assert old[1] == Check(expect="url", path="/cart")

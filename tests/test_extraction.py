@@ -18,10 +18,10 @@ from playwright.sync_api import Browser
 
 from example_suites.demo_shop import DemoShop
 from example_suites.demo_shop.catalog import money
+from pytest_webtask import WebTask
 from pytest_webtask.llm.context import Context
-from pytest_webtask.recipes._sync.webtask import WebTask
-from pytest_webtask.recipes.session import RecipeSession, StepStats
 from pytest_webtask.settings import Settings
+from pytest_webtask.steps.session import RecipeSession, StepStats
 from pytest_webtask.testing import ScriptedLLM
 
 ROOT = Path(__file__).resolve().parent.parent

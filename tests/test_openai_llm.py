@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from pytest_webtask import Agent, ConfigurationError, Context, LLMError, OpenAILLM
-from pytest_webtask.llm.context import Block
+from pytest_webtask import Agent, ConfigurationError, LLMError, OpenAILLM
+from pytest_webtask.llm.context import Block, Context
 from pytest_webtask.testing import FakeOpenAIServer, Fault
 from tests.server import LocalServer
 from tests.test_agent_e2e import STEP1, STEP2

@@ -10,12 +10,12 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from example_suites.demo_shop import DemoShop
+from pytest_webtask import WebTask
 from pytest_webtask.agent._sync.plan_agent import PlanAgent
 from pytest_webtask.agent.messages import MessageManager
 from pytest_webtask.llm.context import Context
-from pytest_webtask.recipes._sync.webtask import WebTask
-from pytest_webtask.recipes.session import RecipeSession, StepStats
 from pytest_webtask.settings import Settings
+from pytest_webtask.steps.session import RecipeSession, StepStats
 from pytest_webtask.testing import ScriptedLLM
 
 ADD = "add the Blue Oxford Shirt in size M to the cart"

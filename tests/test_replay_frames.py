@@ -8,9 +8,9 @@ import pytest
 import yaml
 from playwright.sync_api import Browser
 
-from pytest_webtask.recipes._sync.webtask import WebTask
-from pytest_webtask.recipes.session import RecipeSession, StepStats
+from pytest_webtask import WebTask
 from pytest_webtask.settings import Settings
+from pytest_webtask.steps.session import RecipeSession, StepStats
 from pytest_webtask.testing import ScriptedLLM
 from tests.server import LocalServer
 

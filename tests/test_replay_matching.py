@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
+from pytest_webtask import WebTask
 from pytest_webtask.browser._sync.llm_browser import LLMBrowser
-from pytest_webtask.recipes._sync.webtask import WebTask
-from pytest_webtask.recipes.session import RecipeSession, StepStats
 from pytest_webtask.settings import Settings
+from pytest_webtask.steps.session import RecipeSession, StepStats
 from pytest_webtask.testing import ScriptedLLM
 from tests.server import LocalServer
 from tests.test_checks import act, done

@@ -15,10 +15,10 @@ import yaml
 from playwright.sync_api import Browser
 
 from example_suites.demo_shop import PRODUCTS, DemoShop
+from pytest_webtask import WebTask
 from pytest_webtask.llm.context import Context
-from pytest_webtask.recipes._sync.webtask import WebTask
-from pytest_webtask.recipes.session import RecipeSession, StepStats
 from pytest_webtask.settings import Settings
+from pytest_webtask.steps.session import RecipeSession, StepStats
 from pytest_webtask.testing import ScriptedLLM
 
 ADD = "add the Blue Oxford Shirt in size M to the cart"

@@ -14,11 +14,10 @@ import yaml
 from playwright.sync_api import Browser, Page
 
 from example_suites.demo_shop import DemoShop
-from pytest_webtask import Agent
+from pytest_webtask import Agent, WebTask
 from pytest_webtask.llm.context import Context
-from pytest_webtask.recipes._sync.webtask import WebTask
-from pytest_webtask.recipes.session import RecipeSession, StepStats
 from pytest_webtask.settings import Settings
+from pytest_webtask.steps.session import RecipeSession, StepStats
 from pytest_webtask.testing import ScriptedLLM
 from tests.server import LocalServer
 

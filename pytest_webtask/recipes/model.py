@@ -11,7 +11,7 @@ from ..browser.fingerprint import Fingerprint
 from ..extraction.model import Bindings, ExtractionRecipe
 from ..extraction.targets import Target
 
-RECIPE_VERSION = 2
+RECIPE_VERSION = 3
 
 CheckKind = Literal["visible", "hidden", "text", "count", "nth", "order", "state", "value",
                     "url"]
@@ -189,6 +189,11 @@ class RecipeStep(BaseModel):
     checks: list[Check] = Field(default_factory=list)
     extraction: Extraction | None = None
     message: str = ""
+    # The names the step was recorded with (part of its identity; values are not stored).
+    # None: recorded before these were stored, so not compared.
+    variables: list[str] | None = Field(default_factory=list)
+    secrets: list[str] | None = Field(default_factory=list)
+    resources: list[str] | None = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _extraction_iff_extract(self) -> RecipeStep:

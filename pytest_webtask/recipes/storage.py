@@ -10,22 +10,11 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from ..errors import WebtaskError
-from ..naming import recipe_file_stem
+from ..errors import RecipeError
 from .model import RECIPE_VERSION, Recipe, upgrade_check_v1
 
-RECIPE_DIR = "__webtask__"
 # libyaml's loader when PyYAML was built with it: ten times faster than the pure one.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class RecipeError(WebtaskError):
-    """A recipe file is unreadable, invalid, or of an unknown version."""
-
-
-def recipe_path(test_file: Path, test_name: str) -> Path:
-    """``<test dir>/__webtask__/<module stem>/<test name>.yaml``."""
-    return test_file.parent / RECIPE_DIR / test_file.stem / f"{recipe_file_stem(test_name)}.yaml"
 
 
 def load_recipe(path: Path) -> Recipe | None:
@@ -44,6 +33,8 @@ def load_recipe(path: Path) -> Recipe | None:
     version = data.get("version")
     if version == 1:
         data = _upgrade_v1(data)
+    if version in (1, 2):
+        data = _upgrade_v2(data)
     elif version != RECIPE_VERSION:
         raise RecipeError(
             f"Recipe {path} has version {version!r}; this pytest-webtask reads version "
@@ -68,6 +59,15 @@ def _upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
             step = {**step, "checks": [upgrade_check_v1(c) if isinstance(c, dict) else c
                                        for c in step["checks"]]}
         steps.append(step)
+    return {**data, "version": 2, "steps": steps}
+
+
+def _upgrade_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 did not store the names a step was recorded with (variables, secrets,
+    resources): they are unknown (None), so a replay does not compare them."""
+    unknown = {"variables": None, "secrets": None, "resources": None}
+    steps = [{**unknown, **step} if isinstance(step, dict) else step
+             for step in data.get("steps") or []]
     return {**data, "version": RECIPE_VERSION, "steps": steps}
 
 

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from ..browser.fingerprint import Fingerprint
+
+
+@dataclass
+class Found:
+    """An element the cascade found: its frame (a Playwright ``Frame``, async or sync) and an
+    attribute selector that holds it."""
+
+    frame: Any
+    selector: str
+    text: str
 
 # Identity fields: a change in any of them means it is not the same element. Ids, classes,
 # CSS paths and XPaths are only ways to find an element; they may change harmlessly.

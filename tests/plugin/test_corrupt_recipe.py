@@ -12,7 +12,7 @@ from tests.plugin.conftest import TWO_TESTS, Inner
     [
         ("version: 1\nsteps: [unclosed", "*is not valid YAML*"),
         ("version: 7\ntest: t\nsteps: []\n",
-         "*has version 7; this pytest-webtask reads version 2*"),
+         "*has version 7; this pytest-webtask reads version 3*"),
         ("version: 1\ntest: t\nsteps:\n- kind: dance\n  text: x\n",
          "*is invalid: steps.0.kind: Input should be 'do', 'check' or 'extract'*"),
         ("- just a list\n", "*should hold a mapping with version, test and steps*"),

@@ -13,7 +13,7 @@ def test_record_then_replay(inner: Inner, dist: list[str]) -> None:
     first.assert_outcomes(passed=2)
     first.stdout.fnmatch_lines(["*0 step(s) replayed, 3 recorded, 0 failed*", "*LLM: 5 call(s)*"])
     recipe = yaml.safe_load(inner.recipe("test_add").read_text())
-    assert recipe["version"] == 2 and recipe["test"] == "test_add"
+    assert recipe["version"] == 3 and recipe["test"] == "test_add"
     assert [s["kind"] for s in recipe["steps"]] == ["do", "check"]
     click = recipe["steps"][0]["actions"][1]
     assert click["tool"] == "click" and click["target"]["name"] == "Add to cart"

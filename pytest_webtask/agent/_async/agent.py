@@ -14,6 +14,7 @@ from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
+from ...tools._async.browser_tools import AsyncTool
 from ...tools._async.registry import AsyncToolRegistry, browser_registry, note_events
 from ..budget import Budget
 from ..loops import RepeatedFailure
@@ -136,6 +137,7 @@ class AsyncAgent:
         budget: Budget | None = None,
         secrets: Secrets | None = None,
         block_subresources: bool = False,
+        extra_tools: list[type[AsyncTool]] | None = None,
     ) -> None:
         self.llm = llm
         self.secrets = secrets if secrets is not None else Secrets()
@@ -147,6 +149,7 @@ class AsyncAgent:
         self.require_evidence = require_evidence
         self.budget = budget
         self.block_subresources = block_subresources
+        self.extra_tools = list(extra_tools or [])  # tool classes from plugins (hooks)
         self.guard: AsyncOriginGuard | None = None
         self.usage = Usage()
         self._repeats = RepeatedFailure()
@@ -175,7 +178,8 @@ class AsyncAgent:
                                                 known=self.secrets)
         origins = (self.allowed_origins if self.allowed_origins is not None
                    else default_origins(self.page.url))
-        self.tool_registry = browser_registry(self.browser, self._task_context, origins)
+        self.tool_registry = browser_registry(self.browser, self._task_context, origins,
+                                              self.extra_tools)
         self.browser.watch.attach()
         self.proposer = AsyncProposer(self.llm, self._task_context, self.tool_registry,
                                       self.browser, usage=self.usage, budget=self.budget)

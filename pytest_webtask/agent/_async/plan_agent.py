@@ -129,6 +129,7 @@ class AsyncPlanAgent:
         budget: Budget | None = None,
         secrets: Secrets | None = None,
         block_subresources: bool = False,
+        extra_tools: list[type[AsyncTool]] | None = None,
     ) -> None:
         self.llm = llm
         self.horizon = horizon
@@ -140,6 +141,7 @@ class AsyncPlanAgent:
         self.require_evidence = require_evidence
         self.budget = budget
         self.block_subresources = block_subresources
+        self.extra_tools = list(extra_tools or [])  # tool classes from plugins (hooks)
         self.usage = Usage()
         self.messages = MessageManager()
         self.plans: list[list[PlanStep]] = []
@@ -173,7 +175,7 @@ class AsyncPlanAgent:
         limit = min(self.max_iterations, max_steps or self.max_iterations)
         asker = AsyncAsker(self.llm, ctx, self.usage, self.budget)
         self.messages = MessageManager()
-        registry = browser_registry(self.browser, ctx, origins)
+        registry = browser_registry(self.browser, ctx, origins, self.extra_tools)
         planner = AsyncPlannerTool(self.browser, ctx, asker, self.messages.reader(), registry)
         done = AsyncDoneTool(self.browser, ctx, self.require_evidence)
         registry.register(planner)

@@ -130,6 +130,7 @@ class PlanAgent:
         budget: Budget | None = None,
         secrets: Secrets | None = None,
         block_subresources: bool = False,
+        extra_tools: list[type[Tool]] | None = None,
     ) -> None:
         self.llm = llm
         self.horizon = horizon
@@ -141,6 +142,7 @@ class PlanAgent:
         self.require_evidence = require_evidence
         self.budget = budget
         self.block_subresources = block_subresources
+        self.extra_tools = list(extra_tools or [])  # tool classes from plugins (hooks)
         self.usage = Usage()
         self.messages = MessageManager()
         self.plans: list[list[PlanStep]] = []
@@ -174,7 +176,7 @@ class PlanAgent:
         limit = min(self.max_iterations, max_steps or self.max_iterations)
         asker = Asker(self.llm, ctx, self.usage, self.budget)
         self.messages = MessageManager()
-        registry = browser_registry(self.browser, ctx, origins)
+        registry = browser_registry(self.browser, ctx, origins, self.extra_tools)
         planner = PlannerTool(self.browser, ctx, asker, self.messages.reader(), registry)
         done = DoneTool(self.browser, ctx, self.require_evidence)
         registry.register(planner)

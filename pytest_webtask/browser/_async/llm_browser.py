@@ -6,7 +6,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import FrameLocator, Locator, Page
 
 from ...agent.secrets import Secrets
-from ...errors import BrowserError
+from ...errors import BrowserError, UnknownElementError
 from ...llm.context import Block
 from ..fingerprint import Fingerprint
 from ..script import COLLECTOR_JS
@@ -15,10 +15,6 @@ from .watch import AsyncPageWatch
 
 ID_ATTR = "data-webtask-id"
 FRAME_ATTR = "data-webtask-frame"
-
-
-class UnknownElementError(BrowserError):
-    """The model named an element id that the current page state does not have."""
 
 
 class AsyncLLMBrowser:

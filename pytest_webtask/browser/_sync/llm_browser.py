@@ -7,7 +7,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FrameLocator, Locator, Page
 
 from ...agent.secrets import Secrets
-from ...errors import BrowserError
+from ...errors import BrowserError, UnknownElementError
 from ...llm.context import Block
 from ..fingerprint import Fingerprint
 from ..script import COLLECTOR_JS
@@ -16,10 +16,6 @@ from .watch import PageWatch
 
 ID_ATTR = "data-webtask-id"
 FRAME_ATTR = "data-webtask-frame"
-
-
-class UnknownElementError(BrowserError):
-    """The model named an element id that the current page state does not have."""
 
 
 class LLMBrowser:

@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.async_api import ElementHandle, Locator, Page
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-from ...errors import WebtaskError
+from ...errors import ExtractionError
 from ..model import Bindings, Command, Condition, ExtractionRecipe
+from ..outcome import BindingMissing, ExtractionOutcome, ItemFailed
 from ..targets import BIND_JS, Target
-from .resolver import AsyncResolver, BindingMissing
+from .resolver import AsyncResolver
 
 log = logging.getLogger("pytest_webtask.extraction")
 
@@ -83,25 +83,6 @@ READY_JS = """(sel) => {
 
 CONTROLS = {"next_page": "NEXT_PAGE_BUTTON", "load_more": "LOAD_MORE_BUTTON",
             "close": "DETAILS_CLOSE"}
-
-
-class ExtractionError(WebtaskError):
-    """The extraction cannot go on, or did not read every item it should have."""
-
-
-class ItemFailed(Exception):
-    """One item could not be extracted; the others go on, and the step fails at the end
-    unless the test allows skipped items."""
-
-
-@dataclass
-class ExtractionOutcome:
-    items: list[dict[str, Any]] = field(default_factory=list)
-    skipped: list[dict[str, str]] = field(default_factory=list)
-    stop_reason: str = "complete"  # complete | max_items | error
-    commands_executed: int = 0
-    logs: list[str] = field(default_factory=list)
-    targets: dict[str, Target] = field(default_factory=dict)  # binding fingerprints
 
 
 class AsyncRecipeExecutor:

@@ -10,7 +10,6 @@ RecipeExecutor runs. Every phase is written to the session report as it ends.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -20,29 +19,19 @@ from playwright.async_api import Page
 from ...agent._async.asker import AsyncAsker
 from ...agent.models import Usage
 from ...agent.task_context import TaskContext
+from ...errors import ExtractionError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
 from ..model import Bindings, Command, ExtractionRecipe, Fragment, GeneratedRecipe, StepOfStrategy
+from ..outcome import ExtractionOutcome, ExtractionRun
 from ..report import SessionReport, ToolCall
 from ..strategy import Strategy, parse_strategy
 from ..targets import Target
-from .executor import AsyncRecipeExecutor, ExtractionError, ExtractionOutcome
+from .executor import AsyncRecipeExecutor
 
 PROBE_JS = resources.files("pytest_webtask.extraction").joinpath("probe.js").read_text("utf-8")
 OUTLINE_CHARS = 12_000
-
-
-@dataclass
-class ExtractionRun:
-    """What a recording produced: the recipe and bindings to store, and the items."""
-
-    bindings: Bindings
-    recipe: ExtractionRecipe
-    outcome: ExtractionOutcome
-    strategy: Strategy
-    report: SessionReport
-    usage: Usage = field(default_factory=Usage)
 
 
 class AsyncPageTools:

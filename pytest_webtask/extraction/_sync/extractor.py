@@ -11,7 +11,6 @@ RecipeExecutor runs. Every phase is written to the session report as it ends.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -21,29 +20,19 @@ from playwright.sync_api import Page
 from ...agent._sync.asker import Asker
 from ...agent.models import Usage
 from ...agent.task_context import TaskContext
+from ...errors import ExtractionError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
 from ..model import Bindings, Command, ExtractionRecipe, Fragment, GeneratedRecipe, StepOfStrategy
+from ..outcome import ExtractionOutcome, ExtractionRun
 from ..report import SessionReport, ToolCall
 from ..strategy import Strategy, parse_strategy
 from ..targets import Target
-from .executor import RecipeExecutor, ExtractionError, ExtractionOutcome
+from .executor import RecipeExecutor
 
 PROBE_JS = resources.files("pytest_webtask.extraction").joinpath("probe.js").read_text("utf-8")
 OUTLINE_CHARS = 12_000
-
-
-@dataclass
-class ExtractionRun:
-    """What a recording produced: the recipe and bindings to store, and the items."""
-
-    bindings: Bindings
-    recipe: ExtractionRecipe
-    outcome: ExtractionOutcome
-    strategy: Strategy
-    report: SessionReport
-    usage: Usage = field(default_factory=Usage)
 
 
 class PageTools:

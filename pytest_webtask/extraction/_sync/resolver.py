@@ -13,21 +13,13 @@ from typing import Any
 from playwright.sync_api import ElementHandle, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from ..outcome import BindingMissing
 from ..targets import BIND_JS, Target
 
 RESOLVE_JS = "(a) => {" + BIND_JS + "\nreturn WT.resolve(a.scope || document, a); }"
 # wait_for_function wants a falsy value until it is done.
 WAIT_JS = "(a) => {" + BIND_JS + "\nconst r = WT.resolve(a.scope || document, a);\n" \
           "return r.sel ? r : false; }"
-
-
-class BindingMissing(Exception):
-    """No element fits the binding: its CSS and its fingerprint's candidates all failed."""
-
-    def __init__(self, key: str, css: str, tried: list[str], target: Target | None) -> None:
-        self.key, self.css, self.tried, self.target = key, css, tried, target
-        what = f" (recorded as {target.summary()})" if target else ""
-        super().__init__(f"the {key} binding {css!r}{what} finds nothing: " + "; ".join(tried))
 
 
 class Resolver:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -17,18 +16,12 @@ from ...browser._sync.watch import PageWatch
 from ...browser.dialogs import Dialog, DialogAnswer
 from ...browser.fingerprint import Fingerprint
 from ...browser.script import COLLECTOR_JS
-from ...errors import WebtaskError
+from ...errors import ReplayError
 from ...tools._sync.browser_tools import perform
-from ..compile import absolute_url
 from ..model import Check, RecipeAction, RecipeStep
 from ..patterns import escape
-from ..verify import differences
-
-
-class ReplayError(WebtaskError):
-    """A recipe step no longer holds: an element is missing, ambiguous or changed, or a
-    recorded outcome is not on the page."""
-
+from ..urls import absolute_url
+from ..verify import Found, differences
 
 # Waits between polls, as Playwright's own auto-wait does: quick at first, then steady.
 POLL_MS = (0, 20, 50, 100, 100, 250)
@@ -50,8 +43,10 @@ class Replayer:
         timeout_ms: float = 5000,
         substitute: Callable[[str], str] | None = None,
         resources: dict[str, str] | None = None,
+        tools: Mapping[str, Any] | None = None,
     ) -> None:
         self.page = page
+        self.tools = tools  # plugin tools by name: their ``act`` replays their actions
         self.base_url = base_url
         self.timeout_ms = timeout_ms
         self.substitute = substitute or (lambda v: v)
@@ -88,7 +83,7 @@ class Replayer:
             result = perform(self.page, action.tool, params, locator,
                                    substitute=self.substitute, resources=self.resources,
                                    timeout_ms=self.timeout_ms, watch=watch,
-                                   to_locator=to_locator)
+                                   to_locator=to_locator, custom=self.tools)
         except PlaywrightError as exc:
             raise ReplayError(f"{where}: {action.tool} failed on {what}: "
                               f"{str(exc).strip().splitlines()[0]}") from None
@@ -309,15 +304,6 @@ class Replayer:
 
 
 NOT_VISIBLE = "no visible element matches it"
-
-
-@dataclass
-class Found:
-    """An element the cascade found: its frame and an attribute selector that holds it."""
-
-    frame: Frame
-    selector: str
-    text: str
 
 
 def script_problem(exc: Exception, url: str) -> str:

@@ -129,8 +129,11 @@ async def note_events(browser: AsyncLLMBrowser, result: ExecutionResult) -> None
 
 
 def browser_registry(browser: AsyncLLMBrowser, task: TaskContext,
-                     allowed_origins: list[str] | None) -> AsyncToolRegistry:
-    """The browser tools for a task; ``upload`` only when the task has resources."""
+                     allowed_origins: list[str] | None,
+                     extra: list[type[AsyncTool]] | None = None) -> AsyncToolRegistry:
+    """The browser tools for a task; ``upload`` only when the task has resources; ``extra``
+    tools (from plugins) after them, replacing a built-in of the same name."""
     classes = list(BROWSER_TOOLS) + ([AsyncUploadTool] if task.resources else [])
+    classes += list(extra or [])
     browser.allowed_origins = allowed_origins
     return AsyncToolRegistry([cls(browser, task, allowed_origins) for cls in classes])

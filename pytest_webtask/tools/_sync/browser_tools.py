@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urljoin
@@ -47,7 +47,9 @@ class Tool:
     """A tool: a name, a description, a parameter model, and ``execute``.
 
     What a tool does to the page lives in ``perform``, which the recipe replayer calls too,
-    with a locator found by fingerprint instead of by element id.
+    with a locator found by fingerprint instead of by element id. A tool from a plugin (the
+    ``pytest_webtask_add_tools`` hook) defines a static ``act(page, params, locator,
+    substitute) -> ExecutionResult``, which ``perform`` calls in both cases.
     """
 
     name: ClassVar[str]
@@ -71,6 +73,7 @@ class Tool:
             resources=self.task.resources if self.task else {},
             allowed_origins=self.allowed_origins,
             watch=self.browser.watch, to_locator=to_locator,
+            custom={self.name: type(self)} if hasattr(type(self), "act") else None,
         )
         if result.success and locator is not None and self.task is not None \
                 and self.task.names_secret(str(params.model_dump().get("value", ""))):
@@ -235,12 +238,15 @@ def perform(
     timeout_ms: float = ACTION_TIMEOUT_MS,
     watch: PageWatch | None = None,
     to_locator: Locator | None = None,
+    custom: Mapping[str, type[Tool]] | None = None,
 ) -> ExecutionResult:
     """Do one action to the page. ``locator`` is the target for element tools (``to_locator``
     a drag's drop target); ``{name}`` placeholders in typed values go through ``substitute``;
     ``watch`` answers dialogs. Playwright errors propagate."""
     sub = substitute or (lambda v: v)
     value = sub(str(params.get("value", "")))
+    if custom and tool in custom:
+        return custom[tool].act(page, params, locator, sub)  # type: ignore[attr-defined]
     if tool in PAGE_TOOLS:
         return perform_on_page(page, tool, params, sub, watch)
     if tool == "navigate":

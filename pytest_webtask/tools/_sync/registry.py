@@ -130,8 +130,11 @@ def note_events(browser: LLMBrowser, result: ExecutionResult) -> None:
 
 
 def browser_registry(browser: LLMBrowser, task: TaskContext,
-                     allowed_origins: list[str] | None) -> ToolRegistry:
-    """The browser tools for a task; ``upload`` only when the task has resources."""
+                     allowed_origins: list[str] | None,
+                     extra: list[type[Tool]] | None = None) -> ToolRegistry:
+    """The browser tools for a task; ``upload`` only when the task has resources; ``extra``
+    tools (from plugins) after them, replacing a built-in of the same name."""
     classes = list(BROWSER_TOOLS) + ([UploadTool] if task.resources else [])
+    classes += list(extra or [])
     browser.allowed_origins = allowed_origins
     return ToolRegistry([cls(browser, task, allowed_origins) for cls in classes])

@@ -9,25 +9,13 @@ marked as ``varies`` and the user's ``dynamic`` patterns become a ``pattern`` th
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from ..agent.models import Evidence, TaskResult
 from ..agent.task_context import TaskContext
 from ..browser.fingerprint import Fingerprint
-from .model import Check, RecipeAction, RecipeStep
-from .patterns import escape, varying
-
-
-def relative_url(url: str, base_url: str | None) -> str:
-    """``url`` relative to ``base_url`` when under it (path + query), else unchanged."""
-    if base_url and url.startswith(base_url.rstrip("/")):
-        rest = url[len(base_url.rstrip("/")) :]
-        return rest if rest.startswith("/") else "/" + rest
-    return url
-
-
-def absolute_url(url: str, base_url: str | None, current: str) -> str:
-    return urljoin(base_url or current, url) if not urlsplit(url).scheme else url
+from ..recipes.model import Check, RecipeAction, RecipeStep
+from ..recipes.patterns import varying
+from ..recipes.urls import absolute_url, relative_url, url_change
 
 
 def _templated(obj: object, ctx: TaskContext) -> object:
@@ -117,17 +105,6 @@ class CheckCompiler:
         return Check(**fields)
 
 
-def url_change(start_url: str, final_url: str) -> tuple[str | None, dict[str, str]] | None:
-    """(path, query parameters that are new or changed) when the step changed the URL."""
-    start, end = urlsplit(start_url), urlsplit(final_url)
-    if (start.path, start.query) == (end.path, end.query):
-        return None
-    before = dict(parse_qsl(start.query, keep_blank_values=True))
-    changed = {k: v for k, v in parse_qsl(end.query, keep_blank_values=True)
-               if before.get(k) != v}
-    return end.path, changed
-
-
 # Tools whose effect lives elsewhere in the recipe: a dialog's answer is stored with the
 # action that opened the dialog; find only reads the page.
 NOT_REPLAYED = ("dialog", "find")
@@ -167,7 +144,3 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: TaskContext,
     return RecipeStep(kind=kind, text=text, url=relative_url(start_url, base_url),  # type: ignore[arg-type]
                       actions=actions, checks=checks,
                       message=ctx.redact(result.message))
-
-
-__all__ = ["CheckCompiler", "absolute_url", "compile_step", "escape", "relative_url",
-           "url_change"]

@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..naming import legacy_file_stem
-from .model import Recipe, RecipeStep
-from .storage import load_recipe, save_recipe
+from ..recipes.model import Recipe, RecipeStep
+from ..recipes.storage import load_recipe, save_recipe
+from .identity import StepKey
 
 
 @dataclass
@@ -30,7 +31,7 @@ class StepStats:
 @dataclass
 class RecipeSession:
     """The recipe of one test. Step ``i`` of the test replays ``recipe.steps[i]`` when its
-    kind and text are the same; otherwise it must be recorded. Nothing is written unless a
+    identity (``StepKey``) is the same; otherwise it must be recorded. Nothing is written unless a
     step was recorded."""
 
     path: Path
@@ -47,7 +48,7 @@ class RecipeSession:
             self._recipe = load_recipe(self.path)  # RecipeError for a broken file
         return self._recipe
 
-    def expected(self, index: int, kind: str, text: str) -> RecipeStep | None:
+    def expected(self, index: int, key: StepKey) -> RecipeStep | None:
         """The recorded step to replay at ``index``, or None when it must be recorded."""
         if self.record_all:
             return None
@@ -55,9 +56,9 @@ class RecipeSession:
         if recipe is None or index >= len(recipe.steps):
             return None
         step = recipe.steps[index]
-        return step if (step.kind, step.text) == (kind, text) else None
+        return None if key.changes(StepKey.of(step)) else step
 
-    def why_missing(self, index: int, kind: str, text: str) -> str:
+    def why_missing(self, index: int, key: StepKey) -> str:
         recipe = None if self.record_all else self.recipe()
         if recipe is None:
             legacy = self.path.with_name(legacy_file_stem(self.test_name) + ".yaml")
@@ -69,8 +70,13 @@ class RecipeSession:
         if index >= len(recipe.steps):
             return f"the recipe {self.path} has only {len(recipe.steps)} step(s)"
         old = recipe.steps[index]
-        return (f"step {index + 1} of the recipe {self.path} is {old.describe()}, "
-                f"not {kind}({text!r}) (the step's text changed)")
+        return (f"step {index + 1} of the recipe {self.path} ({old.describe()}) was recorded "
+                "for another call: " + "; ".join(key.changes(StepKey.of(old))))
+
+    def unused_steps(self) -> int:
+        """Recorded steps after the last one this test reached (call after a passing test)."""
+        recipe = None if self.record_all else self._recipe
+        return max(0, len(recipe.steps) - len(self.steps)) if recipe is not None else 0
 
     def done(self, index: int, step: RecipeStep, *, recorded: bool) -> None:
         del self.steps[index:]

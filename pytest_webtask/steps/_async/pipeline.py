@@ -1,0 +1,226 @@
+"""AsyncPipeline: the one place a step runs.
+
+key -> the expected recipe step -> replay; or, when the recipe has no such step and the
+policy allows it, record -> compile -> verify -> store. It counts every step, and fails the
+test with one message (saved with a screenshot) when a step cannot be replayed or recorded.
+The step kinds (``kinds.py``) say only how their kind replays and records.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn, Protocol
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from ...agent.budget import Budget, RunBudget
+from ...agent.models import Usage
+from ...agent.secrets import Secrets
+from ...agent.task_context import TaskContext
+from ...browser.secret_fields import SECRET_ATTR, SECRET_FIELDS_JS
+from ...errors import WebtaskError
+from ...recipes.model import RecipeStep
+from ...recipes.urls import absolute_url
+from ...settings import Settings
+from ..observer import StepObserver
+from ..outcome import StepOutcome, StepRequest, StepRun
+from ..session import RecipeSession, StepStats
+from ..strategy import Strategy, StrategyOptions, pick
+from .strategies import builtin_strategies
+
+log = logging.getLogger("pytest_webtask")
+
+
+class AsyncStepKind(Protocol):
+    kind: str
+
+    async def replay(self, pipe: AsyncPipeline, run: StepRun, recorded: RecipeStep
+                     ) -> list[dict[str, Any]]: ...
+
+    async def record(self, pipe: AsyncPipeline, run: StepRun, llm: Any
+                     ) -> tuple[RecipeStep, Any, list[dict[str, Any]]]: ...
+
+
+class AsyncPipeline:
+    """Runs the steps of one test on ``page`` against its recipe (``session``)."""
+
+    def __init__(
+        self,
+        page: Page,
+        *,
+        session: RecipeSession,
+        settings: Settings,
+        base_url: str | None,
+        llm_provider: Callable[[], Any],
+        stats: StepStats,
+        report: Callable[[str], None] | None = None,
+        artifacts: Callable[[], Path] | None = None,
+        run_budget: RunBudget | None = None,
+        strategies: dict[str, Strategy] | None = None,
+        tools: list[type] | None = None,
+        observer: StepObserver | None = None,
+        fix_command: str = "",
+    ) -> None:
+        self.page = page
+        self.session = session
+        self.settings = settings
+        self.base_url = base_url
+        self._llm_provider = llm_provider
+        self.stats = stats
+        self._report = report or (lambda line: None)
+        self._artifacts = artifacts
+        self.run_budget = run_budget
+        self.strategies = {**builtin_strategies(), **(strategies or {})}
+        self.tools = list(tools or [])
+        self.observer = observer or StepObserver()
+        self.fix_command = fix_command or f"pytest --webtask-record {session.test_name!r}"
+        self.results: list[StepOutcome] = []
+        self.secrets = Secrets()  # every secret passed so far: masked for the rest of the test
+        self._started_at = ""
+
+    @property
+    def tools_by_name(self) -> dict[str, type]:
+        return {t.name: t for t in self.tools}  # type: ignore[attr-defined]
+
+    async def run(self, kind: AsyncStepKind, request: StepRequest) -> StepOutcome:
+        ctx = TaskContext.create(request.text, resources=request.resources,
+                                 variables=request.variables, secrets=request.secrets,
+                                 known=self.secrets)
+        run = StepRun(request, ctx, len(self.results))
+        self._started_at = urlsplit(self.page.url).path
+        try:
+            recorded = self.session.expected(run.index, request.key)
+        except WebtaskError as exc:  # a broken recipe file
+            await self.fail(str(exc), run)
+        result = None
+        if recorded is not None:
+            items = await kind.replay(self, run, recorded)
+            self.stats.replayed += 1
+            how, step = "replayed", recorded
+        else:
+            llm = await self._recording_llm(run)
+            step, result, items = await kind.record(self, run, llm)
+            key = request.key
+            step = step.model_copy(update={"variables": list(key.variables),
+                                           "secrets": list(key.secrets),
+                                           "resources": list(key.resources)})
+            self.stats.recorded += 1
+            how = "recorded"
+        outcome = StepOutcome(request.kind, request.text, how, time.monotonic() - run.started,
+                              step, result, items)
+        self.session.done(run.index, step, recorded=how == "recorded")
+        self.results.append(outcome)
+        counts = (f"{len(items)} item(s)" if request.kind == "extract" else
+                  f"{len(step.actions)} action(s), {len(step.checks)} check(s)")
+        self._report(f"webtask {run.where}: {how} ({counts}, {outcome.seconds:.2f}s)")
+        self.observer.done(outcome)
+        return outcome
+
+    # -- recording ------------------------------------------------------------------------
+
+    async def _recording_llm(self, run: StepRun) -> Any:
+        """The model to record with, or a failed test saying why recording is not allowed."""
+        if self.settings.mode != "record":
+            reason = self.session.why_missing(run.index, run.request.key)
+            if self.settings.mode == "replay" or self.settings.in_ci:
+                why = ("--webtask-replay-only is set" if self.settings.mode == "replay"
+                       else "CI is set, so no model is called")
+                await self.fail(
+                    f"{run.where}: the recipe is missing: {reason}; {why}.\n"
+                    f"Record it where a model is configured with:  {self.fix_command}  "
+                    f"(then commit {self.session.path})", run)
+        try:
+            return self._llm_provider()
+        except WebtaskError as exc:
+            await self.fail(f"{run.where} needs recording, but {exc}", run)
+
+    def budget(self) -> Budget:
+        s = self.settings
+        return Budget(max_calls=s.max_llm_calls, max_tokens=s.max_tokens, run=self.run_budget,
+                      names=("webtask_max_llm_calls", "webtask_max_tokens",
+                             "webtask_run_max_llm_calls", "webtask_run_max_tokens"))
+
+    async def runner(self, llm: Any, max_steps: int, run: StepRun) -> Any:
+        """The agent of the test's strategy, for one recorded step."""
+        s = self.settings
+        try:
+            factory = pick(self.strategies, s.strategy)
+        except WebtaskError as exc:
+            await self.fail(f"{run.where}: {exc}", run)
+        options = StrategyOptions(allowed_origins=self.origins() or ["*"],
+                                  budget=self.budget(), secrets=self.secrets,
+                                  max_steps=max_steps, block_subresources=s.block_subresources,
+                                  max_page_chars=s.page_chars, plan_horizon=s.plan_horizon,
+                                  max_iterations=s.max_iterations, extra_tools=self.tools)
+        return factory(self.page, llm, options)
+
+    def count(self, usage: Usage) -> None:
+        self.stats.llm_calls += usage.calls
+        self.stats.prompt_tokens += usage.prompt_tokens
+        self.stats.completion_tokens += usage.completion_tokens
+
+    async def weak(self, run: StepRun, step: RecipeStep) -> None:
+        """A recorded step whose every check held before it ran: a replay could pass without
+        the step doing anything. Warn (the terminal summary names it), or fail if strict."""
+        name = f"{self.session.test_name}: {run.where}"
+        if self.settings.strict:
+            await self.fail(
+                f"{run.where}: none of the step's checks discriminates: each already held "
+                "before the step ran (" + "; ".join(c.describe() for c in step.checks) + "), "
+                "so a replay could pass without the step doing anything. Add a check(...) of "
+                "what the step changes, or record with a model that cites it "
+                "(--webtask-strict is set).", run)
+        self.stats.weak.append(name)
+        log.warning("%s: no check discriminates (all held before the step)", name)
+
+    # -- shared by the kinds --------------------------------------------------------------
+
+    def start_hint(self, step: RecipeStep) -> str:
+        """Where the step was recorded from, when the page started elsewhere this time."""
+        start = urlsplit(absolute_url(step.url or "/", self.base_url, self.page.url)).path
+        if step.url and self._started_at != start:
+            return (f"\n  note: this step was recorded starting at {start}, but this time it "
+                    f"started at {self._started_at}")
+        return ""
+
+    def origins(self) -> list[str] | None:
+        origins = list(self.settings.allowed_origins)
+        if self.base_url:
+            origins.append(self.base_url)
+        elif self.page.url.startswith("http"):
+            origins.append(self.page.url)
+        return origins or None
+
+    def artifact_path(self, name: str) -> Path | None:
+        return self._artifacts() / name if self._artifacts else None
+
+    async def mark_secrets(self) -> None:
+        """Mark what shows a secret on the page, for a screenshot's mask."""
+        if self.secrets:
+            await self.page.evaluate(SECRET_FIELDS_JS, {"op": "mark",
+                                                        "values": self.secrets.values})
+
+    async def fail(self, message: str, run: StepRun) -> NoReturn:
+        """Fail the test: count the failed step, save the message and a screenshot to the
+        output folder, and report without a traceback from inside the plugin."""
+        self.stats.failed += 1
+        message = run.ctx.redact(message)
+        self.observer.failed(run.request.kind, run.request.text, message)
+        if self._artifacts is not None:
+            try:
+                folder = self._artifacts()
+                folder.mkdir(parents=True, exist_ok=True)
+                (folder / "webtask-failure.txt").write_text(message + "\n", encoding="utf-8")
+                await self.mark_secrets()
+                await self.page.screenshot(path=str(folder / "webtask-failure.png"),
+                                           mask=[self.page.locator(f"[{SECRET_ATTR}]")])
+                message += f"\n(step log and screenshot in {folder})"
+            except (OSError, PlaywrightError) as exc:
+                log.warning("could not save failure artifacts: %s", exc)
+        raise pytest.fail.Exception(message, pytrace=False) from None  # printed once

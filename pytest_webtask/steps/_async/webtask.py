@@ -1,0 +1,98 @@
+"""AsyncWebTask: what a test calls (goto, do, check, extract). Each step goes through the
+pipeline, which replays the recipe or records it when allowed."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from ...agent.secrets import Secrets
+from ...browser.secret_fields import SECRET_FIELDS_JS
+from ...recipes.urls import absolute_url
+from ..identity import StepKey
+from ..outcome import StepOutcome, StepRequest
+from .kinds import AsyncCheckStep, AsyncDoStep, AsyncExtractStep
+from .pipeline import AsyncPipeline
+
+log = logging.getLogger("pytest_webtask")
+
+
+class AsyncWebTask:
+    """The ``async_webtask`` fixture's object: plain-English steps on a Playwright page."""
+
+    def __init__(self, page: Page, **pipeline: Any) -> None:
+        self._pipe = AsyncPipeline(page, **pipeline)
+
+    @property
+    def page(self) -> Page:
+        """The current tab (a step that opens or switches tabs changes it)."""
+        return self._pipe.page
+
+    @property
+    def results(self) -> list[StepOutcome]:
+        """The steps run so far, in order."""
+        return self._pipe.results
+
+    @property
+    def secrets(self) -> Secrets:
+        """Every secret passed so far (masked in messages, reports and screenshots)."""
+        return self._pipe.secrets
+
+    @property
+    def settings(self) -> Any:
+        return self._pipe.settings
+
+    async def goto(self, url: str) -> None:
+        """Open ``url``; a relative URL resolves against ``--base-url``."""
+        target = absolute_url(url, self._pipe.base_url, self.page.url or "")
+        if not urlsplit(target).scheme or target.startswith("about:"):
+            pytest.fail(f"goto({url!r}): a relative URL needs a base URL: pass --base-url, "
+                        "set base_url in the ini file, or override the base_url fixture.",
+                        pytrace=False)
+        await self.page.goto(target)
+
+    async def do(self, task: str, resources: dict[str, Any] | None = None,
+                 secrets: dict[str, Any] | None = None, **variables: Any) -> StepOutcome:
+        """Complete ``task`` (English), or fail the test with the step log.
+
+        ``{name}`` placeholders take ``variables`` (the model sees them) and ``secrets`` (the
+        model sees only the name; never written anywhere). ``resources`` name files the
+        task may upload.
+        """
+        key = StepKey.make("do", task, variables=variables, secrets=secrets,
+                           resources=resources)
+        return await self._pipe.run(AsyncDoStep(), StepRequest(
+            key, task, variables, dict(secrets or {}), dict(resources or {})))
+
+    async def check(self, statement: str) -> StepOutcome:
+        """Assert ``statement`` about the page; a false statement fails the test."""
+        return await self._pipe.run(AsyncCheckStep(), StepRequest(
+            StepKey.make("check", statement), AsyncCheckStep.task(statement)))
+
+    async def extract(self, what: str, max_items: int = 20, fields: list[str] | None = None,
+                      allow_skipped: int = 0) -> list[dict[str, Any]]:
+        """Extract items from a list-detail page (seed 003): every item of the list, with
+        ``fields`` (read by per-field selectors) or its details text, at most ``max_items``.
+        Recorded once by the three LLM phases; replayed by the recipe executor alone. An
+        item that cannot be read fails the step unless ``allow_skipped`` allows that many."""
+        request = StepRequest(StepKey.make("extract", what, fields=fields), what,
+                              max_items=max_items, allow_skipped=allow_skipped)
+        outcome = await self._pipe.run(AsyncExtractStep(fields), request)
+        return outcome.items
+
+    async def scrub_page(self) -> None:
+        """Replace what shows a secret on every page of the context (fields and text), so
+        screenshots taken after the test (pytest-playwright's ``--screenshot``) hold none."""
+        if not self.secrets:
+            return
+        for page in self.page.context.pages:
+            try:
+                await page.evaluate(SECRET_FIELDS_JS, {"op": "scrub",
+                                                       "values": self.secrets.values})
+            except PlaywrightError as exc:
+                log.debug("could not scrub %s: %s", page.url, exc)

@@ -1,0 +1,65 @@
+"""What a step of a test asked for and how it went: one class each, shared by ``WebTask`` and
+``AsyncWebTask``."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..agent.models import TaskResult
+from ..agent.task_context import TaskContext
+from ..recipes.model import RecipeStep
+from .identity import StepKey
+
+
+@dataclass
+class StepRequest:
+    """One call of ``do``/``check``/``extract``: its identity, and the values it is run with
+    (variables, secrets and resources by name; extraction options)."""
+
+    key: StepKey
+    agent_task: str = ""  # what the agent is asked (a check's statement is wrapped)
+    variables: dict[str, Any] = field(default_factory=dict)
+    secrets: dict[str, Any] = field(default_factory=dict)
+    resources: dict[str, Any] = field(default_factory=dict)
+    max_items: int = 20
+    allow_skipped: int = 0
+
+    @property
+    def kind(self) -> str:
+        return self.key.kind
+
+    @property
+    def text(self) -> str:
+        return self.key.text
+
+
+@dataclass
+class StepOutcome:
+    """One step of the test: what it was, how it ran (``replayed`` or ``recorded``), the
+    recipe step it replayed or wrote, the agent's result if recorded, and an extract step's
+    items."""
+
+    kind: str
+    text: str
+    how: str
+    seconds: float
+    recipe_step: RecipeStep
+    result: TaskResult | None = None
+    items: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def recorded(self) -> bool:
+        return self.how == "recorded"
+
+
+class StepRun:
+    """One step while it runs: the request, its task context, its place in the test."""
+
+    def __init__(self, request: StepRequest, ctx: TaskContext, index: int) -> None:
+        self.request = request
+        self.ctx = ctx
+        self.index = index
+        self.where = f"Step {index + 1} {request.kind}({request.text!r})"
+        self.started = time.monotonic()

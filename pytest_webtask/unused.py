@@ -1,0 +1,154 @@
+"""Unused recipes and recipe steps, found the way syrupy finds unused snapshots.
+
+A run is complete only when every collected test was selected and every selected test ran:
+then a recipe file no test used (in a folder of a test module that ran) is unused, and so are
+the steps at the end of a recipe its passing test no longer reaches. On any other run
+(``-k``, node ids, a conftest or plugin that deselects, CI shards, ``--sw``, ``-x``, an
+interrupted run) nothing is called unused. ``--webtask-prune`` deletes them, on a complete
+run only.
+
+Works under pytest-xdist: each worker says whether its collection was whole; the controller
+sees which tests ran.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .naming import RECIPE_DIR, recipe_file_stem, recipe_test_name
+
+WORKER_KEY = "webtask_collection"
+
+
+@dataclass(eq=False)  # a plugin object: pluggy hashes it
+class RunTracker:
+    """What was collected, selected and run in this process (or, on the xdist controller,
+    what the workers said)."""
+
+    collected: set[str] = field(default_factory=set)
+    selected: list[str] = field(default_factory=list)
+    ran: set[str] = field(default_factory=set)
+    collect_errors: int = 0
+    worker_problems: list[str] = field(default_factory=list)
+    stopped: str = ""
+
+    # -- hooks ----------------------------------------------------------------------------
+
+    def pytest_itemcollected(self, item: pytest.Item) -> None:
+        self.collected.add(item.nodeid)
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            self.collect_errors += 1
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.selected = [item.nodeid for item in session.items]
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.ran.add(report.nodeid)
+
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        self.selected = list(ids)  # the controller: every worker collects the same
+
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        said = getattr(node, "workeroutput", {}).get(WORKER_KEY)
+        if error or said is None:
+            self.worker_problems.append("a worker stopped before the end")
+        elif said:
+            self.worker_problems.append(said)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if session.shouldstop or session.shouldfail:
+            self.stopped = str(session.shouldstop or session.shouldfail)
+        workeroutput = getattr(session.config, "workeroutput", None)
+        if workeroutput is not None:  # an xdist worker: the controller decides
+            workeroutput[WORKER_KEY] = self.collection_problem() or ""
+
+    # -- verdict --------------------------------------------------------------------------
+
+    def collection_problem(self) -> str:
+        if self.collect_errors:
+            return f"{self.collect_errors} collection error(s)"
+        if self.collected and set(self.selected) != self.collected:
+            left = len(self.collected - set(self.selected))
+            return f"{left} of {len(self.collected)} collected test(s) were not selected"
+        return ""
+
+    def incomplete(self) -> str:
+        """Why this run is not the whole suite, or "" when it is."""
+        problem = self.collection_problem() or "; ".join(self.worker_problems)
+        if problem:
+            return problem
+        if self.stopped:
+            return f"the run stopped early ({self.stopped})"
+        missed = [n for n in self.selected if n not in self.ran]
+        if missed:
+            return f"{len(missed)} selected test(s) did not run"
+        return ""
+
+
+@dataclass
+class RecipeUse:
+    """What one test's fixture used: its recipe file and how many steps a passing test ran
+    (``steps_used`` is None when the test did not pass)."""
+
+    path: str
+    steps_used: int | None
+    steps_recorded: int
+
+    def to_json(self) -> str:
+        return json.dumps({"path": self.path, "steps_used": self.steps_used,
+                           "steps_recorded": self.steps_recorded})
+
+    @classmethod
+    def from_json(cls, text: str) -> RecipeUse | None:
+        try:
+            data = json.loads(text)
+            return cls(str(data["path"]), data["steps_used"], int(data["steps_recorded"]))
+        except (ValueError, KeyError, TypeError):
+            return None
+
+    @property
+    def unused_steps(self) -> int:
+        if self.steps_used is None:
+            return 0
+        return max(0, self.steps_recorded - self.steps_used)
+
+
+def unused_recipes(rootpath: Path, nodeids: set[str] | list[str],
+                   recipe_names: dict[str, str] | None = None) -> list[Path]:
+    """Recipe files of test modules that ran, whose test did not (syrupy's rule).
+    ``recipe_names`` holds the name each test's fixture used; other tests count by node id."""
+    by_module: dict[Path, set[str]] = {}
+    for nodeid in nodeids:
+        if "::" not in nodeid:
+            continue
+        module_id, tail = nodeid.split("::", 1)
+        name = (recipe_names or {}).get(nodeid) or recipe_test_name(tail)
+        by_module.setdefault(rootpath / module_id, set()).add(name)
+    unused = []
+    for module, names in by_module.items():
+        folder = module.parent / RECIPE_DIR / module.stem
+        if folder.is_dir():
+            wanted = {recipe_file_stem(n) for n in names}
+            unused += [p for p in sorted(folder.glob("*.yaml")) if p.stem not in wanted]
+    return unused
+
+
+def prune_steps(use: RecipeUse) -> bool:
+    """Cut the recipe of a passing test down to the steps it ran."""
+    from .recipes.storage import load_recipe, save_recipe
+
+    path = Path(use.path)
+    recipe = load_recipe(path)
+    if recipe is None or use.steps_used is None or len(recipe.steps) <= use.steps_used:
+        return False
+    save_recipe(path, recipe.model_copy(update={"steps": recipe.steps[:use.steps_used]}))
+    return True
