@@ -1,8 +1,19 @@
-"""Unused recipes are reported, syrupy's way: only for a full run of the module."""
+"""Unused recipes and steps, syrupy's way: reported only when the whole suite was collected,
+selected and run; deleted only then, and only with --webtask-prune."""
 
 from __future__ import annotations
 
+import yaml
+
 from tests.plugin.conftest import TWO_TESTS, Inner
+
+DESELECTING_CONFTEST = '''
+
+def pytest_collection_modifyitems(config, items):
+    keep = [i for i in items if "again" not in i.name]
+    config.hook.pytest_deselected(items=[i for i in items if i not in keep])
+    items[:] = keep
+'''
 
 
 def test_unused_recipe_reported(inner: Inner, dist: list[str]) -> None:
@@ -11,7 +22,7 @@ def test_unused_recipe_reported(inner: Inner, dist: list[str]) -> None:
     inner.tests(TWO_TESTS.split("def test_add_again")[0])  # the second test is deleted
     result = inner.run(*dist)
     result.assert_outcomes(passed=1)
-    result.stdout.fnmatch_lines(["*1 recipe(s) unused*",
+    result.stdout.fnmatch_lines(["*1 recipe(s) unused*--webtask-prune deletes them*",
                                  "*__webtask__/test_shop/test_add_again.yaml*"])
     assert inner.recipe("test_add_again").exists()  # reported, never deleted
 
@@ -19,7 +30,50 @@ def test_unused_recipe_reported(inner: Inner, dist: list[str]) -> None:
 def test_no_unused_report_on_partial_runs(inner: Inner) -> None:
     inner.tests(TWO_TESTS)
     inner.run().assert_outcomes(passed=2)
-    for args in (["-k", "test_add_again"], ["test_shop.py::test_add_again"]):
-        result = inner.run(*args)
-        result.assert_outcomes(passed=1)
-        assert "recipe(s) unused" not in result.stdout.str()
+    inner.tests(TWO_TESTS.replace("def test_add_again", "def test_add_later"))
+    for args in (["-k", "test_add_later"], ["test_shop.py::test_add_later"],
+                 ["--deselect", "test_shop.py::test_add"]):
+        result = inner.run(*args, env={"FORBID_LLM": ""})
+        assert "recipe(s) unused" not in result.stdout.str(), args
+
+
+def test_a_conftest_that_deselects_is_a_partial_run(inner: Inner, dist: list[str]) -> None:
+    inner.tests(TWO_TESTS)
+    inner.run(*dist).assert_outcomes(passed=2)
+    conftest = inner.path / "conftest.py"
+    conftest.write_text(conftest.read_text() + DESELECTING_CONFTEST)
+    result = inner.run(*dist, "--webtask-prune")
+    result.assert_outcomes(passed=1)
+    out = result.stdout.str()
+    assert "recipe(s) unused" not in out and "deleted" not in out
+    result.stdout.fnmatch_lines(["*--webtask-prune: nothing deleted, this run is not the "
+                                 "whole suite (1 of 2 collected test(s) were not selected)*"])
+    assert inner.recipe("test_add_again").exists()
+
+
+def test_prune_deletes_unused_recipes_and_steps_on_a_complete_run(inner: Inner) -> None:
+    inner.tests(TWO_TESTS)
+    inner.run().assert_outcomes(passed=2)
+    # test_add drops its check (a step at the end of its recipe), test_add_again is deleted
+    inner.tests(TWO_TESTS.split("def test_add_again")[0].replace(
+        '    webtask.check("the cart total is $39.00")\n', ""))
+    reported = inner.run()
+    reported.assert_outcomes(passed=1)
+    reported.stdout.fnmatch_lines(["*1 recipe(s) have steps at their end that their passing "
+                                   "test no longer runs (--webtask-prune cuts them)*",
+                                   "*test_add.yaml: 1 unused step(s)*"])
+    assert len(yaml.safe_load(inner.recipe("test_add").read_text())["steps"]) == 2
+    # a partial run prunes nothing
+    partial = inner.run("-k", "not test_add", "--webtask-prune")
+    partial.stdout.fnmatch_lines(["*nothing deleted, this run is not the whole suite*"])
+    assert inner.recipe("test_add_again").exists()
+    pruned = inner.run("--webtask-prune")
+    pruned.assert_outcomes(passed=1)
+    pruned.stdout.fnmatch_lines(["*1 recipe(s) deleted:*", "*test_add_again.yaml*",
+                                 "*1 recipe(s) cut:*"])
+    assert not inner.recipe("test_add_again").exists()
+    steps = yaml.safe_load(inner.recipe("test_add").read_text())["steps"]
+    assert [s["kind"] for s in steps] == ["do"]
+    again = inner.run(env={"CI": "1", "FORBID_LLM": "1"})  # still replays, nothing to report
+    again.assert_outcomes(passed=1)
+    assert "unused" not in again.stdout.str()

@@ -1,0 +1,193 @@
+"""The step pipeline in a real run: a step's whole identity decides whether it replays, the
+printed fix command re-records exactly the failing test, and plugins add tools and
+strategies through the hooks."""
+
+from __future__ import annotations
+
+import shlex
+
+from tests.plugin.conftest import Inner
+
+IDENTITY_TESTS = '''
+import os
+import pytest
+
+
+def test_sign_in(webtask):
+    webtask.goto("/signin")
+    webtask.do("sign in as {email}", email="ada@example.com",
+               secrets={"password": os.environ.get("SHOP_PASSWORD", "lovelace")})
+'''
+
+
+def test_a_changed_secret_name_is_reported_as_such(inner: Inner) -> None:
+    inner.tests(IDENTITY_TESTS)
+    inner.run().assert_outcomes(passed=1)
+    # the test stops passing the password as a secret: replaying would type "{password}"
+    inner.tests(IDENTITY_TESTS.replace(
+        'secrets={"password": os.environ.get("SHOP_PASSWORD", "lovelace")}',
+        'password="lovelace"'))
+    ci = inner.run(env={"CI": "1", "FORBID_LLM": "1"})
+    ci.assert_outcomes(failed=1)
+    ci.stdout.fnmatch_lines(["*was recorded for another call: the variable names changed: "
+                             "+ password; the secret names changed: - password*",
+                             "*pytest --webtask-record test_shop.py::test_sign_in*"])
+
+
+def test_a_changed_resource_name_is_reported_as_such(inner: Inner) -> None:
+    recipe = inner.recipe("test_upload")
+    recipe.parent.mkdir(parents=True)
+    recipe.write_text(
+        "version: 3\ntest: test_upload\nsteps:\n- kind: do\n  text: attach the receipt\n"
+        "  resources: [receipt]\n  checks:\n  - expect: text\n    text: Receipt\n")
+    inner.tests('''
+def test_upload(webtask):
+    webtask.goto("/")
+    webtask.do("attach the receipt", resources={"invoice": __file__})
+''')
+    ci = inner.run(env={"CI": "1", "FORBID_LLM": "1"})
+    ci.assert_outcomes(failed=1)
+    ci.stdout.fnmatch_lines(["*the resource names changed: + invoice, - receipt*"])
+
+
+def test_changed_extraction_fields_are_reported_as_such(inner: Inner) -> None:
+    recipe = inner.recipe("test_list")
+    recipe.parent.mkdir(parents=True)
+    recipe.write_text(
+        "version: 3\ntest: test_list\nsteps:\n- kind: extract\n  text: the products\n"
+        "  extraction:\n    fields: [name, price]\n"
+        "    bindings: {LIST_ITEM: li, DETAILS_PANEL: aside, CLICK_BEHAVIOR: navigates}\n"
+        "    recipe: {commands: []}\n")
+    inner.tests('''
+def test_list(webtask):
+    webtask.goto("/")
+    webtask.extract("the products", fields=["name", "price", "stock"])
+''')
+    ci = inner.run(env={"CI": "1", "FORBID_LLM": "1"})
+    ci.assert_outcomes(failed=1)
+    ci.stdout.fnmatch_lines(["*the fields changed: + stock*"])
+
+
+CLASS_TESTS = '''
+import pytest
+
+
+class TestCart:
+    @pytest.mark.parametrize("colour", ["Blue", "Navy"])
+    def test_add(self, webtask, colour):
+        webtask.goto("/")
+        webtask.do("add the Blue Oxford Shirt in size M to the cart")
+'''
+
+
+def test_the_printed_fix_command_records_exactly_that_test(inner: Inner) -> None:
+    inner.tests(CLASS_TESTS)
+    ci = inner.run("-p", "no:randomly", env={"CI": "1", "FORBID_LLM": "1"})
+    ci.assert_outcomes(failed=2)
+    line = next(ln for ln in ci.stdout.lines
+                if "pytest --webtask-record" in ln and "Blue" in ln)
+    command = line.split("with:", 1)[1].split("(then commit", 1)[0].strip()
+    assert command == "pytest --webtask-record 'test_shop.py::TestCart::test_add[Blue]'"
+    args = shlex.split(command)[1:]  # run as printed (pytester supplies "pytest")
+    result = inner.run(*args)
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*0 step(s) replayed, 1 recorded, 0 failed*"])
+    folder = inner.path / "__webtask__" / "test_shop"
+    assert sorted(p.name for p in folder.glob("*.yaml")) == ["TestCart.test_add[Blue].yaml"]
+
+
+PLUGIN_CONFTEST = '''
+from pytest_webtask import Agent, ExecutionResult, Tool, ToolParams
+
+USED = []
+
+
+class StampParams(ToolParams):
+    word: str
+
+
+class StampTool(Tool):
+    """Writes a word into the page's title heading (a tool no built-in offers)."""
+    name = "stamp"
+    description = "Write a word into the page heading"
+    params_class = StampParams
+
+    @staticmethod
+    def act(page, params, locator, substitute):
+        page.evaluate("w => { document.querySelector('h1').textContent = w }",
+                      substitute(params["word"]))
+        return ExecutionResult(success=True, output="stamped")
+
+
+def pytest_webtask_add_tools(flavour):
+    return [StampTool] if flavour == "sync" else []
+
+
+def counting_strategy(page, llm, options):
+    USED.append(options.max_steps)
+    (__import__("pathlib").Path(__file__).with_name("strategy.log")).open("a").write("used\\n")
+    return Agent(page, llm, **options.agent_kwargs())
+
+
+def pytest_webtask_add_strategies(flavour):
+    return {"counting": counting_strategy}
+'''
+
+
+def test_a_plugin_adds_a_tool_and_a_strategy(inner: Inner) -> None:
+    conftest = inner.path / "conftest.py"
+    conftest.write_text(conftest.read_text() + PLUGIN_CONFTEST)
+    inner.tests('''
+import pytest
+
+
+@pytest.mark.webtask(strategy="counting")
+def test_stamp(webtask):
+    webtask.goto("/")
+    webtask.do("stamp the heading with Hello")
+''')
+    inner.scripts({"stamp the heading": [
+        {"complete": False, "message": "stamp", "actions": [
+            {"reason": "stamp", "tool": "stamp", "parameters": {"word": "Hello"}}]},
+        {"complete": True, "message": "stamped",
+         "evidence": [{"expect": "text", "text": "Hello"}]}]})
+    inner.run().assert_outcomes(passed=1)
+    assert (inner.path / "strategy.log").read_text() == "used\n"
+    assert "tool: stamp" in inner.recipe("test_stamp").read_text()
+    # the replay runs the plugin's tool again, with no model, and its check holds
+    replay = inner.run(env={"CI": "1", "FORBID_LLM": "1"})
+    replay.assert_outcomes(passed=1)
+    replay.stdout.fnmatch_lines(["*1 step(s) replayed, 0 recorded, 0 failed*"])
+    # and a replay of a page where the tool no longer has its effect fails
+    inner.tests('''
+import pytest
+import conftest
+
+
+def test_stamp(webtask, monkeypatch):
+    monkeypatch.setattr(conftest.StampTool, "act", staticmethod(
+        lambda page, params, locator, substitute: conftest.ExecutionResult(success=True)))
+    webtask.goto("/")
+    webtask.do("stamp the heading with Hello")
+''')
+    broken = inner.run(env={"CI": "1", "FORBID_LLM": "1"})
+    broken.assert_outcomes(failed=1)
+    broken.stdout.fnmatch_lines(["*Replay failed*Hello*"])
+
+
+def test_an_unknown_strategy_in_a_marker_fails_clearly(inner: Inner) -> None:
+    inner.tests('''
+import pytest
+
+
+@pytest.mark.webtask(strategy="guess")
+def test_add(webtask):
+    webtask.goto("/")
+    webtask.do("add the Blue Oxford Shirt in size M to the cart")
+''')
+    result = inner.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*unknown webtask strategy 'guess': known are plan, step*"])
+    assert "Traceback" not in result.stdout.str()
+
+
