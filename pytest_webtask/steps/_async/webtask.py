@@ -14,8 +14,10 @@ from playwright.async_api import Page
 from ...agent.secrets import Secrets
 from ...browser.secret_fields import SECRET_FIELDS_JS
 from ...recipes.urls import absolute_url
+from ...settings import Settings
 from ..identity import StepKey
 from ..outcome import StepOutcome, StepRequest
+from ..session import StepStats
 from .kinds import AsyncCheckStep, AsyncDoStep, AsyncExtractStep
 from .pipeline import AsyncPipeline
 
@@ -44,7 +46,12 @@ class AsyncWebTask:
         return self._pipe.secrets
 
     @property
-    def settings(self) -> Any:
+    def stats(self) -> StepStats:
+        """This test's counts: steps replayed, recorded and failed, model calls, tokens."""
+        return self._pipe.stats
+
+    @property
+    def settings(self) -> Settings:
         return self._pipe.settings
 
     async def goto(self, url: str) -> None:
