@@ -215,7 +215,16 @@ def _pipeline(request: pytest.FixtureRequest, flavour: str,
                 stats=StepStats(), report=_reporter(request.config),
                 artifacts=(lambda: artifacts) if artifacts is not None else None,
                 run_budget=_run_budget(request.config), strategies=strategies, tools=tools,
-                observer=observer, fix_command=fix_command(request.config, item.nodeid))
+                observer=observer, fix_command=fix_command(request.config, item.nodeid),
+                screenshot=_option(request.config, "screenshot", "off") != "off")
+
+
+def _option(config: pytest.Config, name: str, default: Any) -> Any:
+    """A pytest-playwright option, or ``default`` where that plugin is not loaded."""
+    try:
+        return config.getoption(name)
+    except ValueError:
+        return default
 
 
 def _finish(request: pytest.FixtureRequest, task: Any) -> None:

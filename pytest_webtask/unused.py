@@ -34,6 +34,7 @@ class RunTracker:
     selected: list[str] = field(default_factory=list)
     ran: set[str] = field(default_factory=set)
     collect_errors: int = 0
+    narrowed: bool = False  # node ids on the command line: their modules ran in part
     worker_problems: list[str] = field(default_factory=list)
     stopped: str = ""
 
@@ -49,13 +50,16 @@ class RunTracker:
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.selected = [item.nodeid for item in session.items]
+        self.narrowed = any("::" in str(arg) for arg in session.config.args)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self.ran.add(report.nodeid)
 
+    @pytest.hookimpl(optionalhook=True)  # xdist's hooks, when it is loaded
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         self.selected = list(ids)  # the controller: every worker collects the same
 
+    @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
         said = getattr(node, "workeroutput", {}).get(WORKER_KEY)
         if error or said is None:
@@ -74,6 +78,8 @@ class RunTracker:
     # -- verdict --------------------------------------------------------------------------
 
     def collection_problem(self) -> str:
+        if self.narrowed:
+            return "test ids were given on the command line"
         if self.collect_errors:
             return f"{self.collect_errors} collection error(s)"
         if self.collected and set(self.selected) != self.collected:
@@ -83,7 +89,7 @@ class RunTracker:
 
     def incomplete(self) -> str:
         """Why this run is not the whole suite, or "" when it is."""
-        problem = self.collection_problem() or "; ".join(self.worker_problems)
+        problem = self.collection_problem() or "; ".join(dict.fromkeys(self.worker_problems))
         if problem:
             return problem
         if self.stopped:

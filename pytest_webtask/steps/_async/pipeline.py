@@ -66,6 +66,7 @@ class AsyncPipeline:
         tools: list[type] | None = None,
         observer: StepObserver | None = None,
         fix_command: str = "",
+        screenshot: bool = True,
     ) -> None:
         self.page = page
         self.session = session
@@ -80,6 +81,7 @@ class AsyncPipeline:
         self.tools = list(tools or [])
         self.observer = observer or StepObserver()
         self.fix_command = fix_command or f"pytest --webtask-record {session.test_name!r}"
+        self.screenshot = screenshot  # on a failure (pytest-playwright's --screenshot)
         self.results: list[StepOutcome] = []
         self.secrets = Secrets()  # every secret passed so far: masked for the rest of the test
         self._started_at = ""
@@ -217,10 +219,12 @@ class AsyncPipeline:
                 folder = self._artifacts()
                 folder.mkdir(parents=True, exist_ok=True)
                 (folder / "webtask-failure.txt").write_text(message + "\n", encoding="utf-8")
-                await self.mark_secrets()
-                await self.page.screenshot(path=str(folder / "webtask-failure.png"),
-                                           mask=[self.page.locator(f"[{SECRET_ATTR}]")])
-                message += f"\n(step log and screenshot in {folder})"
+                if self.screenshot:
+                    await self.mark_secrets()
+                    await self.page.screenshot(path=str(folder / "webtask-failure.png"),
+                                               mask=[self.page.locator(f"[{SECRET_ATTR}]")])
+                saved = "step log and screenshot" if self.screenshot else "step log"
+                message += f"\n({saved} in {folder})"
             except (OSError, PlaywrightError) as exc:
                 log.warning("could not save failure artifacts: %s", exc)
         raise pytest.fail.Exception(message, pytrace=False) from None  # printed once

@@ -67,6 +67,7 @@ class Pipeline:
         tools: list[type] | None = None,
         observer: StepObserver | None = None,
         fix_command: str = "",
+        screenshot: bool = True,
     ) -> None:
         self.page = page
         self.session = session
@@ -81,6 +82,7 @@ class Pipeline:
         self.tools = list(tools or [])
         self.observer = observer or StepObserver()
         self.fix_command = fix_command or f"pytest --webtask-record {session.test_name!r}"
+        self.screenshot = screenshot  # on a failure (pytest-playwright's --screenshot)
         self.results: list[StepOutcome] = []
         self.secrets = Secrets()  # every secret passed so far: masked for the rest of the test
         self._started_at = ""
@@ -218,10 +220,12 @@ class Pipeline:
                 folder = self._artifacts()
                 folder.mkdir(parents=True, exist_ok=True)
                 (folder / "webtask-failure.txt").write_text(message + "\n", encoding="utf-8")
-                self.mark_secrets()
-                self.page.screenshot(path=str(folder / "webtask-failure.png"),
-                                           mask=[self.page.locator(f"[{SECRET_ATTR}]")])
-                message += f"\n(step log and screenshot in {folder})"
+                if self.screenshot:
+                    self.mark_secrets()
+                    self.page.screenshot(path=str(folder / "webtask-failure.png"),
+                                               mask=[self.page.locator(f"[{SECRET_ATTR}]")])
+                saved = "step log and screenshot" if self.screenshot else "step log"
+                message += f"\n({saved} in {folder})"
             except (OSError, PlaywrightError) as exc:
                 log.warning("could not save failure artifacts: %s", exc)
         raise pytest.fail.Exception(message, pytrace=False) from None  # printed once
