@@ -16,7 +16,7 @@ import pytest
 def test_sign_in(webtask):
     webtask.goto("/signin")
     webtask.do("sign in as {email}", email="ada@example.com",
-               secrets={"password": os.environ.get("SHOP_PASSWORD", "lovelace")})
+               secrets={"password": os.environ.get("SHOP_PASSWORD", "lovelace-1815")})
 '''
 
 
@@ -25,13 +25,13 @@ def test_a_changed_secret_name_is_reported_as_such(inner: Inner) -> None:
     inner.run().assert_outcomes(passed=1)
     # the test stops passing the password as a secret: replaying would type "{password}"
     inner.tests(IDENTITY_TESTS.replace(
-        'secrets={"password": os.environ.get("SHOP_PASSWORD", "lovelace")}',
-        'password="lovelace"'))
+        'secrets={"password": os.environ.get("SHOP_PASSWORD", "lovelace-1815")}',
+        'password="lovelace-1815"'))
     ci = inner.run(env={"CI": "1", "FORBID_LLM": "1"})
     ci.assert_outcomes(failed=1)
     ci.stdout.fnmatch_lines(["*was recorded for another call: the variable names changed: "
                              "+ password; the secret names changed: - password*",
-                             "*pytest --webtask-record test_shop.py::test_sign_in*"])
+                             "*pytest --webtask-record 'test_shop.py::test_sign_in[chromium]'*"])
 
 
 def test_a_changed_resource_name_is_reported_as_such(inner: Inner) -> None:
@@ -87,7 +87,8 @@ def test_the_printed_fix_command_records_exactly_that_test(inner: Inner) -> None
     line = next(ln for ln in ci.stdout.lines
                 if "pytest --webtask-record" in ln and "Blue" in ln)
     command = line.split("with:", 1)[1].split("(then commit", 1)[0].strip()
-    assert command == "pytest --webtask-record 'test_shop.py::TestCart::test_add[Blue]'"
+    assert command == ("pytest --webtask-record "
+                       "'test_shop.py::TestCart::test_add[chromium-Blue]'")
     args = shlex.split(command)[1:]  # run as printed (pytester supplies "pytest")
     result = inner.run(*args)
     result.assert_outcomes(passed=1)
