@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from . import hooks
+from . import hooks, shard
 from . import settings as settings_mod
 from .errors import ConfigurationError, WebtaskError
 from .naming import recipe_path, recipe_test_name
@@ -40,6 +40,7 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     settings_mod.add_options(parser)
+    shard.add_option(parser)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -58,6 +59,7 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"webtask strategy should be one of {', '.join(sorted(known))} (plugins add more "
             f"with the pytest_webtask_add_strategies hook); got {strategy!r}.")
+    shard.configure(config)
     if config.stash[SETTINGS].connect or config.stash[SETTINGS].connect_cdp:
         from .browser import remote  # wraps pytest-playwright's fixtures: registered after it
 
