@@ -139,11 +139,10 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
 
 
 def main(argv: list[str]) -> int:
-    kinds = {"playwright": playwright_server, "cdp": cdp_chromium}
-    if len(argv) != 1 or argv[0] not in kinds:
+    if len(argv) != 1 or argv[0] not in ("playwright", "cdp"):
         print("usage: python -m pytest_webtask.browser.servers playwright|cdp", file=sys.stderr)
         return 2
-    with kinds[argv[0]]() as endpoint:
+    with (playwright_server() if argv[0] == "playwright" else cdp_chromium()) as endpoint:
         option = "--webtask-connect" if argv[0] == "playwright" else "--webtask-connect-cdp"
         print(f"{endpoint}\n(run pytest with {option} {endpoint}; Ctrl-C stops)", flush=True)
         try:
