@@ -184,16 +184,16 @@ class RecipeStep(BaseModel):
 
     kind: Literal["do", "check", "extract"]
     text: str
-    url: str = ""
-    actions: list[RecipeAction] = Field(default_factory=list)
-    checks: list[Check] = Field(default_factory=list)
-    extraction: Extraction | None = None
-    message: str = ""
     # The names the step was recorded with (part of its identity; values are not stored).
     # None: recorded before these were stored, so not compared.
     variables: list[str] | None = Field(default_factory=list)
     secrets: list[str] | None = Field(default_factory=list)
     resources: list[str] | None = Field(default_factory=list)
+    url: str = ""
+    actions: list[RecipeAction] = Field(default_factory=list)
+    checks: list[Check] = Field(default_factory=list)
+    extraction: Extraction | None = None
+    message: str = ""
 
     @model_validator(mode="after")
     def _extraction_iff_extract(self) -> RecipeStep:
