@@ -4,7 +4,9 @@ strategies through the hooks."""
 
 from __future__ import annotations
 
+import json
 import shlex
+from xml.etree import ElementTree
 
 from tests.plugin.conftest import Inner
 
@@ -192,3 +194,27 @@ def test_add(webtask):
     assert "Traceback" not in result.stdout.str()
 
 
+
+
+def test_the_recipe_path_fixture_moves_recipes_and_junit_gets_json(inner: Inner) -> None:
+    conftest = inner.path / "conftest.py"
+    conftest.write_text(conftest.read_text() + '''
+
+@pytest.fixture
+def webtask_recipe_path(request):
+    return Path(__file__).parent / "recipes" / f"{request.node.originalname}.yaml"
+''')
+    inner.tests('''
+def test_add(webtask):
+    webtask.goto("/")
+    webtask.do("add the Blue Oxford Shirt in size M to the cart")
+''')
+    inner.run().assert_outcomes(passed=1)
+    moved = inner.path / "recipes" / "test_add.yaml"
+    assert moved.exists() and not (inner.path / "__webtask__").exists()
+    replay = inner.run("--junitxml=report.xml", env={"CI": "1", "FORBID_LLM": "1"})
+    replay.assert_outcomes(passed=1)
+    root = ElementTree.parse(inner.path / "report.xml").getroot()
+    props = {p.get("name"): p.get("value") for p in root.iter("property")}
+    assert json.loads(props["webtask"])["replayed"] == 1
+    assert json.loads(props["webtask_recipe_use"])["path"] == str(moved)
