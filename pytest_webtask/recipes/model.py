@@ -18,8 +18,6 @@ CheckKind = Literal["visible", "hidden", "text", "count", "nth", "order", "state
 Match = Literal["exact", "contains", "pattern"]
 State = Literal["checked", "unchecked", "enabled", "disabled", "expanded", "collapsed",
                 "selected"]
-CHECK_KINDS: tuple[str, ...] = CheckKind.__args__  # type: ignore[attr-defined]
-STATES: tuple[str, ...] = State.__args__  # type: ignore[attr-defined]
 
 
 class Check(BaseModel):
