@@ -134,6 +134,19 @@ def counting_strategy(page, llm, options):
 
 def pytest_webtask_add_strategies(flavour):
     return {"counting": counting_strategy}
+
+
+def _log(line):
+    with (__import__("pathlib").Path(__file__).with_name("steps.log")).open("a") as fh:
+        fh.write(line + "\\n")
+
+
+def pytest_webtask_step_done(item, outcome):
+    _log(f"{item.name} {outcome.kind} {outcome.how} {len(outcome.recipe_step.actions)}")
+
+
+def pytest_webtask_step_failed(item, kind, text, message):
+    _log(f"FAILED {item.name} {kind} {message.splitlines()[0][:40]}")
 '''
 
 
@@ -176,6 +189,10 @@ def test_stamp(webtask, monkeypatch):
     broken = inner.run(env={"CI": "1", "FORBID_LLM": "1"})
     broken.assert_outcomes(failed=1)
     broken.stdout.fnmatch_lines(["*Replay failed*Hello*"])
+    # the observing hooks heard every step: recorded, replayed, failed
+    assert (inner.path / "steps.log").read_text().splitlines() == [
+        "test_stamp[chromium] do recorded 1", "test_stamp[chromium] do replayed 1",
+        "FAILED test_stamp[chromium] do Replay failed. Step 1 do('stamp the head"]
 
 
 def test_an_unknown_strategy_in_a_marker_fails_clearly(inner: Inner) -> None:
