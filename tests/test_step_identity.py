@@ -3,14 +3,17 @@ and the verdict on whether a run was complete."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pytest_webtask.errors import ConfigurationError
-from pytest_webtask.recipes.model import RecipeStep
+from pytest_webtask.recipes.model import Recipe, RecipeStep
+from pytest_webtask.recipes.storage import dump_recipe, load_recipe
 from pytest_webtask.recipes.urls import absolute_url, relative_url
 from pytest_webtask.settings import Settings
 from pytest_webtask.steps.identity import StepKey
-from pytest_webtask.unused import RecipeUse, RunTracker
+from pytest_webtask.unused import RecipeUse, RunTracker, unused_recipes
 
 
 def test_identity_is_kind_text_fields_and_names_not_values() -> None:
@@ -76,7 +79,7 @@ def test_a_run_is_complete_only_when_every_collected_test_was_selected_and_ran()
     run.ran, run.stopped = {"t.py::a", "t.py::b"}, "Interrupted: 1 failure"
     assert "stopped early" in run.incomplete()
     assert RunTracker(collect_errors=1).incomplete() == "1 collection error(s)"
-    assert RunTracker(narrowed=True).incomplete().startswith("test ids were given")
+    assert RunTracker(narrowed=True).incomplete().startswith("test ids or --lf")
     assert RunTracker(worker_problems=["a", "a"]).incomplete() == "a"
 
 
@@ -85,3 +88,33 @@ def test_recipe_use_travels_as_json_and_counts_unused_steps() -> None:
     assert RecipeUse.from_json(use.to_json()) == use and use.unused_steps == 2
     assert RecipeUse("/r.yaml", None, 3).unused_steps == 0  # the test did not pass
     assert RecipeUse.from_json("not json") is None
+
+
+def test_a_test_that_never_reached_its_fixture_keeps_its_recipe(tmp_path: Path) -> None:
+    """A skipped test, or one whose setup failed, reported no recipe name: every name its
+    node id may stand for (with or without a browser id) keeps its recipe in use."""
+    folder = tmp_path / "__webtask__" / "test_m"
+    folder.mkdir(parents=True)
+    for name in ("test_skipped", "test_gone", "elsewhere"):
+        (folder / f"{name}.yaml").write_text("version: 3\ntest: x\n")
+    unused = unused_recipes(tmp_path, ["test_m.py::test_skipped[chromium]",
+                                       "test_m.py::test_ran[chromium]"],
+                            {"test_m.py::test_ran[chromium]": "test_ran"},
+                            used_paths={str(folder / "elsewhere.yaml")})
+    assert [p.name for p in unused] == ["test_gone.yaml"]
+
+
+def test_recipe_urls_keep_the_fragment_of_hash_routed_apps() -> None:
+    assert relative_url("http://app.test/#/cart?x=1", "http://app.test") == "/#/cart?x=1"
+    assert absolute_url("/#/cart?x=1", "http://app.test", "") == "http://app.test/#/cart?x=1"
+
+
+def test_unknown_names_of_an_older_recipe_survive_a_save(tmp_path: Path) -> None:
+    recipe = Recipe(test="t", steps=[RecipeStep(kind="do", text="x", variables=None,
+                                                secrets=None, resources=None),
+                                     RecipeStep(kind="do", text="y", secrets=["p"])])
+    path = tmp_path / "r.yaml"
+    path.write_text(dump_recipe(recipe))
+    loaded = load_recipe(path)
+    assert loaded is not None
+    assert [s.secrets for s in loaded.steps] == [None, ["p"]]
