@@ -39,7 +39,7 @@ from bench.miniwob_pages import (
 from bench.miniwob_report import EpisodeRecord, RunReport
 from pytest_webtask import Agent, PlanAgent
 from pytest_webtask.browser.chromium import launch_args
-from pytest_webtask.errors import ConfigurationError, LLMError, ProposalError, WebtaskError
+from pytest_webtask.errors import ConfigurationError, LLMError, ProposalError
 from pytest_webtask.llm.base import LLM, LLMReply
 from pytest_webtask.llm.context import Context
 
@@ -146,8 +146,9 @@ def run_episode(browser: Browser, server: TaskServer, task: str, episode: int, s
         except LLMError as exc:
             record.error = f"LLMError: {exc}"
             raise EndpointFailed(record) from None
-        except WebtaskError as exc:
-            record.error = f"{type(exc).__name__}: {exc}"
+        except Exception as exc:  # one broken episode (a bad page, a bug) must not lose the run
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            record.error = f"{type(exc).__name__}: {first}"[:500]
             return record
         record.agent_completed = result.completed
         record.agent_message = result.message[:300]

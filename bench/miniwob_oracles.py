@@ -182,7 +182,9 @@ def click_widget(q: str, els: list[Element], page: str = "") -> list[dict[str, A
     def is_kind(e: Element) -> bool:
         if kind in ("textarea", "button", "select"):
             return e.tag == kind
-        return e.tag == "input" and e.attrs.get("type", "text") == kind
+        # the page's text widget is <input type="input">, which a browser shows as text
+        types = ("text", "input") if kind == "text" else (kind,)
+        return e.tag == "input" and e.attrs.get("type", "text") in types
     return [act("click", element_id=_one(els, is_kind).id)]
 
 

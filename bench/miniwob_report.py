@@ -117,9 +117,11 @@ class RunReport:
         for task, s in rows:
             f = s.figures()
             rate = "-" if f["success_rate"] is None else f"{f['success_rate']:.0%}"
+            # a script is not tokenized: "-", not a cost of 0
+            tokens = ("- | -" if m.get("scripted") else
+                      f"{f['mean_prompt_tokens']:g} | {f['mean_completion_tokens']:g}")
             lines.append(f"| {task} | {f['episodes']} | {rate} | {f['mean_steps']} | "
-                         f"{f['mean_calls']} | {f['mean_prompt_tokens']:g} | "
-                         f"{f['mean_completion_tokens']:g} | {f['mean_wall_s']} | "
+                         f"{f['mean_calls']} | {tokens} | {f['mean_wall_s']} | "
                          f"{f['errors']} |")
         return "\n".join(lines) + "\n"
 

@@ -34,8 +34,9 @@ def _meta(**extra: Any) -> dict[str, Any]:
 
 def _run(tasks: list[str], llm_for: Any, **opts: Any) -> tuple[Any, str]:
     stream = io.StringIO()
+    meta = opts.pop("meta", {})
     options = Options(tasks=tasks, episodes=opts.pop("episodes", 1), **opts)
-    report = run(options, llm_for, _meta(strategy=options.strategy), stream=stream)
+    report = run(options, llm_for, _meta(strategy=options.strategy, **meta), stream=stream)
     return report, stream.getvalue()
 
 
@@ -62,6 +63,7 @@ def test_scripted_oracles_solve_every_oracle_task_with_the_step_agent(tmp_path: 
         len(tasks), 1.0, 0)
     js, md = report.write(tmp_path)
     assert "NOT a model" in md.read_text()
+    assert "| click-button | 1 | 100% | 1.0 | 1.0 | - | - |" in md.read_text()
     assert f"| **overall** | {len(tasks)} | 100% |" in md.read_text()
     assert json.loads(js.read_text())["tasks"]["login-user"]["successes"] == 1
 
@@ -114,7 +116,8 @@ def test_malformed_replies_fail_the_episode_with_the_reason_and_the_run_goes_on(
     with FakeOpenAIServer(replies=["this is not json at all"]) as server:
         llm = OpenAILLM("fake-model", base_url=server.base_url, api_key="sk-test-123",
                         max_retries=0)
-        report, _ = _run(["click-button", "enter-text"], lambda t, i: llm, episodes=1)
+        report, _ = _run(["click-button", "enter-text"], lambda t, i: llm, episodes=1,
+                         meta={"scripted": False, "model": "fake-model"})
     assert report.stopped == ""
     assert len(report.records) == 2
     for r in report.records:
@@ -123,6 +126,10 @@ def test_malformed_replies_fail_the_episode_with_the_reason_and_the_run_goes_on(
         assert "could not be used, twice" in r.agent_message
         # asked, then asked again once; tokens as the endpoint reported them
         assert r.calls == 2 and r.prompt_tokens > 0 and r.completion_tokens > 0
+    md = report.to_markdown()
+    assert "model `fake-model`" in md and "NOT a model" not in md
+    mean_prompt = report.overall().figures()["mean_prompt_tokens"]
+    assert f"| **overall** | 2 | 0% | 0.0 | 2.0 | {mean_prompt:g} | 20 |" in md
 
 
 def test_an_endpoint_that_is_down_stops_the_run_and_keeps_what_ran(
@@ -213,3 +220,17 @@ def test_bad_task_names_are_refused_before_anything_runs(
     assert "has no miniwob/ folder" in capsys.readouterr().err
     with pytest.raises(BenchError, match="No such MiniWoB\\+\\+ task: click-buton"):
         _run(["click-buton"], _oracle)
+
+
+def test_an_episode_that_raises_is_an_error_and_the_run_goes_on() -> None:
+    def broken_for_one(task: str, instruction: str) -> ScriptedLLM:
+        if task == "click-button":
+            def fail(context: Context) -> Any:
+                raise LookupError("the policy has a bug")
+            return ScriptedLLM(fail)
+        return oracle_llm(task, instruction)
+
+    report, _ = _run(["click-button", "enter-text"], broken_for_one)
+    broken, ok = report.records
+    assert broken.error == "LookupError: the policy has a bug"
+    assert (ok.error, ok.success, report.stopped) == ("", True, "")
