@@ -44,8 +44,8 @@ from pytest_webtask.llm.base import LLM, LLMReply
 from pytest_webtask.llm.context import Context
 
 # Clicks, forms and text entry, dropdowns, checkboxes, dialogs, tabs, scrolling, drag,
-# date pickers, search and autocomplete: 30 tasks, most of them from the subsets papers on
-# LLM web agents report, none needing a canvas.
+# date pickers, search and autocomplete: 30 tasks, none needing a canvas or pixel positions
+# (the agent acts on elements).
 DEFAULT_TASKS = [
     "click-button", "click-link", "click-button-sequence", "click-test-2", "click-widget",
     "click-option", "click-collapsible", "click-menu",
