@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from . import hooks
+from . import hooks, shard
 from . import settings as settings_mod
 from .errors import ConfigurationError, WebtaskError
 from .naming import recipe_path, recipe_test_name
@@ -39,6 +39,7 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     settings_mod.add_options(parser)
+    shard.add_option(parser)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -59,6 +60,11 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"webtask strategy should be one of {', '.join(sorted(known))} (plugins add more "
             f"with the pytest_webtask_add_strategies hook); got {strategy!r}.")
+    shard.configure(config)
+    if config.stash[SETTINGS].connect or config.stash[SETTINGS].connect_cdp:
+        from .browser import remote  # wraps pytest-playwright's fixtures: registered after it
+
+        config.pluginmanager.register(remote, "webtask-remote")
     tracker = RunTracker()
     config.pluginmanager.register(tracker, "webtask-tracker")
     if not hasattr(config, "workerinput"):
@@ -288,13 +294,15 @@ except ImportError:  # pragma: no cover - the async fixture needs pytest-asyncio
 if pytest_asyncio is not None:
 
     @pytest_asyncio.fixture
-    async def async_webtask(request: pytest.FixtureRequest,
-                            browser_type_launch_args: dict) -> AsyncIterator[Any]:
+    async def async_webtask(request: pytest.FixtureRequest, browser_type_launch_args: dict,
+                            browser_name: str | None, connect_options: dict | None,
+                            output_path: str) -> AsyncIterator[Any]:
         """The ``webtask`` API with ``await`` (a ``pytest_webtask.AsyncWebTask``), on its own
-        async Playwright browser, for pytest-asyncio suites. Not usable in the same run as
-        sync pytest-playwright fixtures."""
-        from playwright.async_api import async_playwright
-
+        async Playwright browser with pytest-playwright's options (``--browser``,
+        ``--headed``, launch args, ``connect_options``, ``--base-url``, ``--output``,
+        ``--screenshot``/``--tracing``/``--video``), for pytest-asyncio suites. Not usable in
+        the same run as sync pytest-playwright fixtures."""
+        from .async_browser import BrowserOptions, TestBrowser
         from .steps._async.webtask import AsyncWebTask
 
         _claim_flavour(request, "async")
@@ -302,14 +310,20 @@ if pytest_asyncio is not None:
             base_url = request.getfixturevalue("base_url")  # pytest-base-url, or overridden
         except pytest.FixtureLookupError:
             base_url = None
-        kwargs = _pipeline(request, "async", None)
-        async with async_playwright() as pw:
-            browser = await pw.chromium.launch(**browser_type_launch_args)
-            page = await browser.new_page()
-            task = AsyncWebTask(page, base_url=base_url, **kwargs)
+        kwargs = _pipeline(request, "async", Path(output_path))
+        browser = TestBrowser(BrowserOptions.for_test(
+            request, browser_name=browser_name, launch_args=browser_type_launch_args,
+            connect_options=connect_options, connect_cdp=kwargs["settings"].connect_cdp,
+            base_url=base_url, output_path=output_path))
+        try:
+            task = AsyncWebTask(await browser.start(), base_url=base_url, **kwargs)
             request.node.stash[TEST_SECRETS] = task.secrets
+            request.node.stash[TEST_ARTIFACTS] = Path(output_path)
             yield task
-            await browser.close()
+            await task.scrub_page()  # before the end-of-test screenshot
+        finally:
+            reports = request.node.stash.get(REPORTS, {})
+            await browser.finish(failed=not ("call" in reports and reports["call"].passed))
         _finish(request, task)
 
 

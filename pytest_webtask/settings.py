@@ -58,8 +58,16 @@ FIELDS: dict[str, tuple[type, Any, str | None, str]] = {
     "page_chars": (int, 40_000, "WEBTASK_PAGE_CHARS",
                    "page-state budget in characters; a longer page shows what is around the "
                    "viewport and counts the rest"),
+    "connect": (str, "", "WEBTASK_CONNECT",
+                "ws:// endpoint of a Playwright browser server to run the tests' browser on "
+                "(fills pytest-playwright's connect_options)"),
+    "connect_cdp": (str, "", "WEBTASK_CONNECT_CDP",
+                    "CDP endpoint (http:// or ws://) of a running Chromium to run the tests' "
+                    "browser on (connect_over_cdp)"),
 }
 RESPONSE_FORMATS = ("auto", "json_schema", "json_object")
+ENDPOINT_SCHEMES = {"connect": ("ws://", "wss://"),
+                    "connect_cdp": ("http://", "https://", "ws://", "wss://")}
 
 # Per-test settings; the model is per session (the webtask_llm fixture).
 MARKER_FIELDS = frozenset({"max_steps", "check_max_steps", "timeout", "allowed_origins",
@@ -68,7 +76,7 @@ MARKER_FIELDS = frozenset({"max_steps", "check_max_steps", "timeout", "allowed_o
                            "dynamic", "strict", "page_chars"})
 # Settings the command line can set: --webtask-<name with dashes>.
 CLI_FIELDS = ("model", "max_steps", "timeout", "max_llm_calls", "max_tokens",
-              "run_max_llm_calls", "run_max_tokens")
+              "run_max_llm_calls", "run_max_tokens", "connect", "connect_cdp")
 
 
 @dataclass(frozen=True)
@@ -95,6 +103,8 @@ class Settings:
     block_subresources: bool = False
     guard_replay: bool = False
     page_chars: int = 40_000
+    connect: str = ""
+    connect_cdp: str = ""
 
     @property
     def in_ci(self) -> bool:
@@ -141,6 +151,10 @@ def _convert(name: str, value: Any) -> Any:
         raise ConfigurationError(
             f"webtask response_format should be one of {', '.join(RESPONSE_FORMATS)}; got "
             f"{value!r}.")
+    if name in ENDPOINT_SCHEMES and value and not str(value).startswith(ENDPOINT_SCHEMES[name]):
+        raise ConfigurationError(
+            f"webtask {name} should be a URL starting with "
+            f"{' or '.join(ENDPOINT_SCHEMES[name])}; got {value!r}.")
     if typ is bool:
         if isinstance(value, bool):
             return value
@@ -204,4 +218,8 @@ def build(config: pytest.Config) -> Settings:
         mode = "record"
     elif config.getoption("webtask_replay_only"):
         mode = "replay"
+    if values["connect"] and values["connect_cdp"]:
+        raise pytest.UsageError(
+            "webtask: connect (a Playwright browser server) and connect_cdp (a Chromium's CDP "
+            "endpoint) exclude each other; set one.")
     return Settings(mode=mode, _from_cli=frozenset(cli), **values)
