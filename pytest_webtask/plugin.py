@@ -28,7 +28,6 @@ REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()
 FLAVOUR = pytest.StashKey[str]()
 RECIPE_OWNERS = pytest.StashKey[dict[tuple[str, Any], str]]()
 RUN_BUDGET = pytest.StashKey[Any]()  # RunBudget, imported lazily
-EXTENSIONS = pytest.StashKey[dict[str, tuple[list[type], dict[str, Any]]]]()
 # A test's secrets (a Secrets object, filled as steps pass them) and its artifacts folder.
 TEST_SECRETS = pytest.StashKey[Any]()
 TEST_ARTIFACTS = pytest.StashKey[Path]()
@@ -52,8 +51,10 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[SETTINGS] = settings_mod.build(config)
     except ConfigurationError as exc:
         raise pytest.UsageError(str(exc)) from None
-    known = {"step", "plan"} | {name for flavour in ("sync", "async")
-                                for name in _extensions(config, flavour)[1]}
+    known = {"step", "plan"}
+    for flavour in ("sync", "async"):
+        for batch in config.hook.pytest_webtask_add_strategies(flavour=flavour):
+            known |= set(batch or {})
     strategy = config.stash[SETTINGS].strategy
     if strategy not in known:
         raise pytest.UsageError(
@@ -110,16 +111,22 @@ def _test_settings(request: pytest.FixtureRequest) -> Settings:
         raise pytest.fail.Exception(str(exc), pytrace=False) from None  # printed once
 
 
-def fix_command(config: pytest.Config, nodeid: str) -> str:
-    """``pytest --webtask-record '<node id>'``, runnable from where pytest was started."""
-    path, sep, rest = nodeid.partition("::")
+def fix_command(config: pytest.Config, item: pytest.Item) -> str:
+    """``pytest --webtask-record '<test>'``, runnable from where pytest was started: the
+    test's file relative to there, its node id's ``::`` part, and ``--browser`` when the
+    test ran on a browser that is not the default."""
+    _path, sep, rest = item.nodeid.partition("::")
     where = config.invocation_params.dir
-    full = config.rootpath / path
     try:
-        shown = os.path.relpath(full, where)
+        shown = os.path.relpath(item.path, where)
     except ValueError:  # another drive
-        shown = str(full)
-    return f"pytest --webtask-record {shlex.quote(shown.replace(os.sep, '/') + sep + rest)}"
+        shown = str(item.path)
+    command = f"pytest --webtask-record {shlex.quote(shown.replace(os.sep, '/') + sep + rest)}"
+    callspec = getattr(item, "callspec", None)
+    browser = callspec.params.get("browser_name") if callspec is not None else None
+    if isinstance(browser, str) and browser != "chromium":
+        command += f" --browser {shlex.quote(browser)}"
+    return command
 
 
 def _session(request: pytest.FixtureRequest, s: Settings) -> Any:
@@ -139,6 +146,7 @@ def _session(request: pytest.FixtureRequest, s: Settings) -> Any:
         pytest.fail(f"{node.nodeid} and {other} would share the recipe file {path}: rename "
                     "one of the tests (or its parametrize id).", pytrace=False)
     node.user_properties.append(("webtask_recipe", name))
+    node.user_properties.append(("webtask_recipe_path", str(path)))
     return RecipeSession(path=path, test_name=name, record_all=s.mode == "record")
 
 
@@ -180,17 +188,22 @@ def _claim_flavour(request: pytest.FixtureRequest, flavour: str) -> None:
     stash[FLAVOUR] = flavour
 
 
-def _extensions(config: pytest.Config, flavour: str) -> tuple[list[type], dict[str, Any]]:
-    """Tools and strategies that plugins add (hooks), asked once per run and flavour."""
-    cache = config.stash.setdefault(EXTENSIONS, {})
-    if flavour not in cache:
-        tools = [t for batch in config.hook.pytest_webtask_add_tools(flavour=flavour)
-                 for t in batch or []]
-        strategies: dict[str, Any] = {}
-        for batch in config.hook.pytest_webtask_add_strategies(flavour=flavour):
-            strategies.update(batch or {})
-        cache[flavour] = (tools, strategies)
-    return cache[flavour]
+def _extensions(hook: Any, flavour: str) -> tuple[list[type], dict[str, Any]]:
+    """Tools and strategies that plugins and conftests add (hooks). ``hook`` is a test's
+    ``ihook`` (so the conftests of its folder count) or the config's."""
+    tools = [t for batch in hook.pytest_webtask_add_tools(flavour=flavour) for t in batch or []]
+    for tool in tools:
+        if not (isinstance(tool, type) and all(isinstance(getattr(tool, a, None), str)
+                                               for a in ("name", "description"))
+                and hasattr(tool, "params_class") and hasattr(tool, "act")):
+            raise ConfigurationError(
+                f"pytest_webtask_add_tools returned {tool!r}: a tool is a class with a name, "
+                "a description, a params_class and a static act(page, params, locator, "
+                "substitute) (see pytest_webtask.Tool).")
+    strategies: dict[str, Any] = {}
+    for batch in hook.pytest_webtask_add_strategies(flavour=flavour):
+        strategies.update(batch or {})
+    return tools, strategies
 
 
 def _run_budget(config: pytest.Config) -> Any:
@@ -211,7 +224,10 @@ def _pipeline(request: pytest.FixtureRequest, flavour: str,
 
     item = request.node
     s = _test_settings(request)
-    tools, strategies = _extensions(request.config, flavour)
+    try:
+        tools, strategies = _extensions(item.ihook, flavour)
+    except ConfigurationError as exc:
+        raise pytest.fail.Exception(str(exc), pytrace=False) from None
     hook = request.config.hook
     observer = StepObserver(
         done=lambda outcome: hook.pytest_webtask_step_done(item=item, outcome=outcome),
@@ -221,7 +237,7 @@ def _pipeline(request: pytest.FixtureRequest, flavour: str,
                 stats=StepStats(), report=_reporter(request.config),
                 artifacts=(lambda: artifacts) if artifacts is not None else None,
                 run_budget=_run_budget(request.config), strategies=strategies, tools=tools,
-                observer=observer, fix_command=fix_command(request.config, item.nodeid),
+                observer=observer, fix_command=fix_command(request.config, item),
                 screenshot=_option(request.config, "screenshot", "off") != "off")
 
 
@@ -351,6 +367,7 @@ class Reporter:
         self.stats = StepStats()
         self.recipe_names: dict[str, str] = {}  # node id -> recipe name, from the fixture
         self.uses: list[RecipeUse] = []
+        self.used_paths: set[str] = set()
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "teardown":
@@ -358,6 +375,8 @@ class Reporter:
         for key, value in report.user_properties:
             if key == "webtask_recipe" and isinstance(value, str):
                 self.recipe_names[report.nodeid] = value
+            elif key == "webtask_recipe_path" and isinstance(value, str):
+                self.used_paths.add(value)
             elif key == "webtask" and isinstance(value, str):
                 try:
                     counts = json.loads(value)
@@ -377,7 +396,8 @@ class Reporter:
         unused: list[Path] = []
         steps = [u for u in self.uses if u.unused_steps]
         if not partial:
-            unused = unused_recipes(config.rootpath, self.tracker.selected, self.recipe_names)
+            unused = unused_recipes(config.rootpath, self.tracker.selected, self.recipe_names,
+                                    self.used_paths)
         prune = config.getoption("webtask_prune")
         if not (st.replayed or st.recorded or st.failed or unused or st.weak or steps
                 or prune):
@@ -410,7 +430,10 @@ class Reporter:
             for path in unused:
                 tr.write_line(f"  {self._shown(path)}")
                 if prune:
-                    path.unlink(missing_ok=True)
+                    try:
+                        path.unlink(missing_ok=True)
+                    except OSError as exc:
+                        tr.write_line(f"    could not delete it: {exc}")
         if steps:
             verb = "cut" if prune and not partial else \
                 "have steps at their end that their passing test no longer runs" + \
@@ -420,7 +443,10 @@ class Reporter:
                 tr.write_line(f"  {self._shown(Path(use.path))}: {use.unused_steps} unused "
                               "step(s)")
                 if prune and not partial:
-                    prune_steps(use)
+                    try:
+                        prune_steps(use)
+                    except (OSError, WebtaskError) as exc:
+                        tr.write_line(f"    could not cut it: {exc}")
 
     def _shown(self, path: Path) -> Path:
         root = self.config.rootpath

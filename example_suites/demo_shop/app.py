@@ -18,6 +18,7 @@ import html
 import random
 import secrets
 import threading
+from collections.abc import Callable
 from email.parser import BytesParser
 from email.policy import HTTP
 from http.cookies import SimpleCookie
@@ -154,12 +155,13 @@ class DemoShop:
         files: dict[str, tuple[str, bytes]] = {}
         if method == "POST":
             fields, files = _read_form(req)
-        route = {
+        routes: dict[tuple[str, str], Callable[..., tuple[int, str, str]]] = {
             ("GET", "/"): self.list_page, ("POST", "/cart/add"): self.cart_add,
             ("GET", "/cart"): self.cart_page, ("POST", "/cart/remove"): self.cart_remove,
             ("GET", "/signin"): self.signin_page, ("POST", "/signin"): self.signin,
             ("GET", "/checkout"): self.checkout_page, ("POST", "/checkout"): self.checkout,
-        }.get((method, parts.path))
+        }
+        route = routes.get((method, parts.path))
         ctype = "text/html; charset=utf-8"
         if route is None and method == "GET" and parts.path.startswith("/orders/"):
             status, body, location = self.order_page(parts.path.split("/")[-1], sess)

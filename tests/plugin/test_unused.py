@@ -78,3 +78,15 @@ def test_prune_deletes_unused_recipes_and_steps_on_a_complete_run(inner: Inner) 
     again.assert_outcomes(passed=1)
     assert "recipe(s) unused" not in again.stdout.str()
     assert "unused step(s)" not in again.stdout.str()
+
+
+def test_a_skipped_test_keeps_its_recipe_under_prune(inner: Inner) -> None:
+    inner.tests(TWO_TESTS)
+    inner.run().assert_outcomes(passed=2)
+    inner.tests("import pytest\n" + TWO_TESTS.replace(
+        "def test_add_again", "@pytest.mark.skip(reason='flaky today')\ndef test_add_again"))
+    result = inner.run("--webtask-prune")
+    result.assert_outcomes(passed=1, skipped=1)
+    assert "recipe(s) unused" not in result.stdout.str()
+    assert "recipe(s) deleted" not in result.stdout.str()
+    assert inner.recipe("test_add_again").exists()

@@ -28,6 +28,7 @@ from ...errors import WebtaskError
 from ...recipes.model import RecipeStep
 from ...recipes.urls import absolute_url
 from ...settings import Settings
+from ..identity import StepKey
 from ..observer import StepObserver
 from ..outcome import StepOutcome, StepRequest, StepRun
 from ..session import RecipeSession, StepStats
@@ -104,14 +105,13 @@ class AsyncPipeline:
         if recorded is not None:
             items = await kind.replay(self, run, recorded)
             self.stats.replayed += 1
-            how, step = "replayed", recorded
+            # a step recorded before identities were stored takes this call's, should the
+            # recipe be written again
+            how, step = "replayed", self._identified(recorded, request.key, only_unknown=True)
         else:
             llm = await self._recording_llm(run)
             step, result, items = await kind.record(self, run, llm)
-            key = request.key
-            step = step.model_copy(update={"variables": list(key.variables),
-                                           "secrets": list(key.secrets),
-                                           "resources": list(key.resources)})
+            step = self._identified(step, request.key)
             self.stats.recorded += 1
             how = "recorded"
         outcome = StepOutcome(request.kind, request.text, how, time.monotonic() - run.started,
@@ -123,6 +123,14 @@ class AsyncPipeline:
         self._report(f"webtask {run.where}: {how} ({counts}, {outcome.seconds:.2f}s)")
         self.observer.done(outcome)
         return outcome
+
+    @staticmethod
+    def _identified(step: RecipeStep, key: StepKey, only_unknown: bool = False) -> RecipeStep:
+        names = {"variables": list(key.variables), "secrets": list(key.secrets),
+                 "resources": list(key.resources)}
+        if only_unknown:
+            names = {k: v for k, v in names.items() if getattr(step, k) is None}
+        return step.model_copy(update=names) if names else step
 
     # -- recording ------------------------------------------------------------------------
 

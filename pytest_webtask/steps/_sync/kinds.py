@@ -14,6 +14,7 @@ from ...browser._sync.guard import OriginGuard
 from ...errors import ExtractionError, ReplayError, WebtaskError
 from ...extraction._sync.extractor import Extractor, execute_recipe
 from ...extraction.report import SessionReport
+from ...llm.prompts import get_prompt
 from ...recipes._sync.before import StartState
 from ...recipes._sync.replayer import Replayer
 from ...recipes.model import Extraction, RecipeStep
@@ -24,16 +25,6 @@ from ..outcome import StepRun
 from .pipeline import Pipeline
 
 log = logging.getLogger("pytest_webtask")
-
-CHECK_TASK = (
-    "Check whether this statement about the current page is true: {statement}\n"
-    "Do not change the page, except to reveal what you need to see (for example scroll). "
-    "If the statement is true, mark complete and cite evidence as strong as the statement: "
-    "its order or position (nth, order), a count, a state or value, absence (hidden), within "
-    "the container it names. If it is false, set "
-    '"impossible": true and say what the page shows instead.'
-)
-
 
 class DoStep:
     """``do``: the agent acts until the task is complete; replayed action by action, then
@@ -123,7 +114,7 @@ class CheckStep(DoStep):
 
     @staticmethod
     def task(statement: str) -> str:
-        return CHECK_TASK.format(statement=statement)
+        return get_prompt("agent/proposer", "check_task").format(statement=statement)
 
 
 class ExtractStep:
