@@ -152,7 +152,7 @@ def heal_relabel(task: str, n: int, page: str) -> dict:
 
 
 def heal_menu(task: str, n: int, page: str) -> dict:
-    assert task == "check out as Ada", task
+    assert task == CHECKOUT, task
     if n == 0:
         return {"complete": False, "message": "the link is in a menu", "actions": [
             act("click", el(page, "Cart options"))]}
@@ -163,7 +163,7 @@ def heal_menu(task: str, n: int, page: str) -> dict:
 
 
 def heal_second_page(task: str, n: int, page: str) -> dict:
-    assert task == "check out as Ada", task
+    assert task == CHECKOUT, task
     if n == 0:
         return {"complete": False, "message": "continue to the address", "actions": [
             act("click", el(page, "Continue"))]}
@@ -179,11 +179,13 @@ HARMLESS = {
         'action 2: click button "Add to cart" near "Blue Oxford Shirt" -> '
         'click button "Add to bag" near "Blue Oxford Shirt"']),
     "checkout_in_menu": (heal_menu, 1, [
-        '+ action 1: click summary "Cart options"',
-        'action 1: click link "Proceed to checkout" -> click link "Proceed to checkout" '
-        '(its CSS path, XPath or other attributes changed)']),
+        '+ action 1: click button "Cart options"',
+        'action 1 (now 2): click link "Proceed to checkout" -> click link "Proceed to '
+        'checkout" (its CSS path, XPath or other attributes changed)']),
     "address_second_page": (heal_second_page, 1, [
-        '+ action 3: click button "Continue"']),
+        '+ action 4: click button "Continue"',
+        "action 4 (now 5): fill textbox \"Address\" value='1 Main St' -> fill textbox "
+        "\"Address\" value='1 Main St' (its CSS path, XPath or other attributes changed)"]),
 }
 
 
@@ -197,8 +199,7 @@ def test_harmless_drift_is_healed_and_then_replays_without_a_model(
     assert task.stats.healed == 1 and task.stats.replayed == 1
     assert task.stats.heal_llm_calls == len(flow.llm.calls) > 0
     assert task.task.results[index].how == "healed"
-    for line in diff:
-        assert line in task.task.results[index].heal, task.task.results[index].heal
+    assert task.task.results[index].heal == diff  # exactly the changed actions
     assert task.stats.heals[0].startswith(f"flow: Step {index + 1} do(")
     after = flow.steps()
     # only the healed step's actions changed: its checks, and the other step, are as recorded
@@ -289,7 +290,7 @@ def test_a_model_that_cannot_redo_the_step_is_rejected(flow: Flow, shop: DemoSho
 
     message = flow.fails(gives_up, heal="on")
     assert "A heal was tried and rejected, the recipe is unchanged: the model could not " \
-           "re-do the step (1 model call(s)): no such button" in message
+           "re-do the step (1 model call(s)): Task impossible: no such button" in message
     assert flow.recipe.read_bytes() == recipe
 
 

@@ -12,7 +12,8 @@ benign changes and fails on breaking ones:
   drifted (harmless, but beyond the fingerprint cascade: a heal must follow them):
             relabel_add ("Add to cart" reads "Add to bag"), address_second_page (checkout
             asks for the address on a second page, after "Continue"), checkout_in_menu
-            (the cart's "Proceed to checkout" link sits in a collapsed "Cart options" menu)
+            (the cart's "Proceed to checkout" link sits in a "Cart options" menu, shown
+            after a click on it)
 ``mutants`` are realistic bugs (listed with a description in ``mutants.MUTANTS``) for the
 mutation bench, ``bench/mutants.py``: a replay must fail when one is switched on.
 """
@@ -336,8 +337,7 @@ class DemoShop:
             rows, total = self.cart_rows(sess)
             body = (f"<section><h1>Your cart</h1>{notice}<table>{rows}</table>"
                     f'<p class="{self.cls("total")}">Total: {money(total)}</p>'
-                    + ('<details><summary>Cart options</summary><a href="/checkout">Proceed '
-                       'to checkout</a></details>' if "checkout_in_menu" in self.variants
+                    + (MENU if "checkout_in_menu" in self.variants
                        else '<a href="/checkout">Proceed to checkout</a>') + "</section>")
         return 200, self.page("Cart", body, sess), ""
 
@@ -501,6 +501,11 @@ class DemoShop:
                 f"<ul>{lines}</ul>{got}<a href=\"/\">Continue shopping</a></section>")
         return 200, self.page("Order confirmed", body, sess), ""
 
+
+# Variant checkout_in_menu: the link hides in a menu that a button opens.
+MENU = """<nav class="menu"><button type="button" aria-expanded="false"
+ onclick="this.setAttribute('aria-expanded', 'true'); this.nextElementSibling.hidden = false"
+>Cart options</button><div hidden><a href="/checkout">Proceed to checkout</a></div></nav>"""
 
 DETAILS_SCRIPT = """<script>
 for (const b of document.querySelectorAll('button[data-description]')) {

@@ -29,22 +29,35 @@ def _same(action: RecipeAction) -> str:
 
 def action_diff(old: list[RecipeAction], new: list[RecipeAction]) -> list[str]:
     """One line per changed action: ``action 2: click button "Add to cart" -> click button
-    "Add to bag"``, ``+ action 3: ...`` (added), ``- action 2: ...`` (removed). Empty when the
-    actions are the same."""
+    "Add to bag"``, ``+ action 3: ...`` (added, numbered as in the new step), ``- action 2:
+    ...`` (removed). Empty when the actions are the same."""
     lines: list[str] = []
-    matcher = SequenceMatcher(a=[_same(a) for a in old], b=[_same(a) for a in new],
-                              autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
-        pairs = min(i2 - i1, j2 - j1) if tag == "replace" else 0
+    outer = SequenceMatcher(a=[_same(a) for a in old], b=[_same(a) for a in new],
+                            autojunk=False)
+    for tag, i1, i2, j1, j2 in outer.get_opcodes():
+        if tag != "equal":
+            lines += _changed(old, new, i1, i2, j1, j2)
+    return lines
+
+
+def _changed(old: list[RecipeAction], new: list[RecipeAction], i1: int, i2: int, j1: int,
+             j2: int) -> list[str]:
+    """A run of changed actions, aligned by what they do to which element (so an action
+    whose target only moved pairs with itself, and an added one shows as added)."""
+    before = [describe_action(a) for a in old[i1:i2]]
+    after = [describe_action(a) for a in new[j1:j2]]
+    lines: list[str] = []
+    inner = SequenceMatcher(a=before, b=after, autojunk=False)
+    for tag, a1, a2, b1, b2 in inner.get_opcodes():
+        pairs = a2 - a1 if tag == "equal" else min(a2 - a1, b2 - b1) if tag == "replace" else 0
         for k in range(pairs):
-            before, after = describe_action(old[i1 + k]), describe_action(new[j1 + k])
-            if before == after:  # same description: the fingerprint's finer fields moved
-                after += " (its CSS path, XPath or other attributes changed)"
-            lines.append(f"action {i1 + k + 1}: {before} -> {after}")
-        for k in range(i1 + pairs, i2):
-            lines.append(f"- action {k + 1}: {describe_action(old[k])}")
-        for k in range(j1 + pairs, j2):
-            lines.append(f"+ action {k + 1}: {describe_action(new[k])}")
+            was, now = i1 + a1 + k + 1, j1 + b1 + k + 1
+            name = f"action {was}" + (f" (now {now})" if now != was else "")
+            moved = " (its CSS path, XPath or other attributes changed)" if tag == "equal" \
+                else ""
+            lines.append(f"{name}: {before[a1 + k]} -> {after[b1 + k]}{moved}")
+        for k in range(a1 + pairs, a2):
+            lines.append(f"- action {i1 + k + 1}: {before[k]}")
+        for k in range(b1 + pairs, b2):
+            lines.append(f"+ action {j1 + k + 1}: {after[k]}")
     return lines
