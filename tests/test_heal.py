@@ -92,7 +92,7 @@ class Flow:
         session = RecipeSession(path=self.recipe, test_name="flow", record_all=mode == "record")
         self.stats = StepStats()
         self.task = WebTask(page, session=session,
-                            settings=Settings(mode=mode, timeout=1.5, **settings),  # type: ignore[arg-type]
+                            settings=Settings(mode=mode, timeout=3.0, **settings),  # type: ignore[arg-type]
                             base_url=self.shop.url, llm_provider=lambda: self.llm,
                             stats=self.stats,
                             fix_command="pytest --webtask-record 'tests/x.py::flow'")

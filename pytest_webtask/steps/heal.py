@@ -24,7 +24,7 @@ def refusal(settings: Settings, fix_command: str) -> str | None:
         why = ("--webtask-replay-only is set" if settings.mode == "replay"
                else "CI is set, so no model is called")
         return (f"\n  The page may have changed harmlessly: a heal might fix this locally, "
-                f"where a model is configured ({why}, so healing never runs here):  {command}")
+                f"where a model is configured (healing never runs here: {why}):  {command}")
     if settings.heal == "off":
         return (f"\n  If the page changed harmlessly, a heal might fix this (the model re-does "
                 f"the step, kept only if its recorded checks hold):  {command}")
