@@ -337,3 +337,16 @@ def test_no_heal_says_how_to_heal(flow: Flow, shop: DemoShop, monkeypatch: pytes
     assert why in message
     assert "pytest --webtask-heal 'tests/x.py::flow'" in message
     assert not flow.llm.calls and flow.recipe.read_bytes() == recipe
+
+
+def test_heal_settings_from_marker_and_bad_values() -> None:
+    from pytest_webtask.errors import ConfigurationError
+
+    base = Settings()
+    assert base.heal == "off" and base.heal_max_llm_calls == 10
+    marked = base.with_markers([pytest.mark.webtask(heal="suggest", heal_max_llm_calls=3).mark])
+    assert (marked.heal, marked.heal_max_llm_calls) == ("suggest", 3)
+    assert base.with_markers([pytest.mark.webtask(heal=True).mark]).heal == "on"
+    with pytest.raises(ConfigurationError, match="webtask heal should be one of off, on, "
+                                                 "suggest; got 'always'"):
+        base.with_markers([pytest.mark.webtask(heal="always").mark])

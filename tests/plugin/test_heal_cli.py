@@ -63,6 +63,10 @@ def test_heal_rewrites_the_recipe_and_ci_never_heals(inner: Inner) -> None:
         "\"Add to bag\" near \"Blue Oxford Shirt\"*"])
     assert inner.llm_calls == calls + 2
     assert "Add to bag" in recipe.read_text()
+    saved = (inner.path / "test-results" / "test-shop-py-test-add-chromium" /
+             "webtask-heal-1.txt").read_text()
+    assert 'click button "Add to cart" near "Blue Oxford Shirt" -> click button "Add to bag"' \
+        in saved
 
     # and the healed recipe replays in CI with no model
     result = inner.run(env={"SHOP_VARIANTS": "relabel_add", "CI": "true", "FORBID_LLM": "1"})

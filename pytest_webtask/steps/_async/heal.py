@@ -93,6 +93,14 @@ class AsyncHealer:
             f"proposed in {pipe.session.healed_path.name})" if suggest else "recipe rewritten)")
         pipe.stats.heals.append("\n".join([where, *(f"    {line}" for line in diff)]))
         log.warning("healed %s", "\n".join([where, *diff]))
+        path = pipe.artifact_path(f"webtask-heal-{run.index + 1}.txt")
+        if path is not None:  # beside the test's other artifacts, for the report
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(run.ctx.redact("\n".join([where, *diff])) + "\n",
+                                encoding="utf-8")
+            except OSError as exc:
+                log.warning("could not save the heal's diff: %s", exc)
 
     async def _reject(self, message: str, why: str) -> NoReturn:
         await self.pipe.fail(f"{message}\n  A heal was tried and rejected, the recipe is "
