@@ -350,3 +350,14 @@ def test_heal_settings_from_marker_and_bad_values() -> None:
     with pytest.raises(ConfigurationError, match="webtask heal should be one of off, on, "
                                                  "suggest; got 'always'"):
         base.with_markers([pytest.mark.webtask(heal="always").mark])
+
+
+def test_a_suggested_heal_is_not_an_unused_recipe(tmp_path: Path) -> None:
+    from pytest_webtask.unused import unused_recipes
+
+    folder = tmp_path / "__webtask__" / "test_x"
+    folder.mkdir(parents=True)
+    for name in ("test_a.yaml", "test_a.healed.yaml", "test_gone.yaml"):
+        (folder / name).write_text("version: 3\n")
+    unused = unused_recipes(tmp_path, ["test_x.py::test_a"])
+    assert [p.name for p in unused] == ["test_gone.yaml"]
