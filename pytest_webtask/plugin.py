@@ -399,12 +399,13 @@ class Reporter:
             unused = unused_recipes(config.rootpath, self.tracker.selected, self.recipe_names,
                                     self.used_paths)
         prune = config.getoption("webtask_prune")
-        if not (st.replayed or st.recorded or st.failed or unused or st.weak or steps
-                or prune):
+        if not (st.replayed or st.recorded or st.healed or st.failed or unused or st.weak
+                or steps or prune):
             return
         tr = terminalreporter
         tr.section("webtask")
-        tr.write_line(f"{st.replayed} step(s) replayed, {st.recorded} recorded, "
+        healed = f"{st.healed} healed, " if st.healed or st.heals else ""
+        tr.write_line(f"{st.replayed} step(s) replayed, {st.recorded} recorded, {healed}"
                       f"{st.failed} failed")
         if st.llm_calls and st.prompt_tokens + st.completion_tokens:
             tr.write_line(f"LLM: {st.llm_calls} call(s), {st.prompt_tokens} prompt + "
@@ -413,6 +414,12 @@ class Reporter:
             tr.write_line(f"LLM: {st.llm_calls} call(s) (the model reported no token counts)")
         else:
             tr.write_line("LLM: 0 calls")
+        if st.heals or st.heal_llm_calls:
+            tr.write_line(f"Heals: {len(st.heals)} accepted, {st.heal_llm_calls} model call(s) "
+                          "spent healing; what changed (checks untouched):")
+            for heal in st.heals:
+                for line in heal.splitlines():
+                    tr.write_line(f"  {line}")
         if st.weak:
             tr.write_line(f"{len(st.weak)} recorded step(s) have no check that discriminates "
                           "(every check already held before the step ran, so a replay can't "

@@ -15,7 +15,7 @@ from ...browser._async.watch import AsyncPageWatch
 from ...browser.dialogs import Dialog, DialogAnswer
 from ...browser.fingerprint import Fingerprint
 from ...browser.script import COLLECTOR_JS
-from ...errors import ReplayError
+from ...errors import CheckFailed, ElementError, ReplayError
 from ...tools._async.browser_tools import perform
 from ..model import Check, RecipeAction, RecipeStep
 from ..patterns import escape
@@ -59,7 +59,12 @@ class AsyncReplayer:
         watch.attach()
         try:
             for n, action in enumerate(step.actions, 1):
-                await self.run_action(action, f"{where}, action {n} ({action.tool})", watch)
+                try:
+                    await self.run_action(action, f"{where}, action {n} ({action.tool})",
+                                          watch)
+                except ElementError as exc:
+                    exc.index = n - 1
+                    raise
         finally:
             watch.detach()
         await self.run_checks(step.checks, where)
@@ -170,7 +175,7 @@ class AsyncReplayer:
         (``keep``: the locator of the previous resolve stays valid)."""
         found, problem = await self._until(lambda: self._find(fp, keep=keep))
         if found is None:
-            raise ReplayError(
+            raise ElementError(
                 f"{where}: expected {fp.describe()}; {problem}\n"
                 f"  page: {self.page.url}\n"
                 "  If the page changed on purpose, record again: pytest --webtask-record"
@@ -239,7 +244,7 @@ class AsyncReplayer:
 
         ok, instead = await self._until(attempt)
         if ok is None:
-            raise ReplayError(
+            raise CheckFailed(
                 f"{where}: expected {self._describe(check)}\n  instead: {instead}\n"
                 f"  page: {self.page.url}"
             )

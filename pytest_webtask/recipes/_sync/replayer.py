@@ -16,7 +16,7 @@ from ...browser._sync.watch import PageWatch
 from ...browser.dialogs import Dialog, DialogAnswer
 from ...browser.fingerprint import Fingerprint
 from ...browser.script import COLLECTOR_JS
-from ...errors import ReplayError
+from ...errors import CheckFailed, ElementError, ReplayError
 from ...tools._sync.browser_tools import perform
 from ..model import Check, RecipeAction, RecipeStep
 from ..patterns import escape
@@ -60,7 +60,12 @@ class Replayer:
         watch.attach()
         try:
             for n, action in enumerate(step.actions, 1):
-                self.run_action(action, f"{where}, action {n} ({action.tool})", watch)
+                try:
+                    self.run_action(action, f"{where}, action {n} ({action.tool})",
+                                          watch)
+                except ElementError as exc:
+                    exc.index = n - 1
+                    raise
         finally:
             watch.detach()
         self.run_checks(step.checks, where)
@@ -171,7 +176,7 @@ class Replayer:
         (``keep``: the locator of the previous resolve stays valid)."""
         found, problem = self._until(lambda: self._find(fp, keep=keep))
         if found is None:
-            raise ReplayError(
+            raise ElementError(
                 f"{where}: expected {fp.describe()}; {problem}\n"
                 f"  page: {self.page.url}\n"
                 "  If the page changed on purpose, record again: pytest --webtask-record"
@@ -240,7 +245,7 @@ class Replayer:
 
         ok, instead = self._until(attempt)
         if ok is None:
-            raise ReplayError(
+            raise CheckFailed(
                 f"{where}: expected {self._describe(check)}\n  instead: {instead}\n"
                 f"  page: {self.page.url}"
             )

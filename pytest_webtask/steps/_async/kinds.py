@@ -10,7 +10,7 @@ from ...agent.models import TaskResult
 from ...agent.parsing import MAX_MESSAGE, cap, show
 from ...agent.task_context import TaskContext
 from ...browser._async.guard import AsyncOriginGuard
-from ...errors import ExtractionError, ReplayError, WebtaskError
+from ...errors import ElementError, ExtractionError, ReplayError, WebtaskError
 from ...extraction._async.extractor import AsyncExtractor, execute_recipe
 from ...extraction.report import SessionReport
 from ...llm.prompts import get_prompt
@@ -21,6 +21,7 @@ from ...recipes.patterns import user_patterns
 from ...recipes.urls import relative_url
 from ..compile import compile_step
 from ..outcome import StepRun
+from .heal import AsyncHealer
 from .pipeline import AsyncPipeline
 
 log = logging.getLogger("pytest_webtask")
@@ -49,17 +50,26 @@ class AsyncDoStep:
             guard = AsyncOriginGuard(pipe.page.context, pipe.origins(),
                                      subresources=pipe.settings.block_subresources)
             await guard.start()
+        failure: ReplayError | None = None
+        blocked = None
         try:
             await replayer.run_step(recorded, run.where)
         except ReplayError as exc:
+            failure = exc
             blocked = guard.note() if guard else None
-            await pipe.fail(f"Replay failed. {exc}{pipe.start_hint(recorded)}"
-                            + (f"\n  {blocked}" if blocked else ""), run)
         finally:
             pipe.page = replayer.page  # the tab the step ended on
             if guard is not None:
                 await guard.stop()
-        return []
+        if failure is None:
+            return []
+        message = (f"Replay failed. {failure}{pipe.start_hint(recorded)}"
+                   + (f"\n  {blocked}" if blocked else ""))
+        if isinstance(failure, ElementError) and self.kind == "do":
+            # the page drifted under an action: a verified heal may follow it (never a check)
+            await AsyncHealer(pipe, run, self.max_steps(pipe)).heal(recorded, failure, message)
+            return []
+        await pipe.fail(message, run)
 
     async def record(self, pipe: AsyncPipeline, run: StepRun, llm: Any
                      ) -> tuple[RecipeStep, TaskResult, list[dict[str, Any]]]:

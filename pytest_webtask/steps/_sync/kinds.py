@@ -11,7 +11,7 @@ from ...agent.models import TaskResult
 from ...agent.parsing import MAX_MESSAGE, cap, show
 from ...agent.task_context import TaskContext
 from ...browser._sync.guard import OriginGuard
-from ...errors import ExtractionError, ReplayError, WebtaskError
+from ...errors import ElementError, ExtractionError, ReplayError, WebtaskError
 from ...extraction._sync.extractor import Extractor, execute_recipe
 from ...extraction.report import SessionReport
 from ...llm.prompts import get_prompt
@@ -22,6 +22,7 @@ from ...recipes.patterns import user_patterns
 from ...recipes.urls import relative_url
 from ..compile import compile_step
 from ..outcome import StepRun
+from .heal import Healer
 from .pipeline import Pipeline
 
 log = logging.getLogger("pytest_webtask")
@@ -50,17 +51,26 @@ class DoStep:
             guard = OriginGuard(pipe.page.context, pipe.origins(),
                                      subresources=pipe.settings.block_subresources)
             guard.start()
+        failure: ReplayError | None = None
+        blocked = None
         try:
             replayer.run_step(recorded, run.where)
         except ReplayError as exc:
+            failure = exc
             blocked = guard.note() if guard else None
-            pipe.fail(f"Replay failed. {exc}{pipe.start_hint(recorded)}"
-                            + (f"\n  {blocked}" if blocked else ""), run)
         finally:
             pipe.page = replayer.page  # the tab the step ended on
             if guard is not None:
                 guard.stop()
-        return []
+        if failure is None:
+            return []
+        message = (f"Replay failed. {failure}{pipe.start_hint(recorded)}"
+                   + (f"\n  {blocked}" if blocked else ""))
+        if isinstance(failure, ElementError) and self.kind == "do":
+            # the page drifted under an action: a verified heal may follow it (never a check)
+            Healer(pipe, run, self.max_steps(pipe)).heal(recorded, failure, message)
+            return []
+        pipe.fail(message, run)
 
     def record(self, pipe: Pipeline, run: StepRun, llm: Any
                      ) -> tuple[RecipeStep, TaskResult, list[dict[str, Any]]]:

@@ -105,10 +105,16 @@ class Pipeline:
         result = None
         if recorded is not None:
             items = kind.replay(self, run, recorded)
-            self.stats.replayed += 1
-            # a step recorded before identities were stored takes this call's, should the
-            # recipe be written again
-            how, step = "replayed", self._identified(recorded, request.key, only_unknown=True)
+            if run.healed is not None:  # a verified heal: the recipe takes its actions
+                how, step = "healed", self._identified(run.healed, request.key,
+                                                       only_unknown=True)
+                self.stats.healed += 1
+            else:
+                self.stats.replayed += 1
+                # a step recorded before identities were stored takes this call's, should
+                # the recipe be written again
+                how, step = "replayed", self._identified(recorded, request.key,
+                                                         only_unknown=True)
         else:
             llm = self._recording_llm(run)
             step, result, items = kind.record(self, run, llm)
@@ -116,8 +122,8 @@ class Pipeline:
             self.stats.recorded += 1
             how = "recorded"
         outcome = StepOutcome(request.kind, request.text, how, time.monotonic() - run.started,
-                              step, result, items)
-        self.session.done(run.index, step, recorded=how == "recorded")
+                              step, result, items, heal=run.heal_diff)
+        self.session.done(run.index, step, recorded=how != "replayed")
         self.results.append(outcome)
         counts = (f"{len(items)} item(s)" if request.kind == "extract" else
                   f"{len(step.actions)} action(s), {len(step.checks)} check(s)")
@@ -157,15 +163,16 @@ class Pipeline:
                       names=("webtask_max_llm_calls", "webtask_max_tokens",
                              "webtask_run_max_llm_calls", "webtask_run_max_tokens"))
 
-    def runner(self, llm: Any, max_steps: int, run: StepRun) -> Any:
-        """The agent of the test's strategy, for one recorded step."""
+    def runner(self, llm: Any, max_steps: int, run: StepRun,
+                     budget: Budget | None = None) -> Any:
+        """The agent of the test's strategy, for one recorded (or healed) step."""
         s = self.settings
         try:
             factory = pick(self.strategies, s.strategy)
         except WebtaskError as exc:
             self.fail(f"{run.where}: {exc}", run)
         options = StrategyOptions(allowed_origins=self.origins() or ["*"],
-                                  budget=self.budget(), secrets=self.secrets,
+                                  budget=budget or self.budget(), secrets=self.secrets,
                                   max_steps=max_steps, block_subresources=s.block_subresources,
                                   max_page_chars=s.page_chars, plan_horizon=s.plan_horizon,
                                   max_iterations=s.max_iterations, extra_tools=self.tools)
