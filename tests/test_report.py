@@ -32,6 +32,10 @@ MAGENTA = """img => {
 }"""
 
 
+RED = MAGENTA.replace("d[i] > 200 && d[i + 1] < 90 && d[i + 2] > 200",
+                      "d[i] > 180 && d[i + 1] < 70 && d[i + 2] < 90")
+
+
 @pytest.fixture(scope="module")
 def suites_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     path = tmp_path_factory.mktemp("report") / "webtask.html"
@@ -73,6 +77,10 @@ def test_the_example_suites_report_shows_every_step_with_a_screenshot(
     # page (no secret yet) has no mask at all
     assert password.locator("img.shot").evaluate(MAGENTA) > 200
     assert email.locator("img.shot").evaluate(MAGENTA) == 0
+    # before each replayed action, the part of the page around its target, the target boxed
+    assert page.locator("ul.actions li").count() == page.locator("ul.actions li img.before"
+                                                                 ).count() > 60
+    assert email.locator("img.before").evaluate(RED) > 50
 
 
 def test_a_recording_and_a_failed_replay_in_the_report(inner: Inner, page: Page) -> None:

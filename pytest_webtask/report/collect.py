@@ -26,8 +26,12 @@ class TestReport:
         self.started = time.monotonic()
         self.steps: list[dict[str, Any]] = []
         self._calls: list[dict[str, Any]] = []
+        self._before: list[str | None] = []  # each replayed action's target, boxed
 
     live = True
+
+    def action(self, action: Any, shot: bytes | None) -> None:
+        self._before.append(_b64(shot))
 
     def model_call(self, prompt: str, reply: str, tokens: int) -> None:
         self._calls.append({"prompt": self.redact(prompt), "reply": self.redact(reply),
@@ -38,26 +42,30 @@ class TestReport:
         self.steps.append({
             "kind": outcome.kind, "text": outcome.text, "how": outcome.how,
             "seconds": round(outcome.seconds, 3),
-            "actions": [self._action(a) for a in step.actions],
+            "actions": [self._action(a, self._before[i] if i < len(self._before) else None)
+                        for i, a in enumerate(step.actions)],
             "checks": [{"says": c.describe(), "held": True, "held_before": c.held_before}
                        for c in step.checks],
             "message": self.redact(step.message), "calls": self._calls,
             "items": len(outcome.items), "shot": _b64(shot)})
-        self._calls = []
+        self._calls, self._before = [], []
 
     def step_failed(self, kind: str, text: str, message: str, seconds: float,
                     shot: bytes | None) -> None:
+        actions = [{"tool": "", "target": f"action {i}", "params": "{}", "before": b}
+                   for i, b in enumerate(self._before, 1)]
         self.steps.append({"kind": kind, "text": text, "how": "failed",
-                           "seconds": round(seconds, 3), "actions": [], "checks": [],
+                           "seconds": round(seconds, 3), "actions": actions, "checks": [],
                            "message": self.redact(message), "calls": self._calls,
                            "items": 0, "shot": _b64(shot)})
-        self._calls = []
+        self._calls, self._before = [], []
 
     @staticmethod
-    def _action(a: Any) -> dict[str, Any]:
+    def _action(a: Any, before: str | None) -> dict[str, Any]:
         target = a.target.describe() if a.target is not None else ""
         params = {k: v for k, v in a.params.items() if k != "element_id"}
-        return {"tool": a.tool, "target": target, "params": json.dumps(params)}
+        return {"tool": a.tool, "target": target, "params": json.dumps(params),
+                "before": before}
 
     def watch(self, llm: Any) -> Any:
         return _Recorded(llm, self)
@@ -80,6 +88,9 @@ class NoReport:
     """The report when ``--webtask-report`` is off: keeps nothing."""
 
     live = False
+
+    def action(self, action: Any, shot: bytes | None) -> None:
+        pass
 
     def model_call(self, prompt: str, reply: str, tokens: int) -> None:
         pass

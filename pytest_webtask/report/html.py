@@ -12,6 +12,7 @@ h1{font-size:1.4em}table.sum td{padding:.1em .8em .1em 0}
 .test>h2{font-size:1.1em;margin:.3em 0}.passed>h2{color:#17692d}.failed>h2{color:#b00020}
 .step{border-top:1px solid #eee;padding:.5em 0;display:flex;gap:1em}
 .step .info{flex:1;min-width:0}.step img{width:320px;border:1px solid #ddd;align-self:start}
+.step img.before{width:auto;max-width:240px;max-height:160px;margin:.2em 0}
 .how{font-size:.8em;padding:.1em .4em;border-radius:3px;background:#eee}
 .how.recorded{background:#fff2c6}.how.failed{background:#ffd6d6}.how.replayed{background:#dff3e4}
 .fail{white-space:pre-wrap;background:#fff4f4;border-left:3px solid #b00020;padding:.4em}
@@ -55,8 +56,10 @@ def _step(n: int, s: dict[str, Any]) -> str:
     if s["actions"]:
         parts.append("<ul class='actions'>" + "".join(
             f"<li>{escape(a['tool'])} {escape(a['target'])} "
-            f"<code>{escape(a['params']) if a['params'] != '{}' else ''}</code></li>"
-            for a in s["actions"]) + "</ul>")
+            f"<code>{escape(a['params']) if a['params'] != '{}' else ''}</code>"
+            + (f"<br><img class='before' alt='before: {escape(a['target'])}' "
+               f"src='data:image/jpeg;base64,{a['before']}'>" if a.get("before") else "")
+            + "</li>" for a in s["actions"]) + "</ul>")
     if s["checks"]:
         parts.append("<ul class='checks'>" + "".join(
             f"<li class='{'before' if c['held_before'] else 'held'}'>"

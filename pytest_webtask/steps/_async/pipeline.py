@@ -28,6 +28,7 @@ from ...errors import WebtaskError
 from ...export.trail import NoTrail
 from ...recipes.model import RecipeStep
 from ...recipes.urls import absolute_url
+from ...report._async.shots import BOX_STYLE, report_clip, unbox
 from ...report.collect import NoReport
 from ...report.progress import Progress
 from ...settings import Settings
@@ -234,15 +235,25 @@ class AsyncPipeline:
             await self.page.evaluate(SECRET_FIELDS_JS, {"op": "mark",
                                                         "values": self.secrets.values})
 
-    async def report_shot(self) -> bytes | None:
-        """The page for the HTML report: a small JPEG, secret fields masked (issue 13)."""
+    async def report_shot(self, target: Any = None) -> bytes | None:
+        """The page for the HTML report: a small JPEG, secret fields masked (issue 13).
+        With ``target`` (a locator): the part of the page around it, the element boxed."""
         try:
             await self.mark_secrets()
-            return await self.page.screenshot(type="jpeg", quality=35, scale="css",
-                                              mask=[self.page.locator(f"[{SECRET_ATTR}]")])
+            clip = await report_clip(self.page, target) if target is not None else None
+            return await self.page.screenshot(
+                type="jpeg", quality=35, scale="css", clip=clip, style=BOX_STYLE,
+                mask=[self.page.locator(f"[{SECRET_ATTR}]")])
         except PlaywrightError as exc:
             log.debug("no report screenshot: %s", exc)
             return None
+        finally:
+            if target is not None:
+                await unbox(target)
+
+    async def report_action(self, action: Any, target: Any) -> None:
+        """Before a replayed action: its target boxed, for the report (issue 13)."""
+        self.html_report.action(action, await self.report_shot(target))
 
     async def fail(self, message: str, run: StepRun) -> NoReturn:
         """Fail the test: count the failed step, save the message and a screenshot to the

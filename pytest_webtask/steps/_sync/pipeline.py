@@ -29,6 +29,7 @@ from ...errors import WebtaskError
 from ...export.trail import NoTrail
 from ...recipes.model import RecipeStep
 from ...recipes.urls import absolute_url
+from ...report._sync.shots import BOX_STYLE, report_clip, unbox
 from ...report.collect import NoReport
 from ...report.progress import Progress
 from ...settings import Settings
@@ -235,15 +236,25 @@ class Pipeline:
             self.page.evaluate(SECRET_FIELDS_JS, {"op": "mark",
                                                         "values": self.secrets.values})
 
-    def report_shot(self) -> bytes | None:
-        """The page for the HTML report: a small JPEG, secret fields masked (issue 13)."""
+    def report_shot(self, target: Any = None) -> bytes | None:
+        """The page for the HTML report: a small JPEG, secret fields masked (issue 13).
+        With ``target`` (a locator): the part of the page around it, the element boxed."""
         try:
             self.mark_secrets()
-            return self.page.screenshot(type="jpeg", quality=35, scale="css",
-                                              mask=[self.page.locator(f"[{SECRET_ATTR}]")])
+            clip = report_clip(self.page, target) if target is not None else None
+            return self.page.screenshot(
+                type="jpeg", quality=35, scale="css", clip=clip, style=BOX_STYLE,
+                mask=[self.page.locator(f"[{SECRET_ATTR}]")])
         except PlaywrightError as exc:
             log.debug("no report screenshot: %s", exc)
             return None
+        finally:
+            if target is not None:
+                unbox(target)
+
+    def report_action(self, action: Any, target: Any) -> None:
+        """Before a replayed action: its target boxed, for the report (issue 13)."""
+        self.html_report.action(action, self.report_shot(target))
 
     def fail(self, message: str, run: StepRun) -> NoReturn:
         """Fail the test: count the failed step, save the message and a screenshot to the
