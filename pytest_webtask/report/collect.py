@@ -52,7 +52,7 @@ class TestReport:
 
     def step_failed(self, kind: str, text: str, message: str, seconds: float,
                     shot: bytes | None) -> None:
-        actions = [{"tool": "", "target": f"action {i}", "params": "{}", "before": b}
+        actions = [{"tool": "before", "target": f"action {i}", "params": "{}", "before": b}
                    for i, b in enumerate(self._before, 1)]
         self.steps.append({"kind": kind, "text": text, "how": "failed",
                            "seconds": round(seconds, 3), "actions": actions, "checks": [],
