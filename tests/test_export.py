@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from pytest_webtask.browser.fingerprint import Fingerprint
 from pytest_webtask.export.locators import locator
@@ -128,3 +129,29 @@ def test_look_alikes_are_scoped_to_their_card_and_placeholders_become_names() ->
     framed = Fingerprint(tag="input", label="Card number", frame=["iframe#pay"])
     assert locator(framed, s) == \
         "page.frame_locator('iframe#pay').get_by_label('Card number', exact=True)"
+
+
+def test_one_placeholder_with_two_values_becomes_two_parameters(tmp_path: Path) -> None:
+    from pytest_webtask.export.trail import Trail
+    from pytest_webtask.export.writer import NotExportable, Writer
+    from pytest_webtask.recipes.model import RecipeStep
+
+    box = {"tag": "input", "role": "textbox", "name": "Name"}
+    fill = {"tool": "fill", "params": {"value": "{name}"}, "target": box}
+    trail = Trail()
+    trail.goto("http://127.0.0.1:8000/form")
+    for value in ("Ada", "Charles"):
+        trail.step(RecipeStep(kind="do", text="type {name}", variables=["name"],
+                              actions=[fill]), {"name": value}, {}, {})
+    source = Writer(trail, "http://127.0.0.1:8000", tmp_path).source("test_form", "x")
+    assert "@pytest.mark.parametrize(('name', 'name_2'), [('Ada', 'Charles')])" in source
+    assert "def test_form(page: Page, name: str, name_2: str) -> None:" in source
+    assert "page.goto('/form')" in source
+    assert ".fill(name)" in source and ".fill(name_2)" in source
+    compile(source, "exported.py", "exec")  # valid Python
+    recorded = yaml.safe_load((ROOT / "example_suites/__webtask__/test_catalog/"
+                               "test_extract_catalogue.yaml").read_text(encoding="utf-8"))
+    extract = next(s for s in recorded["steps"] if s["kind"] == "extract")
+    trail.step(RecipeStep.model_validate(extract), {}, {}, {})
+    with pytest.raises(NotExportable, match="extract step"):
+        Writer(trail, None, tmp_path).source("test_form", "x")

@@ -23,13 +23,15 @@ def trail_for(config: pytest.Config) -> Any:
 def finish(request: pytest.FixtureRequest, trail: Any, passed: bool, base_url: str | None,
            test_name: str) -> None:
     """Write the test's file, or say why not, in the test's user properties."""
-    from .trail import Trail
+    from .trail import Ran, Trail
     from .writer import NotExportable, export
 
     folder = export_dir(request.config)
     if folder is None or not isinstance(trail, Trail):
         return
     node = request.node
+    if not any(isinstance(e, Ran) for e in trail.events):
+        return  # no step ran: nothing the export would add to the test
     if not passed:
         outcome = {"test": node.nodeid, "skipped": "the test did not pass"}
     else:
