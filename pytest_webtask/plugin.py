@@ -19,7 +19,9 @@ import pytest
 from . import hooks, shard
 from . import settings as settings_mod
 from .errors import ConfigurationError, WebtaskError
+from .export import options as export_options
 from .naming import recipe_path, recipe_test_name
+from .report import options as report_options
 from .settings import Settings
 from .unused import RecipeUse, RunTracker, prune_steps, unused_recipes
 
@@ -40,6 +42,8 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 def pytest_addoption(parser: pytest.Parser) -> None:
     settings_mod.add_options(parser)
     shard.add_option(parser)
+    export_options.add_option(parser)  # issue 13
+    report_options.add_option(parser)  # issue 13
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -69,6 +73,14 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(tracker, "webtask-tracker")
     if not hasattr(config, "workerinput"):
         config.pluginmanager.register(Reporter(config, tracker), "webtask-reporter")
+        if export_options.export_dir(config) is not None:  # issue 13
+            from .export.plugin import ExportSummary
+
+            config.pluginmanager.register(ExportSummary(config), "webtask-export")
+        if report_options.report_path(config) is not None:  # issue 13
+            from .report.plugin import HtmlReportWriter
+
+            config.pluginmanager.register(HtmlReportWriter(config), "webtask-html-report")
 
 
 # -- fixtures -------------------------------------------------------------------------------
@@ -219,6 +231,8 @@ def _run_budget(config: pytest.Config) -> Any:
 def _pipeline(request: pytest.FixtureRequest, flavour: str,
               artifacts: Path | None) -> dict[str, Any]:
     """What ``WebTask``/``AsyncWebTask`` are built with, for this test."""
+    from .export import plugin as export_plugin
+    from .report.progress import for_terminal
     from .steps.observer import StepObserver
     from .steps.session import StepStats
 
@@ -238,7 +252,9 @@ def _pipeline(request: pytest.FixtureRequest, flavour: str,
                 artifacts=(lambda: artifacts) if artifacts is not None else None,
                 run_budget=_run_budget(request.config), strategies=strategies, tools=tools,
                 observer=observer, fix_command=fix_command(request.config, item),
-                screenshot=_option(request.config, "screenshot", "off") != "off")
+                screenshot=_option(request.config, "screenshot", "off") != "off",
+                trail=export_plugin.trail_for(request.config),  # issue 13
+                progress=for_terminal(request.config))  # issue 13
 
 
 def _option(config: pytest.Config, name: str, default: Any) -> Any:
@@ -250,6 +266,7 @@ def _option(config: pytest.Config, name: str, default: Any) -> Any:
 
 
 def _finish(request: pytest.FixtureRequest, task: Any) -> None:
+    from .export import plugin as export_plugin
     reports = request.node.stash.get(REPORTS, {})
     passed = "call" in reports and reports["call"].passed
     pipe = task._pipe
@@ -259,12 +276,23 @@ def _finish(request: pytest.FixtureRequest, task: Any) -> None:
     except WebtaskError:  # a broken recipe: the test has already failed saying so
         recorded = None
     session.finish(passed)
+    export_plugin.finish(request, pipe.trail, passed, pipe.base_url,  # issue 13
+                         session.test_name)
+    pipe.html_report.save("passed" if passed else "failed")  # issue 13
     props = request.node.user_properties
     props.append(("webtask", json.dumps(pipe.stats.as_dict())))
     if recorded is not None:
         props.append(("webtask_recipe_use", RecipeUse(
             str(session.path), len(session.steps) if passed and not session.dirty else None,
             len(recorded.steps)).to_json()))
+
+
+def _attach_report(request: pytest.FixtureRequest, task: Any) -> None:
+    """--webtask-report: the test's report, masking the secrets its steps pass (issue 13)."""
+    if report_options.report_path(request.config) is not None:
+        from .report.plugin import report_for
+
+        task._pipe.html_report = report_for(request, task.secrets)
 
 
 @pytest.fixture
@@ -281,6 +309,7 @@ def webtask(request: pytest.FixtureRequest, page: Any, base_url: str | None,
                    **_pipeline(request, "sync", Path(output_path)))
     request.node.stash[TEST_SECRETS] = task.secrets
     request.node.stash[TEST_ARTIFACTS] = Path(output_path)
+    _attach_report(request, task)  # issue 13
     yield task
     task.scrub_page()  # before pytest-playwright's end-of-test screenshot
     _finish(request, task)
@@ -319,6 +348,7 @@ if pytest_asyncio is not None:
             task = AsyncWebTask(await browser.start(), base_url=base_url, **kwargs)
             request.node.stash[TEST_SECRETS] = task.secrets
             request.node.stash[TEST_ARTIFACTS] = Path(output_path)
+            _attach_report(request, task)  # issue 13
             yield task
             await task.scrub_page()  # before the end-of-test screenshot
         finally:

@@ -44,8 +44,10 @@ class Replayer:
         substitute: Callable[[str], str] | None = None,
         resources: dict[str, str] | None = None,
         tools: Mapping[str, Any] | None = None,
+        before_action: Callable[[RecipeAction, Locator | None], Any] | None = None,
     ) -> None:
         self.page = page
+        self.before_action = before_action  # issue 13: the report's shot of the target
         self.tools = tools  # plugin tools by name: their ``act`` replays their actions
         self.base_url = base_url
         self.timeout_ms = timeout_ms
@@ -76,6 +78,8 @@ class Replayer:
         locator = self.resolve(action.target, where) if action.target else None
         to_locator = self.resolve(action.to, where + " (drop target)", keep=True) \
             if action.to else None
+        if self.before_action is not None:  # issue 13
+            self.before_action(action, locator)
         if action.tool == "navigate":
             params["url"] = absolute_url(self.substitute(params["url"]), self.base_url,
                                          self.page.url)

@@ -40,7 +40,9 @@ class AsyncDoStep:
         return AsyncReplayer(pipe.page, base_url=pipe.base_url,
                              timeout_ms=pipe.settings.timeout * 1000,
                              substitute=run.ctx.substitute, resources=run.ctx.resources,
-                             tools=pipe.tools_by_name)
+                             tools=pipe.tools_by_name,
+                             before_action=pipe.report_action if pipe.html_report.live
+                             else None)  # issue 13
 
     async def replay(self, pipe: AsyncPipeline, run: StepRun, recorded: RecipeStep
                      ) -> list[dict[str, Any]]:

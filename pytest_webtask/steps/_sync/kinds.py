@@ -41,7 +41,9 @@ class DoStep:
         return Replayer(pipe.page, base_url=pipe.base_url,
                              timeout_ms=pipe.settings.timeout * 1000,
                              substitute=run.ctx.substitute, resources=run.ctx.resources,
-                             tools=pipe.tools_by_name)
+                             tools=pipe.tools_by_name,
+                             before_action=pipe.report_action if pipe.html_report.live
+                             else None)  # issue 13
 
     def replay(self, pipe: Pipeline, run: StepRun, recorded: RecipeStep
                      ) -> list[dict[str, Any]]:

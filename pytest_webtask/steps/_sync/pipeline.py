@@ -26,8 +26,12 @@ from ...agent.secrets import Secrets
 from ...agent.task_context import TaskContext
 from ...browser.secret_fields import SECRET_ATTR, SECRET_FIELDS_JS
 from ...errors import WebtaskError
+from ...export.trail import NoTrail
 from ...recipes.model import RecipeStep
 from ...recipes.urls import absolute_url
+from ...report._sync.shots import BOX_STYLE, report_clip, unbox
+from ...report.collect import NoReport
+from ...report.progress import Progress
 from ...settings import Settings
 from ..identity import StepKey
 from ..observer import StepObserver
@@ -69,6 +73,9 @@ class Pipeline:
         observer: StepObserver | None = None,
         fix_command: str = "",
         screenshot: bool = True,
+        trail: Any = None,
+        progress: Progress | None = None,
+        html_report: Any = None,
     ) -> None:
         self.page = page
         self.session = session
@@ -85,6 +92,10 @@ class Pipeline:
         self.fix_command = fix_command or f"pytest --webtask-record {session.test_name!r}"
         self.screenshot = screenshot  # on a failure (pytest-playwright's --screenshot)
         self.results: list[StepOutcome] = []
+        # issue 13: --webtask-export hears each page opened and step run (export/trail.py)
+        self.trail = trail if trail is not None else NoTrail()
+        self.progress = progress or Progress()  # issue 13: the live line while recording
+        self.html_report = html_report or NoReport()  # issue 13: --webtask-report
         self.secrets = Secrets()  # every secret passed so far: masked for the rest of the test
         self._started_at = ""
 
@@ -116,8 +127,13 @@ class Pipeline:
                 how, step = "replayed", self._identified(recorded, request.key,
                                                          only_unknown=True)
         else:
-            llm = self._recording_llm(run)
-            step, result, items = kind.record(self, run, llm)
+            self.progress.step_started(run.where)  # issue 13
+            try:
+                llm = self.html_report.watch(
+                    self.progress.watch(self._recording_llm(run)))
+                step, result, items = kind.record(self, run, llm)
+            finally:
+                self.progress.step_finished()
             step = self._identified(step, request.key)
             self.stats.recorded += 1
             how = "recorded"
@@ -125,6 +141,9 @@ class Pipeline:
                               step, result, items, heal=run.heal_diff)
         self.session.done(run.index, step, recorded=how != "replayed")
         self.results.append(outcome)
+        self.trail.step(step, request.variables, request.resources, request.secrets)  # issue 13
+        if self.html_report.live:  # issue 13
+            self.html_report.step_finished(outcome, self.report_shot())
         counts = (f"{len(items)} item(s)" if request.kind == "extract" else
                   f"{len(step.actions)} action(s), {len(step.checks)} check(s)")
         self._report(f"webtask {run.where}: {how} ({counts}, {outcome.seconds:.2f}s)")
@@ -224,12 +243,36 @@ class Pipeline:
             self.page.evaluate(SECRET_FIELDS_JS, {"op": "mark",
                                                         "values": self.secrets.values})
 
+    def report_shot(self, target: Any = None) -> bytes | None:
+        """The page for the HTML report: a small JPEG, secret fields masked (issue 13).
+        With ``target`` (a locator): the part of the page around it, the element boxed."""
+        try:
+            self.mark_secrets()
+            clip = report_clip(self.page, target) if target is not None else None
+            return self.page.screenshot(
+                type="jpeg", quality=35, scale="css", clip=clip, style=BOX_STYLE,
+                mask=[self.page.locator(f"[{SECRET_ATTR}]")])
+        except PlaywrightError as exc:
+            log.debug("no report screenshot: %s", exc)
+            return None
+        finally:
+            if target is not None:
+                unbox(target)
+
+    def report_action(self, action: Any, target: Any) -> None:
+        """Before a replayed action: its target boxed, for the report (issue 13)."""
+        self.html_report.action(action, self.report_shot(target))
+
     def fail(self, message: str, run: StepRun) -> NoReturn:
         """Fail the test: count the failed step, save the message and a screenshot to the
         output folder, and report without a traceback from inside the plugin."""
         self.stats.failed += 1
         message = run.ctx.redact(message)
         self.observer.failed(run.request.kind, run.request.text, message)
+        if self.html_report.live:  # issue 13
+            self.html_report.step_failed(run.request.kind, run.request.text, message,
+                                         time.monotonic() - run.started,
+                                         self.report_shot())
         if self._artifacts is not None:
             try:
                 folder = self._artifacts()
