@@ -147,5 +147,6 @@ def inner(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Inner:
 
 @pytest.fixture(params=["serial", "xdist"])
 def dist(request: pytest.FixtureRequest) -> list[str]:
-    """Run once without and once with ``-n 2``."""
+    """Run once without and once with ``-n 2``: for the tests whose behaviour differs under
+    xdist (reports and recipes written from workers, unused recipes on the controller)."""
     return ["-n", "2"] if request.param == "xdist" else []
