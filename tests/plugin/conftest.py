@@ -102,6 +102,9 @@ class Inner:
         monkeypatch.setenv("PYTHONPATH", str(ROOT))
         monkeypatch.delenv("CI", raising=False)
         monkeypatch.delenv("WEBTASK_MODEL", raising=False)
+        # replays that must fail wait this long for what is gone (the environment is the
+        # lowest setting: a test's ini or marker still wins)
+        monkeypatch.setenv("WEBTASK_TIMEOUT", "3")
         pytester.makeconftest(INNER_CONFTEST)
         self.scripts(DEFAULT_SCRIPTS)
 
