@@ -93,6 +93,9 @@ def test_add_again(webtask):
 '''
 
 
+_RECORDED: dict[tuple[str, str, str], dict[Path, bytes]] = {}
+
+
 class Inner:
     """An inner pytest project in a temp folder."""
 
@@ -113,6 +116,24 @@ class Inner:
 
     def tests(self, source: str, name: str = "test_shop") -> Path:
         return self.pytester.makepyfile(**{name: textwrap.dedent(source)})
+
+    def recorded(self, source: str, name: str = "test_shop") -> None:
+        """``tests(source)`` with its recipes in place, as a first passing run leaves them.
+        Recorded once per session for the same source and scripts, then copied: tests that
+        need recipes as a starting point do not pay for a recording each."""
+        self.tests(source, name)
+        key = (source, name, (self.path / "scripts.json").read_text())
+        if key not in _RECORDED:
+            self.run().assert_outcomes(passed=source.count("\ndef test_"))
+            folder = self.path / "__webtask__"
+            _RECORDED[key] = {p.relative_to(folder): p.read_bytes()
+                              for p in folder.rglob("*.yaml")}
+            (self.path / "llm_calls.log").unlink(missing_ok=True)
+            return
+        for rel, data in _RECORDED[key].items():
+            target = self.path / "__webtask__" / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
 
     def run(self, *args: str, env: dict[str, str] | None = None) -> pytest.RunResult:
         old = dict(os.environ)

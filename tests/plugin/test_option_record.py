@@ -6,8 +6,7 @@ from tests.plugin.conftest import TWO_TESTS, Inner
 
 
 def test_record_rerecords_selected_tests(inner: Inner) -> None:
-    inner.tests(TWO_TESTS)
-    inner.run().assert_outcomes(passed=2)
+    inner.recorded(TWO_TESTS)
     before = inner.recipe("test_add").read_text()
     calls = inner.llm_calls
     result = inner.run("--webtask-record", "-k", "test_add_again")

@@ -27,8 +27,7 @@ def test_record_then_replay(inner: Inner, dist: list[str]) -> None:
 
 
 def test_verbose_prints_a_line_per_step(inner: Inner) -> None:
-    inner.tests(TWO_TESTS)
-    inner.run().assert_outcomes(passed=2)
+    inner.recorded(TWO_TESTS)
     result = inner.run("-v")
     result.stdout.fnmatch_lines([
         "*webtask Step 1 do('add the Blue Oxford Shirt in size M to the cart'): replayed "
@@ -38,8 +37,7 @@ def test_verbose_prints_a_line_per_step(inner: Inner) -> None:
 
 
 def test_replay_failure_shows_step_expected_and_found(inner: Inner) -> None:
-    inner.tests(TWO_TESTS)
-    inner.run().assert_outcomes(passed=2)
+    inner.recorded(TWO_TESTS)
     path = inner.recipe("test_add")
     path.write_text(path.read_text().replace("name: Add to cart", "name: Add to basket"))
     result = inner.run("-k", "test_add and not again", env={"FORBID_LLM": "1"})

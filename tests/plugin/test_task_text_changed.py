@@ -6,8 +6,7 @@ from tests.plugin.conftest import TWO_TESTS, Inner
 
 
 def test_changed_text_needs_recording(inner: Inner) -> None:
-    inner.tests(TWO_TESTS)
-    inner.run().assert_outcomes(passed=2)
+    inner.recorded(TWO_TESTS)
     inner.tests(TWO_TESTS.replace("the cart total is $39.00", "the cart total is $39.00 exactly"))
     inner.scripts({"add the Blue Oxford Shirt": [], "the cart total is $39.00":
                    [{"complete": True, "message": "ok", "evidence": ["Total: $39.00"]}]})

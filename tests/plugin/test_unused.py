@@ -28,8 +28,7 @@ def test_unused_recipe_reported(inner: Inner, dist: list[str]) -> None:
 
 
 def test_no_unused_report_on_partial_runs(inner: Inner) -> None:
-    inner.tests(TWO_TESTS)
-    inner.run().assert_outcomes(passed=2)
+    inner.recorded(TWO_TESTS)
     inner.tests(TWO_TESTS.replace("def test_add_again", "def test_add_later"))
     for args in (["-k", "test_add_later"], ["test_shop.py::test_add_later"],
                  ["--deselect", "test_shop.py::test_add"]):
@@ -52,8 +51,7 @@ def test_a_conftest_that_deselects_is_a_partial_run(inner: Inner, dist: list[str
 
 
 def test_prune_deletes_unused_recipes_and_steps_on_a_complete_run(inner: Inner) -> None:
-    inner.tests(TWO_TESTS)
-    inner.run().assert_outcomes(passed=2)
+    inner.recorded(TWO_TESTS)
     # test_add drops its check (a step at the end of its recipe), test_add_again is deleted
     inner.tests(TWO_TESTS.split("def test_add_again")[0].replace(
         '    webtask.check("the cart total is $39.00")\n', ""))
@@ -81,8 +79,7 @@ def test_prune_deletes_unused_recipes_and_steps_on_a_complete_run(inner: Inner) 
 
 
 def test_a_skipped_test_keeps_its_recipe_under_prune(inner: Inner) -> None:
-    inner.tests(TWO_TESTS)
-    inner.run().assert_outcomes(passed=2)
+    inner.recorded(TWO_TESTS)
     inner.tests("import pytest\n" + TWO_TESTS.replace(
         "def test_add_again", "@pytest.mark.skip(reason='flaky today')\ndef test_add_again"))
     result = inner.run("--webtask-prune")
