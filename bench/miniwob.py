@@ -189,36 +189,47 @@ class Progress:
 
 
 def run(opts: Options, llm_for: LLMFactory, meta: dict[str, Any],
-        stream: TextIO = sys.stderr) -> RunReport:
+        stream: TextIO = sys.stderr, browser: Browser | None = None) -> RunReport:
     """Every episode of every task, in order; stops early (keeping what ran) on Ctrl-C or
-    when the endpoint fails."""
+    when the endpoint fails. ``browser``: one already running (a pytest-playwright session's,
+    where a second sync Playwright cannot start), else one is launched for the run."""
     root = pages_dir(opts.pages)
     known = set(available_tasks(root))
     unknown = [t for t in opts.tasks if t not in known]
     if unknown:
         raise BenchError(f"No such MiniWoB++ task: {', '.join(unknown)} (the pages in {root} "
                          f"hold {len(known)} tasks, e.g. click-button, enter-text).")
-    report = RunReport(meta=meta)
-    progress = Progress(len(opts.tasks) * opts.episodes, stream)
+    if browser is not None:
+        with TaskServer(root) as server:
+            return _episodes(opts, llm_for, meta, stream, browser, server)
     with sync_playwright() as p, TaskServer(root) as server:
-        browser = p.chromium.launch(**launch_args({"headless": not opts.headed}))
-        report.meta["browser"] = f"chromium {browser.version}"
+        launched = p.chromium.launch(**launch_args({"headless": not opts.headed}))
         try:
-            for task in opts.tasks:
-                for episode in range(opts.episodes):
-                    record = run_episode(browser, server, task, episode,
-                                         opts.seed + episode, opts, llm_for)
-                    report.records.append(record)
-                    progress.step(record)
-        except KeyboardInterrupt:
-            report.stopped = "interrupted (Ctrl-C)"
-        except EndpointFailed as exc:
-            report.records.append(exc.record)
-            progress.step(exc.record)
-            report.stopped = f"the model endpoint failed: {exc}"
+            return _episodes(opts, llm_for, meta, stream, launched, server)
         finally:
-            progress.close()
-            browser.close()
+            launched.close()
+
+
+def _episodes(opts: Options, llm_for: LLMFactory, meta: dict[str, Any], stream: TextIO,
+              browser: Browser, server: TaskServer) -> RunReport:
+    report = RunReport(meta=meta)
+    report.meta["browser"] = f"chromium {browser.version}"
+    progress = Progress(len(opts.tasks) * opts.episodes, stream)
+    try:
+        for task in opts.tasks:
+            for episode in range(opts.episodes):
+                record = run_episode(browser, server, task, episode, opts.seed + episode,
+                                     opts, llm_for)
+                report.records.append(record)
+                progress.step(record)
+    except KeyboardInterrupt:
+        report.stopped = "interrupted (Ctrl-C)"
+    except EndpointFailed as exc:
+        report.records.append(exc.record)
+        progress.step(exc.record)
+        report.stopped = f"the model endpoint failed: {exc}"
+    finally:
+        progress.close()
     return report
 
 
@@ -284,11 +295,11 @@ def setup(opts: Options) -> tuple[LLMFactory, dict[str, Any]]:
     return (lambda task, instruction: llm), meta
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, browser: Browser | None = None) -> int:
     opts = parse_args(argv)
     try:
         llm_for, meta = setup(opts)
-        report = run(opts, llm_for, meta)
+        report = run(opts, llm_for, meta, browser=browser)
     except (BenchError, ConfigurationError) as exc:
         print(str(exc).rstrip(), file=sys.stderr)
         return 2

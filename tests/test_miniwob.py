@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser
 
 from bench.miniwob import Options, main, run
 from bench.miniwob_oracles import POLICIES, act, elements, oracle_llm
@@ -32,11 +33,23 @@ def _meta(**extra: Any) -> dict[str, Any]:
     return {"scripted": True, "strategy": "step", **extra}
 
 
+@pytest.fixture(autouse=True)
+def _session_browser(browser: Browser) -> None:
+    """The harness runs on pytest-playwright's browser: a second sync Playwright cannot
+    start in a process whose session fixtures already did."""
+    global BROWSER
+    BROWSER = browser
+
+
+BROWSER: Browser | None = None
+
+
 def _run(tasks: list[str], llm_for: Any, **opts: Any) -> tuple[Any, str]:
     stream = io.StringIO()
     meta = opts.pop("meta", {})
     options = Options(tasks=tasks, episodes=opts.pop("episodes", 1), **opts)
-    report = run(options, llm_for, _meta(strategy=options.strategy, **meta), stream=stream)
+    report = run(options, llm_for, _meta(strategy=options.strategy, **meta), stream=stream,
+                 browser=BROWSER)
     return report, stream.getvalue()
 
 
@@ -141,7 +154,7 @@ def test_an_endpoint_that_is_down_stops_the_run_and_keeps_what_ran(
     monkeypatch.setenv("OPENAI_BASE_URL", dead)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-never-written")
     code = main(["--tasks", "click-button,enter-text", "--episodes", "2", "--out",
-                 str(tmp_path)])
+                 str(tmp_path)], browser=BROWSER)
     assert code == 1
     err = capsys.readouterr().err
     assert "Stopped early: the model endpoint failed" in err
