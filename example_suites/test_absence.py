@@ -4,8 +4,10 @@ where something must be (in the cart, in the details panel), not merely somewher
 
 from __future__ import annotations
 
+from pytest_webtask import WebTask
 
-def test_removed_item_leaves_the_cart(webtask) -> None:  # type: ignore[no-untyped-def]
+
+def test_removed_item_leaves_the_cart(webtask: WebTask) -> None:
     webtask.goto("/")
     webtask.do("add the Blue Oxford Shirt in size M to the cart")
     webtask.goto("/")
@@ -15,7 +17,7 @@ def test_removed_item_leaves_the_cart(webtask) -> None:  # type: ignore[no-untyp
     webtask.do("remove the Blue Oxford Shirt from the cart")
 
 
-def test_fixed_error_goes_away(webtask) -> None:  # type: ignore[no-untyped-def]
+def test_fixed_error_goes_away(webtask: WebTask) -> None:
     webtask.goto("/")
     webtask.do("add the Wool Beanie to the cart")
     webtask.do("go to checkout and place the order without filling in the form")
@@ -23,7 +25,7 @@ def test_fixed_error_goes_away(webtask) -> None:  # type: ignore[no-untyped-def]
     webtask.check("the form still asks for a valid email address and the address")
 
 
-def test_details_panel_closes(webtask) -> None:  # type: ignore[no-untyped-def]
+def test_details_panel_closes(webtask: WebTask) -> None:
     webtask.goto("/")
     webtask.do("open the details of the Canvas Tote Bag")
     webtask.check("the details panel shows the Canvas Tote Bag in the Accessories category")

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from pytest_webtask import WebTask
+
 PASSWORD = "lovelace-1815"
 
 
-def test_sign_in(webtask) -> None:  # type: ignore[no-untyped-def]
+def test_sign_in(webtask: WebTask) -> None:
     webtask.goto("/signin")
     webtask.do("sign in as {email}", email="ada@example.com", secrets={"password": PASSWORD})
 
 
-def test_wrong_password_is_refused(webtask) -> None:  # type: ignore[no-untyped-def]
+def test_wrong_password_is_refused(webtask: WebTask) -> None:
     webtask.goto("/signin")
     webtask.do("try to sign in as {email} with the password {password}",
                email="ada@example.com", secrets={"password": "not-the-password"})

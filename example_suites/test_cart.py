@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+from pytest_webtask import WebTask
 
-def test_add_to_cart(webtask, page: Page) -> None:  # type: ignore[no-untyped-def]
+
+def test_add_to_cart(webtask: WebTask, page: Page) -> None:
     webtask.goto("/")
     webtask.do("add the Blue Oxford Shirt in size M to the cart")
     webtask.check("the cart total is $39.00")

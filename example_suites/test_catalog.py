@@ -3,11 +3,15 @@ snapshot and with the shop's own data."""
 
 from __future__ import annotations
 
+from syrupy.assertion import SnapshotAssertion
+
 from example_suites.demo_shop import DemoShop
 from example_suites.demo_shop.catalog import money
+from pytest_webtask import WebTask
 
 
-def test_extract_catalogue(webtask, shop: DemoShop, snapshot) -> None:  # type: ignore[no-untyped-def]
+def test_extract_catalogue(webtask: WebTask, shop: DemoShop,
+                           snapshot: SnapshotAssertion) -> None:
     webtask.goto("/catalog?view=panel")
     items = webtask.extract("every product with its name, price and category", max_items=20,
                             fields=["name", "price", "category"])
@@ -16,7 +20,7 @@ def test_extract_catalogue(webtask, shop: DemoShop, snapshot) -> None:  # type: 
                      for p in shop.visible_products({})]
 
 
-def test_extract_behind_load_more(webtask, shop: DemoShop) -> None:  # type: ignore[no-untyped-def]
+def test_extract_behind_load_more(webtask: WebTask, shop: DemoShop) -> None:
     """Rows behind a "Load more" button, each row's details in a modal dialog."""
     webtask.goto("/catalog?view=modal")
     items = webtask.extract("every product in the list with its name and price", max_items=50,

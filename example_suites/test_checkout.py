@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from pytest_webtask import WebTask
 
-def test_checkout_with_receipt(webtask, receipt: Path) -> None:  # type: ignore[no-untyped-def]
+
+def test_checkout_with_receipt(webtask: WebTask, receipt: Path) -> None:
     webtask.goto("/")
     webtask.do("add the Khaki Chinos in size L to the cart")
     webtask.do("check out as {name} ({email}), address {address}, and upload the receipt",
@@ -17,7 +19,7 @@ def test_checkout_with_receipt(webtask, receipt: Path) -> None:  # type: ignore[
 
 
 @pytest.mark.parametrize("name", ["Ada Lovelace", "Charles Babbage"])
-def test_checkout_replays_with_new_data(webtask, name: str) -> None:  # type: ignore[no-untyped-def]
+def test_checkout_replays_with_new_data(webtask: WebTask, name: str) -> None:
     """One recipe per parameter, each replayed with its own value."""
     webtask.goto("/")
     webtask.do("add the Wool Beanie to the cart")
@@ -25,7 +27,7 @@ def test_checkout_replays_with_new_data(webtask, name: str) -> None:  # type: ig
                name=name, email="someone@example.com", address="1 Analytical Row")
 
 
-def test_checkout_validation(webtask) -> None:  # type: ignore[no-untyped-def]
+def test_checkout_validation(webtask: WebTask) -> None:
     webtask.goto("/")
     webtask.do("add the Leather Belt in size M to the cart")
     webtask.do("go to checkout and place the order without filling in the form")

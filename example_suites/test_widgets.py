@@ -7,19 +7,21 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+from pytest_webtask import WebTask
+
 
 def titles(page: Page) -> list[str]:
     return page.locator(".todo-list label").all_inner_texts()
 
 
-def test_delete_a_todo_after_confirming(webtask, page: Page) -> None:  # type: ignore[no-untyped-def]
+def test_delete_a_todo_after_confirming(webtask: WebTask, page: Page) -> None:
     webtask.goto("/widgets/todos")
     webtask.do("delete Beta")  # hover its row, answer the confirm, click the ×
     webtask.check("Beta is gone and 3 items are left")
     assert titles(page) == ["Alpha", "Gamma", "Delta"]
 
 
-def test_edit_a_todo_in_place_then_complete_it(webtask, page: Page) -> None:  # type: ignore[no-untyped-def]
+def test_edit_a_todo_in_place_then_complete_it(webtask: WebTask, page: Page) -> None:
     webtask.goto("/widgets/todos")
     webtask.do("rename Gamma to Gamma ray")  # double-click, type, Enter
     webtask.do("mark Gamma ray as done")  # a role=checkbox, not an <input>
@@ -27,19 +29,19 @@ def test_edit_a_todo_in_place_then_complete_it(webtask, page: Page) -> None:  # 
     expect(page.get_by_role("checkbox", name="Gamma ray")).to_be_checked()
 
 
-def test_reorder_by_drag(webtask, page: Page) -> None:  # type: ignore[no-untyped-def]
+def test_reorder_by_drag(webtask: WebTask, page: Page) -> None:
     webtask.goto("/widgets/todos")
     webtask.do("move Delta to the top of the list")
     assert titles(page) == ["Delta", "Alpha", "Beta", "Gamma"]
 
 
-def test_rename_the_list_through_a_prompt(webtask, page: Page) -> None:  # type: ignore[no-untyped-def]
+def test_rename_the_list_through_a_prompt(webtask: WebTask, page: Page) -> None:
     webtask.goto("/widgets/todos")
     webtask.do("rename the list to {name}", name="Groceries")
     expect(page.locator("h1")).to_have_text("Groceries")
 
 
-def test_report_opens_in_a_new_tab(webtask, page: Page) -> None:  # type: ignore[no-untyped-def]
+def test_report_opens_in_a_new_tab(webtask: WebTask, page: Page) -> None:
     webtask.goto("/widgets/reports")
     webtask.do("open the Q3 report")
     webtask.check("the Q3 revenue is $1,900")
@@ -48,7 +50,7 @@ def test_report_opens_in_a_new_tab(webtask, page: Page) -> None:  # type: ignore
     assert page.url.endswith("/widgets/reports")
 
 
-def test_close_a_ticket_far_down_the_table(webtask) -> None:  # type: ignore[no-untyped-def]
+def test_close_a_ticket_far_down_the_table(webtask: WebTask) -> None:
     webtask.goto("/widgets/table")
     webtask.do("close Ticket 420")  # not on the first screen: found with the find tool
     webtask.check("1 of 500 tickets are closed")

@@ -42,3 +42,17 @@ class ReplayError(WebtaskError):
 
 class ExtractionError(WebtaskError):
     """The extraction cannot go on, or did not read every item it should have."""
+
+
+class ElementError(ReplayError):
+    """A recorded action's element is missing, ambiguous or no longer matches its
+    fingerprint: the page drifted, which a verified heal may follow. ``index`` is the
+    action's place in its step (0-based); the actions before it were performed."""
+
+    def __init__(self, message: str, index: int = 0) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+class CheckFailed(ReplayError):
+    """A recorded check does not hold: the outcome under test changed. Never healed."""

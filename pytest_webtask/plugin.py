@@ -16,10 +16,12 @@ from typing import Any
 
 import pytest
 
-from . import hooks
+from . import hooks, shard
 from . import settings as settings_mod
 from .errors import ConfigurationError, WebtaskError
+from .export import options as export_options
 from .naming import recipe_path, recipe_test_name
+from .report import options as report_options
 from .settings import Settings
 from .unused import RecipeUse, RunTracker, prune_steps, unused_recipes
 
@@ -28,7 +30,6 @@ REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()
 FLAVOUR = pytest.StashKey[str]()
 RECIPE_OWNERS = pytest.StashKey[dict[tuple[str, Any], str]]()
 RUN_BUDGET = pytest.StashKey[Any]()  # RunBudget, imported lazily
-EXTENSIONS = pytest.StashKey[dict[str, tuple[list[type], dict[str, Any]]]]()
 # A test's secrets (a Secrets object, filled as steps pass them) and its artifacts folder.
 TEST_SECRETS = pytest.StashKey[Any]()
 TEST_ARTIFACTS = pytest.StashKey[Path]()
@@ -40,6 +41,9 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     settings_mod.add_options(parser)
+    shard.add_option(parser)
+    export_options.add_option(parser)  # issue 13
+    report_options.add_option(parser)  # issue 13
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -51,17 +55,32 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[SETTINGS] = settings_mod.build(config)
     except ConfigurationError as exc:
         raise pytest.UsageError(str(exc)) from None
-    known = {"step", "plan"} | {name for flavour in ("sync", "async")
-                                for name in _extensions(config, flavour)[1]}
+    known = {"step", "plan"}
+    for flavour in ("sync", "async"):
+        for batch in config.hook.pytest_webtask_add_strategies(flavour=flavour):
+            known |= set(batch or {})
     strategy = config.stash[SETTINGS].strategy
     if strategy not in known:
         raise pytest.UsageError(
             f"webtask strategy should be one of {', '.join(sorted(known))} (plugins add more "
             f"with the pytest_webtask_add_strategies hook); got {strategy!r}.")
+    shard.configure(config)
+    if config.stash[SETTINGS].connect or config.stash[SETTINGS].connect_cdp:
+        from .browser import remote  # wraps pytest-playwright's fixtures: registered after it
+
+        config.pluginmanager.register(remote, "webtask-remote")
     tracker = RunTracker()
     config.pluginmanager.register(tracker, "webtask-tracker")
     if not hasattr(config, "workerinput"):
         config.pluginmanager.register(Reporter(config, tracker), "webtask-reporter")
+        if export_options.export_dir(config) is not None:  # issue 13
+            from .export.plugin import ExportSummary
+
+            config.pluginmanager.register(ExportSummary(config), "webtask-export")
+        if report_options.report_path(config) is not None:  # issue 13
+            from .report.plugin import HtmlReportWriter
+
+            config.pluginmanager.register(HtmlReportWriter(config), "webtask-html-report")
 
 
 # -- fixtures -------------------------------------------------------------------------------
@@ -104,16 +123,22 @@ def _test_settings(request: pytest.FixtureRequest) -> Settings:
         raise pytest.fail.Exception(str(exc), pytrace=False) from None  # printed once
 
 
-def fix_command(config: pytest.Config, nodeid: str) -> str:
-    """``pytest --webtask-record '<node id>'``, runnable from where pytest was started."""
-    path, sep, rest = nodeid.partition("::")
+def fix_command(config: pytest.Config, item: pytest.Item) -> str:
+    """``pytest --webtask-record '<test>'``, runnable from where pytest was started: the
+    test's file relative to there, its node id's ``::`` part, and ``--browser`` when the
+    test ran on a browser that is not the default."""
+    _path, sep, rest = item.nodeid.partition("::")
     where = config.invocation_params.dir
-    full = config.rootpath / path
     try:
-        shown = os.path.relpath(full, where)
+        shown = os.path.relpath(item.path, where)
     except ValueError:  # another drive
-        shown = str(full)
-    return f"pytest --webtask-record {shlex.quote(shown.replace(os.sep, '/') + sep + rest)}"
+        shown = str(item.path)
+    command = f"pytest --webtask-record {shlex.quote(shown.replace(os.sep, '/') + sep + rest)}"
+    callspec = getattr(item, "callspec", None)
+    browser = callspec.params.get("browser_name") if callspec is not None else None
+    if isinstance(browser, str) and browser != "chromium":
+        command += f" --browser {shlex.quote(browser)}"
+    return command
 
 
 def _session(request: pytest.FixtureRequest, s: Settings) -> Any:
@@ -133,6 +158,7 @@ def _session(request: pytest.FixtureRequest, s: Settings) -> Any:
         pytest.fail(f"{node.nodeid} and {other} would share the recipe file {path}: rename "
                     "one of the tests (or its parametrize id).", pytrace=False)
     node.user_properties.append(("webtask_recipe", name))
+    node.user_properties.append(("webtask_recipe_path", str(path)))
     return RecipeSession(path=path, test_name=name, record_all=s.mode == "record")
 
 
@@ -174,17 +200,22 @@ def _claim_flavour(request: pytest.FixtureRequest, flavour: str) -> None:
     stash[FLAVOUR] = flavour
 
 
-def _extensions(config: pytest.Config, flavour: str) -> tuple[list[type], dict[str, Any]]:
-    """Tools and strategies that plugins add (hooks), asked once per run and flavour."""
-    cache = config.stash.setdefault(EXTENSIONS, {})
-    if flavour not in cache:
-        tools = [t for batch in config.hook.pytest_webtask_add_tools(flavour=flavour)
-                 for t in batch or []]
-        strategies: dict[str, Any] = {}
-        for batch in config.hook.pytest_webtask_add_strategies(flavour=flavour):
-            strategies.update(batch or {})
-        cache[flavour] = (tools, strategies)
-    return cache[flavour]
+def _extensions(hook: Any, flavour: str) -> tuple[list[type], dict[str, Any]]:
+    """Tools and strategies that plugins and conftests add (hooks). ``hook`` is a test's
+    ``ihook`` (so the conftests of its folder count) or the config's."""
+    tools = [t for batch in hook.pytest_webtask_add_tools(flavour=flavour) for t in batch or []]
+    for tool in tools:
+        if not (isinstance(tool, type) and all(isinstance(getattr(tool, a, None), str)
+                                               for a in ("name", "description"))
+                and hasattr(tool, "params_class") and hasattr(tool, "act")):
+            raise ConfigurationError(
+                f"pytest_webtask_add_tools returned {tool!r}: a tool is a class with a name, "
+                "a description, a params_class and a static act(page, params, locator, "
+                "substitute) (see pytest_webtask.Tool).")
+    strategies: dict[str, Any] = {}
+    for batch in hook.pytest_webtask_add_strategies(flavour=flavour):
+        strategies.update(batch or {})
+    return tools, strategies
 
 
 def _run_budget(config: pytest.Config) -> Any:
@@ -200,12 +231,17 @@ def _run_budget(config: pytest.Config) -> Any:
 def _pipeline(request: pytest.FixtureRequest, flavour: str,
               artifacts: Path | None) -> dict[str, Any]:
     """What ``WebTask``/``AsyncWebTask`` are built with, for this test."""
+    from .export import plugin as export_plugin
+    from .report.progress import for_terminal
     from .steps.observer import StepObserver
     from .steps.session import StepStats
 
     item = request.node
     s = _test_settings(request)
-    tools, strategies = _extensions(request.config, flavour)
+    try:
+        tools, strategies = _extensions(item.ihook, flavour)
+    except ConfigurationError as exc:
+        raise pytest.fail.Exception(str(exc), pytrace=False) from None
     hook = request.config.hook
     observer = StepObserver(
         done=lambda outcome: hook.pytest_webtask_step_done(item=item, outcome=outcome),
@@ -215,10 +251,22 @@ def _pipeline(request: pytest.FixtureRequest, flavour: str,
                 stats=StepStats(), report=_reporter(request.config),
                 artifacts=(lambda: artifacts) if artifacts is not None else None,
                 run_budget=_run_budget(request.config), strategies=strategies, tools=tools,
-                observer=observer, fix_command=fix_command(request.config, item.nodeid))
+                observer=observer, fix_command=fix_command(request.config, item),
+                screenshot=_option(request.config, "screenshot", "off") != "off",
+                trail=export_plugin.trail_for(request.config),  # issue 13
+                progress=for_terminal(request.config))  # issue 13
+
+
+def _option(config: pytest.Config, name: str, default: Any) -> Any:
+    """A pytest-playwright option, or ``default`` where that plugin is not loaded."""
+    try:
+        return config.getoption(name)
+    except ValueError:
+        return default
 
 
 def _finish(request: pytest.FixtureRequest, task: Any) -> None:
+    from .export import plugin as export_plugin
     reports = request.node.stash.get(REPORTS, {})
     passed = "call" in reports and reports["call"].passed
     pipe = task._pipe
@@ -228,12 +276,23 @@ def _finish(request: pytest.FixtureRequest, task: Any) -> None:
     except WebtaskError:  # a broken recipe: the test has already failed saying so
         recorded = None
     session.finish(passed)
+    export_plugin.finish(request, pipe.trail, passed, pipe.base_url,  # issue 13
+                         session.test_name)
+    pipe.html_report.save("passed" if passed else "failed")  # issue 13
     props = request.node.user_properties
     props.append(("webtask", json.dumps(pipe.stats.as_dict())))
     if recorded is not None:
         props.append(("webtask_recipe_use", RecipeUse(
             str(session.path), len(session.steps) if passed and not session.dirty else None,
             len(recorded.steps)).to_json()))
+
+
+def _attach_report(request: pytest.FixtureRequest, task: Any) -> None:
+    """--webtask-report: the test's report, masking the secrets its steps pass (issue 13)."""
+    if report_options.report_path(request.config) is not None:
+        from .report.plugin import report_for
+
+        task._pipe.html_report = report_for(request, task.secrets)
 
 
 @pytest.fixture
@@ -250,6 +309,7 @@ def webtask(request: pytest.FixtureRequest, page: Any, base_url: str | None,
                    **_pipeline(request, "sync", Path(output_path)))
     request.node.stash[TEST_SECRETS] = task.secrets
     request.node.stash[TEST_ARTIFACTS] = Path(output_path)
+    _attach_report(request, task)  # issue 13
     yield task
     task.scrub_page()  # before pytest-playwright's end-of-test screenshot
     _finish(request, task)
@@ -263,13 +323,15 @@ except ImportError:  # pragma: no cover - the async fixture needs pytest-asyncio
 if pytest_asyncio is not None:
 
     @pytest_asyncio.fixture
-    async def async_webtask(request: pytest.FixtureRequest,
-                            browser_type_launch_args: dict) -> AsyncIterator[Any]:
+    async def async_webtask(request: pytest.FixtureRequest, browser_type_launch_args: dict,
+                            browser_name: str | None, connect_options: dict | None,
+                            output_path: str) -> AsyncIterator[Any]:
         """The ``webtask`` API with ``await`` (a ``pytest_webtask.AsyncWebTask``), on its own
-        async Playwright browser, for pytest-asyncio suites. Not usable in the same run as
-        sync pytest-playwright fixtures."""
-        from playwright.async_api import async_playwright
-
+        async Playwright browser with pytest-playwright's options (``--browser``,
+        ``--headed``, launch args, ``connect_options``, ``--base-url``, ``--output``,
+        ``--screenshot``/``--tracing``/``--video``), for pytest-asyncio suites. Not usable in
+        the same run as sync pytest-playwright fixtures."""
+        from .async_browser import BrowserOptions, TestBrowser
         from .steps._async.webtask import AsyncWebTask
 
         _claim_flavour(request, "async")
@@ -277,14 +339,21 @@ if pytest_asyncio is not None:
             base_url = request.getfixturevalue("base_url")  # pytest-base-url, or overridden
         except pytest.FixtureLookupError:
             base_url = None
-        kwargs = _pipeline(request, "async", None)
-        async with async_playwright() as pw:
-            browser = await pw.chromium.launch(**browser_type_launch_args)
-            page = await browser.new_page()
-            task = AsyncWebTask(page, base_url=base_url, **kwargs)
+        kwargs = _pipeline(request, "async", Path(output_path))
+        browser = TestBrowser(BrowserOptions.for_test(
+            request, browser_name=browser_name, launch_args=browser_type_launch_args,
+            connect_options=connect_options, connect_cdp=kwargs["settings"].connect_cdp,
+            base_url=base_url, output_path=output_path))
+        try:
+            task = AsyncWebTask(await browser.start(), base_url=base_url, **kwargs)
             request.node.stash[TEST_SECRETS] = task.secrets
+            request.node.stash[TEST_ARTIFACTS] = Path(output_path)
+            _attach_report(request, task)  # issue 13
             yield task
-            await browser.close()
+            await task.scrub_page()  # before the end-of-test screenshot
+        finally:
+            reports = request.node.stash.get(REPORTS, {})
+            await browser.finish(failed=not ("call" in reports and reports["call"].passed))
         _finish(request, task)
 
 
@@ -328,6 +397,7 @@ class Reporter:
         self.stats = StepStats()
         self.recipe_names: dict[str, str] = {}  # node id -> recipe name, from the fixture
         self.uses: list[RecipeUse] = []
+        self.used_paths: set[str] = set()
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "teardown":
@@ -335,6 +405,8 @@ class Reporter:
         for key, value in report.user_properties:
             if key == "webtask_recipe" and isinstance(value, str):
                 self.recipe_names[report.nodeid] = value
+            elif key == "webtask_recipe_path" and isinstance(value, str):
+                self.used_paths.add(value)
             elif key == "webtask" and isinstance(value, str):
                 try:
                     counts = json.loads(value)
@@ -354,14 +426,16 @@ class Reporter:
         unused: list[Path] = []
         steps = [u for u in self.uses if u.unused_steps]
         if not partial:
-            unused = unused_recipes(config.rootpath, self.tracker.selected, self.recipe_names)
+            unused = unused_recipes(config.rootpath, self.tracker.selected, self.recipe_names,
+                                    self.used_paths)
         prune = config.getoption("webtask_prune")
-        if not (st.replayed or st.recorded or st.failed or unused or st.weak or steps
-                or prune):
+        if not (st.replayed or st.recorded or st.healed or st.failed or unused or st.weak
+                or steps or prune):
             return
         tr = terminalreporter
         tr.section("webtask")
-        tr.write_line(f"{st.replayed} step(s) replayed, {st.recorded} recorded, "
+        healed = f"{st.healed} healed, " if st.healed or st.heals else ""
+        tr.write_line(f"{st.replayed} step(s) replayed, {st.recorded} recorded, {healed}"
                       f"{st.failed} failed")
         if st.llm_calls and st.prompt_tokens + st.completion_tokens:
             tr.write_line(f"LLM: {st.llm_calls} call(s), {st.prompt_tokens} prompt + "
@@ -370,6 +444,12 @@ class Reporter:
             tr.write_line(f"LLM: {st.llm_calls} call(s) (the model reported no token counts)")
         else:
             tr.write_line("LLM: 0 calls")
+        if st.heals or st.heal_llm_calls:
+            tr.write_line(f"Heals: {len(st.heals)} accepted, {st.heal_llm_calls} model call(s) "
+                          "spent healing; what changed (checks untouched):")
+            for heal in st.heals:
+                for line in heal.splitlines():
+                    tr.write_line(f"  {line}")
         if st.weak:
             tr.write_line(f"{len(st.weak)} recorded step(s) have no check that discriminates "
                           "(every check already held before the step ran, so a replay can't "
@@ -387,7 +467,10 @@ class Reporter:
             for path in unused:
                 tr.write_line(f"  {self._shown(path)}")
                 if prune:
-                    path.unlink(missing_ok=True)
+                    try:
+                        path.unlink(missing_ok=True)
+                    except OSError as exc:
+                        tr.write_line(f"    could not delete it: {exc}")
         if steps:
             verb = "cut" if prune and not partial else \
                 "have steps at their end that their passing test no longer runs" + \
@@ -397,7 +480,10 @@ class Reporter:
                 tr.write_line(f"  {self._shown(Path(use.path))}: {use.unused_steps} unused "
                               "step(s)")
                 if prune and not partial:
-                    prune_steps(use)
+                    try:
+                        prune_steps(use)
+                    except (OSError, WebtaskError) as exc:
+                        tr.write_line(f"    could not cut it: {exc}")
 
     def _shown(self, path: Path) -> Path:
         root = self.config.rootpath

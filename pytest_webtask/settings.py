@@ -58,17 +58,32 @@ FIELDS: dict[str, tuple[type, Any, str | None, str]] = {
     "page_chars": (int, 40_000, "WEBTASK_PAGE_CHARS",
                    "page-state budget in characters; a longer page shows what is around the "
                    "viewport and counts the rest"),
+    "connect": (str, "", "WEBTASK_CONNECT",
+                "ws:// endpoint of a Playwright browser server to run the tests' browser on "
+                "(fills pytest-playwright's connect_options)"),
+    "connect_cdp": (str, "", "WEBTASK_CONNECT_CDP",
+                    "CDP endpoint (http:// or ws://) of a running Chromium to run the tests' "
+                    "browser on (connect_over_cdp)"),
+    "heal": (str, "off", "WEBTASK_HEAL",
+             "heal a replayed step whose element drifted: 'off', 'on' (rewrite the recipe "
+             "when the step's recorded checks hold after the model re-did it) or 'suggest' "
+             "(write <recipe>.healed.yaml for review instead)"),
+    "heal_max_llm_calls": (int, 10, None, "most model calls to heal one step (0: no limit)"),
 }
 RESPONSE_FORMATS = ("auto", "json_schema", "json_object")
+HEAL_MODES = ("off", "on", "suggest")
+ENDPOINT_SCHEMES = {"connect": ("ws://", "wss://"),
+                    "connect_cdp": ("http://", "https://", "ws://", "wss://")}
 
 # Per-test settings; the model is per session (the webtask_llm fixture).
 MARKER_FIELDS = frozenset({"max_steps", "check_max_steps", "timeout", "allowed_origins",
                            "strategy", "plan_horizon", "max_iterations", "max_llm_calls",
                            "max_tokens", "block_subresources", "guard_replay",
-                           "dynamic", "strict", "page_chars"})
+                           "dynamic", "strict", "page_chars", "heal",
+                           "heal_max_llm_calls"})
 # Settings the command line can set: --webtask-<name with dashes>.
 CLI_FIELDS = ("model", "max_steps", "timeout", "max_llm_calls", "max_tokens",
-              "run_max_llm_calls", "run_max_tokens")
+              "run_max_llm_calls", "run_max_tokens", "connect", "connect_cdp")
 
 
 @dataclass(frozen=True)
@@ -95,6 +110,10 @@ class Settings:
     block_subresources: bool = False
     guard_replay: bool = False
     page_chars: int = 40_000
+    connect: str = ""
+    connect_cdp: str = ""
+    heal: str = "off"
+    heal_max_llm_calls: int = 10
 
     @property
     def in_ci(self) -> bool:
@@ -137,10 +156,24 @@ def _convert(name: str, value: Any) -> Any:
     if name == "strategy" and (not isinstance(value, str) or not value.strip()):
         # names are checked when a step records: plugins add strategies (hooks)
         raise ConfigurationError(f"webtask strategy should be a name; got {value!r}.")
+    if name == "heal":
+        if value is True:
+            return "on"
+        text = str(value).strip().lower()
+        text = {"true": "on", "yes": "on", "1": "on", "false": "off", "no": "off", "0": "off",
+                "": "off"}.get(text, text)
+        if text not in HEAL_MODES:
+            raise ConfigurationError(f"webtask heal should be one of {', '.join(HEAL_MODES)}; "
+                                     f"got {value!r}.")
+        return text
     if name == "response_format" and value not in RESPONSE_FORMATS:
         raise ConfigurationError(
             f"webtask response_format should be one of {', '.join(RESPONSE_FORMATS)}; got "
             f"{value!r}.")
+    if name in ENDPOINT_SCHEMES and value and not str(value).startswith(ENDPOINT_SCHEMES[name]):
+        raise ConfigurationError(
+            f"webtask {name} should be a URL starting with "
+            f"{' or '.join(ENDPOINT_SCHEMES[name])}; got {value!r}.")
     if typ is bool:
         if isinstance(value, bool):
             return value
@@ -172,6 +205,8 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--webtask-prune", action="store_true", default=False,
                     help="delete unused recipes and the unused steps at the end of recipes "
                     "(only when the whole suite was collected, selected and run)")
+    group.addoption("--webtask-heal", nargs="?", const="on", default=None,
+                    metavar="on|suggest|off", help=FIELDS["heal"][3])
     group.addoption("--webtask-model", default=None, help=FIELDS["model"][3])
     for name in CLI_FIELDS[1:]:
         group.addoption(f"--webtask-{name.replace('_', '-')}", type=FIELDS[name][0],
@@ -194,7 +229,7 @@ def build(config: pytest.Config) -> Settings:
             raw = os.environ.get(env)
         values[name] = default if raw in (None, "") else _convert(name, raw)
     cli = {}
-    for name in (*CLI_FIELDS, "strict"):
+    for name in (*CLI_FIELDS, "strict", "heal"):
         opt = config.getoption(f"webtask_{name}")
         if opt is not None:
             cli[name] = _convert(name, opt)
@@ -204,4 +239,8 @@ def build(config: pytest.Config) -> Settings:
         mode = "record"
     elif config.getoption("webtask_replay_only"):
         mode = "replay"
+    if values["connect"] and values["connect_cdp"]:
+        raise pytest.UsageError(
+            "webtask: connect (a Playwright browser server) and connect_cdp (a Chromium's CDP "
+            "endpoint) exclude each other; set one.")
     return Settings(mode=mode, _from_cli=frozenset(cli), **values)

@@ -112,8 +112,9 @@ class Fault:
     content: str | None = None
 
     @classmethod
-    def http(cls, status: int) -> Fault:
-        return cls(status=status, body=json.dumps({"error": {"message": f"fake {status}"}}))
+    def http(cls, status: int, message: str = "") -> Fault:
+        return cls(status=status,
+                   body=json.dumps({"error": {"message": message or f"fake {status}"}}))
 
     @classmethod
     def slow(cls, seconds: float, content: str = "{}") -> Fault:

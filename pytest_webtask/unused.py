@@ -34,6 +34,7 @@ class RunTracker:
     selected: list[str] = field(default_factory=list)
     ran: set[str] = field(default_factory=set)
     collect_errors: int = 0
+    narrowed: bool = False  # node ids on the command line: their modules ran in part
     worker_problems: list[str] = field(default_factory=list)
     stopped: str = ""
 
@@ -49,13 +50,19 @@ class RunTracker:
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.selected = [item.nodeid for item in session.items]
+        config = session.config
+        # node ids name part of a module; --lf leaves passing modules uncollected
+        self.narrowed = any("::" in str(arg) for arg in config.args) \
+            or bool(getattr(config.option, "lf", False))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self.ran.add(report.nodeid)
 
+    @pytest.hookimpl(optionalhook=True)  # xdist's hooks, when it is loaded
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         self.selected = list(ids)  # the controller: every worker collects the same
 
+    @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
         said = getattr(node, "workeroutput", {}).get(WORKER_KEY)
         if error or said is None:
@@ -74,6 +81,8 @@ class RunTracker:
     # -- verdict --------------------------------------------------------------------------
 
     def collection_problem(self) -> str:
+        if self.narrowed:
+            return "test ids or --lf narrowed the collection"
         if self.collect_errors:
             return f"{self.collect_errors} collection error(s)"
         if self.collected and set(self.selected) != self.collected:
@@ -83,7 +92,7 @@ class RunTracker:
 
     def incomplete(self) -> str:
         """Why this run is not the whole suite, or "" when it is."""
-        problem = self.collection_problem() or "; ".join(self.worker_problems)
+        problem = self.collection_problem() or "; ".join(dict.fromkeys(self.worker_problems))
         if problem:
             return problem
         if self.stopped:
@@ -122,23 +131,35 @@ class RecipeUse:
         return max(0, self.steps_recorded - self.steps_used)
 
 
+BROWSERS = ("chromium", "firefox", "webkit")  # pytest-playwright's browser_name values
+
+
 def unused_recipes(rootpath: Path, nodeids: set[str] | list[str],
-                   recipe_names: dict[str, str] | None = None) -> list[Path]:
+                   recipe_names: dict[str, str] | None = None,
+                   used_paths: set[str] | None = None) -> list[Path]:
     """Recipe files of test modules that ran, whose test did not (syrupy's rule).
-    ``recipe_names`` holds the name each test's fixture used; other tests count by node id."""
+    ``recipe_names`` holds the name each test's fixture used, ``used_paths`` the files the
+    fixtures read (``webtask_recipe_path`` may point anywhere). A test that never reached
+    its fixture (skipped, or its setup failed) keeps every name its node id may stand for,
+    with or without a browser id: a recipe is called unused only when no test can be its."""
     by_module: dict[Path, set[str]] = {}
     for nodeid in nodeids:
         if "::" not in nodeid:
             continue
         module_id, tail = nodeid.split("::", 1)
-        name = (recipe_names or {}).get(nodeid) or recipe_test_name(tail)
-        by_module.setdefault(rootpath / module_id, set()).add(name)
+        known = (recipe_names or {}).get(nodeid)
+        names = {known} if known else \
+            {recipe_test_name(tail)} | {recipe_test_name(tail, b) for b in BROWSERS}
+        by_module.setdefault(rootpath / module_id, set()).update(names)
+    used = {str(Path(p).resolve()) for p in used_paths or ()}
     unused = []
     for module, names in by_module.items():
         folder = module.parent / RECIPE_DIR / module.stem
         if folder.is_dir():
             wanted = {recipe_file_stem(n) for n in names}
-            unused += [p for p in sorted(folder.glob("*.yaml")) if p.stem not in wanted]
+            unused += [p for p in sorted(folder.glob("*.yaml"))
+                       if p.stem not in wanted and str(p.resolve()) not in used
+                       and not p.name.endswith(".healed.yaml")]
     return unused
 
 
@@ -150,5 +171,8 @@ def prune_steps(use: RecipeUse) -> bool:
     recipe = load_recipe(path)
     if recipe is None or use.steps_used is None or len(recipe.steps) <= use.steps_used:
         return False
+    if use.steps_used == 0:  # the test no longer runs any step: nothing is left to keep
+        path.unlink()
+        return True
     save_recipe(path, recipe.model_copy(update={"steps": recipe.steps[:use.steps_used]}))
     return True

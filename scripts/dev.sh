@@ -19,6 +19,9 @@ stamp="$venv/.webtask-installed"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "==> installing pytest-webtask with its test extras"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".[test]"
+  # MiniWoB++'s task pages for bench/miniwob.py and its tests: only the HTML is used, so
+  # none of the package's own dependencies (gymnasium, Selenium, numpy) are installed
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps "miniwob==1.1.0"
   touch "$stamp"
 fi
 

@@ -51,7 +51,7 @@ def test_plan_strategy_honours_the_call_budget(page: Page, server: LocalServer) 
     def reply(context: Context) -> dict:
         if context.system.startswith("You are a concise web task planner"):
             return {"steps": [{"action": "scroll", "tool": "scroll"}]}
-        return {"tool": "scroll", "args": {"direction": "down"}}
+        return {"tool": "scroll", "parameters": {"direction": "down"}}
 
     llm = ScriptedLLM(reply)
     agent = PlanAgent(page, llm, max_iterations=30, budget=Budget(max_calls=5))

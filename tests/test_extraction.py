@@ -48,13 +48,13 @@ def strategy(item: str, panel: str, content: list[str], pagination: str = "none"
     lines = "\n".join(f"  - `{c}`" for c in content)
     text = (f"## PAGE UNDERSTANDING\nA catalogue.\n\n## STRATEGY\n\n### VERIFIED SELECTORS\n"
             f"- LIST_ITEM: `{item}`\n- DETAILS_PANEL: `{panel}`\n- DETAILS_CONTENT:\n{lines}\n"
-            f"- PAGINATION_BUTTON: {pagination}\n\n### AUTOMATION PLAN\n1. Click each item.\n"
+            f"- NEXT_PAGE_BUTTON: {pagination}\n\n### AUTOMATION PLAN\n1. Click each item.\n"
             f"2. NEEDED GENERATORS: {generators}")
-    return {"thought": "done exploring", "strategy": text}
+    return {"reason": "done exploring", "strategy": text}
 
 
 def tool(name: str, **args: str) -> dict:
-    return {"thought": "look", "tool": name, "args": args}
+    return {"reason": "look", "tool": name, "parameters": args}
 
 
 VARIANTS: dict[str, dict[str, Any]] = {

@@ -66,11 +66,22 @@ def test_malformed_body_is_a_clear_error() -> None:
 
 
 def test_structured_outputs_refused_falls_back_to_json_mode() -> None:
-    with FakeOpenAIServer([Fault.http(400), "{}"]) as fake:
+    refusal = Fault.http(400, "response_format of type json_schema is not supported")
+    with FakeOpenAIServer([refusal, "{}"]) as fake:
         llm = OpenAILLM("m", base_url=fake.base_url, api_key=KEY)
         assert llm.generate(ctx()).text == "{}"
     assert [r["response_format"]["type"] for r in fake.requests] == ["json_schema", "json_object"]
     assert llm.structured_outputs is False
+
+
+def test_another_400_is_reported_not_retried_in_json_mode() -> None:
+    too_long = Fault.http(400, "This model's maximum context length is 8192 tokens")
+    with FakeOpenAIServer([too_long, "{}"]) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key=KEY, max_retries=0)
+        with pytest.raises(LLMError, match="maximum context length"):
+            llm.generate(ctx())
+    assert [r["response_format"]["type"] for r in fake.requests] == ["json_schema"]
+    assert llm.structured_outputs is not False
 
 
 def test_missing_configuration(monkeypatch: pytest.MonkeyPatch) -> None:

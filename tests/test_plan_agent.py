@@ -49,12 +49,12 @@ def add_shirt_script() -> PlanScript:
             {"steps": [{"action": "confirm the cart holds the shirt", "tool": "done"}]},
         ],
         invocations=[
-            {"tool": "select", "args": {"element_id": "select-3", "value": "M"},
-             "reasoning": "size M for the Blue Oxford Shirt"},
-            {"tool": "click", "args": {"element_id": "button-4"}, "reasoning": "add it"},
-            {"tool": "done", "args": {"summary": "in the cart",
+            {"tool": "select", "parameters": {"element_id": "select-3", "value": "M"},
+             "reason": "size M for the Blue Oxford Shirt"},
+            {"tool": "click", "parameters": {"element_id": "button-4"}, "reason": "add it"},
+            {"tool": "done", "parameters": {"summary": "in the cart",
                                       "evidence": ["Blue Oxford Shirt", "Size M"]},
-             "reasoning": "the cart shows it"},
+             "reason": "the cart shows it"},
         ],
     )
 
@@ -82,8 +82,8 @@ def test_multi_step_flow_completes(page: Page, shop: DemoShop) -> None:
 def test_failed_step_triggers_a_replan_showing_the_failure(page: Page, shop: DemoShop) -> None:
     page.goto(shop.url + "/")
     script = add_shirt_script()
-    script.invocations.insert(0, {"tool": "click", "args": {"element_id": "button-99"},
-                                  "reasoning": "a wrong id"})
+    script.invocations.insert(0, {"tool": "click", "parameters": {"element_id": "button-99"},
+                                  "reason": "a wrong id"})
     script.plans.insert(1, {"steps": [{"action": "choose size M", "tool": "select"},
                                       {"action": "add it", "tool": "click"}]})
     result = PlanAgent(page, script.llm).execute(ADD)
@@ -99,7 +99,7 @@ def test_done_ends_the_task(page: Page, shop: DemoShop) -> None:
     script = PlanScript(
         plans=[{"steps": [{"action": "finish", "tool": "done"},
                           {"action": "never reached", "tool": "click"}]}],
-        invocations=[{"tool": "done", "args": {"evidence": ["13 products"]}}])
+        invocations=[{"tool": "done", "parameters": {"evidence": ["13 products"]}}])
     result = PlanAgent(page, script.llm).execute("look at the product list")
     assert result.completed and result.usage.calls == 2
     assert not script.invocations and not script.plans
@@ -112,8 +112,8 @@ def test_done_without_evidence_is_refused_when_evidence_is_required(
     script = PlanScript(
         plans=[{"steps": [{"action": "finish", "tool": "done"}]},
                {"steps": [{"action": "finish with evidence", "tool": "done"}]}],
-        invocations=[{"tool": "done", "args": {"evidence": ["No such text anywhere"]}},
-                     {"tool": "done", "args": {"evidence": ["13 products"]}}])
+        invocations=[{"tool": "done", "parameters": {"evidence": ["No such text anywhere"]}},
+                     {"tool": "done", "parameters": {"evidence": ["13 products"]}}])
     result = PlanAgent(page, script.llm, require_evidence=True).execute("look")
     assert result.completed
     assert "done needs evidence that holds on the current page" in script.prompts("plan")[1]
@@ -140,7 +140,7 @@ def test_tools_cannot_write_to_the_message_manager() -> None:
 def test_max_iterations_stops_a_task_that_never_finishes(page: Page, shop: DemoShop) -> None:
     page.goto(shop.url + "/")
     script = PlanScript(plans=[{"steps": [{"action": "scroll", "tool": "scroll"}]}] * 10,
-                        invocations=[{"tool": "scroll", "args": {"direction": "down"}}] * 10)
+                        invocations=[{"tool": "scroll", "parameters": {"direction": "down"}}] * 10)
     result = PlanAgent(page, script.llm, max_iterations=4).execute("find the unicorn")
     assert result.completed is False
     assert result.message.startswith("Task not completed after 4 iterations (MAX_ITERATIONS).")

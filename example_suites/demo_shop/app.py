@@ -7,7 +7,13 @@ sign-in, checkout (validation, receipt upload), order confirmation with a genera
 benign changes and fails on breaking ones:
   benign:   rename_classes, wrapper, reorder, change_ids, slow, disabled_at_end (catalogue)
   breaking: dead_button, confirmation_text, wrong_product, duplicate_button,
-            dead_load_more, stale_details, row_markup (the catalogue's modal view)
+            dead_load_more, stale_details, row_markup (the catalogue's modal view),
+            total_wrong (the cart total adds $5)
+  drifted (harmless, but beyond the fingerprint cascade: a heal must follow them):
+            relabel_add ("Add to cart" reads "Add to bag"), address_second_page (checkout
+            asks for the address on a second page, after "Continue"), checkout_in_menu
+            (the cart's "Proceed to checkout" link sits in a "Cart options" menu, shown
+            after a click on it)
 ``mutants`` are realistic bugs (listed with a description in ``mutants.MUTANTS``) for the
 mutation bench, ``bench/mutants.py``: a replay must fail when one is switched on.
 """
@@ -18,6 +24,7 @@ import html
 import random
 import secrets
 import threading
+from collections.abc import Callable
 from email.parser import BytesParser
 from email.policy import HTTP
 from http.cookies import SimpleCookie
@@ -154,12 +161,13 @@ class DemoShop:
         files: dict[str, tuple[str, bytes]] = {}
         if method == "POST":
             fields, files = _read_form(req)
-        route = {
+        routes: dict[tuple[str, str], Callable[..., tuple[int, str, str]]] = {
             ("GET", "/"): self.list_page, ("POST", "/cart/add"): self.cart_add,
             ("GET", "/cart"): self.cart_page, ("POST", "/cart/remove"): self.cart_remove,
             ("GET", "/signin"): self.signin_page, ("POST", "/signin"): self.signin,
             ("GET", "/checkout"): self.checkout_page, ("POST", "/checkout"): self.checkout,
-        }.get((method, parts.path))
+        }
+        route = routes.get((method, parts.path))
         ctype = "text/html; charset=utf-8"
         if route is None and method == "GET" and parts.path.startswith("/orders/"):
             status, body, location = self.order_page(parts.path.split("/")[-1], sess)
@@ -267,7 +275,8 @@ class DemoShop:
 
     def card(self, p: Product) -> str:
         sizes = "".join(f"<option>{s}</option>" for s in p.sizes)
-        button = '<button type="submit">Add to cart</button>'
+        label = "Add to bag" if "relabel_add" in self.variants else "Add to cart"
+        button = f'<button type="submit">{label}</button>'
         shown = p
         if self.bug("details_wrong_product"):
             shown = self.products[(self.products.index(p) + 1) % len(self.products)]
@@ -311,6 +320,7 @@ class DemoShop:
         for n, item in enumerate(sess["cart"]):
             p = next(p for p in PRODUCTS if p.id == item["id"])
             total += p.price * (1 if self.bug("total_ignores_qty") else item["qty"])
+            total += 5.0 if "total_wrong" in self.variants else 0.0
             rows.append(
                 f"<tr><td>{html.escape(p.name)}</td><td>Size {item['size']}</td>"
                 f"<td>Qty {item['qty']}</td><td>{money(p.price * item['qty'])}</td>"
@@ -329,7 +339,8 @@ class DemoShop:
             rows, total = self.cart_rows(sess)
             body = (f"<section><h1>Your cart</h1>{notice}<table>{rows}</table>"
                     f'<p class="{self.cls("total")}">Total: {money(total)}</p>'
-                    '<a href="/checkout">Proceed to checkout</a></section>')
+                    + (MENU if "checkout_in_menu" in self.variants
+                       else '<a href="/checkout">Proceed to checkout</a>') + "</section>")
         return 200, self.page("Cart", body, sess), ""
 
     def cart_remove(self, sess: dict[str, Any], fields: dict[str, str], **_: Any) -> tuple:
@@ -389,6 +400,8 @@ class DemoShop:
                     f'<input id="{fid}" name="{name}" type="{kind}" value="{val}">{err}</p>')
 
         rows, total = self.cart_rows(sess)
+        if "address_second_page" in self.variants and values.get("stage") != "address":
+            return self.checkout_first_page(sess, rows, total, errors, field)
         submit = '<button type="submit">Place order</button>'
         if "duplicate_button" in self.variants:
             submit += '<button type="submit">Place order</button>'
@@ -398,7 +411,8 @@ class DemoShop:
             f"<section><h1>Checkout</h1>{summary}<table>{rows}</table>"
             f"<p>Total: {money(total)}</p>"
             '<form method="post" action="/checkout" enctype="multipart/form-data">'
-            + field("name", "Full name") + field("email", "Email", "email")
+            + (self.carried(values) if values.get("stage") == "address" else
+               field("name", "Full name") + field("email", "Email", "email"))
             + field("address", "Address")
             + f'<p><label for="{self.ident("receipt")}">Receipt (optional)</label>'
             f'<input id="{self.ident("receipt")}" name="receipt" type="file"></p>'
@@ -406,6 +420,24 @@ class DemoShop:
             + (COUNTER_SCRIPT.replace("textContent =", "textContent +=")
                if self.bug("counter_appends") else COUNTER_SCRIPT))
         return 200, self.page("Checkout", body, sess), ""
+
+    def checkout_first_page(self, sess: dict[str, Any], rows: str, total: float,
+                            errors: dict[str, str], field: Any) -> tuple:
+        """Variant address_second_page: name and email first; "Continue" asks the rest."""
+        body = (f"<section><h1>Checkout</h1><table>{rows}</table><p>Total: {money(total)}</p>"
+                '<form method="post" action="/checkout" enctype="multipart/form-data">'
+                '<input type="hidden" name="stage" value="address">'
+                + field("name", "Full name") + field("email", "Email", "email")
+                + '<button type="submit">Continue</button></form></section>')
+        return 200, self.page("Checkout", body, sess), ""
+
+    @staticmethod
+    def carried(values: dict[str, str]) -> str:
+        """The first page's answers, carried on the second (address_second_page)."""
+        return ("".join(f'<input type="hidden" name="{k}" value="{html.escape(values.get(k, ""))}">'
+                        for k in ("name", "email"))
+                + '<input type="hidden" name="stage" value="address">'
+                + f"<p>Ordering as {html.escape(values.get('name', ''))}</p>")
 
     def gift_fields(self, values: dict[str, str]) -> str:
         # After the form's original fields, so the recorded element ids stay as they were.
@@ -422,6 +454,9 @@ class DemoShop:
                  files: dict[str, tuple[str, bytes]], **_: Any) -> tuple:
         if not sess["cart"]:
             return 303, "", "/checkout"
+        if "address_second_page" in self.variants and fields.get("stage") == "address" \
+                and "address" not in fields:  # "Continue" on the first page
+            return self.checkout_page(sess, values=fields)
         errors = {}
         if not fields.get("name", "").strip():
             errors["name"] = "Name is required."
@@ -468,6 +503,11 @@ class DemoShop:
                 f"<ul>{lines}</ul>{got}<a href=\"/\">Continue shopping</a></section>")
         return 200, self.page("Order confirmed", body, sess), ""
 
+
+# Variant checkout_in_menu: the link hides in a menu that a button opens.
+MENU = """<nav class="menu"><button type="button" aria-expanded="false"
+ onclick="this.setAttribute('aria-expanded', 'true'); this.nextElementSibling.hidden = false"
+>Cart options</button><div hidden><a href="/checkout">Proceed to checkout</a></div></nav>"""
 
 DETAILS_SCRIPT = """<script>
 for (const b of document.querySelectorAll('button[data-description]')) {

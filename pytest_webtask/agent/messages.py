@@ -48,9 +48,6 @@ class MessageReader:
     def get_all(self) -> tuple[Message, ...]:
         return self._snapshot()  # type: ignore[no-any-return]
 
-    def get_last_user(self) -> str | None:
-        return next((m.content for m in reversed(self.get_all()) if m.role == "user"), None)
-
     def get_last_assistant(self) -> str | None:
         return next((m.content for m in reversed(self.get_all()) if m.role == "assistant"), None)
 

@@ -50,9 +50,6 @@ class Secrets:
             data = data.replace(value.encode(), placeholder.encode())
         return data
 
-    def contains(self, text: str) -> bool:
-        return any(value in text for value, _ in self.pairs())
-
 
 def _forms(value: str) -> Iterable[str]:
     yield value

@@ -1031,10 +1031,6 @@
     }
     case 'collect': return collect(args);
     case 'find': return find(args.text || '', args.role || '', args.limit || 20);
-    case 'text': {
-      const el = args.selector ? document.querySelector(args.selector) : (document.body || document.documentElement);
-      return el ? renderedText(el) : null;
-    }
     case 'describe': {
       const el = state.byId.get(args.id);
       if (!el || !el.isConnected) return null;

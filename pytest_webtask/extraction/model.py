@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
 ClickBehavior = Literal["shows_panel", "navigates", "inline"]
 Target = Literal["page", "list", "details"]
@@ -110,9 +110,12 @@ class StepOfStrategy(BaseModel):
     """One StrategyPlanner turn: a tool call, or the final English strategy."""
 
     model_config = ConfigDict(extra="ignore")
-    thought: str = ""
+    # "reason" and "parameters" are the words (GLOSSARY.md); "thought" and "args" are still
+    # read, as replies and scripts written before the rename use them.
+    reason: str = Field(default="", validation_alias=AliasChoices("reason", "thought"))
     tool: Literal["probeClick", "describeElement", "scrollAndObserve"] | None = None
-    args: dict[str, Any] = Field(default_factory=dict)
+    parameters: dict[str, Any] = Field(default_factory=dict,
+                                       validation_alias=AliasChoices("parameters", "args"))
     strategy: str | None = None
 
     @model_validator(mode="after")

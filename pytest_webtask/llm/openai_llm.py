@@ -136,13 +136,15 @@ class OpenAILLM:
         return LLMError(msg[0].upper() + msg[1:])
 
     def _fallback(self, exc: openai.APIStatusError, request: dict[str, Any]) -> bool:
-        """True when the server refused structured outputs and plain JSON mode is worth a try:
-        any status (llama.cpp's server answers 500) whose body names the response format."""
+        """True when the server said it does not support structured outputs, so plain JSON
+        mode is worth a try: any status (llama.cpp's server answers 500) whose message names
+        the response format. Any other error (a 400 for a too long prompt, say) is reported
+        as it is."""
         if request["response_format"]["type"] != "json_schema" or self.response_format != "auto":
             return False
         said = f"{exc.message} {exc.body}".lower()
-        if not any(word in said for word in ("response_format", "json_schema", "schema")) \
-                and exc.status_code != 400:
+        if not any(word in said for word in ("response_format", "response format",
+                                             "json_schema", "structured output")):
             return False
         self.structured_outputs = False
         request["response_format"] = {"type": "json_object"}

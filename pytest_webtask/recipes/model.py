@@ -18,8 +18,6 @@ CheckKind = Literal["visible", "hidden", "text", "count", "nth", "order", "state
 Match = Literal["exact", "contains", "pattern"]
 State = Literal["checked", "unchecked", "enabled", "disabled", "expanded", "collapsed",
                 "selected"]
-CHECK_KINDS: tuple[str, ...] = CheckKind.__args__  # type: ignore[attr-defined]
-STATES: tuple[str, ...] = State.__args__  # type: ignore[attr-defined]
 
 
 class Check(BaseModel):
@@ -184,16 +182,16 @@ class RecipeStep(BaseModel):
 
     kind: Literal["do", "check", "extract"]
     text: str
-    url: str = ""
-    actions: list[RecipeAction] = Field(default_factory=list)
-    checks: list[Check] = Field(default_factory=list)
-    extraction: Extraction | None = None
-    message: str = ""
     # The names the step was recorded with (part of its identity; values are not stored).
     # None: recorded before these were stored, so not compared.
     variables: list[str] | None = Field(default_factory=list)
     secrets: list[str] | None = Field(default_factory=list)
     resources: list[str] | None = Field(default_factory=list)
+    url: str = ""
+    actions: list[RecipeAction] = Field(default_factory=list)
+    checks: list[Check] = Field(default_factory=list)
+    extraction: Extraction | None = None
+    message: str = ""
 
     @model_validator(mode="after")
     def _extraction_iff_extract(self) -> RecipeStep:

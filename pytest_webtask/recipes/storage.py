@@ -62,10 +62,13 @@ def _upgrade_v1(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "version": 2, "steps": steps}
 
 
+UNKNOWN_NAMES = ("variables", "secrets", "resources")
+
+
 def _upgrade_v2(data: dict[str, Any]) -> dict[str, Any]:
     """Version 2 did not store the names a step was recorded with (variables, secrets,
     resources): they are unknown (None), so a replay does not compare them."""
-    unknown = {"variables": None, "secrets": None, "resources": None}
+    unknown = dict.fromkeys(UNKNOWN_NAMES)
     steps = [{**unknown, **step} if isinstance(step, dict) else step
              for step in data.get("steps") or []]
     return {**data, "version": RECIPE_VERSION, "steps": steps}
@@ -74,8 +77,12 @@ def _upgrade_v2(data: dict[str, Any]) -> dict[str, Any]:
 def dump_recipe(recipe: Recipe) -> str:
     data = recipe.model_dump(mode="json", exclude_none=True, exclude_defaults=True,
                              by_alias=True)
-    data = {"version": recipe.version, **data}  # version always first and always written
-    return yaml.safe_dump(_prune(data), sort_keys=False, allow_unicode=True, width=100)
+    data = {"version": recipe.version, **_prune(data)}  # version first and always written
+    for step, out in zip(recipe.steps, data.get("steps", []), strict=True):
+        for name in UNKNOWN_NAMES:  # recorded before names were stored: keep "unknown"
+            if getattr(step, name) is None:
+                out[name] = None
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
 
 
 def save_recipe(path: Path, recipe: Recipe) -> None:

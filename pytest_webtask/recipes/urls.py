@@ -17,7 +17,7 @@ def _origin(parts: SplitResult) -> tuple[str, str, int | None]:
 
 
 def relative_url(url: str, base_url: str | None) -> str:
-    """``url`` as an origin-relative path (path + query) when it is under ``base_url``: the
+    """``url`` as an origin-relative path (path, query, fragment) when under ``base_url``: the
     same origin (scheme, host, port) and a path under the base's path at a ``/`` boundary
     (``/app`` holds ``/app/cart``, not ``/application``). Otherwise ``url`` unchanged.
     The path stays whole, so ``absolute_url`` resolves it back to the same URL."""
@@ -30,7 +30,8 @@ def relative_url(url: str, base_url: str | None) -> str:
     path = target.path or "/"
     if prefix and path != prefix and not path.startswith(prefix + "/"):
         return url
-    return path + (f"?{target.query}" if target.query else "")
+    return path + (f"?{target.query}" if target.query else "") + \
+        (f"#{target.fragment}" if target.fragment else "")
 
 
 def absolute_url(url: str, base_url: str | None, current: str) -> str:

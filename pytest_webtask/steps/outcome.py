@@ -48,6 +48,7 @@ class StepOutcome:
     recipe_step: RecipeStep
     result: TaskResult | None = None
     items: list[dict[str, Any]] = field(default_factory=list)
+    heal: list[str] = field(default_factory=list)  # a healed step: its actions' diff
 
     @property
     def recorded(self) -> bool:
@@ -63,3 +64,5 @@ class StepRun:
         self.index = index
         self.where = f"Step {index + 1} {request.kind}({request.text!r})"
         self.started = time.monotonic()
+        self.healed: RecipeStep | None = None  # set by an accepted heal: the recipe's new step
+        self.heal_diff: list[str] = []

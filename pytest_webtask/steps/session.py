@@ -23,6 +23,10 @@ class StepStats:
     completion_tokens: int = 0
     # Recorded do-steps none of whose checks discriminates (each held before the step ran).
     weak: list[str] = field(default_factory=list)
+    healed: int = 0
+    heal_llm_calls: int = 0
+    # Accepted heals: "<test>: <step>" then the changed actions, one line each.
+    heals: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, int | list[str]]:
         return {k: list(v) if isinstance(v, list) else v for k, v in vars(self).items()}
@@ -41,6 +45,7 @@ class RecipeSession:
     _loaded: bool = False
     steps: list[RecipeStep] = field(default_factory=list)
     dirty: bool = False
+    suggested: dict[int, RecipeStep] = field(default_factory=dict)  # heals for review
 
     def recipe(self) -> Recipe | None:
         if not self._loaded:
@@ -83,9 +88,23 @@ class RecipeSession:
         self.steps.append(step)
         self.dirty = self.dirty or recorded
 
+    @property
+    def healed_path(self) -> Path:
+        """Where ``--webtask-heal=suggest`` proposes the healed recipe, for review."""
+        return self.path.with_name(self.path.stem + ".healed.yaml")
+
+    def suggest(self, index: int, step: RecipeStep) -> None:
+        """A heal to propose beside the recipe instead of replacing it."""
+        self.suggested[index] = step
+
     def finish(self, test_passed: bool) -> bool:
         """Save when a step was recorded. After a failure, recorded steps are kept and the
-        old steps after them too, so the next run can pick up where this one stopped."""
+        old steps after them too, so the next run can pick up where this one stopped.
+        Suggested heals go to ``healed_path``, the recipe untouched."""
+        recipe = self._recipe
+        if self.suggested and recipe is not None:
+            steps = [self.suggested.get(n, step) for n, step in enumerate(recipe.steps)]
+            save_recipe(self.healed_path, Recipe(test=self.test_name, steps=steps))
         if not self.dirty:
             return False
         steps = list(self.steps)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from ..agent.parsing import EvidenceSpec
 from .params import ToolParams
@@ -25,11 +25,17 @@ class DoneParams(ToolParams):
                              description="True when the task cannot be done (ends it at once)")
 
 
+# "parameters" and "reason" are the words (GLOSSARY.md); "args" and "reasoning" are still
+# read, as replies and scripts written before the rename use them.
+_PARAMETERS = AliasChoices("parameters", "args")
+_REASON = AliasChoices("reason", "reasoning")
+
+
 class PlanStep(BaseModel):
     model_config = ConfigDict(extra="ignore")
     action: str = Field(min_length=1)
     tool: str = Field(min_length=1)
-    args: dict[str, Any] = Field(default_factory=dict)
+    parameters: dict[str, Any] = Field(default_factory=dict, validation_alias=_PARAMETERS)
 
 
 class Plan(BaseModel):
@@ -40,5 +46,5 @@ class Plan(BaseModel):
 class ToolInvocation(BaseModel):
     model_config = ConfigDict(extra="ignore")
     tool: str = Field(min_length=1)
-    args: dict[str, Any] = Field(default_factory=dict)
-    reasoning: str = ""
+    parameters: dict[str, Any] = Field(default_factory=dict, validation_alias=_PARAMETERS)
+    reason: str = Field(default="", validation_alias=_REASON)

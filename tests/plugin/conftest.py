@@ -99,6 +99,9 @@ class Inner:
         monkeypatch.setenv("PYTHONPATH", str(ROOT))
         monkeypatch.delenv("CI", raising=False)
         monkeypatch.delenv("WEBTASK_MODEL", raising=False)
+        # replays that must fail wait this long for what is gone (the environment is the
+        # lowest setting: a test's ini or marker still wins)
+        monkeypatch.setenv("WEBTASK_TIMEOUT", "3")
         pytester.makeconftest(INNER_CONFTEST)
         self.scripts(DEFAULT_SCRIPTS)
 
@@ -144,5 +147,6 @@ def inner(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Inner:
 
 @pytest.fixture(params=["serial", "xdist"])
 def dist(request: pytest.FixtureRequest) -> list[str]:
-    """Run once without and once with ``-n 2``."""
+    """Run once without and once with ``-n 2``: for the tests whose behaviour differs under
+    xdist (reports and recipes written from workers, unused recipes on the controller)."""
     return ["-n", "2"] if request.param == "xdist" else []

@@ -18,12 +18,12 @@ from tests.plugin.conftest import TWO_TESTS, Inner
         ("- just a list\n", "*should hold a mapping with version, test and steps*"),
     ],
 )
-def test_corrupt_recipe(inner: Inner, dist: list[str], content: str, message: str) -> None:
+def test_corrupt_recipe(inner: Inner, content: str, message: str) -> None:
     inner.tests(TWO_TESTS)
     path = inner.recipe("test_add")
     path.parent.mkdir(parents=True)
     path.write_text(content)
-    result = inner.run(*dist, "-k", "test_add and not again", env={"FORBID_LLM": "1"})
+    result = inner.run("-k", "test_add and not again", env={"FORBID_LLM": "1"})
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines([f"*Recipe {path}{message}"])
     assert "Traceback" not in result.stdout.str()

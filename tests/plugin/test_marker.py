@@ -50,7 +50,8 @@ def test_bad_marker_is_a_clear_error(inner: Inner) -> None:
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*@pytest.mark.webtask takes keyword arguments among "
                                  "allowed_origins, block_subresources, check_max_steps, "
-                                 "dynamic, guard_replay, max_iterations, max_llm_calls, "
+                                 "dynamic, guard_replay, heal, heal_max_llm_calls, "
+                                 "max_iterations, max_llm_calls, "
                                  "max_steps, max_tokens, page_chars, plan_horizon, strategy, "
                                  "strict, timeout; got max_stepz.*"])
     assert "Traceback" not in result.stdout.str()

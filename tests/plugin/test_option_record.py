@@ -5,13 +5,13 @@ from __future__ import annotations
 from tests.plugin.conftest import TWO_TESTS, Inner
 
 
-def test_record_rerecords_selected_tests(inner: Inner, dist: list[str]) -> None:
+def test_record_rerecords_selected_tests(inner: Inner) -> None:
     inner.tests(TWO_TESTS)
-    inner.run(*dist).assert_outcomes(passed=2)
+    inner.run().assert_outcomes(passed=2)
     before = inner.recipe("test_add").read_text()
     calls = inner.llm_calls
-    result = inner.run(*dist, "--webtask-record", "-k", "test_add_again")
-    assert result.parseoutcomes()["passed"] == 1  # (xdist does not count deselected)
+    result = inner.run("--webtask-record", "-k", "test_add_again")
+    assert result.parseoutcomes()["passed"] == 1
     result.stdout.fnmatch_lines(["*0 step(s) replayed, 1 recorded, 0 failed*"])
     assert inner.llm_calls == calls + 2
     assert inner.recipe("test_add").read_text() == before  # not selected: untouched

@@ -18,9 +18,9 @@ def test_replay_only_missing_recipe_fails_without_building_a_model(inner: Inner)
     assert not (inner.path / "__webtask__").exists()
 
 
-def test_missing_recipe_in_ci_fails_with_the_command(inner: Inner, dist: list[str]) -> None:
+def test_missing_recipe_in_ci_fails_with_the_command(inner: Inner) -> None:
     inner.tests(TWO_TESTS)
-    result = inner.run(*dist, env={"CI": "true", "FORBID_LLM": "1"})
+    result = inner.run(env={"CI": "true", "FORBID_LLM": "1"})
     result.assert_outcomes(failed=2)
     result.stdout.fnmatch_lines(["*the recipe is missing*CI is set, so no model is called.*",
                                  "*pytest --webtask-record*"])

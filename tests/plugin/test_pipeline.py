@@ -4,7 +4,9 @@ strategies through the hooks."""
 
 from __future__ import annotations
 
+import json
 import shlex
+from xml.etree import ElementTree
 
 from tests.plugin.conftest import Inner
 
@@ -16,7 +18,7 @@ import pytest
 def test_sign_in(webtask):
     webtask.goto("/signin")
     webtask.do("sign in as {email}", email="ada@example.com",
-               secrets={"password": os.environ.get("SHOP_PASSWORD", "lovelace")})
+               secrets={"password": os.environ.get("SHOP_PASSWORD", "lovelace-1815")})
 '''
 
 
@@ -25,13 +27,13 @@ def test_a_changed_secret_name_is_reported_as_such(inner: Inner) -> None:
     inner.run().assert_outcomes(passed=1)
     # the test stops passing the password as a secret: replaying would type "{password}"
     inner.tests(IDENTITY_TESTS.replace(
-        'secrets={"password": os.environ.get("SHOP_PASSWORD", "lovelace")}',
-        'password="lovelace"'))
+        'secrets={"password": os.environ.get("SHOP_PASSWORD", "lovelace-1815")}',
+        'password="lovelace-1815"'))
     ci = inner.run(env={"CI": "1", "FORBID_LLM": "1"})
     ci.assert_outcomes(failed=1)
     ci.stdout.fnmatch_lines(["*was recorded for another call: the variable names changed: "
-                             "+ password; the secret names changed: - password*",
-                             "*pytest --webtask-record test_shop.py::test_sign_in*"])
+                             "+ password; the secret names changed: - password*"])
+    assert "pytest --webtask-record 'test_shop.py::test_sign_in[chromium]'" in ci.stdout.str()
 
 
 def test_a_changed_resource_name_is_reported_as_such(inner: Inner) -> None:
@@ -87,7 +89,8 @@ def test_the_printed_fix_command_records_exactly_that_test(inner: Inner) -> None
     line = next(ln for ln in ci.stdout.lines
                 if "pytest --webtask-record" in ln and "Blue" in ln)
     command = line.split("with:", 1)[1].split("(then commit", 1)[0].strip()
-    assert command == "pytest --webtask-record 'test_shop.py::TestCart::test_add[Blue]'"
+    assert command == ("pytest --webtask-record "
+                       "'test_shop.py::TestCart::test_add[chromium-Blue]'")
     args = shlex.split(command)[1:]  # run as printed (pytester supplies "pytest")
     result = inner.run(*args)
     result.assert_outcomes(passed=1)
@@ -131,6 +134,19 @@ def counting_strategy(page, llm, options):
 
 def pytest_webtask_add_strategies(flavour):
     return {"counting": counting_strategy}
+
+
+def _log(line):
+    with (__import__("pathlib").Path(__file__).with_name("steps.log")).open("a") as fh:
+        fh.write(line + "\\n")
+
+
+def pytest_webtask_step_done(item, outcome):
+    _log(f"{item.name} {outcome.kind} {outcome.how} {len(outcome.recipe_step.actions)}")
+
+
+def pytest_webtask_step_failed(item, kind, text, message):
+    _log(f"FAILED {item.name} {kind} {message.splitlines()[0][:40]}")
 '''
 
 
@@ -173,6 +189,10 @@ def test_stamp(webtask, monkeypatch):
     broken = inner.run(env={"CI": "1", "FORBID_LLM": "1"})
     broken.assert_outcomes(failed=1)
     broken.stdout.fnmatch_lines(["*Replay failed*Hello*"])
+    # the observing hooks heard every step: recorded, replayed, failed
+    assert (inner.path / "steps.log").read_text().splitlines() == [
+        "test_stamp[chromium] do recorded 1", "test_stamp[chromium] do replayed 1",
+        "FAILED test_stamp[chromium] do Replay failed. Step 1 do('stamp the head"]
 
 
 def test_an_unknown_strategy_in_a_marker_fails_clearly(inner: Inner) -> None:
@@ -191,3 +211,27 @@ def test_add(webtask):
     assert "Traceback" not in result.stdout.str()
 
 
+
+
+def test_the_recipe_path_fixture_moves_recipes_and_junit_gets_json(inner: Inner) -> None:
+    conftest = inner.path / "conftest.py"
+    conftest.write_text(conftest.read_text() + '''
+
+@pytest.fixture
+def webtask_recipe_path(request):
+    return Path(__file__).parent / "recipes" / f"{request.node.originalname}.yaml"
+''')
+    inner.tests('''
+def test_add(webtask):
+    webtask.goto("/")
+    webtask.do("add the Blue Oxford Shirt in size M to the cart")
+''')
+    inner.run().assert_outcomes(passed=1)
+    moved = inner.path / "recipes" / "test_add.yaml"
+    assert moved.exists() and not (inner.path / "__webtask__").exists()
+    replay = inner.run("--junitxml=report.xml", env={"CI": "1", "FORBID_LLM": "1"})
+    replay.assert_outcomes(passed=1)
+    root = ElementTree.parse(inner.path / "report.xml").getroot()
+    props = {p.get("name"): p.get("value") for p in root.iter("property")}
+    assert json.loads(props["webtask"])["replayed"] == 1
+    assert json.loads(props["webtask_recipe_use"])["path"] == str(moved)

@@ -59,7 +59,7 @@ def test_secret_never_written(inner: Inner, dist: list[str]) -> None:
     assert SECRET not in replay.stdout.str() + inner.all_text()
 
 
-def test_failure_leaves_message_and_screenshot(inner: Inner) -> None:
+def test_failure_leaves_message_and_screenshot_as_screenshot_says(inner: Inner) -> None:
     inner.tests('''
 def test_total(webtask):
     webtask.goto("/")
@@ -67,13 +67,19 @@ def test_total(webtask):
 ''')
     inner.scripts({"the cart total is $39.00": [
         {"complete": False, "impossible": True, "message": "the cart is empty"}]})
-    result = inner.run()
+    result = inner.run("--screenshot=only-on-failure")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*check failed: Task impossible: the cart is empty*",
                                  "*(step log and screenshot in *test-results*)"])
     folder = next((inner.path / "test-results").iterdir())
     assert "the cart is empty" in (folder / "webtask-failure.txt").read_text()
     assert (folder / "webtask-failure.png").read_bytes()[:4] == b"\x89PNG"
+    # pytest-playwright's default, --screenshot=off: the step log, no screenshot
+    (folder / "webtask-failure.png").unlink()
+    quiet = inner.run()
+    quiet.assert_outcomes(failed=1)
+    quiet.stdout.fnmatch_lines(["*(step log in *test-results*)"])
+    assert not list((inner.path / "test-results").rglob("webtask-failure.png"))
 
 
 LONG_SECRET = "tok-" + "".join(chr(97 + (i * 7) % 26) for i in range(77))  # 81 characters

@@ -52,4 +52,5 @@ def test_ini_default_and_bad_value(inner: Inner) -> None:
     inner.pytester.makeini("[pytest]\nwebtask_strategy = guess\n")
     result = inner.run()
     assert result.ret != 0
-    result.stderr.fnmatch_lines(["*webtask strategy should be one of plan, step (plugins add more*; got 'guess'*"])
+    result.stderr.fnmatch_lines(["*webtask strategy should be one of plan, step (plugins add "
+                                 "more*; got 'guess'*"])

@@ -45,7 +45,7 @@ def test_a_conftest_that_deselects_is_a_partial_run(inner: Inner, dist: list[str
     result = inner.run(*dist, "--webtask-prune")
     result.assert_outcomes(passed=1)
     out = result.stdout.str()
-    assert "recipe(s) unused" not in out and "deleted" not in out
+    assert "recipe(s) unused" not in out and "recipe(s) deleted" not in out
     result.stdout.fnmatch_lines(["*--webtask-prune: nothing deleted, this run is not the "
                                  "whole suite (1 of 2 collected test(s) were not selected)*"])
     assert inner.recipe("test_add_again").exists()
@@ -76,4 +76,17 @@ def test_prune_deletes_unused_recipes_and_steps_on_a_complete_run(inner: Inner) 
     assert [s["kind"] for s in steps] == ["do"]
     again = inner.run(env={"CI": "1", "FORBID_LLM": "1"})  # still replays, nothing to report
     again.assert_outcomes(passed=1)
-    assert "unused" not in again.stdout.str()
+    assert "recipe(s) unused" not in again.stdout.str()
+    assert "unused step(s)" not in again.stdout.str()
+
+
+def test_a_skipped_test_keeps_its_recipe_under_prune(inner: Inner) -> None:
+    inner.tests(TWO_TESTS)
+    inner.run().assert_outcomes(passed=2)
+    inner.tests("import pytest\n" + TWO_TESTS.replace(
+        "def test_add_again", "@pytest.mark.skip(reason='flaky today')\ndef test_add_again"))
+    result = inner.run("--webtask-prune")
+    result.assert_outcomes(passed=1, skipped=1)
+    assert "recipe(s) unused" not in result.stdout.str()
+    assert "recipe(s) deleted" not in result.stdout.str()
+    assert inner.recipe("test_add_again").exists()

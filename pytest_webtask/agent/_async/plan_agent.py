@@ -208,8 +208,8 @@ class AsyncPlanAgent:
                 index += 1
                 invocation = await self._resolve(asker, ctx, step)
                 action = Action(invocation.tool,
-                                cap(invocation.reasoning or step.action, MAX_REASON),
-                                invocation.args)
+                                cap(invocation.reason or step.action, MAX_REASON),
+                                invocation.parameters)
                 executed = await registry.execute(action)
                 await self.browser.settle(timeout_ms=self.settle_timeout_ms)
                 executed.output = cap(executed.output, MAX_MESSAGE)
@@ -257,6 +257,6 @@ class AsyncPlanAgent:
         history = self.messages.reader().get_conversation_history()
         context.append(Block(f"Conversation history:\n{history}"))
         context.append(Block(get_prompt("agent/plan", "resolve_step").format(
-            action=step.action, tool=step.tool, args=json.dumps(step.args))))
+            action=step.action, tool=step.tool, parameters=json.dumps(step.parameters))))
         context.append(await self.browser.get_page_context())
         return await asker.ask(context, ToolInvocation, "tool invocation")

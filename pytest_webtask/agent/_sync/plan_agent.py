@@ -209,8 +209,8 @@ class PlanAgent:
                 index += 1
                 invocation = self._resolve(asker, ctx, step)
                 action = Action(invocation.tool,
-                                cap(invocation.reasoning or step.action, MAX_REASON),
-                                invocation.args)
+                                cap(invocation.reason or step.action, MAX_REASON),
+                                invocation.parameters)
                 executed = registry.execute(action)
                 self.browser.settle(timeout_ms=self.settle_timeout_ms)
                 executed.output = cap(executed.output, MAX_MESSAGE)
@@ -258,6 +258,6 @@ class PlanAgent:
         history = self.messages.reader().get_conversation_history()
         context.append(Block(f"Conversation history:\n{history}"))
         context.append(Block(get_prompt("agent/plan", "resolve_step").format(
-            action=step.action, tool=step.tool, args=json.dumps(step.args))))
+            action=step.action, tool=step.tool, parameters=json.dumps(step.parameters))))
         context.append(self.browser.get_page_context())
         return asker.ask(context, ToolInvocation, "tool invocation")

@@ -101,10 +101,6 @@ class AsyncLLMBrowser:
         self.snapshot.elements[data["id"]] = []
         return str(data["id"])
 
-    async def rendered_text(self) -> str:
-        """The page's visible text, merged as the page state merges it."""
-        return str(await self.page.evaluate(COLLECTOR_JS, {"op": "text"}))
-
     def locator(self, element_id: str) -> Locator:
         """The locator of an element id from the last reading."""
         if self.snapshot is None or element_id not in self.snapshot.elements:

@@ -102,10 +102,6 @@ class LLMBrowser:
         self.snapshot.elements[data["id"]] = []
         return str(data["id"])
 
-    def rendered_text(self) -> str:
-        """The page's visible text, merged as the page state merges it."""
-        return str(self.page.evaluate(COLLECTOR_JS, {"op": "text"}))
-
     def locator(self, element_id: str) -> Locator:
         """The locator of an element id from the last reading."""
         if self.snapshot is None or element_id not in self.snapshot.elements:

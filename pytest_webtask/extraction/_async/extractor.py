@@ -234,10 +234,10 @@ class AsyncExtractor:
                     context.append(Block("Your exploration so far:\n" + "\n\n".join(history)))
                 step = await asker.ask(context, StepOfStrategy, "strategy step")
                 if step.tool is not None:
-                    result = await tools.call(step.tool, step.args)
-                    phase.tool_calls.append(ToolCall(step.tool, step.args, result))
+                    result = await tools.call(step.tool, step.parameters)
+                    phase.tool_calls.append(ToolCall(step.tool, step.parameters, result))
                     self.report.save()
-                    history.append(f"→ {step.tool}({json.dumps(step.args)})\n← {result}")
+                    history.append(f"→ {step.tool}({json.dumps(step.parameters)})\n← {result}")
                     continue
                 assert step.strategy is not None
                 strategy = parse_strategy(step.strategy)
@@ -288,7 +288,7 @@ class AsyncExtractor:
         context = Context(system=get_prompt("extraction/phases", "recipe_generator"),
                           purpose="extract:recipe", task=task)
         context.append(Block(
-            f"Task: {task}\nmaxItems: {max_items}\nFields: {', '.join(fields or []) or 'none'}"
+            f"Task: {task}\nmax_items: {max_items}\nFields: {', '.join(fields or []) or 'none'}"
             f"\n\nStrategy:\n{strategy.text}\n\nVerified selectors: "
             + ", ".join(f"`{s}`" for s in sorted(tools.verified))
             + ("\n\nThese fragment commands run first: " + json.dumps(

@@ -15,7 +15,7 @@ from ...browser._async.watch import AsyncPageWatch
 from ...browser.dialogs import Dialog, DialogAnswer
 from ...browser.fingerprint import Fingerprint
 from ...browser.script import COLLECTOR_JS
-from ...errors import ReplayError
+from ...errors import CheckFailed, ElementError, ReplayError
 from ...tools._async.browser_tools import perform
 from ..model import Check, RecipeAction, RecipeStep
 from ..patterns import escape
@@ -43,8 +43,10 @@ class AsyncReplayer:
         substitute: Callable[[str], str] | None = None,
         resources: dict[str, str] | None = None,
         tools: Mapping[str, Any] | None = None,
+        before_action: Callable[[RecipeAction, Locator | None], Any] | None = None,
     ) -> None:
         self.page = page
+        self.before_action = before_action  # issue 13: the report's shot of the target
         self.tools = tools  # plugin tools by name: their ``act`` replays their actions
         self.base_url = base_url
         self.timeout_ms = timeout_ms
@@ -59,7 +61,12 @@ class AsyncReplayer:
         watch.attach()
         try:
             for n, action in enumerate(step.actions, 1):
-                await self.run_action(action, f"{where}, action {n} ({action.tool})", watch)
+                try:
+                    await self.run_action(action, f"{where}, action {n} ({action.tool})",
+                                          watch)
+                except ElementError as exc:
+                    exc.index = n - 1
+                    raise
         finally:
             watch.detach()
         await self.run_checks(step.checks, where)
@@ -70,6 +77,8 @@ class AsyncReplayer:
         locator = await self.resolve(action.target, where) if action.target else None
         to_locator = await self.resolve(action.to, where + " (drop target)", keep=True) \
             if action.to else None
+        if self.before_action is not None:  # issue 13
+            await self.before_action(action, locator)
         if action.tool == "navigate":
             params["url"] = absolute_url(self.substitute(params["url"]), self.base_url,
                                          self.page.url)
@@ -170,7 +179,7 @@ class AsyncReplayer:
         (``keep``: the locator of the previous resolve stays valid)."""
         found, problem = await self._until(lambda: self._find(fp, keep=keep))
         if found is None:
-            raise ReplayError(
+            raise ElementError(
                 f"{where}: expected {fp.describe()}; {problem}\n"
                 f"  page: {self.page.url}\n"
                 "  If the page changed on purpose, record again: pytest --webtask-record"
@@ -239,7 +248,7 @@ class AsyncReplayer:
 
         ok, instead = await self._until(attempt)
         if ok is None:
-            raise ReplayError(
+            raise CheckFailed(
                 f"{where}: expected {self._describe(check)}\n  instead: {instead}\n"
                 f"  page: {self.page.url}"
             )

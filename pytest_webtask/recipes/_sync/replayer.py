@@ -16,7 +16,7 @@ from ...browser._sync.watch import PageWatch
 from ...browser.dialogs import Dialog, DialogAnswer
 from ...browser.fingerprint import Fingerprint
 from ...browser.script import COLLECTOR_JS
-from ...errors import ReplayError
+from ...errors import CheckFailed, ElementError, ReplayError
 from ...tools._sync.browser_tools import perform
 from ..model import Check, RecipeAction, RecipeStep
 from ..patterns import escape
@@ -44,8 +44,10 @@ class Replayer:
         substitute: Callable[[str], str] | None = None,
         resources: dict[str, str] | None = None,
         tools: Mapping[str, Any] | None = None,
+        before_action: Callable[[RecipeAction, Locator | None], Any] | None = None,
     ) -> None:
         self.page = page
+        self.before_action = before_action  # issue 13: the report's shot of the target
         self.tools = tools  # plugin tools by name: their ``act`` replays their actions
         self.base_url = base_url
         self.timeout_ms = timeout_ms
@@ -60,7 +62,12 @@ class Replayer:
         watch.attach()
         try:
             for n, action in enumerate(step.actions, 1):
-                self.run_action(action, f"{where}, action {n} ({action.tool})", watch)
+                try:
+                    self.run_action(action, f"{where}, action {n} ({action.tool})",
+                                          watch)
+                except ElementError as exc:
+                    exc.index = n - 1
+                    raise
         finally:
             watch.detach()
         self.run_checks(step.checks, where)
@@ -71,6 +78,8 @@ class Replayer:
         locator = self.resolve(action.target, where) if action.target else None
         to_locator = self.resolve(action.to, where + " (drop target)", keep=True) \
             if action.to else None
+        if self.before_action is not None:  # issue 13
+            self.before_action(action, locator)
         if action.tool == "navigate":
             params["url"] = absolute_url(self.substitute(params["url"]), self.base_url,
                                          self.page.url)
@@ -171,7 +180,7 @@ class Replayer:
         (``keep``: the locator of the previous resolve stays valid)."""
         found, problem = self._until(lambda: self._find(fp, keep=keep))
         if found is None:
-            raise ReplayError(
+            raise ElementError(
                 f"{where}: expected {fp.describe()}; {problem}\n"
                 f"  page: {self.page.url}\n"
                 "  If the page changed on purpose, record again: pytest --webtask-record"
@@ -240,7 +249,7 @@ class Replayer:
 
         ok, instead = self._until(attempt)
         if ok is None:
-            raise ReplayError(
+            raise CheckFailed(
                 f"{where}: expected {self._describe(check)}\n  instead: {instead}\n"
                 f"  page: {self.page.url}"
             )

@@ -14,8 +14,10 @@ from playwright.async_api import Page
 from ...agent.secrets import Secrets
 from ...browser.secret_fields import SECRET_FIELDS_JS
 from ...recipes.urls import absolute_url
+from ...settings import Settings
 from ..identity import StepKey
 from ..outcome import StepOutcome, StepRequest
+from ..session import StepStats
 from .kinds import AsyncCheckStep, AsyncDoStep, AsyncExtractStep
 from .pipeline import AsyncPipeline
 
@@ -44,7 +46,12 @@ class AsyncWebTask:
         return self._pipe.secrets
 
     @property
-    def settings(self) -> Any:
+    def stats(self) -> StepStats:
+        """This test's counts: steps replayed, recorded and failed, model calls, tokens."""
+        return self._pipe.stats
+
+    @property
+    def settings(self) -> Settings:
         return self._pipe.settings
 
     async def goto(self, url: str) -> None:
@@ -55,6 +62,7 @@ class AsyncWebTask:
                         "set base_url in the ini file, or override the base_url fixture.",
                         pytrace=False)
         await self.page.goto(target)
+        self._pipe.trail.goto(target)  # issue 13: --webtask-export
 
     async def do(self, task: str, resources: dict[str, Any] | None = None,
                  secrets: dict[str, Any] | None = None, **variables: Any) -> StepOutcome:

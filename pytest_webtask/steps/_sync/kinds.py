@@ -11,9 +11,10 @@ from ...agent.models import TaskResult
 from ...agent.parsing import MAX_MESSAGE, cap, show
 from ...agent.task_context import TaskContext
 from ...browser._sync.guard import OriginGuard
-from ...errors import ExtractionError, ReplayError, WebtaskError
+from ...errors import ElementError, ExtractionError, ReplayError, WebtaskError
 from ...extraction._sync.extractor import Extractor, execute_recipe
 from ...extraction.report import SessionReport
+from ...llm.prompts import get_prompt
 from ...recipes._sync.before import StartState
 from ...recipes._sync.replayer import Replayer
 from ...recipes.model import Extraction, RecipeStep
@@ -21,19 +22,10 @@ from ...recipes.patterns import user_patterns
 from ...recipes.urls import relative_url
 from ..compile import compile_step
 from ..outcome import StepRun
+from .heal import Healer
 from .pipeline import Pipeline
 
 log = logging.getLogger("pytest_webtask")
-
-CHECK_TASK = (
-    "Check whether this statement about the current page is true: {statement}\n"
-    "Do not change the page, except to reveal what you need to see (for example scroll). "
-    "If the statement is true, mark complete and cite evidence as strong as the statement: "
-    "its order or position (nth, order), a count, a state or value, absence (hidden), within "
-    "the container it names. If it is false, set "
-    '"impossible": true and say what the page shows instead.'
-)
-
 
 class DoStep:
     """``do``: the agent acts until the task is complete; replayed action by action, then
@@ -49,7 +41,9 @@ class DoStep:
         return Replayer(pipe.page, base_url=pipe.base_url,
                              timeout_ms=pipe.settings.timeout * 1000,
                              substitute=run.ctx.substitute, resources=run.ctx.resources,
-                             tools=pipe.tools_by_name)
+                             tools=pipe.tools_by_name,
+                             before_action=pipe.report_action if pipe.html_report.live
+                             else None)  # issue 13
 
     def replay(self, pipe: Pipeline, run: StepRun, recorded: RecipeStep
                      ) -> list[dict[str, Any]]:
@@ -59,17 +53,26 @@ class DoStep:
             guard = OriginGuard(pipe.page.context, pipe.origins(),
                                      subresources=pipe.settings.block_subresources)
             guard.start()
+        failure: ReplayError | None = None
+        blocked = None
         try:
             replayer.run_step(recorded, run.where)
         except ReplayError as exc:
+            failure = exc
             blocked = guard.note() if guard else None
-            pipe.fail(f"Replay failed. {exc}{pipe.start_hint(recorded)}"
-                            + (f"\n  {blocked}" if blocked else ""), run)
         finally:
             pipe.page = replayer.page  # the tab the step ended on
             if guard is not None:
                 guard.stop()
-        return []
+        if failure is None:
+            return []
+        message = (f"Replay failed. {failure}{pipe.start_hint(recorded)}"
+                   + (f"\n  {blocked}" if blocked else ""))
+        if isinstance(failure, ElementError) and self.kind == "do":
+            # the page drifted under an action: a verified heal may follow it (never a check)
+            Healer(pipe, run, self.max_steps(pipe)).heal(recorded, failure, message)
+            return []
+        pipe.fail(message, run)
 
     def record(self, pipe: Pipeline, run: StepRun, llm: Any
                      ) -> tuple[RecipeStep, TaskResult, list[dict[str, Any]]]:
@@ -123,7 +126,7 @@ class CheckStep(DoStep):
 
     @staticmethod
     def task(statement: str) -> str:
-        return CHECK_TASK.format(statement=statement)
+        return get_prompt("agent/proposer", "check_task").format(statement=statement)
 
 
 class ExtractStep:

@@ -26,9 +26,14 @@ from ...agent.secrets import Secrets
 from ...agent.task_context import TaskContext
 from ...browser.secret_fields import SECRET_ATTR, SECRET_FIELDS_JS
 from ...errors import WebtaskError
+from ...export.trail import NoTrail
 from ...recipes.model import RecipeStep
 from ...recipes.urls import absolute_url
+from ...report._sync.shots import BOX_STYLE, report_clip, unbox
+from ...report.collect import NoReport
+from ...report.progress import Progress
 from ...settings import Settings
+from ..identity import StepKey
 from ..observer import StepObserver
 from ..outcome import StepOutcome, StepRequest, StepRun
 from ..session import RecipeSession, StepStats
@@ -67,6 +72,10 @@ class Pipeline:
         tools: list[type] | None = None,
         observer: StepObserver | None = None,
         fix_command: str = "",
+        screenshot: bool = True,
+        trail: Any = None,
+        progress: Progress | None = None,
+        html_report: Any = None,
     ) -> None:
         self.page = page
         self.session = session
@@ -81,7 +90,12 @@ class Pipeline:
         self.tools = list(tools or [])
         self.observer = observer or StepObserver()
         self.fix_command = fix_command or f"pytest --webtask-record {session.test_name!r}"
+        self.screenshot = screenshot  # on a failure (pytest-playwright's --screenshot)
         self.results: list[StepOutcome] = []
+        # issue 13: --webtask-export hears each page opened and step run (export/trail.py)
+        self.trail = trail if trail is not None else NoTrail()
+        self.progress = progress or Progress()  # issue 13: the live line while recording
+        self.html_report = html_report or NoReport()  # issue 13: --webtask-report
         self.secrets = Secrets()  # every secret passed so far: masked for the rest of the test
         self._started_at = ""
 
@@ -102,26 +116,47 @@ class Pipeline:
         result = None
         if recorded is not None:
             items = kind.replay(self, run, recorded)
-            self.stats.replayed += 1
-            how, step = "replayed", recorded
+            if run.healed is not None:  # a verified heal: the recipe takes its actions
+                how, step = "healed", self._identified(run.healed, request.key,
+                                                       only_unknown=True)
+                self.stats.healed += 1
+            else:
+                self.stats.replayed += 1
+                # a step recorded before identities were stored takes this call's, should
+                # the recipe be written again
+                how, step = "replayed", self._identified(recorded, request.key,
+                                                         only_unknown=True)
         else:
-            llm = self._recording_llm(run)
-            step, result, items = kind.record(self, run, llm)
-            key = request.key
-            step = step.model_copy(update={"variables": list(key.variables),
-                                           "secrets": list(key.secrets),
-                                           "resources": list(key.resources)})
+            self.progress.step_started(run.where)  # issue 13
+            try:
+                llm = self.html_report.watch(
+                    self.progress.watch(self._recording_llm(run)))
+                step, result, items = kind.record(self, run, llm)
+            finally:
+                self.progress.step_finished()
+            step = self._identified(step, request.key)
             self.stats.recorded += 1
             how = "recorded"
         outcome = StepOutcome(request.kind, request.text, how, time.monotonic() - run.started,
-                              step, result, items)
-        self.session.done(run.index, step, recorded=how == "recorded")
+                              step, result, items, heal=run.heal_diff)
+        self.session.done(run.index, step, recorded=how != "replayed")
         self.results.append(outcome)
+        self.trail.step(step, request.variables, request.resources, request.secrets)  # issue 13
+        if self.html_report.live:  # issue 13
+            self.html_report.step_finished(outcome, self.report_shot())
         counts = (f"{len(items)} item(s)" if request.kind == "extract" else
                   f"{len(step.actions)} action(s), {len(step.checks)} check(s)")
         self._report(f"webtask {run.where}: {how} ({counts}, {outcome.seconds:.2f}s)")
         self.observer.done(outcome)
         return outcome
+
+    @staticmethod
+    def _identified(step: RecipeStep, key: StepKey, only_unknown: bool = False) -> RecipeStep:
+        names = {"variables": list(key.variables), "secrets": list(key.secrets),
+                 "resources": list(key.resources)}
+        if only_unknown:
+            names = {k: v for k, v in names.items() if getattr(step, k) is None}
+        return step.model_copy(update=names) if names else step
 
     # -- recording ------------------------------------------------------------------------
 
@@ -147,15 +182,16 @@ class Pipeline:
                       names=("webtask_max_llm_calls", "webtask_max_tokens",
                              "webtask_run_max_llm_calls", "webtask_run_max_tokens"))
 
-    def runner(self, llm: Any, max_steps: int, run: StepRun) -> Any:
-        """The agent of the test's strategy, for one recorded step."""
+    def runner(self, llm: Any, max_steps: int, run: StepRun,
+                     budget: Budget | None = None) -> Any:
+        """The agent of the test's strategy, for one recorded (or healed) step."""
         s = self.settings
         try:
             factory = pick(self.strategies, s.strategy)
         except WebtaskError as exc:
             self.fail(f"{run.where}: {exc}", run)
         options = StrategyOptions(allowed_origins=self.origins() or ["*"],
-                                  budget=self.budget(), secrets=self.secrets,
+                                  budget=budget or self.budget(), secrets=self.secrets,
                                   max_steps=max_steps, block_subresources=s.block_subresources,
                                   max_page_chars=s.page_chars, plan_horizon=s.plan_horizon,
                                   max_iterations=s.max_iterations, extra_tools=self.tools)
@@ -207,21 +243,47 @@ class Pipeline:
             self.page.evaluate(SECRET_FIELDS_JS, {"op": "mark",
                                                         "values": self.secrets.values})
 
+    def report_shot(self, target: Any = None) -> bytes | None:
+        """The page for the HTML report: a small JPEG, secret fields masked (issue 13).
+        With ``target`` (a locator): the part of the page around it, the element boxed."""
+        try:
+            self.mark_secrets()
+            clip = report_clip(self.page, target) if target is not None else None
+            return self.page.screenshot(
+                type="jpeg", quality=35, scale="css", clip=clip, style=BOX_STYLE,
+                mask=[self.page.locator(f"[{SECRET_ATTR}]")])
+        except PlaywrightError as exc:
+            log.debug("no report screenshot: %s", exc)
+            return None
+        finally:
+            if target is not None:
+                unbox(target)
+
+    def report_action(self, action: Any, target: Any) -> None:
+        """Before a replayed action: its target boxed, for the report (issue 13)."""
+        self.html_report.action(action, self.report_shot(target))
+
     def fail(self, message: str, run: StepRun) -> NoReturn:
         """Fail the test: count the failed step, save the message and a screenshot to the
         output folder, and report without a traceback from inside the plugin."""
         self.stats.failed += 1
         message = run.ctx.redact(message)
         self.observer.failed(run.request.kind, run.request.text, message)
+        if self.html_report.live:  # issue 13
+            self.html_report.step_failed(run.request.kind, run.request.text, message,
+                                         time.monotonic() - run.started,
+                                         self.report_shot())
         if self._artifacts is not None:
             try:
                 folder = self._artifacts()
                 folder.mkdir(parents=True, exist_ok=True)
                 (folder / "webtask-failure.txt").write_text(message + "\n", encoding="utf-8")
-                self.mark_secrets()
-                self.page.screenshot(path=str(folder / "webtask-failure.png"),
-                                           mask=[self.page.locator(f"[{SECRET_ATTR}]")])
-                message += f"\n(step log and screenshot in {folder})"
+                if self.screenshot:
+                    self.mark_secrets()
+                    self.page.screenshot(path=str(folder / "webtask-failure.png"),
+                                               mask=[self.page.locator(f"[{SECRET_ATTR}]")])
+                saved = "step log and screenshot" if self.screenshot else "step log"
+                message += f"\n({saved} in {folder})"
             except (OSError, PlaywrightError) as exc:
                 log.warning("could not save failure artifacts: %s", exc)
         raise pytest.fail.Exception(message, pytrace=False) from None  # printed once

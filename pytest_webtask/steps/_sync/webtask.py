@@ -15,8 +15,10 @@ from playwright.sync_api import Page
 from ...agent.secrets import Secrets
 from ...browser.secret_fields import SECRET_FIELDS_JS
 from ...recipes.urls import absolute_url
+from ...settings import Settings
 from ..identity import StepKey
 from ..outcome import StepOutcome, StepRequest
+from ..session import StepStats
 from .kinds import CheckStep, DoStep, ExtractStep
 from .pipeline import Pipeline
 
@@ -45,7 +47,12 @@ class WebTask:
         return self._pipe.secrets
 
     @property
-    def settings(self) -> Any:
+    def stats(self) -> StepStats:
+        """This test's counts: steps replayed, recorded and failed, model calls, tokens."""
+        return self._pipe.stats
+
+    @property
+    def settings(self) -> Settings:
         return self._pipe.settings
 
     def goto(self, url: str) -> None:
@@ -56,6 +63,7 @@ class WebTask:
                         "set base_url in the ini file, or override the base_url fixture.",
                         pytrace=False)
         self.page.goto(target)
+        self._pipe.trail.goto(target)  # issue 13: --webtask-export
 
     def do(self, task: str, resources: dict[str, Any] | None = None,
                  secrets: dict[str, Any] | None = None, **variables: Any) -> StepOutcome:

@@ -1,0 +1,135 @@
+"""A recorded check as Playwright ``expect`` assertions (they wait, as a replay does)."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote_plus
+
+from ..browser.fingerprint import Fingerprint
+from ..recipes.model import Check
+from .locators import like, locator, own, text_rx
+from .source import Strings
+
+# The items a container's count counted (the collector's itemsOf), by the container's kind.
+ITEMS = {
+    "ul": ":scope > li", "ol": ":scope > li", "menu": ":scope > li",
+    "table": "tr:has(> td)", "tbody": "tr:has(> td)", "select": "option", "dl": ":scope > dt",
+}
+ROLE_ITEMS = {"table": "[role=row]:has(> [role=cell])", "grid": "[role=row]:has(> [role=gridcell])",
+              "list": "[role=listitem]", "listbox": "[role=option]"}
+STATES = {
+    "checked": "to_be_checked()", "unchecked": "to_be_checked(checked=False)",
+    "enabled": "to_be_enabled()", "disabled": "to_be_disabled()",
+    "expanded": 'to_have_attribute("aria-expanded", "true")',
+    "collapsed": 'to_have_attribute("aria-expanded", "false")',
+    "selected": 'to_have_attribute("aria-selected", "true")',
+}
+
+
+class CheckWriter:
+    def __init__(self, s: Strings) -> None:
+        self.s = s
+
+    def lines(self, c: Check) -> list[str]:
+        s = self.s
+        el = locator(c.element, s) if c.element is not None else None
+        root = locator(c.within, s) if c.within is not None else "page"
+        wanted = self._wanted(c, c.text)
+        if c.expect == "visible":
+            return [f"expect({el}).to_be_visible()"]
+        if c.expect == "hidden":
+            if el is not None:
+                return [f"expect({el}).to_be_hidden()"]
+            return [f"expect({self._text_in(root, c)}.filter(visible=True)).to_have_count(0)"]
+        if c.expect == "text":
+            if el is None:
+                return [f"expect({self._text_in(root, c)}.filter(visible=True).first)"
+                        ".to_be_visible()"]
+            if c.match == "exact" and len((c.text or "").split()) > 1:
+                # the recorded text is rendered text: its spaces may be element borders
+                wanted = text_rx(c.text or "", s, whole=True)
+            verb = "to_contain_text" if c.match == "contains" else "to_have_text"
+            return [f"expect({el}).{verb}({wanted})"]
+        if c.expect == "count":
+            if c.element is not None:
+                similar = like(c.element)
+                if similar is not None:
+                    return [f"expect(page.locator({similar!r}).filter(visible=True))"
+                            f".to_have_count({c.count})"]
+            assert c.within is not None
+            return [f"expect({root}.locator({self._items(c.within)!r}).filter(visible=True))"
+                    f".to_have_count({c.count})"]
+        if c.expect == "nth":
+            assert c.element is not None
+            item = self._nth_item(c.element, c.index or 1)
+            if c.element.near:
+                item += f".filter(has_text={text_rx(c.element.near, s)})"
+            inner = own(c.element, "", s) or f".locator({c.element.tag!r})"
+            return [f"expect({item}{inner}).to_have_count(1)"]
+        if c.expect == "order":
+            target = root if c.within is not None else "page.locator('body')"
+            joined = ' + r"[\\s\\S]*" + '.join(s.regex(t) for t in c.texts)
+            return [f"expect({target}).to_contain_text(re.compile({joined}), "
+                    "use_inner_text=True)"]
+        if c.expect == "state":
+            return [f"expect({el}).{STATES[c.state or 'checked']}"]
+        if c.expect == "value":
+            assert c.element is not None
+            value = self._wanted(c, c.value)
+            if c.element.tag == "select":
+                return [f"expect({el}.locator('option:checked')).to_have_text({value})"]
+            if c.match == "contains":
+                value = f"re.compile({s.regex(c.value or '')})"
+            return [f"expect({el}).to_have_value({value})"]
+        if c.expect == "url":
+            return self._url(c)
+        raise ValueError(f"unknown check {c.expect!r}")
+
+    def _wanted(self, c: Check, text: str | None) -> str:
+        if c.match == "pattern":
+            return f"re.compile({'^(?:' + (c.pattern or '') + ')$'!r})"
+        return self.s.expr(text or "")
+
+    def _text_in(self, root: str, c: Check) -> str:
+        if c.match == "pattern":
+            return f"{root}.get_by_text({self._wanted(c, c.text)})"
+        exact = ", exact=True" if c.match == "exact" else ""
+        return f"{root}.get_by_text({self.s.expr(c.text or '')}{exact})"
+
+    @staticmethod
+    def _items(container: Fingerprint) -> str:
+        if container.role in ROLE_ITEMS and container.tag not in ITEMS:
+            return ROLE_ITEMS[container.role]
+        return ITEMS.get(container.tag, ":scope > *")
+
+    @staticmethod
+    def _nth_item(fp: Fingerprint, index: int) -> str:
+        """The index-th item of the list that holds the element, from its XPath: the
+        nearest list item or row around it, else the nearest repeated ancestor."""
+        parts = (fp.xpath or "").strip("/").split("/")
+        for i in range(len(parts) - 1, -1, -1):
+            tag = parts[i].split("[")[0]
+            if tag in ("li", "tr", "option"):
+                break
+        else:
+            i = max(len(parts) - 2, 0)
+            tag = parts[i].split("[")[0]
+        parent = "/" + "/".join(parts[:i])
+        item = f"xpath={parent}/{tag}"
+        rows = ".filter(has=page.locator('td'))" if tag == "tr" else ""
+        return f"page.locator({item!r}){rows}.filter(visible=True).nth({index - 1})"
+
+    def _url(self, c: Check) -> list[str]:
+        out = []
+        if c.pattern is not None:
+            rx = r"^[a-z]+://[^/]+(?:" + c.pattern + r")(?:[?#].*)?$"
+            out.append(f"expect(page).to_have_url(re.compile({rx!r}))")
+        elif c.path is not None:
+            out.append("expect(page).to_have_url(re.compile(r\"^[a-z]+://[^/]+\" + "
+                       f"{self.s.regex(c.path)} + r\"(?:[?#].*)?$\"))")
+        for key, value in c.query.items():
+            out.append("expect(page).to_have_url(re.compile(r\"[?&]\" + "
+                       f"{re.escape(quote_plus(key)) + '='!r} + "
+                       f"re.escape(quote_plus({self.s.expr(value)}))"
+                       " + r\"(?:&|#|$)\"))")
+        return out

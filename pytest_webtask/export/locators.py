@@ -1,0 +1,87 @@
+"""A recorded fingerprint as a Playwright locator, the way a person would write it: role and
+accessible name first, then label, placeholder, test id, id, CSS path, XPath. Where the
+element has look-alikes (``near``: twenty "Add to cart" buttons), the locator is scoped to
+the innermost element that holds both the neighbouring text and such an element (its card).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..browser.fingerprint import Fingerprint
+from .source import Strings
+
+NAME_CLIP = 120  # the collector clips names at this length: a clipped name is not exact
+# Roles whose accessible name Playwright takes from their content. For others (a list item)
+# the collector's name is its text, which Playwright's name= would not match.
+NAME_FROM_CONTENT = {
+    "button", "cell", "checkbox", "columnheader", "gridcell", "heading", "link", "menuitem",
+    "menuitemcheckbox", "menuitemradio", "option", "radio", "row", "rowheader", "switch", "tab",
+    "tooltip", "treeitem", "textbox", "searchbox", "combobox", "spinbutton", "slider",
+}
+
+
+def text_rx(text: str, s: Strings, whole: bool = False) -> str:
+    """A regex for text as the page's text content holds it: table cells and lines join
+    without the spaces the rendered text shows between them. ``whole``: all of it."""
+    words = text.split()
+    body = ' + r"\\s*" + '.join(s.regex(w) for w in words)
+    if whole:
+        body = f'r"^\\s*" + {body} + r"\\s*$"'
+    return f"re.compile({body})"
+
+
+def root_of(fp: Fingerprint, page: str = "page") -> str:
+    base = page
+    for selector in fp.frame:
+        base += f".frame_locator({selector!r})"
+    return base
+
+
+def own(fp: Fingerprint, base: str, s: Strings) -> str | None:
+    """The element by its own features, or None when it has none that Playwright reads."""
+    if fp.role and fp.name and fp.role not in NAME_FROM_CONTENT and not fp.label \
+            and fp.text and fp.name in fp.text:
+        return (f"{base}.get_by_role({fp.role!r})"
+                f".filter(has=page.get_by_text({s.expr(fp.name)}, exact=True))")
+    if fp.role and fp.name:
+        exact = ", exact=True" if len(fp.name) < NAME_CLIP else ""
+        return f"{base}.get_by_role({fp.role!r}, name={s.expr(fp.name)}{exact})"
+    if fp.label:
+        return f"{base}.get_by_label({s.expr(fp.label)}, exact=True)"
+    if fp.placeholder:
+        return f"{base}.get_by_placeholder({s.expr(fp.placeholder)}, exact=True)"
+    if fp.test_id:
+        return f"{base}.get_by_test_id({fp.test_id!r})"
+    if fp.id:
+        return f"{base}.locator({'[id=' + repr(fp.id) + ']'!r})"
+    if fp.css:
+        return f"{base}.locator({fp.css!r})"
+    if fp.xpath:
+        return f"{base}.locator({'xpath=' + fp.xpath!r})"
+    return None
+
+
+def locator(fp: Fingerprint, s: Strings, page: str = "page") -> str:
+    base = root_of(fp, page)
+    if fp.near:
+        # the element by role alone when it has no name (a row's checkbox)
+        # (a `has` locator is relative to the card: written from `page`, never a frame)
+        inner = own(fp, "page", s) if fp.name else \
+            (f"page.get_by_role({fp.role!r})" if fp.role else f"page.locator({fp.tag!r})")
+        assert inner is not None
+        card = (f"{base}.locator('*').filter(has_text={text_rx(fp.near, s)})"
+                f".filter(has={inner}).last")
+        return card + inner[len("page"):]
+    found = own(fp, base, s)
+    if found is None:
+        return f"{base}.locator({fp.tag!r})"
+    return found
+
+
+def like(fp: Fingerprint) -> str | None:
+    """Elements at the same place in the same kind of structure: the XPath without
+    positions (what a recorded ``count`` of elements like this one counted)."""
+    if not fp.xpath:
+        return None
+    return "xpath=" + re.sub(r"\[\d+\]", "", fp.xpath)

@@ -1,0 +1,25 @@
+"""The ``--webtask-export`` option (light: read when the plugin loads)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+HELP = ("write each passing test that replays or records steps as a plain pytest-playwright "
+        "test file in DIR (Playwright locators, expect assertions, variables as parameters, "
+        "secrets from WEBTASK_SECRET_<NAME> environment variables)")
+
+
+def add_option(parser: pytest.Parser) -> None:
+    group = parser.getgroup("webtask")
+    group.addoption("--webtask-export", metavar="DIR", default=None, help=HELP)
+    parser.addini("webtask_export", HELP, default=None)
+
+
+def export_dir(config: pytest.Config) -> Path | None:
+    raw = config.getoption("webtask_export", None) or config.getini("webtask_export")
+    if not raw:
+        return None
+    path = Path(raw)
+    return path if path.is_absolute() else Path(config.invocation_params.dir) / path

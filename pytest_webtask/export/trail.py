@@ -1,0 +1,49 @@
+"""What a test did, in order, for the export: the pages it opened and the steps it ran with
+their variable values and resources. Secret values are never kept, only their names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..recipes.model import RecipeStep
+
+
+@dataclass
+class Visit:
+    url: str
+
+
+@dataclass
+class Ran:
+    step: RecipeStep
+    variables: dict[str, str]
+    resources: dict[str, Path]
+    secrets: list[str]
+
+
+@dataclass
+class Trail:
+    """Filled by the fixture as the test runs; read once the test has passed."""
+
+    events: list[Visit | Ran] = field(default_factory=list)
+
+    def goto(self, url: str) -> None:
+        self.events.append(Visit(url))
+
+    def step(self, step: RecipeStep, variables: dict[str, Any], resources: dict[str, Any],
+             secrets: dict[str, Any]) -> None:
+        self.events.append(Ran(step, {k: str(v) for k, v in variables.items()},
+                               {k: Path(v) for k, v in resources.items()}, sorted(secrets)))
+
+
+class NoTrail:
+    """The trail when nothing is exported: hears everything, keeps nothing."""
+
+    def goto(self, url: str) -> None:
+        pass
+
+    def step(self, step: RecipeStep, variables: dict[str, Any], resources: dict[str, Any],
+             secrets: dict[str, Any]) -> None:
+        pass

@@ -1,0 +1,247 @@
+"""A passing test's trail as one pytest-playwright test file that needs no pytest-webtask:
+the pages it opened, each replayed action on a Playwright locator, each check as ``expect``.
+Variables become the test's parameters; secrets are read from environment variables."""
+
+from __future__ import annotations
+
+import keyword
+import os
+import re
+from pathlib import Path
+
+from ..recipes.model import RecipeAction
+from .checks import CheckWriter
+from .locators import locator
+from .source import Strings
+from .trail import Ran, Trail, Visit
+
+TAKEN = {"page", "expect", "re", "os", "pytest", "Path", "HERE", "secret", "answer",
+         "quote_plus", "new_tab", "Page"}
+SECRET_ENV = "WEBTASK_SECRET_"
+
+
+class NotExportable(Exception):
+    """The test ran something a plain Playwright test cannot say (an extract step)."""
+
+
+def secret_env(name: str) -> str:
+    return SECRET_ENV + re.sub(r"\W", "_", name).upper()
+
+
+def file_name(recipe_name: str, module: str) -> str:
+    """``test_<module stem>__<test name>.py``: one flat folder, no two files alike."""
+    return f"{module}__{identifier(recipe_name)}.py"
+
+
+def identifier(text: str) -> str:
+    out = re.sub(r"\W+", "_", text).strip("_").lower() or "step"
+    return out if not out[0].isdigit() else "_" + out
+
+
+class Writer:
+    def __init__(self, trail: Trail, base_url: str | None, folder: Path) -> None:
+        self.trail = trail
+        self.base_url = base_url
+        self.folder = folder
+        self.params: dict[str, str] = {}  # parameter name -> value
+        self.variables: dict[tuple[str, str], str] = {}  # (placeholder, value) -> parameter
+        self.secrets: dict[str, str] = {}  # secret name -> local name
+        self.used: set[str] = set(TAKEN)
+
+    def _local(self, wanted: str) -> str:
+        name = identifier(wanted)
+        if keyword.iskeyword(name):
+            name += "_"
+        base, n = name, 2
+        while name in self.used:
+            name, n = f"{base}_{n}", n + 1
+        self.used.add(name)
+        return name
+
+    def _names(self, ran: Ran) -> dict[str, str]:
+        """Placeholder -> local name for one step: a variable's parameter (one per name and
+        value: two steps that pass ``name`` different values get two parameters) or a
+        secret's local."""
+        names: dict[str, str] = {}
+        for var, value in ran.variables.items():
+            if (var, value) not in self.variables:
+                self.variables[var, value] = self._local(var)
+                self.params[self.variables[var, value]] = value
+            names[var] = self.variables[var, value]
+        for name in ran.secrets:
+            if name not in self.secrets:
+                self.secrets[name] = self._local(name)
+            names[name] = self.secrets[name]
+        return names
+
+    def source(self, test_name: str, origin: str) -> str:
+        body: list[str] = []
+        for event in self.trail.events:
+            if isinstance(event, Visit):
+                body.append(f"page.goto({self._url(event.url)!r})")
+            else:
+                body.extend(self._step(event))
+        head = [f"{self.secrets[n]} = secret({secret_env(n)!r})" for n in self.secrets]
+        code = "\n".join("    " + line if line else "" for line in head + body) or "    pass"
+        params = "".join(f", {p}: str" for p in self.params)
+        decorator = ""
+        if self.params:
+            names = tuple(self.params)
+            values = tuple(self.params.values())
+            decorator = (f"@pytest.mark.parametrize({names[0]!r}, [{values[0]!r}])\n"
+                         if len(names) == 1 else
+                         f"@pytest.mark.parametrize({names!r}, [{values!r}])\n")
+        func = (f"{decorator}def test_{identifier(test_name).removeprefix('test_')}"
+                f"(page: Page{params}) -> None:\n{code}\n")
+        return self._module(func, origin)
+
+    def _module(self, func: str, origin: str) -> str:
+        imports = ["from __future__ import annotations", ""]
+        std = [m for m, used in (("os", "secret(" in func), ("re", "re." in func)) if used]
+        imports += [f"import {m}" for m in std]
+        if "HERE" in func:
+            imports.append("from pathlib import Path")
+        if "quote_plus" in func:
+            imports.append("from urllib.parse import quote_plus")
+        if len(imports) > 2:
+            imports.append("")
+        if "pytest." in func or "secret(" in func:
+            imports.append("import pytest")
+        imports.append("from playwright.sync_api import Page, expect")
+        helpers = []
+        if "HERE" in func:
+            helpers.append("HERE = Path(__file__).parent\n")
+        if "secret(" in func:
+            helpers.append(SECRET_HELPER)
+        if "answer(" in func:
+            helpers.append(ANSWER_HELPER)
+        doc = (f'"""Exported by pytest-webtask (--webtask-export) from {origin}.\n\n'
+               "Plain pytest-playwright: no model, no recipe. Steps the test ran are below in "
+               "order; code\nthe original test ran between them (its own page calls and "
+               'asserts) is not.\n"""')
+        return "\n\n".join(["\n".join([doc, "", *imports]), *helpers, func])
+
+    def _url(self, url: str) -> str:
+        if self.base_url and url.startswith(self.base_url.rstrip("/")):
+            rest = url[len(self.base_url.rstrip("/")):]
+            return rest if rest.startswith("/") else "/" + rest
+        return url  # another origin: as the test opened it
+
+    def _step(self, ran: Ran) -> list[str]:
+        step = ran.step
+        if step.kind == "extract":
+            raise NotExportable("it has an extract step (extraction recipes run only with "
+                                "pytest-webtask)")
+        s = Strings(self._names(ran))
+        out = ["", f"# {step.kind}: {step.text}"]
+        for action in step.actions:
+            out.extend(self._action(action, s, ran))
+        checker = CheckWriter(s)
+        for check in step.checks:
+            out.extend(checker.lines(check))
+        return out
+
+    def _action(self, a: RecipeAction, s: Strings, ran: Ran) -> list[str]:
+        p = a.params
+        el = locator(a.target, s) if a.target is not None else None
+        value = s.expr(str(p.get("value", "")))
+        tool = a.tool
+        if el is None and p.get("text") and tool in ("hover", "double_click", "click"):
+            el = f"page.get_by_text({s.expr(str(p['text']))}, exact=True)"
+        if tool == "navigate":
+            line = f"page.goto({s.expr(str(p['url']))})"
+        elif tool == "press":
+            line = f"{el}.press({p['key']!r})" if el else f"page.keyboard.press({p['key']!r})"
+        elif tool == "scroll":
+            sign = 1 if p.get("direction", "down") == "down" else -1
+            line = f"{el}.scroll_into_view_if_needed()" if el else \
+                f"page.mouse.wheel(0, {sign * 600})"
+        elif tool == "go_back":
+            line = "page.go_back()"
+        elif tool == "wait":
+            line = (f"expect(page.get_by_text({s.expr(str(p['text']))}).filter(visible=True)"
+                    f".first).to_be_visible(timeout={float(p.get('seconds') or 5) * 1000:.0f})")
+        elif tool == "switch_tab":
+            return [f"page = page.context.pages[{int(p['tab'])}]", "page.bring_to_front()"]
+        elif tool in ("find", "dialog"):
+            return []  # reads the page / answers a dialog the action before opened
+        elif el is None:
+            raise NotExportable(f"its {tool!r} action has no target element")
+        elif tool == "click":
+            line = f"{el}.click()"
+        elif tool == "fill":
+            line = f"{el}.fill({value})"
+        elif tool == "type":
+            line = f"{el}.press_sequentially({value})"
+        elif tool == "select":
+            line = f"{el}.select_option({value})"
+        elif tool == "upload":
+            files = ", ".join(self._file(ran, n) for n in p.get("resource_names", []))
+            line = f"{el}.set_input_files([{files}])"
+        elif tool == "hover":
+            line = f"{el}.hover()"
+        elif tool == "double_click":
+            line = f"{el}.dblclick()"
+        elif tool in ("check", "uncheck"):
+            line = f"{el}.{tool}()"
+        elif tool == "drag" and a.to is not None:
+            line = f"{el}.drag_to({locator(a.to, s)})"
+        else:
+            raise NotExportable(f"it uses the {tool!r} tool, which the export does not know")
+        out = []
+        if a.dialogs:
+            answers = ", ".join(
+                f"({d.accept}, {s.expr(d.text) if d.text is not None else None})"
+                for d in a.dialogs)
+            out.append(f"answer(page, {answers})")
+        if a.opens_tab:
+            return [*out, "with page.context.expect_page() as new_tab:", f"    {line}",
+                    "page = new_tab.value"]
+        return [*out, line]
+
+    def _file(self, ran: Ran, name: str) -> str:
+        path = ran.resources.get(name)
+        if path is None:
+            raise NotExportable(f"its upload names the resource {name!r}, which the test "
+                                "did not pass")
+        rel = os.path.relpath(path.resolve(), self.folder.resolve())
+        return f"HERE / {Path(rel).as_posix()!r}"
+
+
+SECRET_HELPER = '''def secret(name: str) -> str:
+    """A secret from the environment: never written in this file."""
+    value = os.environ.get(name)
+    if value is None:
+        pytest.fail(f"set the environment variable {name} to run this test", pytrace=False)
+    return value
+'''
+
+ANSWER_HELPER = '''def answer(page: Page, *answers: tuple[bool, str | None]) -> None:
+    """Answer the page's next dialogs in turn: accept (a prompt with its text) or dismiss."""
+    queue = list(answers)
+
+    def on_dialog(dialog) -> None:  # type: ignore[no-untyped-def]
+        accept, text = queue.pop(0)
+        if not queue:
+            page.remove_listener("dialog", on_dialog)
+        if not accept:
+            dialog.dismiss()
+        elif text is not None:
+            dialog.accept(text)
+        else:
+            dialog.accept()
+
+    page.on("dialog", on_dialog)
+'''
+
+
+def export(trail: Trail, *, base_url: str | None, folder: Path, test_name: str, module: str,
+           origin: str) -> Path:
+    """Write the test file into ``folder``; NotExportable says why it cannot be."""
+    source = Writer(trail, base_url, folder).source(test_name, origin)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / file_name(test_name, module)
+    tmp = path.with_suffix(".py.tmp")
+    tmp.write_text(source, encoding="utf-8")
+    tmp.replace(path)
+    return path

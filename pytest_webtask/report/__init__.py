@@ -1,0 +1,1 @@
+"""What a run shows people while and after it runs: the live recording line."""

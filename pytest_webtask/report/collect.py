@@ -1,0 +1,139 @@
+"""What the HTML report holds for one test, gathered as it runs (JSON-friendly: it travels
+from an xdist worker to the controller as a file). Screenshots are JPEG, masked where a
+secret was typed; prompts are what the model was sent, which never holds a secret; every
+text passes through the test's secrets' mask once more before it is kept."""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+
+class TestReport:
+    """One test's steps, model calls and failure, filled by the pipeline."""
+
+    __test__ = False  # not a pytest test class
+
+    def __init__(self, nodeid: str, folder: Path, redact: Callable[[str], str]) -> None:
+        self.nodeid = nodeid
+        self.folder = folder
+        self.redact = redact
+        self.started = time.monotonic()
+        self.steps: list[dict[str, Any]] = []
+        self._calls: list[dict[str, Any]] = []
+        self._before: list[str | None] = []  # each replayed action's target, boxed
+
+    live = True
+
+    def action(self, action: Any, shot: bytes | None) -> None:
+        self._before.append(_b64(shot))
+
+    def model_call(self, prompt: str, reply: str, tokens: int) -> None:
+        self._calls.append({"prompt": self.redact(prompt), "reply": self.redact(reply),
+                            "tokens": tokens})
+
+    def step_finished(self, outcome: Any, shot: bytes | None) -> None:
+        step = outcome.recipe_step
+        self.steps.append({
+            "kind": outcome.kind, "text": outcome.text, "how": outcome.how,
+            "seconds": round(outcome.seconds, 3),
+            "actions": [self._action(a, self._before[i] if i < len(self._before) else None)
+                        for i, a in enumerate(step.actions)],
+            "checks": [{"says": c.describe(), "held": True, "held_before": c.held_before}
+                       for c in step.checks],
+            "message": self.redact(step.message), "calls": self._calls,
+            "items": len(outcome.items), "shot": _b64(shot)})
+        self._calls, self._before = [], []
+
+    def step_failed(self, kind: str, text: str, message: str, seconds: float,
+                    shot: bytes | None) -> None:
+        actions = [{"tool": "before", "target": f"action {i}", "params": "{}", "before": b}
+                   for i, b in enumerate(self._before, 1)]
+        self.steps.append({"kind": kind, "text": text, "how": "failed",
+                           "seconds": round(seconds, 3), "actions": actions, "checks": [],
+                           "message": self.redact(message), "calls": self._calls,
+                           "items": 0, "shot": _b64(shot)})
+        self._calls, self._before = [], []
+
+    @staticmethod
+    def _action(a: Any, before: str | None) -> dict[str, Any]:
+        target = a.target.describe() if a.target is not None else ""
+        params = {k: v for k, v in a.params.items() if k != "element_id"}
+        return {"tool": a.tool, "target": target, "params": json.dumps(params),
+                "before": before}
+
+    def watch(self, llm: Any) -> Any:
+        return _Recorded(llm, self)
+
+    def save(self, outcome: str) -> None:
+        """Write this test's fragment for the controller to merge."""
+        if not self.steps:
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        data = {"test": self.nodeid, "outcome": outcome,
+                "seconds": round(time.monotonic() - self.started, 3),
+                "steps": self.steps}
+        path = self.folder / f"{uuid.uuid4().hex}.json"
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(self.redact(json.dumps(data)), encoding="utf-8")
+        tmp.replace(path)
+
+
+class NoReport:
+    """The report when ``--webtask-report`` is off: keeps nothing."""
+
+    live = False
+
+    def action(self, action: Any, shot: bytes | None) -> None:
+        pass
+
+    def model_call(self, prompt: str, reply: str, tokens: int) -> None:
+        pass
+
+    def step_finished(self, outcome: Any, shot: bytes | None) -> None:
+        pass
+
+    def step_failed(self, kind: str, text: str, message: str, seconds: float,
+                    shot: bytes | None) -> None:
+        pass
+
+    def watch(self, llm: Any) -> Any:
+        return llm
+
+    def save(self, outcome: str) -> None:
+        pass
+
+
+def _b64(shot: bytes | None) -> str | None:
+    return base64.b64encode(shot).decode("ascii") if shot else None
+
+
+class _Recorded:
+    """An LLM whose every prompt and reply goes to the report."""
+
+    def __init__(self, llm: Any, report: TestReport) -> None:
+        self._llm = llm
+        self._report = report
+
+    def generate(self, context: Any) -> Any:
+        reply = self._llm.generate(context)
+        self._note(context, reply)
+        return reply
+
+    async def agenerate(self, context: Any) -> Any:
+        reply = await self._llm.agenerate(context)
+        self._note(context, reply)
+        return reply
+
+    def _note(self, context: Any, reply: Any) -> None:
+        usage = getattr(reply, "usage", None)
+        tokens = (usage.prompt_tokens + usage.completion_tokens) if usage is not None else 0
+        self._report.model_call(context.to_text(), getattr(reply, "text", str(reply)), tokens)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._llm, name)
