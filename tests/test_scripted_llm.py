@@ -58,3 +58,14 @@ def test_purpose_task_and_step_are_not_sent_to_a_model() -> None:
     llm = OpenAILLM(model="m", base_url="http://127.0.0.1:9/v1", api_key="k")
     sent = json.dumps(llm._request(ctx("extract:strategy", task="MARKER-TASK", step=7)))
     assert "MARKER-TASK" not in sent and "extract:strategy" not in sent
+
+
+def test_the_example_suites_script_reads_checks_and_extraction_turns_off_the_fields() -> None:
+    from example_suites.scripted import CHECK_PREFIX, extraction_turn, task_of
+
+    check = ctx("step", task=CHECK_PREFIX + "the cart total is $39.00\nMore wording", step=1)
+    assert task_of(check) == "the cart total is $39.00"
+    assert task_of(ctx("step", task="add a shirt\nsize M")) == "add a shirt\nsize M"
+    assert extraction_turn(ctx("extract:strategy", task="prices", step=3)) == (
+        "extract: prices", "planner", 2)
+    assert extraction_turn(ctx("extract:recipe", task="prices")) == ("extract: prices", "recipe", 0)
