@@ -33,22 +33,20 @@ def load_scripts() -> dict[str, list[Any]]:
 
 
 def task_of(context: Context) -> str:
-    """The task (or the statement under check) as the prompt shows it."""
-    text = context.blocks[0].text.split("\n", 1)[1].split("\n\nPlaceholders", 1)[0]
-    first = text.split("\n", 1)[0]
-    return first[len(CHECK_PREFIX):] if first.startswith(CHECK_PREFIX) else text
+    """The task, or the statement under check (its first line after the check's wording)."""
+    if context.task.startswith(CHECK_PREFIX):
+        return context.task[len(CHECK_PREFIX):].split("\n", 1)[0]
+    return context.task
+
+
+EXTRACTION_PHASES = {"extract:strategy": "planner", "extract:generator": "generator",
+                     "extract:recipe": "recipe"}
 
 
 def extraction_turn(context: Context) -> tuple[str, str, int]:
-    """For extraction phases: (script key, phase, turn) read off the prompt."""
-    what = context.blocks[0].text.split("\n", 1)[0].removeprefix("Task: ")
-    if context.system.startswith("You explore"):
-        explored = next((b.text for b in context.blocks if b.text.startswith("Your exploration")),
-                        "")
-        turn = len(re.findall(r"^(→ |← REJECTED)", explored, flags=re.MULTILINE))
-        return f"extract: {what}", "planner", turn
-    phase = "recipe" if context.system.startswith("You turn") else "generator"
-    return f"extract: {what}", phase, 0
+    """For extraction phases: (script key, phase, turn from 0)."""
+    turn = context.step - 1 if context.purpose == "extract:strategy" else 0
+    return f"extract: {context.task}", EXTRACTION_PHASES[context.purpose], turn
 
 
 def read_page(reply: Any, page: str) -> Any:
@@ -72,19 +70,19 @@ def read_page(reply: Any, page: str) -> Any:
 def scripted_llm() -> ScriptedLLM:
     scripts = load_scripts()
 
+    def extract(context: Context) -> Any:
+        key, phase, turn = extraction_turn(context)
+        return scripts[key][0][phase][turn]
+
     def reply(context: Context) -> Any:
-        if context.system.startswith(("You explore", "You turn", "You are the ")):
-            key, phase, turn = extraction_turn(context)
-            return scripts[key][0][phase][turn]
         task = task_of(context)
         if task not in scripts:
             raise KeyError(f"no script for task {task!r}: add it to {SCRIPTS}")
-        history = next(b.text for b in context.blocks if b.text.startswith("Step History:"))
-        step = len(re.findall(r"^Step \d+:$", history, flags=re.MULTILINE))
+        step = context.step - 1
         replies = scripts[task]
         if step >= len(replies):
             raise IndexError(f"the script for {task!r} has {len(replies)} replies; "
                              f"step {step + 1} needs another")
         return read_page(replies[step], context.blocks[-1].text)
 
-    return ScriptedLLM(reply)
+    return ScriptedLLM({"step": reply, "extract": extract})

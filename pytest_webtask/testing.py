@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -41,16 +41,27 @@ class ScriptedLLM:
     """A stand-in model that replies from a script.
 
     ``replies`` is a list (each item a string, or a dict/list sent as JSON) consumed one per
-    call, or a callable ``f(context) -> reply`` called every time. Every request is kept on
-    ``.calls`` with its full prompt text. Usage counts calls only (no tokens: nothing was
-    tokenized). Works for the sync and the async agent alike.
+    call, or a callable ``f(context) -> reply`` called every time, or a mapping from a
+    request's ``context.purpose`` ("step", "plan", "extract:strategy", ...; a key "extract"
+    answers every "extract:*") to either of those, so a script routes by what a request is
+    for, reading ``context.task`` and ``context.step`` rather than the prompt's prose. Every
+    request is kept on ``.calls`` with its full prompt text. Usage counts calls only (no
+    tokens: nothing was tokenized). Works for the sync and the async agent alike.
     """
 
     supports_images = False
 
-    def __init__(self, replies: Iterable[Reply] | ReplyFn) -> None:
-        self._fn: ReplyFn | None = replies if callable(replies) else None
-        self._replies: list[Reply] = [] if callable(replies) else list(replies)
+    def __init__(self, replies: Iterable[Reply] | ReplyFn
+                 | Mapping[str, Iterable[Reply] | ReplyFn]) -> None:
+        self._routes: dict[str, ScriptedLLM] | None = None
+        self._fn: ReplyFn | None = None
+        self._replies: list[Reply] = []
+        if isinstance(replies, Mapping):
+            self._routes = {purpose: ScriptedLLM(script) for purpose, script in replies.items()}
+        elif callable(replies):
+            self._fn = replies
+        else:
+            self._replies = list(replies)
         self.calls: list[ScriptedCall] = []
 
     @property
@@ -59,10 +70,20 @@ class ScriptedLLM:
 
     @property
     def remaining(self) -> int:
+        if self._routes is not None:
+            return sum(route.remaining for route in self._routes.values())
         return len(self._replies) - len(self.calls) if self._fn is None else 0
 
     def generate(self, context: Context) -> LLMReply:
         self.calls.append(ScriptedCall(prompt=context.to_text(), context=context))
+        if self._routes is not None:
+            route = (self._routes.get(context.purpose)
+                     or self._routes.get(context.purpose.split(":", 1)[0]))
+            if route is None:
+                raise ScriptedLLMExhausted(
+                    f"ScriptedLLM has no script for a {context.purpose or 'unnamed'!r} request "
+                    f"(task {context.task!r}); it scripts {', '.join(sorted(self._routes))}.")
+            return route.generate(context)
         if self._fn is not None:
             reply = self._fn(context)
         else:

@@ -37,12 +37,10 @@ def done(*evidence: Any) -> dict:
 
 def scripted(replies: dict[str, list[dict]]) -> ScriptedLLM:
     def reply(context: Context) -> dict:
-        history = next(b.text for b in context.blocks if b.text.startswith("Step History:"))
-        n = len(re.findall(r"^Step \d+:$", history, flags=re.MULTILINE))
         steps = replies[task_of(context)]
-        return steps[min(n, len(steps) - 1)]
+        return steps[min(context.step - 1, len(steps) - 1)]
 
-    return ScriptedLLM(reply)
+    return ScriptedLLM({"step": reply})
 
 
 class Flow:

@@ -16,11 +16,22 @@ class Block:
 
 @dataclass
 class Context:
-    """A full request: system prompt, user blocks, and the JSON schema the reply must follow."""
+    """A full request: system prompt, user blocks, and the JSON schema the reply must follow.
+
+    ``purpose``, ``task`` and ``step`` say what the request is for, as data: "step" (the
+    proposer; checks too, their task carrying the check's wording), "plan", "plan:resolve",
+    "extract:strategy", "extract:generator", "extract:recipe"; the task text as given (secrets
+    redacted like the blocks); ``step`` counts from 1 (the proposer's step, the strategy
+    planner's turn). They are never sent to a model: test doubles route replies by them
+    instead of parsing the prose, which may change.
+    """
 
     system: str
     blocks: list[Block] = field(default_factory=list)
     response_schema: dict[str, Any] | None = None
+    purpose: str = ""
+    task: str = ""
+    step: int = 0
 
     def append(self, block: Block | None) -> None:
         if block is not None:

@@ -43,18 +43,15 @@ def webtask_llm():
     if os.environ.get("FORBID_LLM"):
         raise AssertionError("webtask_llm was requested although no step should record")
 
-    def reply(context):
-        task = context.blocks[0].text.split("\\n")[1]
+    def step(context):
         for key, replies in SCRIPTS.items():
-            if key in task:
-                history = next(b.text for b in context.blocks if b.text.startswith("Step History"))
-                n = history.count("\\nStep ")
+            if key in context.task:
                 with CALLS.open("a") as fh:
                     fh.write(context.to_text() + "\\n=====\\n")
-                return replies[min(n, len(replies) - 1)]
-        raise KeyError(task)
+                return replies[min(context.step - 1, len(replies) - 1)]
+        raise KeyError(context.task)
 
-    return ScriptedLLM(reply)
+    return ScriptedLLM({"step": step})
 '''
 
 ADD_SHIRT = [

@@ -51,7 +51,8 @@ class AsyncProposer:
         page = await self.browser.get_page_context()
         if self.between_steps is not None:
             self.between_steps()
-        context = Context(system=get_prompt("agent/proposer", "proposer_system"))
+        context = Context(system=get_prompt("agent/proposer", "proposer_system"),
+                          purpose="step", task=self.task.task, step=len(self.task.steps) + 1)
         context.append(self.task.get_task_context())
         context.append(self.task.get_resources_context())
         context.append(self.task.get_steps_context())

@@ -34,6 +34,7 @@ class AsyncAsker:
     async def ask(self, context: Context, model: type[M], what: str) -> M:
         for block in context.blocks:  # secrets never reach the model
             block.text = self.task.redact(block.text)
+        context.task = self.task.redact(context.task)
         context.response_schema = model.model_json_schema()
         text = await self._call(context)
         try:

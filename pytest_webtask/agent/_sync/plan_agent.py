@@ -70,7 +70,7 @@ class PlannerTool(Tool):
         tools = "\n".join(f"- {t.name}: {t.description}" for t in self.tools.tools()
                           if t.name != self.name)
         context = Context(system=get_prompt("agent/plan", "planner_system").format(
-            max_steps=params.max_steps))
+            max_steps=params.max_steps), purpose="plan", task=params.task)
         context.append(Block(get_prompt("agent/plan", "planner_task").format(
             task=params.task, tools=tools, browser_state=page.text,
             history=self.reader.get_conversation_history() or "(none yet)",
@@ -251,7 +251,8 @@ class PlanAgent:
     def _resolve(self, asker: Asker, ctx: TaskContext,
                        step: PlanStep) -> ToolInvocation:
         """One model call: the plan step as one concrete tool invocation, on fresh state."""
-        context = Context(system=self.messages.reader().get_all()[0].content)
+        context = Context(system=self.messages.reader().get_all()[0].content,
+                          purpose="plan:resolve", task=ctx.task)
         context.append(ctx.get_task_context())
         context.append(ctx.get_resources_context())
         history = self.messages.reader().get_conversation_history()

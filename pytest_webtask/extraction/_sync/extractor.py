@@ -227,8 +227,9 @@ class Extractor:
                       f"{tools.outline()}")
         history: list[str] = []
         try:
-            for _ in range(self.max_turns):
-                context = Context(system=get_prompt("extraction/phases", "strategy_planner"))
+            for turn in range(self.max_turns):
+                context = Context(system=get_prompt("extraction/phases", "strategy_planner"),
+                                  purpose="extract:strategy", task=task, step=turn + 1)
                 context.append(intro)
                 if history:
                     context.append(Block("Your exploration so far:\n" + "\n\n".join(history)))
@@ -268,7 +269,7 @@ class Extractor:
         for name in strategy.generators:
             phase = self.report.start_phase(name)
             context = Context(system=get_prompt("extraction/phases", "generator").format(
-                name=name))
+                name=name), purpose="extract:generator", task=task)
             context.append(Block(f"Task: {task}\n\nStrategy:\n{strategy.text}\n\nPage outline:\n"
                                  f"{tools.outline()}"))
             try:
@@ -285,7 +286,8 @@ class Extractor:
                                tools: PageTools, fragments: list[Command],
                                max_items: int, fields: list[str] | None) -> GeneratedRecipe:
         phase = self.report.start_phase("RecipeGenerator")
-        context = Context(system=get_prompt("extraction/phases", "recipe_generator"))
+        context = Context(system=get_prompt("extraction/phases", "recipe_generator"),
+                          purpose="extract:recipe", task=task)
         context.append(Block(
             f"Task: {task}\nmax_items: {max_items}\nFields: {', '.join(fields or []) or 'none'}"
             f"\n\nStrategy:\n{strategy.text}\n\nVerified selectors: "
