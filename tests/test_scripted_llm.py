@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from pytest_webtask.agent._async.asker import AsyncAsker
+from pytest_webtask.agent._sync.asker import Asker
 from pytest_webtask.agent.models import Usage
 from pytest_webtask.agent.parsing import ProposalModel
 from pytest_webtask.agent.task_context import TaskContext
@@ -45,12 +45,11 @@ def test_an_unscripted_purpose_says_which_are_scripted() -> None:
         llm.generate(ctx("step"))
 
 
-@pytest.mark.asyncio
-async def test_the_asker_redacts_secrets_in_the_task_field_too() -> None:
+def test_the_asker_redacts_secrets_in_the_task_field_too() -> None:
     task = TaskContext(task="sign in with hunter2", secrets={"password": "hunter2"})
     llm = ScriptedLLM({"step": [{"complete": True, "message": "ok", "evidence": []}]})
     context = ctx("step", task=task.task)
-    await AsyncAsker(llm, task, Usage()).ask(context, ProposalModel, "reply")
+    Asker(llm, task, Usage()).ask(context, ProposalModel, "reply")
     assert "hunter2" not in llm.calls[0].context.task
 
 
