@@ -42,8 +42,8 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 def pytest_addoption(parser: pytest.Parser) -> None:
     settings_mod.add_options(parser)
     shard.add_option(parser)
-    export_options.add_option(parser)  # issue 13
-    report_options.add_option(parser)  # issue 13
+    export_options.add_option(parser)
+    report_options.add_option(parser)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -73,11 +73,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(tracker, "webtask-tracker")
     if not hasattr(config, "workerinput"):
         config.pluginmanager.register(Reporter(config, tracker), "webtask-reporter")
-        if export_options.export_dir(config) is not None:  # issue 13
+        if export_options.export_dir(config) is not None:
             from .export.plugin import ExportSummary
 
             config.pluginmanager.register(ExportSummary(config), "webtask-export")
-        if report_options.report_path(config) is not None:  # issue 13
+        if report_options.report_path(config) is not None:
             from .report.plugin import HtmlReportWriter
 
             config.pluginmanager.register(HtmlReportWriter(config), "webtask-html-report")
@@ -231,7 +231,9 @@ def _run_budget(config: pytest.Config) -> Any:
 def _pipeline(request: pytest.FixtureRequest, flavour: str,
               artifacts: Path | None) -> dict[str, Any]:
     """What ``WebTask``/``AsyncWebTask`` are built with, for this test."""
+    from .agent.secrets import Secrets
     from .export import plugin as export_plugin
+    from .report.plugin import report_for
     from .report.progress import for_terminal
     from .steps.observer import StepObserver
     from .steps.session import StepStats
@@ -247,14 +249,16 @@ def _pipeline(request: pytest.FixtureRequest, flavour: str,
         done=lambda outcome: hook.pytest_webtask_step_done(item=item, outcome=outcome),
         failed=lambda kind, text, message: hook.pytest_webtask_step_failed(
             item=item, kind=kind, text=text, message=message))
+    secrets = Secrets()  # every secret the test's steps pass, masked everywhere from then on
     return dict(session=_session(request, s), settings=s, llm_provider=_llm_provider(request),
                 stats=StepStats(), report=_reporter(request.config),
                 artifacts=(lambda: artifacts) if artifacts is not None else None,
                 run_budget=_run_budget(request.config), strategies=strategies, tools=tools,
                 observer=observer, fix_command=fix_command(request.config, item),
                 screenshot=_option(request.config, "screenshot", "off") != "off",
-                trail=export_plugin.trail_for(request.config),  # issue 13
-                progress=for_terminal(request.config))  # issue 13
+                trail=export_plugin.trail_for(request.config),
+                progress=for_terminal(request.config), secrets=secrets,
+                html_report=report_for(request, secrets))
 
 
 def _option(config: pytest.Config, name: str, default: Any) -> Any:
@@ -276,9 +280,9 @@ def _finish(request: pytest.FixtureRequest, task: Any) -> None:
     except WebtaskError:  # a broken recipe: the test has already failed saying so
         recorded = None
     session.finish(passed)
-    export_plugin.finish(request, pipe.trail, passed, pipe.base_url,  # issue 13
+    export_plugin.finish(request, pipe.trail, passed, pipe.base_url,
                          session.test_name)
-    pipe.html_report.save("passed" if passed else "failed")  # issue 13
+    pipe.html_report.save("passed" if passed else "failed")
     props = request.node.user_properties
     props.append(("webtask", json.dumps(pipe.stats.as_dict())))
     if recorded is not None:
@@ -286,13 +290,6 @@ def _finish(request: pytest.FixtureRequest, task: Any) -> None:
             str(session.path), len(session.steps) if passed and not session.dirty else None,
             len(recorded.steps)).to_json()))
 
-
-def _attach_report(request: pytest.FixtureRequest, task: Any) -> None:
-    """--webtask-report: the test's report, masking the secrets its steps pass (issue 13)."""
-    if report_options.report_path(request.config) is not None:
-        from .report.plugin import report_for
-
-        task._pipe.html_report = report_for(request, task.secrets)
 
 
 @pytest.fixture
@@ -309,7 +306,6 @@ def webtask(request: pytest.FixtureRequest, page: Any, base_url: str | None,
                    **_pipeline(request, "sync", Path(output_path)))
     request.node.stash[TEST_SECRETS] = task.secrets
     request.node.stash[TEST_ARTIFACTS] = Path(output_path)
-    _attach_report(request, task)  # issue 13
     yield task
     task.scrub_page()  # before pytest-playwright's end-of-test screenshot
     _finish(request, task)
@@ -348,7 +344,6 @@ if pytest_asyncio is not None:
             task = AsyncWebTask(await browser.start(), base_url=base_url, **kwargs)
             request.node.stash[TEST_SECRETS] = task.secrets
             request.node.stash[TEST_ARTIFACTS] = Path(output_path)
-            _attach_report(request, task)  # issue 13
             yield task
             await task.scrub_page()  # before the end-of-test screenshot
         finally:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 import pytest
@@ -118,6 +119,14 @@ class Settings:
     @property
     def in_ci(self) -> bool:
         return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+
+    @property
+    def no_model_reason(self) -> str:
+        """Why no model may be called in this run (recording or healing), or "" when one
+        may."""
+        if self.mode == "replay":
+            return "--webtask-replay-only is set"
+        return "CI is set, so no model is called" if self.in_ci else ""
 
     def with_markers(self, markers: list[pytest.Mark]) -> Settings:
         """A copy with a test's ``@pytest.mark.webtask(...)`` overrides applied: module,
@@ -244,3 +253,13 @@ def build(config: pytest.Config) -> Settings:
             "webtask: connect (a Playwright browser server) and connect_cdp (a Chromium's CDP "
             "endpoint) exclude each other; set one.")
     return Settings(mode=mode, _from_cli=frozenset(cli), **values)
+
+
+def path_option(config: pytest.Config, name: str) -> Path | None:
+    """``--webtask-<name>`` or the ini's ``webtask_<name>``: a path, relative to where pytest
+    was started; None when neither is set."""
+    raw = config.getoption(f"webtask_{name}", None) or config.getini(f"webtask_{name}")
+    if not raw:
+        return None
+    path = Path(raw)
+    return path if path.is_absolute() else Path(config.invocation_params.dir) / path

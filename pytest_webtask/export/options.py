@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from ..settings import path_option
+
 HELP = ("write each passing test that replays or records steps as a plain pytest-playwright "
         "test file in DIR (Playwright locators, expect assertions, variables as parameters, "
         "secrets from WEBTASK_SECRET_<NAME> environment variables)")
@@ -18,8 +20,4 @@ def add_option(parser: pytest.Parser) -> None:
 
 
 def export_dir(config: pytest.Config) -> Path | None:
-    raw = config.getoption("webtask_export", None) or config.getini("webtask_export")
-    if not raw:
-        return None
-    path = Path(raw)
-    return path if path.is_absolute() else Path(config.invocation_params.dir) / path
+    return path_option(config, "export")

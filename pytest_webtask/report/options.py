@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from ..settings import path_option
+
 HELP = ("write one self-contained HTML file at PATH showing every step of the run: how it "
         "ran, its checks, a screenshot, the model's prompts and replies, failures")
 
@@ -17,11 +19,7 @@ def add_option(parser: pytest.Parser) -> None:
 
 
 def report_path(config: pytest.Config) -> Path | None:
-    raw = config.getoption("webtask_report", None) or config.getini("webtask_report")
-    if not raw:
-        return None
-    path = Path(raw)
-    return path if path.is_absolute() else Path(config.invocation_params.dir) / path
+    return path_option(config, "report")
 
 
 def parts_dir(path: Path) -> Path:

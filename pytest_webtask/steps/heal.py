@@ -20,9 +20,8 @@ def refusal(settings: Settings, fix_command: str) -> str | None:
     """Why no heal runs for a drifted element (the sentence that ends the failure), or None
     when it may run."""
     command = heal_command(fix_command)
-    if settings.mode == "replay" or settings.in_ci:
-        why = ("--webtask-replay-only is set" if settings.mode == "replay"
-               else "CI is set, so no model is called")
+    why = settings.no_model_reason
+    if why:
         return (f"\n  The page may have changed harmlessly: a heal might fix this locally, "
                 f"where a model is configured (healing never runs here: {why}):  {command}")
     if settings.heal == "off":

@@ -78,11 +78,6 @@ class RecipeSession:
         return (f"step {index + 1} of the recipe {self.path} ({old.describe()}) was recorded "
                 "for another call: " + "; ".join(key.changes(StepKey.of(old))))
 
-    def unused_steps(self) -> int:
-        """Recorded steps after the last one this test reached (call after a passing test)."""
-        recipe = None if self.record_all else self._recipe
-        return max(0, len(recipe.steps) - len(self.steps)) if recipe is not None else 0
-
     def done(self, index: int, step: RecipeStep, *, recorded: bool) -> None:
         del self.steps[index:]
         self.steps.append(step)

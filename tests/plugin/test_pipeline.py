@@ -235,3 +235,24 @@ def test_add(webtask):
     props = {p.get("name"): p.get("value") for p in root.iter("property")}
     assert json.loads(props["webtask"])["replayed"] == 1
     assert json.loads(props["webtask_recipe_use"])["path"] == str(moved)
+
+
+def test_a_malformed_tool_from_a_hook_is_a_clear_error() -> None:
+    from types import SimpleNamespace
+
+    import pytest
+
+    from pytest_webtask.errors import ConfigurationError
+    from pytest_webtask.plugin import _extensions
+
+    class NoAct:
+        name, description, params_class = "x", "does x", object
+
+    hook = SimpleNamespace(pytest_webtask_add_tools=lambda flavour: [[NoAct]],
+                           pytest_webtask_add_strategies=lambda flavour: [{}])
+    with pytest.raises(ConfigurationError, match="a tool is a class with a name, a "
+                       "description, a params_class and a static act"):
+        _extensions(hook, "sync")
+    hook.pytest_webtask_add_tools = lambda flavour: [["not a class"]]
+    with pytest.raises(ConfigurationError, match="returned 'not a class'"):
+        _extensions(hook, "sync")

@@ -47,7 +47,7 @@ class Replayer:
         before_action: Callable[[RecipeAction, Locator | None], Any] | None = None,
     ) -> None:
         self.page = page
-        self.before_action = before_action  # issue 13: the report's shot of the target
+        self.before_action = before_action  # the HTML report shoots the target first
         self.tools = tools  # plugin tools by name: their ``act`` replays their actions
         self.base_url = base_url
         self.timeout_ms = timeout_ms
@@ -78,7 +78,7 @@ class Replayer:
         locator = self.resolve(action.target, where) if action.target else None
         to_locator = self.resolve(action.to, where + " (drop target)", keep=True) \
             if action.to else None
-        if self.before_action is not None:  # issue 13
+        if self.before_action is not None:
             self.before_action(action, locator)
         if action.tool == "navigate":
             params["url"] = absolute_url(self.substitute(params["url"]), self.base_url,

@@ -6,9 +6,7 @@ from __future__ import annotations
 import logging
 from typing import NoReturn
 
-from ...agent.budget import Budget
 from ...errors import ElementError, ReplayError, WebtaskError
-from ...recipes._async.replayer import AsyncReplayer
 from ...recipes.diff import action_diff
 from ...recipes.model import RecipeStep
 from ...recipes.patterns import user_patterns
@@ -35,15 +33,9 @@ class AsyncHealer:
         why_not = refusal(s, pipe.fix_command)
         if why_not is not None:
             await pipe.fail(message + why_not, run)
-        try:
-            llm = pipe._llm_provider()
-        except WebtaskError as exc:
-            await pipe.fail(f"{message}\n  Healing was not tried: {exc}", run)
+        llm = await pipe.llm(run, f"{message}\n  Healing was not tried: ")
         start_url = pipe.page.url
-        budget = Budget(max_calls=s.heal_max_llm_calls, max_tokens=s.max_tokens,
-                        run=pipe.run_budget,
-                        names=("webtask_heal_max_llm_calls", "webtask_max_tokens",
-                               "webtask_run_max_llm_calls", "webtask_run_max_tokens"))
+        budget = pipe.budget(s.heal_max_llm_calls, "webtask_heal_max_llm_calls")
         agent = await pipe.runner(llm, self.max_steps, run, budget=budget)
         ctx = run.ctx
         result, stopped = None, ""
@@ -67,11 +59,8 @@ class AsyncHealer:
         # the actions before the failing one ran as recorded; the model's replace the rest
         healed = recorded.model_copy(update={
             "actions": recorded.actions[:failure.index] + done.actions})
-        checker = AsyncReplayer(pipe.page, base_url=pipe.base_url,
-                                timeout_ms=s.timeout * 1000, substitute=ctx.substitute,
-                                resources=ctx.resources, tools=pipe.tools_by_name)
         try:
-            await checker.run_checks(recorded.checks, run.where + " after the heal")
+            await pipe.replayer(run).run_checks(recorded.checks, run.where + " after the heal")
         except ReplayError as exc:
             await self._reject(message, f"the model re-did the step ({calls}), but the "
                                f"step's recorded checks did not hold afterwards: {exc}")

@@ -15,7 +15,6 @@ from ...extraction._async.extractor import AsyncExtractor, execute_recipe
 from ...extraction.report import SessionReport
 from ...llm.prompts import get_prompt
 from ...recipes._async.before import AsyncStartState
-from ...recipes._async.replayer import AsyncReplayer
 from ...recipes.model import Extraction, RecipeStep
 from ...recipes.patterns import user_patterns
 from ...recipes.urls import relative_url
@@ -26,27 +25,21 @@ from .pipeline import AsyncPipeline
 
 log = logging.getLogger("pytest_webtask")
 
+
 class AsyncDoStep:
     """``do``: the agent acts until the task is complete; replayed action by action, then
     the recorded checks."""
 
     kind = "do"
     freeze_before = True  # compare the checks with the page before the step (held_before)
+    healable = True  # an element that drifted under an action may be healed (never a check)
 
     def max_steps(self, pipe: AsyncPipeline) -> int:
         return pipe.settings.max_steps
 
-    def _replayer(self, pipe: AsyncPipeline, run: StepRun) -> AsyncReplayer:
-        return AsyncReplayer(pipe.page, base_url=pipe.base_url,
-                             timeout_ms=pipe.settings.timeout * 1000,
-                             substitute=run.ctx.substitute, resources=run.ctx.resources,
-                             tools=pipe.tools_by_name,
-                             before_action=pipe.report_action if pipe.html_report.live
-                             else None)  # issue 13
-
     async def replay(self, pipe: AsyncPipeline, run: StepRun, recorded: RecipeStep
                      ) -> list[dict[str, Any]]:
-        replayer = self._replayer(pipe, run)
+        replayer = pipe.replayer(run, report=True)
         guard = None
         if pipe.settings.guard_replay:  # opt-in: it routes every request of the context
             guard = AsyncOriginGuard(pipe.page.context, pipe.origins(),
@@ -67,8 +60,8 @@ class AsyncDoStep:
             return []
         message = (f"Replay failed. {failure}{pipe.start_hint(recorded)}"
                    + (f"\n  {blocked}" if blocked else ""))
-        if isinstance(failure, ElementError) and self.kind == "do":
-            # the page drifted under an action: a verified heal may follow it (never a check)
+        if isinstance(failure, ElementError) and self.healable:
+            # the page drifted under an action: a verified heal may follow it
             await AsyncHealer(pipe, run, self.max_steps(pipe)).heal(recorded, failure, message)
             return []
         await pipe.fail(message, run)
@@ -101,7 +94,7 @@ class AsyncDoStep:
                 "the page, so a replay could not verify the outcome; nothing was recorded.\n\n"
                 + step_log(result, ctx), run)
         try:
-            await self._replayer(pipe, run).run_checks(
+            await pipe.replayer(run).run_checks(
                 step.checks, run.where + " (checks right after recording)")
         except ReplayError as exc:
             await pipe.fail(f"The recorded checks do not hold even right after recording, so "
@@ -119,6 +112,7 @@ class AsyncCheckStep(AsyncDoStep):
 
     kind = "check"
     freeze_before = False
+    healable = False
 
     def max_steps(self, pipe: AsyncPipeline) -> int:
         return pipe.settings.check_max_steps

@@ -26,6 +26,7 @@ from ...agent.task_context import TaskContext
 from ...browser.secret_fields import SECRET_ATTR, SECRET_FIELDS_JS
 from ...errors import WebtaskError
 from ...export.trail import NoTrail
+from ...recipes._async.replayer import AsyncReplayer
 from ...recipes.model import RecipeStep
 from ...recipes.urls import absolute_url
 from ...report._async.shots import BOX_STYLE, report_clip, unbox
@@ -75,6 +76,7 @@ class AsyncPipeline:
         trail: Any = None,
         progress: Progress | None = None,
         html_report: Any = None,
+        secrets: Secrets | None = None,
     ) -> None:
         self.page = page
         self.session = session
@@ -88,14 +90,16 @@ class AsyncPipeline:
         self.strategies = {**builtin_strategies(), **(strategies or {})}
         self.tools = list(tools or [])
         self.observer = observer or StepObserver()
-        self.fix_command = fix_command or f"pytest --webtask-record {session.test_name!r}"
+        # the plugin passes the test's own command; built by hand, the node id is unknown
+        self.fix_command = fix_command or "pytest --webtask-record <the test's node id>"
         self.screenshot = screenshot  # on a failure (pytest-playwright's --screenshot)
         self.results: list[StepOutcome] = []
-        # issue 13: --webtask-export hears each page opened and step run (export/trail.py)
+        # --webtask-export hears each page opened and step run (export/trail.py)
         self.trail = trail if trail is not None else NoTrail()
-        self.progress = progress or Progress()  # issue 13: the live line while recording
-        self.html_report = html_report or NoReport()  # issue 13: --webtask-report
-        self.secrets = Secrets()  # every secret passed so far: masked for the rest of the test
+        self.progress = progress or Progress()  # the live line while recording
+        self.html_report = html_report or NoReport()  # --webtask-report
+        # every secret passed so far: masked for the rest of the test
+        self.secrets = secrets if secrets is not None else Secrets()
         self._started_at = ""
 
     @property
@@ -126,7 +130,7 @@ class AsyncPipeline:
                 how, step = "replayed", self._identified(recorded, request.key,
                                                          only_unknown=True)
         else:
-            self.progress.step_started(run.where)  # issue 13
+            self.progress.step_started(run.where)
             try:
                 llm = self.html_report.watch(
                     self.progress.watch(await self._recording_llm(run)))
@@ -140,8 +144,8 @@ class AsyncPipeline:
                               step, result, items, heal=run.heal_diff)
         self.session.done(run.index, step, recorded=how != "replayed")
         self.results.append(outcome)
-        self.trail.step(step, request.variables, request.resources, request.secrets)  # issue 13
-        if self.html_report.live:  # issue 13
+        self.trail.step(step, request.variables, request.resources, request.secrets)
+        if self.html_report.live:
             self.html_report.step_finished(outcome, await self.report_shot())
         counts = (f"{len(items)} item(s)" if request.kind == "extract" else
                   f"{len(step.actions)} action(s), {len(step.checks)} check(s)")
@@ -161,25 +165,41 @@ class AsyncPipeline:
 
     async def _recording_llm(self, run: StepRun) -> Any:
         """The model to record with, or a failed test saying why recording is not allowed."""
-        if self.settings.mode != "record":
+        why = self.settings.no_model_reason
+        if self.settings.mode != "record" and why:
             reason = self.session.why_missing(run.index, run.request.key)
-            if self.settings.mode == "replay" or self.settings.in_ci:
-                why = ("--webtask-replay-only is set" if self.settings.mode == "replay"
-                       else "CI is set, so no model is called")
-                await self.fail(
-                    f"{run.where}: the recipe is missing: {reason}; {why}.\n"
-                    f"Record it where a model is configured with:  {self.fix_command}  "
-                    f"(then commit {self.session.path})", run)
+            await self.fail(
+                f"{run.where}: the recipe is missing: {reason}; {why}.\n"
+                f"Record it where a model is configured with:  {self.fix_command}  "
+                f"(then commit {self.session.path})", run)
+        return await self.llm(run, f"{run.where} needs recording, but ")
+
+    async def llm(self, run: StepRun, failing: str) -> Any:
+        """The test's model (``webtask_llm``), or the test failed with ``failing`` and why
+        there is none."""
         try:
             return self._llm_provider()
         except WebtaskError as exc:
-            await self.fail(f"{run.where} needs recording, but {exc}", run)
+            await self.fail(f"{failing}{exc}", run)
 
-    def budget(self) -> Budget:
+    def budget(self, max_calls: int | None = None,
+               calls_setting: str = "webtask_max_llm_calls") -> Budget:
+        """The model-call and token budget of one step (a heal passes its own call limit)."""
         s = self.settings
-        return Budget(max_calls=s.max_llm_calls, max_tokens=s.max_tokens, run=self.run_budget,
-                      names=("webtask_max_llm_calls", "webtask_max_tokens",
+        return Budget(max_calls=s.max_llm_calls if max_calls is None else max_calls,
+                      max_tokens=s.max_tokens, run=self.run_budget,
+                      names=(calls_setting, "webtask_max_tokens",
                              "webtask_run_max_llm_calls", "webtask_run_max_tokens"))
+
+    def replayer(self, run: StepRun, *, report: bool = False) -> AsyncReplayer:
+        """A replayer on the current page with the step's values; ``report``: each action's
+        target is shot for the HTML report before it is acted on."""
+        return AsyncReplayer(self.page, base_url=self.base_url,
+                             timeout_ms=self.settings.timeout * 1000,
+                             substitute=run.ctx.substitute, resources=run.ctx.resources,
+                             tools=self.tools_by_name,
+                             before_action=self.report_action
+                             if report and self.html_report.live else None)
 
     async def runner(self, llm: Any, max_steps: int, run: StepRun,
                      budget: Budget | None = None) -> Any:
@@ -236,21 +256,22 @@ class AsyncPipeline:
     def artifact_path(self, name: str) -> Path | None:
         return self._artifacts() / name if self._artifacts else None
 
-    async def mark_secrets(self) -> None:
-        """Mark what shows a secret on the page, for a screenshot's mask."""
+    async def screenshot_masked(self, **options: Any) -> bytes:
+        """A screenshot of the page with every field that shows a secret masked: the one way
+        the plugin takes a screenshot."""
         if self.secrets:
             await self.page.evaluate(SECRET_FIELDS_JS, {"op": "mark",
                                                         "values": self.secrets.values})
+        return await self.page.screenshot(mask=[self.page.locator(f"[{SECRET_ATTR}]")],
+                                          **options)
 
     async def report_shot(self, target: Any = None) -> bytes | None:
-        """The page for the HTML report: a small JPEG, secret fields masked (issue 13).
-        With ``target`` (a locator): the part of the page around it, the element boxed."""
+        """The page for the HTML report: a small JPEG, secret fields masked. With ``target``
+        (a locator): the part of the page around it, the element boxed."""
         try:
-            await self.mark_secrets()
             clip = await report_clip(self.page, target) if target is not None else None
-            return await self.page.screenshot(
-                type="jpeg", quality=35, scale="css", clip=clip, style=BOX_STYLE,
-                mask=[self.page.locator(f"[{SECRET_ATTR}]")])
+            return await self.screenshot_masked(type="jpeg", quality=35, scale="css",
+                                                clip=clip, style=BOX_STYLE)
         except PlaywrightError as exc:
             log.debug("no report screenshot: %s", exc)
             return None
@@ -259,7 +280,7 @@ class AsyncPipeline:
                 await unbox(target)
 
     async def report_action(self, action: Any, target: Any) -> None:
-        """Before a replayed action: its target boxed, for the report (issue 13)."""
+        """Before a replayed action: its target boxed, for the report."""
         self.html_report.action(action, await self.report_shot(target))
 
     async def fail(self, message: str, run: StepRun) -> NoReturn:
@@ -268,7 +289,7 @@ class AsyncPipeline:
         self.stats.failed += 1
         message = run.ctx.redact(message)
         self.observer.failed(run.request.kind, run.request.text, message)
-        if self.html_report.live:  # issue 13
+        if self.html_report.live:
             self.html_report.step_failed(run.request.kind, run.request.text, message,
                                          time.monotonic() - run.started,
                                          await self.report_shot())
@@ -278,9 +299,7 @@ class AsyncPipeline:
                 folder.mkdir(parents=True, exist_ok=True)
                 (folder / "webtask-failure.txt").write_text(message + "\n", encoding="utf-8")
                 if self.screenshot:
-                    await self.mark_secrets()
-                    await self.page.screenshot(path=str(folder / "webtask-failure.png"),
-                                               mask=[self.page.locator(f"[{SECRET_ATTR}]")])
+                    await self.screenshot_masked(path=str(folder / "webtask-failure.png"))
                 saved = "step log and screenshot" if self.screenshot else "step log"
                 message += f"\n({saved} in {folder})"
             except (OSError, PlaywrightError) as exc:

@@ -62,7 +62,7 @@ class AsyncWebTask:
                         "set base_url in the ini file, or override the base_url fixture.",
                         pytrace=False)
         await self.page.goto(target)
-        self._pipe.trail.goto(target)  # issue 13: --webtask-export
+        self._pipe.trail.goto(target)  # --webtask-export repeats the goto calls
 
     async def do(self, task: str, resources: dict[str, Any] | None = None,
                  secrets: dict[str, Any] | None = None, **variables: Any) -> StepOutcome:

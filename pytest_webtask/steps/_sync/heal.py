@@ -7,9 +7,7 @@ from __future__ import annotations
 import logging
 from typing import NoReturn
 
-from ...agent.budget import Budget
 from ...errors import ElementError, ReplayError, WebtaskError
-from ...recipes._sync.replayer import Replayer
 from ...recipes.diff import action_diff
 from ...recipes.model import RecipeStep
 from ...recipes.patterns import user_patterns
@@ -36,15 +34,9 @@ class Healer:
         why_not = refusal(s, pipe.fix_command)
         if why_not is not None:
             pipe.fail(message + why_not, run)
-        try:
-            llm = pipe._llm_provider()
-        except WebtaskError as exc:
-            pipe.fail(f"{message}\n  Healing was not tried: {exc}", run)
+        llm = pipe.llm(run, f"{message}\n  Healing was not tried: ")
         start_url = pipe.page.url
-        budget = Budget(max_calls=s.heal_max_llm_calls, max_tokens=s.max_tokens,
-                        run=pipe.run_budget,
-                        names=("webtask_heal_max_llm_calls", "webtask_max_tokens",
-                               "webtask_run_max_llm_calls", "webtask_run_max_tokens"))
+        budget = pipe.budget(s.heal_max_llm_calls, "webtask_heal_max_llm_calls")
         agent = pipe.runner(llm, self.max_steps, run, budget=budget)
         ctx = run.ctx
         result, stopped = None, ""
@@ -68,11 +60,8 @@ class Healer:
         # the actions before the failing one ran as recorded; the model's replace the rest
         healed = recorded.model_copy(update={
             "actions": recorded.actions[:failure.index] + done.actions})
-        checker = Replayer(pipe.page, base_url=pipe.base_url,
-                                timeout_ms=s.timeout * 1000, substitute=ctx.substitute,
-                                resources=ctx.resources, tools=pipe.tools_by_name)
         try:
-            checker.run_checks(recorded.checks, run.where + " after the heal")
+            pipe.replayer(run).run_checks(recorded.checks, run.where + " after the heal")
         except ReplayError as exc:
             self._reject(message, f"the model re-did the step ({calls}), but the "
                                f"step's recorded checks did not hold afterwards: {exc}")

@@ -16,7 +16,6 @@ from ...extraction._sync.extractor import Extractor, execute_recipe
 from ...extraction.report import SessionReport
 from ...llm.prompts import get_prompt
 from ...recipes._sync.before import StartState
-from ...recipes._sync.replayer import Replayer
 from ...recipes.model import Extraction, RecipeStep
 from ...recipes.patterns import user_patterns
 from ...recipes.urls import relative_url
@@ -27,27 +26,21 @@ from .pipeline import Pipeline
 
 log = logging.getLogger("pytest_webtask")
 
+
 class DoStep:
     """``do``: the agent acts until the task is complete; replayed action by action, then
     the recorded checks."""
 
     kind = "do"
     freeze_before = True  # compare the checks with the page before the step (held_before)
+    healable = True  # an element that drifted under an action may be healed (never a check)
 
     def max_steps(self, pipe: Pipeline) -> int:
         return pipe.settings.max_steps
 
-    def _replayer(self, pipe: Pipeline, run: StepRun) -> Replayer:
-        return Replayer(pipe.page, base_url=pipe.base_url,
-                             timeout_ms=pipe.settings.timeout * 1000,
-                             substitute=run.ctx.substitute, resources=run.ctx.resources,
-                             tools=pipe.tools_by_name,
-                             before_action=pipe.report_action if pipe.html_report.live
-                             else None)  # issue 13
-
     def replay(self, pipe: Pipeline, run: StepRun, recorded: RecipeStep
                      ) -> list[dict[str, Any]]:
-        replayer = self._replayer(pipe, run)
+        replayer = pipe.replayer(run, report=True)
         guard = None
         if pipe.settings.guard_replay:  # opt-in: it routes every request of the context
             guard = OriginGuard(pipe.page.context, pipe.origins(),
@@ -68,8 +61,8 @@ class DoStep:
             return []
         message = (f"Replay failed. {failure}{pipe.start_hint(recorded)}"
                    + (f"\n  {blocked}" if blocked else ""))
-        if isinstance(failure, ElementError) and self.kind == "do":
-            # the page drifted under an action: a verified heal may follow it (never a check)
+        if isinstance(failure, ElementError) and self.healable:
+            # the page drifted under an action: a verified heal may follow it
             Healer(pipe, run, self.max_steps(pipe)).heal(recorded, failure, message)
             return []
         pipe.fail(message, run)
@@ -102,7 +95,7 @@ class DoStep:
                 "the page, so a replay could not verify the outcome; nothing was recorded.\n\n"
                 + step_log(result, ctx), run)
         try:
-            self._replayer(pipe, run).run_checks(
+            pipe.replayer(run).run_checks(
                 step.checks, run.where + " (checks right after recording)")
         except ReplayError as exc:
             pipe.fail(f"The recorded checks do not hold even right after recording, so "
@@ -120,6 +113,7 @@ class CheckStep(DoStep):
 
     kind = "check"
     freeze_before = False
+    healable = False
 
     def max_steps(self, pipe: Pipeline) -> int:
         return pipe.settings.check_max_steps

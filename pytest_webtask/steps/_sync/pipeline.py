@@ -27,6 +27,7 @@ from ...agent.task_context import TaskContext
 from ...browser.secret_fields import SECRET_ATTR, SECRET_FIELDS_JS
 from ...errors import WebtaskError
 from ...export.trail import NoTrail
+from ...recipes._sync.replayer import Replayer
 from ...recipes.model import RecipeStep
 from ...recipes.urls import absolute_url
 from ...report._sync.shots import BOX_STYLE, report_clip, unbox
@@ -76,6 +77,7 @@ class Pipeline:
         trail: Any = None,
         progress: Progress | None = None,
         html_report: Any = None,
+        secrets: Secrets | None = None,
     ) -> None:
         self.page = page
         self.session = session
@@ -89,14 +91,16 @@ class Pipeline:
         self.strategies = {**builtin_strategies(), **(strategies or {})}
         self.tools = list(tools or [])
         self.observer = observer or StepObserver()
-        self.fix_command = fix_command or f"pytest --webtask-record {session.test_name!r}"
+        # the plugin passes the test's own command; built by hand, the node id is unknown
+        self.fix_command = fix_command or "pytest --webtask-record <the test's node id>"
         self.screenshot = screenshot  # on a failure (pytest-playwright's --screenshot)
         self.results: list[StepOutcome] = []
-        # issue 13: --webtask-export hears each page opened and step run (export/trail.py)
+        # --webtask-export hears each page opened and step run (export/trail.py)
         self.trail = trail if trail is not None else NoTrail()
-        self.progress = progress or Progress()  # issue 13: the live line while recording
-        self.html_report = html_report or NoReport()  # issue 13: --webtask-report
-        self.secrets = Secrets()  # every secret passed so far: masked for the rest of the test
+        self.progress = progress or Progress()  # the live line while recording
+        self.html_report = html_report or NoReport()  # --webtask-report
+        # every secret passed so far: masked for the rest of the test
+        self.secrets = secrets if secrets is not None else Secrets()
         self._started_at = ""
 
     @property
@@ -127,7 +131,7 @@ class Pipeline:
                 how, step = "replayed", self._identified(recorded, request.key,
                                                          only_unknown=True)
         else:
-            self.progress.step_started(run.where)  # issue 13
+            self.progress.step_started(run.where)
             try:
                 llm = self.html_report.watch(
                     self.progress.watch(self._recording_llm(run)))
@@ -141,8 +145,8 @@ class Pipeline:
                               step, result, items, heal=run.heal_diff)
         self.session.done(run.index, step, recorded=how != "replayed")
         self.results.append(outcome)
-        self.trail.step(step, request.variables, request.resources, request.secrets)  # issue 13
-        if self.html_report.live:  # issue 13
+        self.trail.step(step, request.variables, request.resources, request.secrets)
+        if self.html_report.live:
             self.html_report.step_finished(outcome, self.report_shot())
         counts = (f"{len(items)} item(s)" if request.kind == "extract" else
                   f"{len(step.actions)} action(s), {len(step.checks)} check(s)")
@@ -162,25 +166,41 @@ class Pipeline:
 
     def _recording_llm(self, run: StepRun) -> Any:
         """The model to record with, or a failed test saying why recording is not allowed."""
-        if self.settings.mode != "record":
+        why = self.settings.no_model_reason
+        if self.settings.mode != "record" and why:
             reason = self.session.why_missing(run.index, run.request.key)
-            if self.settings.mode == "replay" or self.settings.in_ci:
-                why = ("--webtask-replay-only is set" if self.settings.mode == "replay"
-                       else "CI is set, so no model is called")
-                self.fail(
-                    f"{run.where}: the recipe is missing: {reason}; {why}.\n"
-                    f"Record it where a model is configured with:  {self.fix_command}  "
-                    f"(then commit {self.session.path})", run)
+            self.fail(
+                f"{run.where}: the recipe is missing: {reason}; {why}.\n"
+                f"Record it where a model is configured with:  {self.fix_command}  "
+                f"(then commit {self.session.path})", run)
+        return self.llm(run, f"{run.where} needs recording, but ")
+
+    def llm(self, run: StepRun, failing: str) -> Any:
+        """The test's model (``webtask_llm``), or the test failed with ``failing`` and why
+        there is none."""
         try:
             return self._llm_provider()
         except WebtaskError as exc:
-            self.fail(f"{run.where} needs recording, but {exc}", run)
+            self.fail(f"{failing}{exc}", run)
 
-    def budget(self) -> Budget:
+    def budget(self, max_calls: int | None = None,
+               calls_setting: str = "webtask_max_llm_calls") -> Budget:
+        """The model-call and token budget of one step (a heal passes its own call limit)."""
         s = self.settings
-        return Budget(max_calls=s.max_llm_calls, max_tokens=s.max_tokens, run=self.run_budget,
-                      names=("webtask_max_llm_calls", "webtask_max_tokens",
+        return Budget(max_calls=s.max_llm_calls if max_calls is None else max_calls,
+                      max_tokens=s.max_tokens, run=self.run_budget,
+                      names=(calls_setting, "webtask_max_tokens",
                              "webtask_run_max_llm_calls", "webtask_run_max_tokens"))
+
+    def replayer(self, run: StepRun, *, report: bool = False) -> Replayer:
+        """A replayer on the current page with the step's values; ``report``: each action's
+        target is shot for the HTML report before it is acted on."""
+        return Replayer(self.page, base_url=self.base_url,
+                             timeout_ms=self.settings.timeout * 1000,
+                             substitute=run.ctx.substitute, resources=run.ctx.resources,
+                             tools=self.tools_by_name,
+                             before_action=self.report_action
+                             if report and self.html_report.live else None)
 
     def runner(self, llm: Any, max_steps: int, run: StepRun,
                      budget: Budget | None = None) -> Any:
@@ -237,21 +257,22 @@ class Pipeline:
     def artifact_path(self, name: str) -> Path | None:
         return self._artifacts() / name if self._artifacts else None
 
-    def mark_secrets(self) -> None:
-        """Mark what shows a secret on the page, for a screenshot's mask."""
+    def screenshot_masked(self, **options: Any) -> bytes:
+        """A screenshot of the page with every field that shows a secret masked: the one way
+        the plugin takes a screenshot."""
         if self.secrets:
             self.page.evaluate(SECRET_FIELDS_JS, {"op": "mark",
                                                         "values": self.secrets.values})
+        return self.page.screenshot(mask=[self.page.locator(f"[{SECRET_ATTR}]")],
+                                          **options)
 
     def report_shot(self, target: Any = None) -> bytes | None:
-        """The page for the HTML report: a small JPEG, secret fields masked (issue 13).
-        With ``target`` (a locator): the part of the page around it, the element boxed."""
+        """The page for the HTML report: a small JPEG, secret fields masked. With ``target``
+        (a locator): the part of the page around it, the element boxed."""
         try:
-            self.mark_secrets()
             clip = report_clip(self.page, target) if target is not None else None
-            return self.page.screenshot(
-                type="jpeg", quality=35, scale="css", clip=clip, style=BOX_STYLE,
-                mask=[self.page.locator(f"[{SECRET_ATTR}]")])
+            return self.screenshot_masked(type="jpeg", quality=35, scale="css",
+                                                clip=clip, style=BOX_STYLE)
         except PlaywrightError as exc:
             log.debug("no report screenshot: %s", exc)
             return None
@@ -260,7 +281,7 @@ class Pipeline:
                 unbox(target)
 
     def report_action(self, action: Any, target: Any) -> None:
-        """Before a replayed action: its target boxed, for the report (issue 13)."""
+        """Before a replayed action: its target boxed, for the report."""
         self.html_report.action(action, self.report_shot(target))
 
     def fail(self, message: str, run: StepRun) -> NoReturn:
@@ -269,7 +290,7 @@ class Pipeline:
         self.stats.failed += 1
         message = run.ctx.redact(message)
         self.observer.failed(run.request.kind, run.request.text, message)
-        if self.html_report.live:  # issue 13
+        if self.html_report.live:
             self.html_report.step_failed(run.request.kind, run.request.text, message,
                                          time.monotonic() - run.started,
                                          self.report_shot())
@@ -279,9 +300,7 @@ class Pipeline:
                 folder.mkdir(parents=True, exist_ok=True)
                 (folder / "webtask-failure.txt").write_text(message + "\n", encoding="utf-8")
                 if self.screenshot:
-                    self.mark_secrets()
-                    self.page.screenshot(path=str(folder / "webtask-failure.png"),
-                                               mask=[self.page.locator(f"[{SECRET_ATTR}]")])
+                    self.screenshot_masked(path=str(folder / "webtask-failure.png"))
                 saved = "step log and screenshot" if self.screenshot else "step log"
                 message += f"\n({saved} in {folder})"
             except (OSError, PlaywrightError) as exc:
