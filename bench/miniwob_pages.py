@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import functools
 import importlib.util
-import threading
 from dataclasses import dataclass
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
+
+from pytest_webtask.testing import LoopbackServer
 
 INSTALL_HINT = ("The MiniWoB++ task pages come with the `miniwob` package: "
                 "pip install --no-deps 'miniwob==1.1.0' (its gymnasium and Selenium "
@@ -97,18 +98,13 @@ class TaskServer:
                 pass
 
         handler = functools.partial(Quiet, directory=str(root))
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
+        self._server = LoopbackServer(handler)
 
     def url(self, task: str) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/miniwob/{task}.html"
+        return f"{self._server.url}/miniwob/{task}.html"
 
     def close(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        self._server.stop()
 
     def __enter__(self) -> TaskServer:
         return self

@@ -9,6 +9,7 @@ Neither is a model: never present what they produce as a model's result.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -102,6 +103,31 @@ class ScriptedLLM:
         return self.generate(context)
 
 
+class LoopbackServer(ThreadingHTTPServer):
+    """A threaded HTTP server on 127.0.0.1 (a free port), served from a daemon thread: what
+    the demo shop, the test pages and the fake model endpoint run on. A client that goes away
+    mid-response (a browser closing its page) is no error worth a traceback in a test's
+    output."""
+
+    daemon_threads = True
+
+    def __init__(self, handler: Callable[..., BaseHTTPRequestHandler]) -> None:
+        super().__init__(("127.0.0.1", 0), handler)
+        host, port = self.server_address[:2]
+        self.url = f"http://{host!s}:{port}"
+        self.thread = threading.Thread(target=self.serve_forever, daemon=True)
+        self.thread.start()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+    def stop(self) -> None:
+        self.shutdown()
+        self.server_close()
+
+
 @dataclass
 class Fault:
     """A scripted failure for ``FakeOpenAIServer``: an HTTP status, a delay, or a bad body."""
@@ -148,8 +174,7 @@ class FakeOpenAIServer:
     def __post_init__(self) -> None:
         self._url = ""
         self._lock = threading.Lock()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
+        self._server: LoopbackServer | None = None
 
     @property
     def base_url(self) -> str:
@@ -226,17 +251,12 @@ class FakeOpenAIServer:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (timeout): nothing to do
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
-        host, port = self._server.server_address[:2]
-        self._url = f"http://{host!s}:{port}/v1"
+        self._server = LoopbackServer(Handler)
+        self._url = self._server.url + "/v1"
 
     def stop(self) -> None:
         if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
+            self._server.stop()
             self._server = None
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-import threading
 from email.parser import BytesParser
 from email.policy import HTTP
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
+
+from pytest_webtask.testing import LoopbackServer
 
 PAGES = Path(__file__).parent / "pages"
 
@@ -90,12 +91,8 @@ class LocalServer:
                 self.end_headers()
                 self.wfile.write(data)
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        host, port = self._server.server_address[:2]
-        self.url = f"http://{host}:{port}"
+        self._server = LoopbackServer(Handler)
+        self.url = self._server.url
 
     def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        self._server.stop()

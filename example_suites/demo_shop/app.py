@@ -28,9 +28,11 @@ from collections.abc import Callable
 from email.parser import BytesParser
 from email.policy import HTTP
 from http.cookies import SimpleCookie
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
+
+from pytest_webtask.testing import LoopbackServer
 
 from .. import widgets
 from . import catalog
@@ -74,7 +76,7 @@ class DemoShop:
         self.sessions: dict[str, dict[str, Any]] = {}
         self.orders: dict[str, dict[str, Any]] = {}
         self._random = random.Random(seed)
-        self._server: ThreadingHTTPServer | None = None
+        self._server: LoopbackServer | None = None
         self.url = ""
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -92,16 +94,13 @@ class DemoShop:
             def do_POST(self) -> None:  # noqa: N802
                 shop._handle(self, "POST")
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self._server = LoopbackServer(Handler)
+        self.url = self._server.url
         return self
 
     def stop(self) -> None:
         if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
+            self._server.stop()
             self._server = None
 
     def __enter__(self) -> DemoShop:
