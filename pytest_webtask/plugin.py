@@ -108,11 +108,16 @@ def webtask_recipe_path(request: pytest.FixtureRequest) -> Path:
     return recipe_path(Path(request.node.path), _recipe_name(request.node))
 
 
-def _recipe_name(node: Any) -> str:
-    tail = node.nodeid.split("::", 1)[1] if "::" in node.nodeid else node.name
+def _browser_of(node: Any) -> str | None:
+    """pytest-playwright's ``browser_name`` parameter of the test, if it has one."""
     callspec = getattr(node, "callspec", None)
     browser = callspec.params.get("browser_name") if callspec is not None else None
-    return recipe_test_name(tail, browser if isinstance(browser, str) else None)
+    return browser if isinstance(browser, str) else None
+
+
+def _recipe_name(node: Any) -> str:
+    tail = node.nodeid.split("::", 1)[1] if "::" in node.nodeid else node.name
+    return recipe_test_name(tail, _browser_of(node))
 
 
 def _test_settings(request: pytest.FixtureRequest) -> Settings:
@@ -134,9 +139,8 @@ def fix_command(config: pytest.Config, item: pytest.Item) -> str:
     except ValueError:  # another drive
         shown = str(item.path)
     command = f"pytest --webtask-record {shlex.quote(shown.replace(os.sep, '/') + sep + rest)}"
-    callspec = getattr(item, "callspec", None)
-    browser = callspec.params.get("browser_name") if callspec is not None else None
-    if isinstance(browser, str) and browser != "chromium":
+    browser = _browser_of(item)
+    if browser is not None and browser != "chromium":
         command += f" --browser {shlex.quote(browser)}"
     return command
 
@@ -147,8 +151,7 @@ def _session(request: pytest.FixtureRequest, s: Settings) -> Any:
     node = request.node
     name = _recipe_name(node)
     path = Path(request.getfixturevalue("webtask_recipe_path"))
-    callspec = getattr(node, "callspec", None)
-    browser = callspec.params.get("browser_name") if callspec is not None else None
+    browser = _browser_of(node)
     # Two tests must never share a recipe (they would overwrite each other). Names are made
     # injective, but a case-insensitive file system can still fold two of them into one.
     owners = request.session.stash.setdefault(RECIPE_OWNERS, {})

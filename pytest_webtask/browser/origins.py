@@ -8,11 +8,25 @@ from urllib.parse import urlsplit
 LOCAL_SCHEMES = ("about", "data", "blob")
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
 def origin_of(url: str) -> str:
+    """``scheme://host[:port]``, lower case, the scheme's default port left out (so
+    ``http://Shop.test:80/x`` and ``http://shop.test`` have one origin)."""
     parts = urlsplit(url)
-    if parts.scheme == "file":
+    scheme = parts.scheme.lower()
+    if scheme == "file":
         return "file://"
-    return f"{parts.scheme}://{parts.netloc}".lower()
+    try:
+        port = parts.port
+    except ValueError:  # a malformed port: compare as written
+        return f"{scheme}://{parts.netloc}".lower()
+    host = (parts.hostname or "").lower()
+    if ":" in host:  # IPv6
+        host = f"[{host}]"
+    shown = f":{port}" if port is not None and port != _DEFAULT_PORTS.get(scheme) else ""
+    return f"{scheme}://{host}{shown}"
 
 
 def allowed(url: str, origins: list[str] | None) -> bool:

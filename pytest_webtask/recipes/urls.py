@@ -2,18 +2,9 @@
 
 from __future__ import annotations
 
-from urllib.parse import SplitResult, parse_qsl, urljoin, urlsplit
+from urllib.parse import parse_qsl, urljoin, urlsplit
 
-_DEFAULT_PORTS = {"http": 80, "https": 443}
-
-
-def _origin(parts: SplitResult) -> tuple[str, str, int | None]:
-    scheme = parts.scheme.lower()
-    try:
-        port = parts.port or _DEFAULT_PORTS.get(scheme)
-    except ValueError:  # a malformed port: compare as written
-        port = None
-    return scheme, (parts.hostname or "").lower(), port
+from ..browser.origins import origin_of
 
 
 def relative_url(url: str, base_url: str | None) -> str:
@@ -24,7 +15,7 @@ def relative_url(url: str, base_url: str | None) -> str:
     if not base_url:
         return url
     target, base = urlsplit(url), urlsplit(base_url)
-    if not target.scheme or _origin(target) != _origin(base):
+    if not target.scheme or origin_of(url) != origin_of(base_url):
         return url
     prefix = base.path.rstrip("/")
     path = target.path or "/"
