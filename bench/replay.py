@@ -1,85 +1,266 @@
-"""Replay of a recorded multi-step flow vs. a hand-written Playwright script, same run.
+"""The example suites replayed, against their own export to plain Playwright code, same run.
 
-    .venv/bin/python bench/replay.py [--repeat 21]
+    .venv/bin/python bench/replay.py [--rounds 5] [-k EXPR] [--profile] [--no-timing]
 
-The flow is example_suites' test_checkout_with_receipt (its committed recipe): add a product
-in a size, check out with three fields and a file upload, check the confirmation; 7 actions
-and 9 typed checks. The hand-written script does the same actions and asserts the same outcomes
-with Playwright's own locators and expect(). Both run alternately, each in a fresh browser
-context, against the same demo shop; the script prints medians and the ratio.
+``--webtask-export`` writes each replayed test as the pytest-playwright code doing the same
+actions and asserting the same outcomes with ``expect``: the fairest baseline there is. The
+script exports the example suites once (that run is also the warm-up), then times whole
+``pytest`` processes, serially, alternating: the suites replayed with their committed recipes
+(``CI=true``, nothing may record) and the exported files run with ``-p no:webtask``, the same
+tests in both (the ones with an extract step cannot be exported and are left out of both).
+Both sides get the example suites' fixtures: the demo shop, the loopback-only request guard,
+this machine's Chromium. Prints each round with the 1-minute load average, the medians and
+their ratio, the overhead per test and per replayed action, and per-test medians from JUnit
+XML.
+
+``--profile`` adds one run of each side under ``bench/replay_profile.py``: the replay's time
+by category (resolving targets, checks, waiting, the actions' Playwright calls, dialogs and
+tabs, step bookkeeping, the fixture) and the round trips to the browser per test, beside the
+exported code's. ``-k`` narrows both sides to matching tests, for quick iteration.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import re
+import statistics
+import subprocess
 import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from collections import defaultdict
 from pathlib import Path
-
-from playwright.sync_api import Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import compare  # noqa: E402
-from example_suites.demo_shop import DemoShop  # noqa: E402
-from pytest_webtask import WebTask  # noqa: E402
-from pytest_webtask.browser.chromium import launch_args  # noqa: E402
-from pytest_webtask.settings import Settings  # noqa: E402
-from pytest_webtask.steps.session import RecipeSession, StepStats  # noqa: E402
+from pytest_webtask.naming import recipe_path, recipe_test_name  # noqa: E402
+from pytest_webtask.recipes.storage import load_recipe  # noqa: E402
 
-RECIPE = ROOT / "example_suites/__webtask__/test_checkout/test_checkout_with_receipt.yaml"
-RECEIPT = ROOT / "example_suites/data/receipt.txt"
-NAME, EMAIL, ADDRESS = "Ada Lovelace", "ada@example.com", "12 St James's Square"
+EXAMPLES = ROOT / "example_suites"
+PROFILE_ENV = "WEBTASK_BENCH_PROFILE"
+# The exported files run with the example suites' own fixtures (shop, base URL, the guard
+# that every request stays on loopback, this machine's Chromium), nothing of the plugin's.
+CONFTEST = '''
+import pytest
 
+from example_suites.conftest import _loopback_only, base_url, shop  # noqa: F401
+from pytest_webtask.browser.chromium import launch_args
 
-def replayed(page: Page, base_url: str) -> None:
-    session = RecipeSession(path=RECIPE, test_name="test_checkout_with_receipt")
-    task = WebTask(page, session=session, settings=Settings(mode="replay"), base_url=base_url,
-                   llm_provider=lambda: None, stats=StepStats())
-    task.goto("/")
-    task.do("add the Khaki Chinos in size L to the cart")
-    task.do("check out as {name} ({email}), address {address}, and upload the receipt",
-            name=NAME, email=EMAIL, address=ADDRESS, resources={"receipt": RECEIPT})
-    task.check("the confirmation lists Khaki Chinos in size L")
-    assert task.stats.replayed == 3 and task.stats.llm_calls == 0
+# the password each exported test signs in with (the suites pass it as a secret)
+PASSWORDS = {"test_wrong_password_is_refused": "not-the-password"}
 
 
-def hand_written(page: Page, base_url: str) -> None:
-    """The same actions, and the same outcomes as the recipe's typed checks."""
-    page.goto(base_url + "/")
-    card = page.locator("article").filter(has_text="Khaki Chinos")
-    card.get_by_label("Size").select_option("L")
-    card.get_by_role("button", name="Add to cart").click()
-    cart = page.get_by_role("table")
-    expect(cart.get_by_role("row")).to_have_count(1)
-    expect(cart.get_by_text("Khaki Chinos", exact=True)).to_be_visible()
-    expect(cart.get_by_text("Size L", exact=True)).to_be_visible()
-    expect(page).to_have_url(re.compile(r"/cart$"))
-    page.get_by_role("link", name="Proceed to checkout").click()
-    page.get_by_label("Full name").fill(NAME)
-    page.get_by_label("Email").fill(EMAIL)
-    page.get_by_label("Address").fill(ADDRESS)
-    page.get_by_label("Receipt (optional)").set_input_files(RECEIPT)
-    page.get_by_role("button", name="Place order").click()
-    expect(page.get_by_text(f"Thank you, {NAME}!", exact=True)).to_be_visible()
-    expect(page.get_by_text("Receipt received: receipt.txt", exact=True)).to_be_visible()
-    expect(page.get_by_text(re.compile(r"^Your order number is [A-Z]+-\d+\.$"))).to_be_visible()
-    expect(page).to_have_url(re.compile(r"/orders/[A-Z]+-\d+$"))
-    expect(page.get_by_text("Khaki Chinos, size L, qty 1", exact=True)).to_be_visible()
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return launch_args(browser_type_launch_args)
+
+
+@pytest.fixture(autouse=True)
+def _secret(request, monkeypatch):
+    monkeypatch.setenv("WEBTASK_SECRET_PASSWORD",
+                       PASSWORDS.get(request.node.originalname, "lovelace-1815"))
+'''
+
+
+def env(**extra: str) -> dict[str, str]:
+    full = {**os.environ, "CI": "true", "OPENAI_API_KEY": "", "WEBTASK_MODEL": "",
+            "PYTHONPATH": str(ROOT), **extra}
+    full.pop("WEBTASK_SECRET_PASSWORD", None)
+    return full
+
+
+def load() -> float:
+    return os.getloadavg()[0]
+
+
+def pytest_run(args: list[str], cwd: Path, extra_env: dict[str, str] | None = None
+               ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
+                           *args], cwd=cwd, capture_output=True, text=True,
+                          env=env(**(extra_env or {})), timeout=1800, check=False)
+
+
+def export(folder: Path, k: str | None) -> dict[str, str]:
+    """Replay the suites once with ``--webtask-export``: exported module name -> the node id
+    it was exported from."""
+    proc = pytest_run(["example_suites", "--webtask-export", str(folder),
+                       f"--output={folder / '.artifacts'}", *(["-k", k] if k else [])], ROOT)
+    if proc.returncode != 0:
+        raise SystemExit(f"the export run failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-2000:]}")
+    (folder / "conftest.py").write_text(CONFTEST, encoding="utf-8")
+    ids = {}
+    for path in sorted(folder.glob("test_*.py")):
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        m = re.search(r" from (\S+\.py::.+)\.$", first)
+        if m is None:
+            raise SystemExit(f"{path} does not say which test it was exported from")
+        ids[path.stem] = m.group(1)
+    if not ids:
+        raise SystemExit("nothing was exported" + (f" for -k {k!r}" if k else ""))
+    return ids
+
+
+def counts(ids: list[str]) -> tuple[int, int, int]:
+    """Steps, actions and checks the recipes of these tests replay."""
+    steps = actions = checks = 0
+    for nodeid in ids:
+        file, _, tail = nodeid.partition("::")
+        recipe = load_recipe(recipe_path(ROOT / file, recipe_test_name(tail, "chromium")))
+        assert recipe is not None, nodeid
+        for step in recipe.steps:
+            steps += 1
+            actions += len(step.actions)
+            checks += len(step.checks)
+    return steps, actions, checks
+
+
+class Side:
+    """One side of the comparison: how to run it, and what its runs took."""
+
+    def __init__(self, name: str, args: list[str], cwd: Path, n: int,
+                 test_of: dict[str, str] | None = None) -> None:
+        self.name = name
+        self.test_of = test_of  # JUnit classname -> the replayed test's node id
+        self.args = args
+        self.cwd = cwd
+        self.n = n
+        self.walls: list[float] = []
+        self.tests: dict[str, list[float]] = defaultdict(list)  # test name -> seconds
+
+    def run(self, scratch: Path, extra: list[str] | None = None,
+            extra_env: dict[str, str] | None = None) -> float:
+        junit = scratch / f"{self.name}.xml"
+        t0 = time.perf_counter()
+        proc = pytest_run([*self.args, *(extra or []), f"--junit-xml={junit}",
+                           f"--output={scratch / 'artifacts'}"], self.cwd, extra_env)
+        wall = time.perf_counter() - t0
+        passed = re.search(r"(\d+) passed", proc.stdout)
+        if proc.returncode != 0 or not passed or int(passed[1]) != self.n:
+            raise SystemExit(f"{self.name} run failed:\n{proc.stdout[-4000:]}\n"
+                             f"{proc.stderr[-2000:]}")
+        if self.name == "replay" and "0 recorded, 0 failed" not in proc.stdout:
+            raise SystemExit(f"the replay recorded or failed a step:\n{proc.stdout[-3000:]}")
+        if extra is None:
+            self.walls.append(wall)
+            for case in ET.parse(junit).getroot().iter("testcase"):
+                self.tests[self.label(case)].append(float(case.get("time", "0")))
+        return wall
+
+    def label(self, case: ET.Element) -> str:
+        """The replayed test's node id, for a JUnit test case of either side."""
+        classname = case.get("classname", "")
+        if self.test_of is not None:
+            return self.test_of[classname]
+        return classname.replace(".", "/") + ".py::" + case.get("name", "")
+
+
+def timing(replay: Side, exported: Side, rounds: int, scratch: Path) -> list[float]:
+    loads = [load()]
+    print("| round | replay s | export s | ratio | load (1 min) after |")
+    print("| ---: | ---: | ---: | ---: | ---: |")
+    for r in range(rounds):
+        order = (replay, exported) if r % 2 == 0 else (exported, replay)
+        for side in order:
+            side.run(scratch)
+        loads.append(load())
+        a, b = replay.walls[-1], exported.walls[-1]
+        print(f"| {r + 1} | {a:.1f} | {b:.1f} | {a / b:.3f} | {loads[-1]:.2f} |", flush=True)
+    return loads
+
+
+def summary(replay: Side, exported: Side, steps: int, actions: int, checks: int) -> None:
+    a, b = statistics.median(replay.walls), statistics.median(exported.walls)
+    ratios = [x / y for x, y in zip(replay.walls, exported.walls, strict=True)]
+    n = replay.n
+    print(f"\n{n} tests ({steps} steps, {actions} actions, {checks} checks), "
+          f"{len(replay.walls)} alternating rounds, whole pytest processes\n")
+    print("| what | replay | exported code | ratio |")
+    print("| --- | ---: | ---: | ---: |")
+    print(f"| median wall s | {a:.2f} | {b:.2f} | {a / b:.3f} |")
+    print(f"| median of the rounds' ratios | | | {statistics.median(ratios):.3f} |")
+    ta = statistics.median(sum(v[i] for v in replay.tests.values())
+                           for i in range(len(replay.walls)))
+    tb = statistics.median(sum(v[i] for v in exported.tests.values())
+                           for i in range(len(exported.walls)))
+    print(f"| median s inside the tests (JUnit, set-up + call + teardown) | {ta:.2f} | "
+          f"{tb:.2f} | {ta / tb:.3f} |")
+    print(f"\noverhead of the replay (median wall difference): {(a - b) * 1000 / n:+.0f} ms "
+          f"per test, {(a - b) * 1000 / actions:+.1f} ms per action, "
+          f"{(a - b) * 1000 / (actions + checks):+.1f} ms per action or check")
+    print(f"inside the tests only: {(ta - tb) * 1000 / n:+.0f} ms per test, "
+          f"{(ta - tb) * 1000 / actions:+.1f} ms per action")
+    print("\n| test | replay median ms | export median ms | difference ms |")
+    print("| --- | ---: | ---: | ---: |")
+    rows = []
+    for name, times in replay.tests.items():
+        other = exported.tests.get(name)
+        if other:
+            x, y = statistics.median(times) * 1000, statistics.median(other) * 1000
+            rows.append((x - y, name, x, y))
+    for diff, name, x, y in sorted(rows, reverse=True):
+        print(f"| {name.partition('::')[2]} | {x:.0f} | {y:.0f} | {diff:+.0f} |")
+
+
+def profile(replay: Side, exported: Side, scratch: Path) -> None:
+    """One run of each side under the profiling plugin: time and round trips by category."""
+    result = {}
+    for side in (replay, exported):
+        out = scratch / f"profile-{side.name}.jsonl"
+        wall = side.run(scratch, ["-p", "bench.replay_profile"], {PROFILE_ENV: str(out)})
+        data = json.loads(out.read_text(encoding="utf-8").splitlines()[-1])
+        result[side.name] = (wall, data)
+    print(f"\nprofile: one run of each side (load {load():.2f}); exclusive time by category, "
+          "and the messages sent to the browser (one round trip each)\n")
+    print("| category | replay s | replay round trips | export s | export round trips |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    cats: list[str] = []
+    for _, data in result.values():
+        for cat in data["seconds"]:
+            if cat not in cats:
+                cats.append(cat)
+    (wa, ra), (wb, rb) = result["replay"], result["export"]
+    for cat in cats:
+        print(f"| {cat} | {ra['seconds'].get(cat, 0):.2f} | {ra['trips'].get(cat, 0)} | "
+              f"{rb['seconds'].get(cat, 0):.2f} | {rb['trips'].get(cat, 0)} |")
+    sa, sb = sum(ra["tests"].values()), sum(rb["tests"].values())
+    ta, tb = sum(ra["trips"].values()), sum(rb["trips"].values())
+    print(f"| **inside the tests** | {sa:.2f} | {ta} | {sb:.2f} | {tb} |")
+    print(f"| whole process (wall) | {wa:.2f} | | {wb:.2f} | |")
+    n = len(ra["tests"])
+    print(f"\nround trips per test: replay {ta / n:.1f}, export {tb / len(rb['tests']):.1f}")
+    calls = ", ".join(f"{cat} {ra['calls'][cat]}" for cat in ra["calls"])
+    print(f"replay's wrapped calls: {calls}")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--repeat", type=int, default=21)
-    args = parser.parse_args()
-    with DemoShop() as shop, sync_playwright() as p:
-        browser = p.chromium.launch(**launch_args())
-        a, b = compare(browser, replayed, hand_written, shop.url, args.repeat)
-        browser.close()
-    print("| flow | runs | replay median ms | hand-written median ms | ratio |")
-    print("| --- | ---: | ---: | ---: | ---: |")
-    print(f"| checkout (7 actions, 9 checks) | {args.repeat} | {a:.0f} | {b:.0f} | {a / b:.2f} |")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("-k", dest="k", default=None, help="only tests matching (pytest -k)")
+    parser.add_argument("--profile", action="store_true", help="add one profiled run per side")
+    parser.add_argument("--no-timing", action="store_true", help="only the profile")
+    opts = parser.parse_args()
+    print(f"1-minute load average at start: {load():.2f} ({os.cpu_count()} cores)", flush=True)
+    with tempfile.TemporaryDirectory(prefix="webtask-replay-bench-") as tmp:
+        scratch = Path(tmp)
+        folder = scratch / "exported"
+        folder.mkdir()
+        test_of = export(folder, opts.k)
+        ids = sorted(test_of.values())
+        steps, actions, checks = counts(ids)
+        replay = Side("replay", ids, ROOT, len(ids))
+        exported = Side("export", ["-p", "no:webtask", "."], folder, len(ids), test_of)
+        if not opts.no_timing:
+            loads = timing(replay, exported, opts.rounds, scratch)
+            summary(replay, exported, steps, actions, checks)
+            print(f"\n1-minute load average: {loads[0]:.2f} at start, {loads[-1]:.2f} at end, "
+                  f"{min(loads):.2f}-{max(loads):.2f} over the rounds")
+        if opts.profile or opts.no_timing:
+            profile(replay, exported, scratch)
+    print(f"1-minute load average at end: {load():.2f}")
 
 
 if __name__ == "__main__":

@@ -8,9 +8,12 @@
 // op "state":    which of the given ids are still attached, and the snapshot number.
 // op "settle":   resolve once the DOM has been quiet for `quiet` ms (at most `max` ms).
 // op "boxes":    draw (or remove) numbered boxes over the elements, for screenshots.
-// op "resolve":  a replay's fingerprint cascade, every strategy at once (in this frame).
+// op "resolve":  a replay's fingerprint cascade (in this frame): the element it decides on gets
+//                a token to act on, else why none did.
 // op "check":    evaluate one typed check (text, hidden, count, nth, order, state, value) on
 //                the element and container found before (by id, or by a resolve token).
+// op "checks":   evaluate typed checks, each finding its element and container by their
+//                fingerprints in the same call.
 // op "freeze":   the page as static HTML (form state kept), to check it again later.
 (args) => {
   const ID_ATTR = 'data-webtask-id';
@@ -682,22 +685,18 @@
     return out;
   }
 
-  // The fingerprint cascade of a replay, all strategies at once, in one round trip. Each
-  // candidate gets a data-webtask-target token Playwright can act on.
-  // Two slots, so a check's container and its element can be held at once. ``keep``: the
-  // previous call's tokens stay valid (a drag's source while finding its target).
-  function resolve(fp, slot, keep) {
-    const attr = slot === 'scope' ? 'data-webtask-scope' : 'data-webtask-target';
-    state.targets = state.targets || {};
-    if (!keep) {
-      for (const el of state.targets[attr] || []) { try { el.removeAttribute(attr); } catch (e) { /* gone */ } }
-      state.targets[attr] = [];
-    }
-    state.targets[attr] = state.targets[attr] || [];
-    const all = deepAll(document);
+  // The fingerprint cascade of a replay, in one round trip. Strategies are tried in order
+  // (each computed only when the ones before decided nothing); a strategy decides when it has
+  // visible candidates that are still the same element (``differences`` finds none): one is
+  // the answer, several an ambiguity (unless exactly one keeps the recorded CSS path).
+  // Returns {el} or, for the message, {how, same: [fingerprints], count} (ambiguous) or
+  // {seen: [[how, fingerprint, differences]]} (the closest visible candidates, none the same).
+  function findTarget(fp) {
+    let all = null;
+    const every = () => all || (all = deepAll(document));
     const tagged = (el) => el.tagName.toLowerCase() === fp.tag;
     const strategies = [];
-    const by = (name, pred) => strategies.push([name, all.filter(pred)]);
+    const by = (name, pred) => strategies.push([name, () => every().filter(pred)]);
     if (fp.test_id) by('test id', (el) => [el.getAttribute('data-testid'), el.getAttribute('data-test-id'), el.getAttribute('data-test')].includes(fp.test_id));
     if (fp.role && fp.name) by('role and name', (el) => roleOf(el) === fp.role && clip(accessibleName(el) || '', 120) === fp.name);
     if (fp.label) by('label', (el) => ['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName) && labelText(el) === fp.label);
@@ -709,31 +708,94 @@
     // text of the container it sits in.
     if (fp.near && !fp.name) by('role and neighbour text', (el) => tagged(el) && roleOf(el) === fp.role && nearText(el, accessibleName(el)) === fp.near);
     if (fp.css) {
-      let found = [];
-      try { found = list(document.querySelectorAll(fp.css)); } catch (e) { found = []; }
-      strategies.push(['CSS path', found]);
+      strategies.push(['CSS path', () => { try { return list(document.querySelectorAll(fp.css)); } catch (e) { return []; } }]);
     }
     if (fp.xpath) {
-      const found = [];
-      try {
-        const snap = document.evaluate(fp.xpath, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
-        for (let i = 0; i < snap.snapshotLength; i++) found.push(snap.snapshotItem(i));
-      } catch (e) { /* not a valid XPath here */ }
-      strategies.push(['XPath', found]);
+      strategies.push(['XPath', () => {
+        const found = [];
+        try {
+          const snap = document.evaluate(fp.xpath, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+          for (let i = 0; i < snap.snapshotLength; i++) found.push(snap.snapshotItem(i));
+        } catch (e) { /* not a valid XPath here */ }
+        return found;
+      }]);
     }
-    const tokens = new Map();
-    const info = (el) => {
-      if (!tokens.has(el)) {
-        state.tok = (state.tok || 0) + 1;
-        const token = 't' + state.tok;
-        el.setAttribute(attr, token);
-        state.targets[attr].push(el);
-        tokens.set(el, { token, visible: isVisible(el), fp: fingerprint(el, !!fp.near),
-          text: norm(el.innerText || el.textContent || el.value || '') });
-      }
-      return tokens.get(el);
+    const prints = new Map();
+    const printOf = (el) => {
+      if (!prints.has(el)) prints.set(el, fingerprint(el, !!fp.near));
+      return prints.get(el);
     };
-    return strategies.map(([name, els]) => [name, els.slice(0, 50).map(info)]);
+    const seen = [];
+    for (const [how, candidates] of strategies) {
+      const visible = candidates().slice(0, 50).filter(isVisible);
+      let same = [];
+      for (const el of visible) {
+        const current = printOf(el);
+        const diff = differences(fp, current, visible.length > 1, how);
+        if (diff.length) seen.push([how, current, diff]);
+        else same.push([current, el]);
+      }
+      if (same.length > 1) {
+        const byCss = same.filter(([current]) => current.css === fp.css);
+        if (byCss.length) same = byCss;
+      }
+      if (same.length === 1) return { el: same[0][1] };
+      if (same.length) return { how, same: same.slice(0, 3).map(([current]) => current), count: same.length };
+    }
+    return { seen: seen.slice(0, 3) };
+  }
+
+  // Identity fields: a change in any of them means it is not the same element. Ids, classes,
+  // CSS paths and XPaths are only ways to find an element; they may change harmlessly.
+  const IDENTITY = ['tag', 'type', 'role', 'name', 'test_id', 'label', 'placeholder'];
+  // Strategies that identify the element by itself: a candidate found by one of them is not
+  // rejected for lacking a name or label it had at record time (the name may have come from a
+  // neighbour, a label the new markup doesn't have).
+  const SELF_IDENTIFYING = ['test id', 'id', 'name attribute'];
+  const spaced = (s) => (s || '').replace(/\s+/g, ' ').trim();
+  // A value as Python's repr shows it, so messages read the same as the rest of the plugin's.
+  const pyRepr = (s) => {
+    if (s === null || s === undefined) return 'None';
+    const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+    return quote + s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\t/g, '\\t')
+      .split(quote).join('\\' + quote) + quote;
+  };
+
+  // What differs in identity between the recorded element and a candidate. ``several``:
+  // other candidates are visible too, so the element must be near the same text again.
+  function differences(want, have, several, foundBy) {
+    const out = [];
+    for (const field of IDENTITY) {
+      const w = want[field];
+      if (w === null || w === undefined) continue;
+      const h = have[field];
+      if ((h === null || h === undefined) && (field === 'name' || field === 'label') && SELF_IDENTIFYING.includes(foundBy)) continue;
+      if (spaced(w) !== spaced(h)) out.push(field + ' ' + pyRepr(h) + ' instead of ' + pyRepr(w));
+    }
+    if (want.near && (have.near || several) && spaced(want.near) !== spaced(have.near)) {
+      out.push('it is near ' + pyRepr(have.near) + ', not ' + pyRepr(want.near));
+    }
+    return out;
+  }
+
+  // A replay's target: the element findTarget decides on gets a data-webtask-target (or, for
+  // slot "scope", data-webtask-scope) token Playwright can act on. ``keep``: the previous
+  // call's token stays valid (a drag's source while finding its target).
+  function resolve(fp, slot, keep) {
+    const attr = slot === 'scope' ? 'data-webtask-scope' : 'data-webtask-target';
+    state.targets = state.targets || {};
+    if (!keep) {
+      for (const el of state.targets[attr] || []) { try { el.removeAttribute(attr); } catch (e) { /* gone */ } }
+      state.targets[attr] = [];
+    }
+    state.targets[attr] = state.targets[attr] || [];
+    const found = findTarget(fp);
+    if (!found.el) return found;
+    state.tok = (state.tok || 0) + 1;
+    const token = 't' + state.tok;
+    found.el.setAttribute(attr, token);
+    state.targets[attr].push(found.el);
+    return { token };
   }
 
   // -- typed checks (replay and record time share them) -----------------------------------
@@ -904,13 +966,50 @@
     return deepAll(document).find((el) => el.matches(sel)) || null;
   }
 
-  // One typed check on this frame's page; el and scope are attribute selectors of elements
-  // found before. Returns {ok, got}: got says what the page has, for a failure message.
+  // Typed checks, each with its element and container found by their fingerprints in the
+  // same call (one round trip for all the checks of a step). Returns, per check, {ok, got}
+  // (got: what the page has instead) or, when its element or container is not found,
+  // {ok: false, element|within: findTarget's account of why}.
+  function checks(items) {
+    const texts = new Map();  // the visible texts of a root, read once per call
+    const textsOf = (root) => {
+      if (!texts.has(root)) texts.set(root, textCandidates(root));
+      return texts.get(root);
+    };
+    return items.map((item) => {
+      let scope = null;
+      let el = null;
+      if (item.within) {
+        const found = findTarget(item.within);
+        if (!found.el) return { ok: false, within: found };
+        scope = found.el;
+      }
+      if (item.element) {
+        const found = findTarget(item.element);
+        if (item.check.expect === 'hidden') {
+          // gone or invisible holds; still there, or several look-alikes, does not
+          if (found.el) return { ok: false, got: 'it is visible' };
+          if (found.same) return { ok: false, element: found };
+          return { ok: true, got: '' };
+        }
+        if (!found.el) return { ok: false, element: found };
+        el = found.el;
+      }
+      return checkOn(item.check, el, scope, textsOf);
+    });
+  }
+
+  // One typed check on this frame's page, on the element and container found before (by a
+  // resolve token). Returns {ok, got}: got says what the page has, for a failure message.
   function check(c, elSel, scopeSel) {
     const el = deepFind(elSel);
     const scope = deepFind(scopeSel);
     if (elSel && !el) return { ok: false, got: 'the element is no longer on the page' };
     if (scopeSel && !scope) return { ok: false, got: 'the container is no longer on the page' };
+    return checkOn(c, el, scope, textCandidates);
+  }
+
+  function checkOn(c, el, scope, textsOf) {
     if (el && scope && !scope.contains(el)) return { ok: false, got: 'the element is not inside the container' };
     const root = scope || document.body || document.documentElement;
     switch (c.expect) {
@@ -921,13 +1020,13 @@
           const t = renderedText(el);
           return { ok: matches([t], c), got: 'its text is ' + q(clip(t, 300)) };
         }
-        const cands = textCandidates(root);
+        const cands = textsOf(root);
         const ok = matches(cands, c);
         return { ok, got: ok ? '' : closest(cands, c.text, root) };
       }
       case 'hidden': {
         if (el) return { ok: !shown(el), got: 'it is visible' };
-        const cands = textCandidates(root);
+        const cands = textsOf(root);
         const hit = cands.find((t) => matches([t], c));
         return { ok: hit === undefined, got: hit === undefined ? '' : 'it is visible: ' + q(clip(hit, 200)) };
       }
@@ -941,7 +1040,7 @@
           got: pos ? 'it is in item ' + pos.index + ' of ' + pos.count : 'it is not in a list' };
       }
       case 'order': {
-        const cands = textCandidates(root);
+        const cands = textsOf(root);
         let from = 0;
         const at = [];
         for (const want of c.texts) {
@@ -1018,6 +1117,7 @@
     case 'mark': return mark(args.text || '');
     case 'resolve': return resolve(args.fp, args.slot, !!args.keep);
     case 'check': return check(args.check, args.el, args.scope);
+    case 'checks': return checks(args.checks);
     case 'freeze': return freeze();
     case 'element': { // a cited element as a claim reads it: a checkable's state, a field's value, else its text
       const el = deepFind(args.el);

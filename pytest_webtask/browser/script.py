@@ -1,9 +1,24 @@
-"""The in-page collector script, loaded once from collector.js."""
+"""The in-page collector script, loaded once from collector.js.
+
+``COLLECTOR_JS`` is the whole script (about 50 KB), for one ``evaluate``. ``CALL_JS`` and
+``INSTALL_JS`` serve callers that evaluate it many times on a page, as a replay does: the
+first call on a document installs the script under a name of this process's own, and later
+calls send only a call to it, so the script crosses to the browser and is compiled once per
+document rather than once per call (the replayer's ``collect``).
+"""
 
 from __future__ import annotations
 
+import secrets
 from importlib import resources
 
 COLLECTOR_JS = resources.files("pytest_webtask.browser").joinpath("collector.js").read_text(
     encoding="utf-8"
 )
+
+# Not enumerable, and not guessable by the page's own scripts.
+INSTALLED = "__webtask_collector_" + secrets.token_hex(8)
+CALL_JS = f"(args) => {{ const f = window[{INSTALLED!r}]; return f ? f(args) : {INSTALLED!r}; }}"
+INSTALL_JS = (f"(args) => {{ const f = {COLLECTOR_JS.strip()};\n"
+              f"Object.defineProperty(window, {INSTALLED!r}, {{ value: f, configurable: true }});\n"
+              "return f(args); }")

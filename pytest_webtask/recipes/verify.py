@@ -1,4 +1,12 @@
-"""Comparing a recorded fingerprint with an element on the page now."""
+"""The verdict of the in-page fingerprint cascade (collector.js ``findTarget``), for people.
+
+The rule itself runs in the page, in the same call that finds the element (and, for a check,
+in the same call that evaluates it): the first strategy with visible candidates that are still
+the same element decides; one is the answer, several an ambiguity. A candidate is the same
+element when no identity field differs (tag, type, role, name, test id, label, placeholder;
+ids, classes, CSS paths and XPaths are only ways to find it) and, with look-alikes around, it
+is near the same text again. What comes back when nothing is decided is said here.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..browser.fingerprint import Fingerprint
+
+NOT_VISIBLE = "no visible element matches it"
 
 
 @dataclass
@@ -15,39 +25,15 @@ class Found:
 
     frame: Any
     selector: str
-    text: str
-
-# Identity fields: a change in any of them means it is not the same element. Ids, classes,
-# CSS paths and XPaths are only ways to find an element; they may change harmlessly.
-_IDENTITY = ("tag", "type", "role", "name", "test_id", "label", "placeholder")
 
 
-# Strategies that identify the element by itself: a candidate found by one of them is not
-# rejected for lacking a name or label it had at record time (the name may have come from a
-# neighbour, a label the new markup doesn't have).
-_SELF_IDENTIFYING = ("test id", "id", "name attribute")
-_DERIVED = ("name", "label")
-
-
-def differences(recorded: Fingerprint, current: Fingerprint, *, several: bool = False,
-                found_by: str = "") -> list[str]:
-    """What differs in identity between the recorded element and a candidate. ``several``:
-    other candidates are visible too, so the element must be near the same text again."""
-    out = []
-    for field in _IDENTITY:
-        want = getattr(recorded, field)
-        if want is None:
-            continue
-        have = getattr(current, field)
-        if have is None and field in _DERIVED and found_by in _SELF_IDENTIFYING:
-            continue
-        if _norm(want) != _norm(have):
-            out.append(f"{field} {have!r} instead of {want!r}")
-    if recorded.near and (current.near or several) \
-            and _norm(recorded.near) != _norm(current.near):
-        out.append(f"it is near {current.near!r}, not {recorded.near!r}")
-    return out
-
-
-def _norm(value: str | None) -> str:
-    return " ".join((value or "").split())
+def why_not(verdict: dict[str, Any]) -> str:
+    """Why the cascade found no element: several look-alikes, or the closest candidates."""
+    if verdict.get("same"):
+        return (f"{verdict['count']} elements now match it (found by {verdict['how']}): "
+                + "; ".join(Fingerprint.model_validate(fp).describe() for fp in verdict["same"]))
+    seen = [f"by {how}: {Fingerprint.model_validate(fp).describe()}, but {', '.join(diff)}"
+            for how, fp, diff in verdict.get("seen") or []]
+    if not seen:
+        return NOT_VISIBLE
+    return NOT_VISIBLE + ". Closest:\n    " + "\n    ".join(seen)

@@ -15,20 +15,19 @@ from playwright.sync_api import Frame, Locator, Page
 from ...browser._sync.watch import PageWatch
 from ...browser.dialogs import Dialog, DialogAnswer
 from ...browser.fingerprint import Fingerprint
-from ...browser.script import COLLECTOR_JS
+from ...browser.script import CALL_JS, INSTALL_JS, INSTALLED
 from ...errors import CheckFailed, ElementError, ReplayError
 from ...tools._sync.browser_tools import perform
 from ..model import Check, RecipeAction, RecipeStep
 from ..patterns import escape
 from ..urls import absolute_url
-from ..verify import Found, differences
+from ..verify import Found, why_not
 
-# Waits between polls, as Playwright's own auto-wait does: quick at first, then steady.
-POLL_MS = (0, 20, 50, 100, 100, 250)
-
-
-def _poll_ms(attempt: int) -> int:
-    return POLL_MS[min(attempt, len(POLL_MS) - 1)]
+# Waits between tries, Playwright's own: finding an action's target as an action waits for
+# its element; a check as ``expect`` polls. A first try costs no wait; the last interval
+# repeats until the timeout.
+ACTION_POLL_MS = (20, 100, 100, 500)
+EXPECT_POLL_MS = (100, 250, 500, 1000)
 
 
 class Replayer:
@@ -159,21 +158,43 @@ class Replayer:
             pass  # the checks that follow wait for what they need
 
     def run_checks(self, checks: list[Check], where: str) -> None:
-        for n, check in enumerate(checks, 1):
-            self.verify(check, f"{where}, check {n}")
+        """Every check must hold, in order, each waiting up to the timeout. All are first
+        tried at once (one call); from the first that does not hold yet, they are waited for
+        one by one, as if each had been waited for in turn."""
+        tried = self.holds_all(checks)
+        for n, (check, (ok, instead)) in enumerate(zip(checks, tried, strict=True), 1):
+            if not ok:
+                self.verify(check, f"{where}, check {n}", tried=(ok, instead))
+                for m, later in enumerate(checks[n:], n + 1):
+                    self.verify(later, f"{where}, check {m}")
+                return
 
     # -- finding elements -----------------------------------------------------------------
 
-    def _until(self, attempt: Callable[[], Any]) -> tuple[Any, str]:
-        """Poll ``attempt`` (returning (value or None, why not)) until a value or timeout."""
+    def _until(self, attempt: Callable[[], Any], poll_ms: tuple[int, ...] = ACTION_POLL_MS,
+                     tried: tuple[Any, str] | None = None) -> tuple[Any, str]:
+        """Try ``attempt`` (returning (value or None, why not)) until a value or the timeout,
+        waiting ``poll_ms`` between tries; ``tried``: the first try, already made."""
         deadline = time.monotonic() + self.timeout_ms / 1000
         n = 0
-        while True:
-            value, problem = attempt()
-            if value is not None or time.monotonic() >= deadline:
-                return value, problem
+        value, problem = tried if tried is not None else attempt()
+        while value is None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            self.page.wait_for_timeout(min(poll_ms[min(n, len(poll_ms) - 1)],
+                                                 left * 1000))
             n += 1
-            self.page.wait_for_timeout(_poll_ms(n))
+            value, problem = attempt()
+        return value, problem
+
+    def collect(self, frame: Frame, args: dict[str, Any]) -> Any:
+        """The collector's ``op`` on ``frame``: installed on its document by the first call,
+        later calls send only the arguments (collector.js is 50 KB)."""
+        got = frame.evaluate(CALL_JS, args)
+        if isinstance(got, str) and got == INSTALLED:
+            got = frame.evaluate(INSTALL_JS, args)
+        return got
 
     def resolve(self, fp: Fingerprint, where: str, *, keep: bool = False) -> Locator:
         """The one visible element matching ``fp``, waiting up to the timeout for it
@@ -187,10 +208,10 @@ class Replayer:
             )
         return found.frame.locator(found.selector)
 
-    def _frame(self, fp: Fingerprint) -> Frame | None:
-        """The frame holding the element: the main frame, or its iframe chain followed."""
+    def _frame(self, chain: list[str] | tuple[str, ...]) -> Frame | None:
+        """The frame an element is in: the main frame, or its iframe chain followed."""
         frame = self.page.main_frame
-        for css in fp.frame:
+        for css in chain:
             handle = frame.query_selector(css)
             child = handle.content_frame() if handle else None
             if child is None:
@@ -203,51 +224,33 @@ class Replayer:
         """One try of the fingerprint cascade (collector.js, in the element's frame, the same
         role and name code as recording): (what was found, "") or (None, why not).
 
-        The first strategy with visible candidates still the same element decides: one is
-        the answer; several is an ambiguity. ``slot`` "scope" holds a check's container while
-        its element is found in the other slot."""
+        ``slot`` "scope" holds an element while another is found in the other slot."""
         try:
-            frame = self._frame(fp)
+            frame = self._frame(fp.frame)
             if frame is None:
                 return None, f"its iframe {' > '.join(fp.frame)} is not on the page"
-            found = frame.evaluate(COLLECTOR_JS, {"op": "resolve", "fp": fp.model_dump(),
-                                                        "slot": slot, "keep": keep})
+            verdict = self.collect(frame, {"op": "resolve", "fp": fp.model_dump(),
+                                                 "slot": slot, "keep": keep})
         except PlaywrightError as exc:
             return None, script_problem(exc, self.page.url)
+        if "token" not in verdict:
+            return None, why_not(verdict)
         attr = "data-webtask-scope" if slot == "scope" else "data-webtask-target"
-        seen: list[str] = []
-        for how, infos in found:
-            visible = [info for info in infos if info["visible"]]
-            same: list[tuple[Fingerprint, dict[str, Any]]] = []
-            for info in visible:
-                current = Fingerprint.model_validate(info["fp"])
-                diff = differences(fp, current, several=len(visible) > 1, found_by=how)
-                if diff:
-                    seen.append(f"by {how}: {current.describe()}, but {', '.join(diff)}")
-                else:
-                    same.append((current, info))
-            if len(same) > 1:
-                same = [s for s in same if s[0].css == fp.css] or same
-            if len(same) == 1:
-                selector = f'[{attr}="{same[0][1]["token"]}"]'
-                return Found(frame, selector, same[0][1]["text"]), ""
-            if same:
-                return None, (f"{len(same)} elements now match it (found by {how}): "
-                              + "; ".join(s[0].describe() for s in same[:3]))
-        if not seen:
-            return None, NOT_VISIBLE
-        return None, NOT_VISIBLE + ". Closest:\n    " + "\n    ".join(seen[:3])
+        return Found(frame, f'[{attr}="{verdict["token"]}"]'), ""
 
     # -- checks ---------------------------------------------------------------------------
 
-    def verify(self, check: Check, where: str) -> None:
-        """Wait up to the timeout for ``check`` to hold; fail with what the page has instead."""
+    def verify(self, check: Check, where: str,
+                     tried: tuple[bool, str] | None = None) -> None:
+        """Wait up to the timeout for ``check`` to hold, polling as ``expect`` does; fail with
+        what the page has instead. ``tried``: the first try, already made."""
 
         def attempt() -> tuple[bool | None, str]:
             ok, instead = self.holds(check)
             return (True if ok else None), instead
 
-        ok, instead = self._until(attempt)
+        first = None if tried is None else ((True if tried[0] else None), tried[1])
+        ok, instead = self._until(attempt, EXPECT_POLL_MS, first)
         if ok is None:
             raise CheckFailed(
                 f"{where}: expected {self._describe(check)}\n  instead: {instead}\n"
@@ -274,28 +277,49 @@ class Replayer:
 
     def holds(self, check: Check, url: str | None = None) -> tuple[bool, str]:
         """One try of ``check`` (no waiting): (holds, what the page has instead)."""
-        if check.expect == "url":
-            return self._url_holds(check, url or self.page.url)
-        frame, el, scope = self.page.main_frame, None, None
-        if check.within is not None:
-            found, problem = self._find(check.within, slot="scope")
-            if found is None:
-                return False, f"its container {check.within.describe()}: {problem}"
-            frame, scope = found.frame, found.selector
-        if check.element is not None:
-            found, problem = self._find(check.element)
-            if check.expect == "hidden":
-                return found is None and problem.startswith(NOT_VISIBLE), (
-                    "it is visible" if found is not None else problem)
-            if found is None:
-                return False, problem
-            frame, el = found.frame, found.selector
+        return (self.holds_all([check], url))[0]
+
+    def holds_all(self, checks: list[Check], url: str | None = None
+                        ) -> list[tuple[bool, str]]:
+        """One try of each check (no waiting), in one call for those on the main frame:
+        each finds its element and container and is evaluated in the same ``evaluate``."""
+        out: dict[int, tuple[bool, str]] = {}
+        by_frame: dict[tuple[str, ...], list[int]] = {}
+        for n, check in enumerate(checks):
+            if check.expect == "url":
+                out[n] = self._url_holds(check, url or self.page.url)
+            else:  # in the frame of its element, else of its container
+                fp = check.element or check.within
+                by_frame.setdefault(tuple(fp.frame) if fp else (), []).append(n)
+        for chain, indices in by_frame.items():
+            for n, result in zip(indices, self._checks_in(chain, [checks[n] for n in
+                                                                        indices]), strict=True):
+                out[n] = result
+        return [out[n] for n in range(len(checks))]
+
+    def _checks_in(self, chain: tuple[str, ...], checks: list[Check]
+                         ) -> list[tuple[bool, str]]:
         try:
-            got = frame.evaluate(COLLECTOR_JS, {"op": "check", "check": self._spec(check),
-                                                      "el": el, "scope": scope})
+            frame = self._frame(chain)
+            if frame is None:
+                return [(False, f"its iframe {' > '.join(chain)} is not on the page")] * len(checks)
+            got = self.collect(frame, {"op": "checks", "checks": [
+                {"check": self._spec(c),
+                 "element": c.element.model_dump() if c.element else None,
+                 "within": c.within.model_dump() if c.within else None} for c in checks]})
         except PlaywrightError as exc:
-            return False, script_problem(exc, self.page.url)
-        return bool(got["ok"]), str(got["got"])
+            return [(False, script_problem(exc, self.page.url))] * len(checks)
+        out = []
+        for check, result in zip(checks, got, strict=True):
+            if "within" in result:
+                assert check.within is not None
+                out.append((False, f"its container {check.within.describe()}: "
+                                   f"{why_not(result['within'])}"))
+            elif "element" in result:
+                out.append((False, why_not(result["element"])))
+            else:
+                out.append((bool(result["ok"]), str(result["got"])))
+        return out
 
     def _url_holds(self, check: Check, url: str) -> tuple[bool, str]:
         parts = urlsplit(url)
@@ -311,8 +335,6 @@ class Replayer:
                 return False, f"the URL's query has {have} (URL {url})"
         return True, ""
 
-
-NOT_VISIBLE = "no visible element matches it"
 
 
 def script_problem(exc: Exception, url: str) -> str:

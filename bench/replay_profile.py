@@ -1,0 +1,140 @@
+"""Where a replay's time goes: a pytest plugin for ``bench/replay.py --profile`` only.
+
+    WEBTASK_BENCH_PROFILE=out.jsonl pytest -p bench.replay_profile ...
+
+It wraps the sync twin's functions by category (resolving targets, checks, waiting between
+polls, the actions' Playwright calls, dialogs and tabs, the step pipeline's bookkeeping, the
+``webtask`` fixture's set-up and teardown) and times each category *exclusively*: a check
+that waits counts its polls' sleeps as waiting, not as checking. It also counts the messages
+Playwright's client sends to the browser (every call is one round trip), by category, so a
+change that saves a round trip shows as a count, not only as noise-prone milliseconds. The
+same plugin runs beside the exported code, where every call is the test's own.
+
+Nothing here changes what runs; names that no longer exist are skipped, so the profile can
+be taken before and after a change to the replayer.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+ENV = "WEBTASK_BENCH_PROFILE"
+TEST = "the test's own code (pytest-playwright, page set-up, export's calls)"
+
+# (category, "module:Class.method" or "module:function"); the innermost wrapped call running
+# owns the time and the round trips.
+TARGETS: list[tuple[str, str]] = [
+    ("webtask fixture set-up and teardown", "pytest_webtask.plugin:_pipeline"),
+    ("webtask fixture set-up and teardown", "pytest_webtask.plugin:_finish"),
+    ("webtask fixture set-up and teardown", "pytest_webtask.steps._sync.webtask:WebTask.__init__"),
+    ("webtask fixture set-up and teardown",
+     "pytest_webtask.steps._sync.webtask:WebTask.scrub_page"),
+    ("goto", "pytest_webtask.steps._sync.webtask:WebTask.goto"),
+    ("step bookkeeping", "pytest_webtask.steps._sync.pipeline:Pipeline.run"),
+    ("resolving targets", "pytest_webtask.recipes._sync.replayer:Replayer.resolve"),
+    ("actions (Playwright calls)", "pytest_webtask.recipes._sync.replayer:perform"),
+    ("actions (Playwright calls)", "pytest_webtask.recipes._sync.replayer:Replayer.act"),
+    ("checks", "pytest_webtask.recipes._sync.replayer:Replayer.verify"),
+    ("checks", "pytest_webtask.recipes._sync.replayer:Replayer.run_checks"),
+    ("dialogs and tabs", "pytest_webtask.recipes._sync.replayer:Replayer._expect_dialogs"),
+    ("dialogs and tabs", "pytest_webtask.recipes._sync.replayer:Replayer._follow_tab"),
+    ("dialogs and tabs", "pytest_webtask.browser._sync.watch:PageWatch.attach"),
+    ("dialogs and tabs", "pytest_webtask.browser._sync.watch:PageWatch.detach"),
+    ("waiting (polls, sleeps)", "playwright.sync_api:Page.wait_for_timeout"),
+    ("waiting (polls, sleeps)", "playwright.sync_api:Frame.wait_for_timeout"),
+]
+
+
+class Profile:
+    """Exclusive seconds, calls and round trips per category."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = defaultdict(float)
+        self.calls: dict[str, int] = defaultdict(int)
+        self.trips: dict[str, int] = defaultdict(int)
+        self.stack: list[list[Any]] = []  # [category, start, child seconds]
+        self.tests: dict[str, float] = {}  # node id -> setup + call + teardown seconds
+
+    def wrap(self, category: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            frame: list[Any] = [category, time.perf_counter(), 0.0]
+            self.stack.append(frame)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.stack.pop()
+                spent = time.perf_counter() - frame[1]
+                self.seconds[category] += spent - frame[2]
+                self.calls[category] += 1
+                if self.stack:
+                    self.stack[-1][2] += spent
+
+        timed.__wrapped__ = fn  # type: ignore[attr-defined]
+        return timed
+
+    def trip(self) -> None:
+        self.trips[self.stack[-1][0] if self.stack else TEST] += 1
+
+
+PROFILE = Profile()
+
+
+def _install() -> None:
+    for category, target in TARGETS:
+        module_name, _, attr = target.partition(":")
+        try:
+            owner: Any = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        *path, name = attr.split(".")
+        for part in path:
+            owner = getattr(owner, part, None)
+        if owner is None or not hasattr(owner, name):
+            continue
+        setattr(owner, name, PROFILE.wrap(category, getattr(owner, name)))
+    from playwright._impl.connection import Connection
+
+    send = Connection.send_message_to_server
+
+    def counted(self: Any, obj: Any, method: str, *args: Any, **kwargs: Any) -> Any:
+        if method != "__waitInfo__":
+            PROFILE.trip()
+        return send(self, obj, method, *args, **kwargs)
+
+    Connection.send_message_to_server = counted  # type: ignore[method-assign,assignment]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get(ENV):
+        _install()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[Any]:
+    t0 = time.perf_counter()
+    frame: list[Any] = [TEST, t0, 0.0]  # the test's own category, below every wrapped call
+    PROFILE.stack.append(frame)
+    try:
+        return (yield)
+    finally:
+        PROFILE.stack.pop()
+        spent = time.perf_counter() - t0
+        PROFILE.seconds[TEST] += spent - frame[2]
+        PROFILE.tests[item.nodeid] = spent
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    path = os.environ.get(ENV)
+    if not path or not PROFILE.tests:
+        return
+    with open(path, "a", encoding="utf-8") as out:
+        out.write(json.dumps({"seconds": PROFILE.seconds, "calls": PROFILE.calls,
+                              "trips": PROFILE.trips, "tests": PROFILE.tests}) + "\n")
