@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pytest_webtask.naming import recipe_path, recipe_test_name  # noqa: E402
+from pytest_webtask.recipes.naming import recipe_path, recipe_test_name  # noqa: E402
 from pytest_webtask.recipes.storage import load_recipe  # noqa: E402
 
 EXAMPLES = ROOT / "example_suites"
@@ -232,6 +232,11 @@ def profile(replay: Side, exported: Side, scratch: Path) -> None:
     print(f"| whole process (wall) | {wa:.2f} | | {wb:.2f} | |")
     n = len(ra["tests"])
     print(f"\nround trips per test: replay {ta / n:.1f}, export {tb / len(rb['tests']):.1f}")
+    for name, data in (("replay", ra), ("export", rb)):
+        sent = data.get("unawaited", {})
+        if sent:
+            print(f"{name}: also {sum(sent.values())} message(s) sent without awaiting a reply "
+                  "(listener subscriptions): " + ", ".join(f"{c} {k}" for c, k in sent.items()))
     calls = ", ".join(f"{cat} {ra['calls'][cat]}" for cat in ra["calls"])
     print(f"replay's wrapped calls: {calls}")
 

@@ -8,7 +8,8 @@ polls, the actions' Playwright calls, dialogs and tabs, the step pipeline's book
 that waits counts its polls' sleeps as waiting, not as checking. It also counts the messages
 Playwright's client sends to the browser (every call is one round trip), by category, so a
 change that saves a round trip shows as a count, not only as noise-prone milliseconds. The
-same plugin runs beside the exported code, where every call is the test's own.
+same plugin runs beside the exported code, where every call is the test's own. Messages
+the client sends without awaiting a reply (a listener's subscription) are counted apart.
 
 Nothing here changes what runs; names that no longer exist are skipped, so the profile can
 be taken before and after a change to the replayer.
@@ -63,6 +64,8 @@ class Profile:
         self.seconds: dict[str, float] = defaultdict(float)
         self.calls: dict[str, int] = defaultdict(int)
         self.trips: dict[str, int] = defaultdict(int)
+        # messages the client sends without waiting for the reply (listener subscriptions)
+        self.unawaited: dict[str, int] = defaultdict(int)
         self.stack: list[list[Any]] = []  # [category, start, child seconds]
         self.tests: dict[str, float] = {}  # node id -> setup + call + teardown seconds
 
@@ -83,8 +86,9 @@ class Profile:
         timed.__wrapped__ = fn  # type: ignore[attr-defined]
         return timed
 
-    def trip(self) -> None:
-        self.trips[self.stack[-1][0] if self.stack else TEST] += 1
+    def trip(self, awaited: bool = True) -> None:
+        counts = self.trips if awaited else self.unawaited
+        counts[self.stack[-1][0] if self.stack else TEST] += 1
 
 
 PROFILE = Profile()
@@ -109,7 +113,7 @@ def _install() -> None:
 
     def counted(self: Any, obj: Any, method: str, *args: Any, **kwargs: Any) -> Any:
         if method != "__waitInfo__":
-            PROFILE.trip()
+            PROFILE.trip(awaited=method != "updateSubscription")
         return send(self, obj, method, *args, **kwargs)
 
     Connection.send_message_to_server = counted  # type: ignore[method-assign,assignment]
@@ -140,4 +144,5 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         return
     with open(path, "a", encoding="utf-8") as out:
         out.write(json.dumps({"seconds": PROFILE.seconds, "calls": PROFILE.calls,
-                              "trips": PROFILE.trips, "tests": PROFILE.tests}) + "\n")
+                              "trips": PROFILE.trips,
+                              "unawaited": PROFILE.unawaited, "tests": PROFILE.tests}) + "\n")

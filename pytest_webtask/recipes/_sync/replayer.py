@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
+from weakref import WeakKeyDictionary
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Locator, Page
@@ -27,6 +28,9 @@ from ..verify import Found, why_not
 # repeats until the timeout.
 ACTION_POLL_MS = (20, 100, 100, 500)
 EXPECT_POLL_MS = (100, 250, 500, 1000)
+
+# The URL of the document each frame last had the collector installed on.
+_INSTALLED_ON: WeakKeyDictionary[Any, str] = WeakKeyDictionary()
 
 
 class Replayer:
@@ -188,11 +192,16 @@ class Replayer:
         return value, problem
 
     def collect(self, frame: Frame, args: dict[str, Any]) -> Any:
-        """The collector's ``op`` on ``frame``: installed on its document by the first call,
-        later calls send only the arguments (collector.js is 50 KB)."""
-        got = frame.evaluate(CALL_JS, args)
-        if isinstance(got, str) and got == INSTALLED:
-            got = frame.evaluate(INSTALL_JS, args)
+        """The collector's ``op`` on ``frame``, in one call: the whole script (50 KB) when
+        the frame shows another document than it was last installed on (its URL changed),
+        then only the arguments; a document the script is not on after all (reloaded at the
+        same URL) costs a second call."""
+        if _INSTALLED_ON.get(frame) == frame.url:
+            got = frame.evaluate(CALL_JS, args)
+            if not (isinstance(got, str) and got == INSTALLED):
+                return got
+        got = frame.evaluate(INSTALL_JS, args)
+        _INSTALLED_ON[frame] = frame.url
         return got
 
     def resolve(self, fp: Fingerprint, where: str, *, keep: bool = False) -> Locator:
