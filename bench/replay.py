@@ -25,6 +25,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -129,15 +130,19 @@ class Side:
         self.cwd = cwd
         self.n = n
         self.walls: list[float] = []
+        self.cpus: list[float] = []  # CPU s of every process of the run (pytest, browser...)
         self.tests: dict[str, list[float]] = defaultdict(list)  # test name -> seconds
 
     def run(self, scratch: Path, extra: list[str] | None = None,
             extra_env: dict[str, str] | None = None) -> float:
         junit = scratch / f"{self.name}.xml"
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         proc = pytest_run([*self.args, *(extra or []), f"--junit-xml={junit}",
                            f"--output={scratch / 'artifacts'}"], self.cwd, extra_env)
         wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         passed = re.search(r"(\d+) passed", proc.stdout)
         if proc.returncode != 0 or not passed or int(passed[1]) != self.n:
             raise SystemExit(f"{self.name} run failed:\n{proc.stdout[-4000:]}\n"
@@ -146,6 +151,7 @@ class Side:
             raise SystemExit(f"the replay recorded or failed a step:\n{proc.stdout[-3000:]}")
         if extra is None:
             self.walls.append(wall)
+            self.cpus.append(cpu)
             for case in ET.parse(junit).getroot().iter("testcase"):
                 self.tests[self.label(case)].append(float(case.get("time", "0")))
         return wall
@@ -160,15 +166,18 @@ class Side:
 
 def timing(replay: Side, exported: Side, rounds: int, scratch: Path) -> list[float]:
     loads = [load()]
-    print("| round | replay s | export s | ratio | load (1 min) after |")
-    print("| ---: | ---: | ---: | ---: | ---: |")
+    print("| round | replay s | export s | ratio | replay CPU s | export CPU s | CPU ratio | "
+          "load (1 min) after |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in range(rounds):
         order = (replay, exported) if r % 2 == 0 else (exported, replay)
         for side in order:
             side.run(scratch)
         loads.append(load())
         a, b = replay.walls[-1], exported.walls[-1]
-        print(f"| {r + 1} | {a:.1f} | {b:.1f} | {a / b:.3f} | {loads[-1]:.2f} |", flush=True)
+        ca, cb = replay.cpus[-1], exported.cpus[-1]
+        print(f"| {r + 1} | {a:.1f} | {b:.1f} | {a / b:.3f} | {ca:.1f} | {cb:.1f} | "
+              f"{ca / cb:.3f} | {loads[-1]:.2f} |", flush=True)
     return loads
 
 
@@ -182,6 +191,8 @@ def summary(replay: Side, exported: Side, steps: int, actions: int, checks: int)
     print("| --- | ---: | ---: | ---: |")
     print(f"| median wall s | {a:.2f} | {b:.2f} | {a / b:.3f} |")
     print(f"| median of the rounds' ratios | | | {statistics.median(ratios):.3f} |")
+    ca, cb = statistics.median(replay.cpus), statistics.median(exported.cpus)
+    print(f"| median CPU s (every process of the run) | {ca:.2f} | {cb:.2f} | {ca / cb:.3f} |")
     ta = statistics.median(sum(v[i] for v in replay.tests.values())
                            for i in range(len(replay.walls)))
     tb = statistics.median(sum(v[i] for v in exported.tests.values())

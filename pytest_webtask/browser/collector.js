@@ -10,6 +10,7 @@
 // op "boxes":    draw (or remove) numbered boxes over the elements, for screenshots.
 // op "resolve":  a replay's fingerprint cascade (in this frame): the element it decides on gets
 //                a token to act on, else why none did.
+// op "target":   the element the cascade decides on, or null (the selector engine, engine.py).
 // op "check":    evaluate one typed check (text, hidden, count, nth, order, state, value) on
 //                the element and container found before (by id, or by a resolve token).
 // op "checks":   evaluate typed checks, each finding its element and container by their
@@ -1116,6 +1117,7 @@
   switch (args.op) {
     case 'mark': return mark(args.text || '');
     case 'resolve': return resolve(args.fp, args.slot, !!args.keep);
+    case 'target': return findTarget(args.fp).el || null; // the selector engine's answer
     case 'check': return check(args.check, args.el, args.scope);
     case 'checks': return checks(args.checks);
     case 'freeze': return freeze();

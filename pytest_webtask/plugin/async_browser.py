@@ -89,8 +89,11 @@ class TestBrowser:
         from playwright.async_api import Error as PlaywrightError
         from playwright.async_api import async_playwright
 
+        from ..browser import engine
+
         o = self.options
         self._pw = await async_playwright().start()
+        await engine.register(self._pw.selectors)  # before any context: costs no call
         browser_type = getattr(self._pw, o.browser_name)
         if o.connect_cdp:
             problem = cdp_unsupported(o.browser_name)

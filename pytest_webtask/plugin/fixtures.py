@@ -12,7 +12,7 @@ import pytest
 
 from ..recipes.naming import recipe_path
 from .assembly import claim_flavour, finish, pipeline_parts, recipe_name
-from .keys import REPORTS, SETTINGS, TEST_ARTIFACTS, TEST_SECRETS
+from .keys import ENGINE_REGISTERED, REPORTS, SETTINGS, TEST_ARTIFACTS, TEST_SECRETS
 
 
 @pytest.fixture(scope="session")
@@ -47,6 +47,7 @@ def webtask(request: pytest.FixtureRequest, page: Any, base_url: str | None,
     from ..steps._sync.webtask import WebTask
 
     claim_flavour(request, "sync")
+    _register_engine(request)
     task = WebTask(page, base_url=base_url or None,
                    **pipeline_parts(request, "sync", Path(output_path)))
     request.node.stash[TEST_SECRETS] = task.secrets
@@ -54,6 +55,23 @@ def webtask(request: pytest.FixtureRequest, page: Any, base_url: str | None,
     yield task
     task.scrub_page()  # before pytest-playwright's end-of-test screenshot
     finish(request, task)
+
+
+def _register_engine(request: pytest.FixtureRequest) -> None:
+    """Once per session: the fingerprint selector engine (browser/engine.py) on
+    pytest-playwright's Playwright, so a replayed action finds its target in its own call."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    from ..browser import engine
+
+    if request.session.stash.get(ENGINE_REGISTERED, False):
+        return
+    try:
+        engine.register(request.getfixturevalue("playwright").selectors)
+    except PlaywrightError as exc:
+        if not engine.already_registered(exc):
+            raise
+    request.session.stash[ENGINE_REGISTERED] = True
 
 
 try:

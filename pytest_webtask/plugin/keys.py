@@ -14,6 +14,7 @@ SETTINGS = pytest.StashKey[Settings]()  # config: the run's settings
 RUN_BUDGET = pytest.StashKey[Any]()  # config: the run's RunBudget (imported lazily)
 FLAVOUR = pytest.StashKey[str]()  # session: "sync" or "async", whichever fixture came first
 RECIPE_OWNERS = pytest.StashKey[dict[tuple[str, Any], str]]()  # session: recipe -> node id
+ENGINE_REGISTERED = pytest.StashKey[bool]()  # session: the fingerprint selector engine is in
 REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()  # item: its reports by phase
 TEST_SECRETS = pytest.StashKey[Any]()  # item: its Secrets, filled as steps pass them
 TEST_ARTIFACTS = pytest.StashKey[Path]()  # item: its output folder

@@ -7,12 +7,14 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, WeakSet
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Locator, Page
 
 from ...browser._async.watch import AsyncPageWatch
+from ...browser.engine import selector
+from ...browser.engine import unknown as unknown_engine
 from ...browser.script import CALL_JS, INSTALL_JS, INSTALLED
 from ...errors import CheckFailed, ElementError, ReplayError
 from ...tools._async.browser_tools import perform
@@ -28,6 +30,8 @@ from ..verify import Found, why_not
 ACTION_POLL_MS = (20, 100, 100, 500)
 EXPECT_POLL_MS = (100, 250, 500, 1000)
 
+# Browser contexts without the fingerprint selector engine (pages made without the plugin).
+_NO_ENGINE: WeakSet[Any] = WeakSet()
 # The URL of the document each frame last had the collector installed on.
 _INSTALLED_ON: WeakKeyDictionary[Any, str] = WeakKeyDictionary()
 
@@ -76,9 +80,14 @@ class AsyncReplayer:
     async def run_action(self, action: RecipeAction, where: str,
                          watch: AsyncPageWatch | None = None) -> None:
         params: dict[str, Any] = dict(action.params)
-        locator = await self.resolve(action.target, where) if action.target else None
-        to_locator = await self.resolve(action.to, where + " (drop target)", keep=True) \
-            if action.to else None
+        engine = self._engine_serves(action)
+        if engine:  # the action's own call finds, verifies and acts on its target
+            locator = self.page.locator(selector(action.target)) if action.target else None
+            to_locator = self.page.locator(selector(action.to)) if action.to else None
+        else:
+            locator = await self.resolve(action.target, where) if action.target else None
+            to_locator = await self.resolve(action.to, where + " (drop target)", keep=True) \
+                if action.to else None
         if self.before_action is not None:
             await self.before_action(action, locator)
         if action.tool == "navigate":
@@ -95,6 +104,11 @@ class AsyncReplayer:
                                    timeout_ms=self.timeout_ms, watch=watch,
                                    to_locator=to_locator, custom=self.tools)
         except PlaywrightError as exc:
+            if engine and unknown_engine(exc):  # a page made without the plugin
+                _NO_ENGINE.add(self.page.context)
+                return await self.run_action(action, where, watch)
+            if engine:  # was it the element that failed? Then say so, as a resolve would
+                await self._still_there(action, where)
             raise ReplayError(f"{where}: {action.tool} failed on {what}: "
                               f"{str(exc).strip().splitlines()[0]}") from None
         if not result.success:
@@ -105,6 +119,21 @@ class AsyncReplayer:
             await self._expect_dialogs(action, watch, f"{where} on {what}")
             if action.opens_tab:
                 await self._follow_tab(watch, f"{where} on {what}")
+
+    def _engine_serves(self, action: RecipeAction) -> bool:
+        """Whether the action's targets go to the fingerprint selector engine (registered by
+        the plugin; an element in an iframe is found first, in its frame)."""
+        targets = [fp for fp in (action.target, action.to) if fp is not None]
+        return bool(targets) and not any(fp.frame for fp in targets) \
+            and self.page.context not in _NO_ENGINE
+
+    async def _still_there(self, action: RecipeAction, where: str) -> None:
+        """After a failed action: an ElementError if a target is not on the page (now)."""
+        for fp, label in ((action.target, where), (action.to, where + " (drop target)")):
+            if fp is not None:
+                found, problem = await self._find(fp, keep=True)
+                if found is None:
+                    raise self._missing(fp, label, problem)
 
     def _answer(self, dialog: Dialog) -> DialogAnswer:
         return DialogAnswer(accept=dialog.accept, type=dialog.type,
@@ -208,12 +237,15 @@ class AsyncReplayer:
         (``keep``: the locator of the previous resolve stays valid)."""
         found, problem = await self._until(lambda: self._find(fp, keep=keep))
         if found is None:
-            raise ElementError(
-                f"{where}: expected {fp.describe()}; {problem}\n"
-                f"  page: {self.page.url}\n"
-                "  If the page changed on purpose, record again: pytest --webtask-record"
-            )
+            raise self._missing(fp, where, problem)
         return found.frame.locator(found.selector)
+
+    def _missing(self, fp: Fingerprint, where: str, problem: str) -> ElementError:
+        return ElementError(
+            f"{where}: expected {fp.describe()}; {problem}\n"
+            f"  page: {self.page.url}\n"
+            "  If the page changed on purpose, record again: pytest --webtask-record"
+        )
 
     async def _frame(self, chain: list[str] | tuple[str, ...]) -> Frame | None:
         """The frame an element is in: the main frame, or its iframe chain followed."""

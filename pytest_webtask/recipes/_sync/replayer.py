@@ -8,12 +8,14 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, WeakSet
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Locator, Page
 
 from ...browser._sync.watch import PageWatch
+from ...browser.engine import selector
+from ...browser.engine import unknown as unknown_engine
 from ...browser.script import CALL_JS, INSTALL_JS, INSTALLED
 from ...errors import CheckFailed, ElementError, ReplayError
 from ...tools._sync.browser_tools import perform
@@ -29,6 +31,8 @@ from ..verify import Found, why_not
 ACTION_POLL_MS = (20, 100, 100, 500)
 EXPECT_POLL_MS = (100, 250, 500, 1000)
 
+# Browser contexts without the fingerprint selector engine (pages made without the plugin).
+_NO_ENGINE: WeakSet[Any] = WeakSet()
 # The URL of the document each frame last had the collector installed on.
 _INSTALLED_ON: WeakKeyDictionary[Any, str] = WeakKeyDictionary()
 
@@ -77,9 +81,14 @@ class Replayer:
     def run_action(self, action: RecipeAction, where: str,
                          watch: PageWatch | None = None) -> None:
         params: dict[str, Any] = dict(action.params)
-        locator = self.resolve(action.target, where) if action.target else None
-        to_locator = self.resolve(action.to, where + " (drop target)", keep=True) \
-            if action.to else None
+        engine = self._engine_serves(action)
+        if engine:  # the action's own call finds, verifies and acts on its target
+            locator = self.page.locator(selector(action.target)) if action.target else None
+            to_locator = self.page.locator(selector(action.to)) if action.to else None
+        else:
+            locator = self.resolve(action.target, where) if action.target else None
+            to_locator = self.resolve(action.to, where + " (drop target)", keep=True) \
+                if action.to else None
         if self.before_action is not None:
             self.before_action(action, locator)
         if action.tool == "navigate":
@@ -96,6 +105,11 @@ class Replayer:
                                    timeout_ms=self.timeout_ms, watch=watch,
                                    to_locator=to_locator, custom=self.tools)
         except PlaywrightError as exc:
+            if engine and unknown_engine(exc):  # a page made without the plugin
+                _NO_ENGINE.add(self.page.context)
+                return self.run_action(action, where, watch)
+            if engine:  # was it the element that failed? Then say so, as a resolve would
+                self._still_there(action, where)
             raise ReplayError(f"{where}: {action.tool} failed on {what}: "
                               f"{str(exc).strip().splitlines()[0]}") from None
         if not result.success:
@@ -106,6 +120,21 @@ class Replayer:
             self._expect_dialogs(action, watch, f"{where} on {what}")
             if action.opens_tab:
                 self._follow_tab(watch, f"{where} on {what}")
+
+    def _engine_serves(self, action: RecipeAction) -> bool:
+        """Whether the action's targets go to the fingerprint selector engine (registered by
+        the plugin; an element in an iframe is found first, in its frame)."""
+        targets = [fp for fp in (action.target, action.to) if fp is not None]
+        return bool(targets) and not any(fp.frame for fp in targets) \
+            and self.page.context not in _NO_ENGINE
+
+    def _still_there(self, action: RecipeAction, where: str) -> None:
+        """After a failed action: an ElementError if a target is not on the page (now)."""
+        for fp, label in ((action.target, where), (action.to, where + " (drop target)")):
+            if fp is not None:
+                found, problem = self._find(fp, keep=True)
+                if found is None:
+                    raise self._missing(fp, label, problem)
 
     def _answer(self, dialog: Dialog) -> DialogAnswer:
         return DialogAnswer(accept=dialog.accept, type=dialog.type,
@@ -209,12 +238,15 @@ class Replayer:
         (``keep``: the locator of the previous resolve stays valid)."""
         found, problem = self._until(lambda: self._find(fp, keep=keep))
         if found is None:
-            raise ElementError(
-                f"{where}: expected {fp.describe()}; {problem}\n"
-                f"  page: {self.page.url}\n"
-                "  If the page changed on purpose, record again: pytest --webtask-record"
-            )
+            raise self._missing(fp, where, problem)
         return found.frame.locator(found.selector)
+
+    def _missing(self, fp: Fingerprint, where: str, problem: str) -> ElementError:
+        return ElementError(
+            f"{where}: expected {fp.describe()}; {problem}\n"
+            f"  page: {self.page.url}\n"
+            "  If the page changed on purpose, record again: pytest --webtask-record"
+        )
 
     def _frame(self, chain: list[str] | tuple[str, ...]) -> Frame | None:
         """The frame an element is in: the main frame, or its iframe chain followed."""

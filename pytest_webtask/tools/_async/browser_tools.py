@@ -277,8 +277,8 @@ async def perform(
         await locator.scroll_into_view_if_needed(timeout=timeout_ms)
     elif tool == "select":
         options = await locator.evaluate(
-            "el => Array.from(el.options || []).map(o => [o.label.trim(), o.value])"
-        )
+            "el => Array.from(el.options || []).map(o => [o.label.trim(), o.value])",
+            timeout=timeout_ms)
         chosen = [v for label, v in options if value in (label, v)]
         if not chosen:
             shown = ", ".join(repr(label) for label, _ in options) or "none"
@@ -324,7 +324,8 @@ async def _set_checked(locator: Locator, want: bool, timeout_ms: float) -> Execu
                                "radio button or switch; this element is none of them.")
     if state != want:
         await locator.click(timeout=timeout_ms)
-        if await locator.count() and await locator.evaluate(CHECKED_JS) != want:
+        if await locator.count() and \
+                await locator.evaluate(CHECKED_JS, timeout=timeout_ms) != want:
             return ExecutionResult(success=False, error="the click did not change its state.")
     return ExecutionResult(success=True)
 

@@ -278,8 +278,8 @@ def perform(
         locator.scroll_into_view_if_needed(timeout=timeout_ms)
     elif tool == "select":
         options = locator.evaluate(
-            "el => Array.from(el.options || []).map(o => [o.label.trim(), o.value])"
-        )
+            "el => Array.from(el.options || []).map(o => [o.label.trim(), o.value])",
+            timeout=timeout_ms)
         chosen = [v for label, v in options if value in (label, v)]
         if not chosen:
             shown = ", ".join(repr(label) for label, _ in options) or "none"
@@ -325,7 +325,8 @@ def _set_checked(locator: Locator, want: bool, timeout_ms: float) -> ExecutionRe
                                "radio button or switch; this element is none of them.")
     if state != want:
         locator.click(timeout=timeout_ms)
-        if locator.count() and locator.evaluate(CHECKED_JS) != want:
+        if locator.count() and \
+                locator.evaluate(CHECKED_JS, timeout=timeout_ms) != want:
             return ExecutionResult(success=False, error="the click did not change its state.")
     return ExecutionResult(success=True)
 

@@ -1,0 +1,66 @@
+"""A replayed action through the ``webtask`` fixture finds, verifies and acts on its target in
+the action's own Playwright call (the fingerprint selector engine the fixture registers), and
+fails as a separate lookup would: an ambiguous or missing element is an element failure with
+the cascade's own account, a wrong outcome still fails its check.
+
+Without the plugin (a ``WebTask`` built on a plain page, as the other replay tests do) the
+target is found by an ``evaluate`` first and tagged with a ``data-webtask-target`` token; the
+engine leaves no token, which is how the tests below see which way the replay went."""
+
+from __future__ import annotations
+
+from tests.plugin.conftest import Inner
+
+# The shop comes up with the variants named in SHOP_VARIANTS (this module's base_url
+# overrides the inner conftest's).
+TEST = '''
+import os
+import pytest
+from example_suites.demo_shop import DemoShop
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    variants = {v for v in os.environ.get("SHOP_VARIANTS", "").split(",") if v}
+    shop = DemoShop(seed=3, variants=variants).start()
+    yield shop.url
+    shop.stop()
+
+
+def test_add(webtask, page):
+    webtask.goto("/")
+    webtask.do("add the Blue Oxford Shirt in size M to the cart")
+    assert webtask.stats.replayed + webtask.stats.recorded == 1
+    if webtask.stats.replayed:  # no resolve evaluate ran: no target token was left behind
+        assert page.locator("[data-webtask-target]").count() == 0
+'''
+
+CI = {"CI": "true", "FORBID_LLM": "1"}
+
+
+def test_the_engine_replays_and_fails_as_a_lookup_would(inner: Inner) -> None:
+    inner.tests(TEST)
+    inner.run().assert_outcomes(passed=1)  # recorded
+    inner.run(env=CI).assert_outcomes(passed=1)  # replayed through the engine
+
+    # two look-alike buttons in the card: ambiguous, said as the cascade says it
+    result = inner.run(env={**CI, "SHOP_VARIANTS": "duplicate_button"})
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "*action 2 (click): expected button \"Add to cart\" near \"Blue Oxford Shirt\"; 2 "
+        "elements now match it (found by role and name)*",
+        "*a heal might fix this locally*"])
+
+    # the button is gone: the closest candidates, and the heal command (an element failure)
+    result = inner.run(env={**CI, "SHOP_VARIANTS": "relabel_add"})
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "*action 2 (click): expected button \"Add to cart\" near \"Blue Oxford Shirt\"; no "
+        "visible element matches it*",
+        "*a heal might fix this locally*"])
+
+    # the element is there and acted on, the outcome is wrong: the check fails, no heal
+    result = inner.run(env={**CI, "SHOP_VARIANTS": "dead_button"})
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*check 2: expected the page shows text 'Size M'*"])
+    assert "a heal might fix this" not in result.stdout.str()
