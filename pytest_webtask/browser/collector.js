@@ -175,12 +175,23 @@
   // When other elements share this one's tag and name (twenty "Add to cart" buttons), the
   // first line of text of the largest container around it that holds no more of them than
   // its parent does: its product card, say ("Blue Oxford Shirt").
+  const lookAlikes = new Map();
   function nearText(el, name) {
     const root = el.getRootNode();
     const tag = el.tagName;
     const want = name || '';
-    const count = (scope) => Array.from(scope.querySelectorAll(tag))
-      .filter((o) => clip(accessibleName(o) || '', 120) === want).length;
+    const count = (scope) => {
+      // look-alikes under a container, counted once per call (the DOM holds still during
+      // one): the buttons of twenty cards share every ancestor above their own card
+      const key = tag + '\u0000' + want;
+      let known = lookAlikes.get(scope);
+      if (!known) lookAlikes.set(scope, known = new Map());
+      if (!known.has(key)) {
+        known.set(key, Array.from(scope.querySelectorAll(tag))
+          .filter((o) => clip(accessibleName(o) || '', 120) === want).length);
+      }
+      return known.get(key);
+    };
     if (!root.querySelectorAll || !el.parentElement) return null;
     const total = count(root);
     if (total <= 1) return null;
