@@ -226,8 +226,9 @@ def profile(replay: Side, exported: Side, scratch: Path) -> None:
         result[side.name] = (wall, data)
     print(f"\nprofile: one run of each side (load {load():.2f}); exclusive time by category, "
           "and the messages sent to the browser (one round trip each)\n")
-    print("| category | replay s | replay round trips | export s | export round trips |")
-    print("| --- | ---: | ---: | ---: | ---: |")
+    print("| category | replay s | replay CPU s | replay round trips | export s | export CPU s | "
+          "export round trips |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     cats: list[str] = []
     for _, data in result.values():
         for cat in data["seconds"]:
@@ -235,12 +236,15 @@ def profile(replay: Side, exported: Side, scratch: Path) -> None:
                 cats.append(cat)
     (wa, ra), (wb, rb) = result["replay"], result["export"]
     for cat in cats:
-        print(f"| {cat} | {ra['seconds'].get(cat, 0):.2f} | {ra['trips'].get(cat, 0)} | "
-              f"{rb['seconds'].get(cat, 0):.2f} | {rb['trips'].get(cat, 0)} |")
+        print(f"| {cat} | {ra['seconds'].get(cat, 0):.2f} | {ra.get('cpu', {}).get(cat, 0):.2f} | "
+              f"{ra['trips'].get(cat, 0)} | {rb['seconds'].get(cat, 0):.2f} | "
+              f"{rb.get('cpu', {}).get(cat, 0):.2f} | {rb['trips'].get(cat, 0)} |")
     sa, sb = sum(ra["tests"].values()), sum(rb["tests"].values())
     ta, tb = sum(ra["trips"].values()), sum(rb["trips"].values())
-    print(f"| **inside the tests** | {sa:.2f} | {ta} | {sb:.2f} | {tb} |")
-    print(f"| whole process (wall) | {wa:.2f} | | {wb:.2f} | |")
+    ca, cb = sum(ra.get("cpu", {}).values()), sum(rb.get("cpu", {}).values())
+    print(f"| **inside the tests** | {sa:.2f} | {ca:.2f} | {ta} | {sb:.2f} | {cb:.2f} | {tb} |")
+    print(f"| whole pytest process (wall; its own CPU) | {wa:.2f} | "
+          f"{ra.get('process_cpu', 0):.2f} | | {wb:.2f} | {rb.get('process_cpu', 0):.2f} | |")
     n = len(ra["tests"])
     print(f"\nround trips per test: replay {ta / n:.1f}, export {tb / len(rb['tests']):.1f}")
     for name, data in (("replay", ra), ("export", rb)):

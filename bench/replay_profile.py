@@ -62,29 +62,38 @@ class Profile:
 
     def __init__(self) -> None:
         self.seconds: dict[str, float] = defaultdict(float)
+        self.cpu: dict[str, float] = defaultdict(float)  # this thread's CPU, exclusive
         self.calls: dict[str, int] = defaultdict(int)
         self.trips: dict[str, int] = defaultdict(int)
         # messages the client sends without waiting for the reply (listener subscriptions)
         self.unawaited: dict[str, int] = defaultdict(int)
-        self.stack: list[list[Any]] = []  # [category, start, child seconds]
+        self.stack: list[list[Any]] = []  # [category, start, child s, CPU start, child CPU s]
         self.tests: dict[str, float] = {}  # node id -> setup + call + teardown seconds
 
     def wrap(self, category: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         def timed(*args: Any, **kwargs: Any) -> Any:
-            frame: list[Any] = [category, time.perf_counter(), 0.0]
+            frame: list[Any] = [category, time.perf_counter(), 0.0, time.thread_time(), 0.0]
             self.stack.append(frame)
             try:
                 return fn(*args, **kwargs)
             finally:
-                self.stack.pop()
-                spent = time.perf_counter() - frame[1]
-                self.seconds[category] += spent - frame[2]
+                self.close(frame)
                 self.calls[category] += 1
-                if self.stack:
-                    self.stack[-1][2] += spent
 
         timed.__wrapped__ = fn  # type: ignore[attr-defined]
         return timed
+
+    def close(self, frame: list[Any]) -> float:
+        """Pop ``frame``: its time and CPU less its children's to its category."""
+        self.stack.pop()
+        spent = time.perf_counter() - frame[1]
+        cpu = time.thread_time() - frame[3]
+        self.seconds[frame[0]] += spent - frame[2]
+        self.cpu[frame[0]] += cpu - frame[4]
+        if self.stack:
+            self.stack[-1][2] += spent
+            self.stack[-1][4] += cpu
+        return spent
 
     def trip(self, awaited: bool = True) -> None:
         counts = self.trips if awaited else self.unawaited
@@ -126,16 +135,13 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[Any]:
-    t0 = time.perf_counter()
-    frame: list[Any] = [TEST, t0, 0.0]  # the test's own category, below every wrapped call
+    # the test's own category, below every wrapped call
+    frame: list[Any] = [TEST, time.perf_counter(), 0.0, time.thread_time(), 0.0]
     PROFILE.stack.append(frame)
     try:
         return (yield)
     finally:
-        PROFILE.stack.pop()
-        spent = time.perf_counter() - t0
-        PROFILE.seconds[TEST] += spent - frame[2]
-        PROFILE.tests[item.nodeid] = spent
+        PROFILE.tests[item.nodeid] = PROFILE.close(frame)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -143,6 +149,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if not path or not PROFILE.tests:
         return
     with open(path, "a", encoding="utf-8") as out:
-        out.write(json.dumps({"seconds": PROFILE.seconds, "calls": PROFILE.calls,
+        out.write(json.dumps({"seconds": PROFILE.seconds, "cpu": PROFILE.cpu,
+                              "process_cpu": time.process_time(), "calls": PROFILE.calls,
                               "trips": PROFILE.trips,
                               "unawaited": PROFILE.unawaited, "tests": PROFILE.tests}) + "\n")
