@@ -50,5 +50,6 @@ def already_registered(exc: Exception) -> bool:
 
 def register(selectors: Any) -> Any:
     """Register the engine with a Playwright's ``selectors`` (the sync API's, or the async
-    API's: then await the result)."""
-    return selectors.register(ENGINE, script=ENGINE_JS)
+    API's: then await the result). It runs in Playwright's isolated world, beside its own
+    selector engines: the page's main world needs no second copy of Playwright's script."""
+    return selectors.register(ENGINE, script=ENGINE_JS, content_script=True)
