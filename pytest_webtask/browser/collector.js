@@ -172,6 +172,24 @@
     return fp;
   }
 
+  // The identity fields of an element's fingerprint (the same values), without the ways to
+  // find it again (CSS path, XPath, frames) or its text: what a replay compares.
+  function identity(el, withNear) {
+    const tag = el.tagName.toLowerCase();
+    const name = accessibleName(el);
+    const id = {
+      tag,
+      role: roleOf(el),
+      name: name ? clip(name, 120) : name,
+      label: ['input', 'select', 'textarea'].includes(tag) ? labelText(el) : null,
+      placeholder: el.getAttribute('placeholder'),
+      test_id: el.getAttribute('data-testid') || el.getAttribute('data-test-id') || el.getAttribute('data-test'),
+      type: tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : null,
+    };
+    if (withNear) id.near = nearText(el, id.name);
+    return id;
+  }
+
   // When other elements share this one's tag and name (twenty "Add to cart" buttons), the
   // first line of text of the largest container around it that holds no more of them than
   // its parent does: its product card, say ("Blue Oxford Shirt").
@@ -732,29 +750,31 @@
         return found;
       }]);
     }
-    const prints = new Map();
-    const printOf = (el) => {
-      if (!prints.has(el)) prints.set(el, fingerprint(el, !!fp.near));
-      return prints.get(el);
+    // What identifies a candidate (what ``differences`` compares), once per element; its
+    // whole fingerprint only for the few a failure message shows.
+    const ids = new Map();
+    const identityOf = (el) => {
+      if (!ids.has(el)) ids.set(el, identity(el, !!fp.near));
+      return ids.get(el);
     };
+    const described = (el) => fingerprint(el, !!fp.near);
     const seen = [];
     for (const [how, candidates] of strategies) {
       const visible = candidates().slice(0, 50).filter(isVisible);
       let same = [];
       for (const el of visible) {
-        const current = printOf(el);
-        const diff = differences(fp, current, visible.length > 1, how);
-        if (diff.length) seen.push([how, current, diff]);
-        else same.push([current, el]);
+        const diff = differences(fp, identityOf(el), visible.length > 1, how);
+        if (diff.length) { if (seen.length < 3) seen.push([how, described(el), diff]); }
+        else same.push(el);
       }
       if (same.length > 1) {
-        const byCss = same.filter(([current]) => current.css === fp.css);
+        const byCss = same.filter((el) => cssPath(el) === fp.css);
         if (byCss.length) same = byCss;
       }
-      if (same.length === 1) return { el: same[0][1] };
-      if (same.length) return { how, same: same.slice(0, 3).map(([current]) => current), count: same.length };
+      if (same.length === 1) return { el: same[0] };
+      if (same.length) return { how, same: same.slice(0, 3).map(described), count: same.length };
     }
-    return { seen: seen.slice(0, 3) };
+    return { seen };
   }
 
   // Identity fields: a change in any of them means it is not the same element. Ids, classes,
