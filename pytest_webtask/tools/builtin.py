@@ -1,0 +1,238 @@
+"""The built-in tools, each defined once for both flavours: name, description, parameters,
+recipe handling and exported code. ``_async/element_tools.py`` and ``_async/page_tools.py``
+subclass each with what it does to the page (``perform``); ``BUILT_IN`` maps names to these
+classes for the code that needs no browser (the export, recipe compilation)."""
+
+from __future__ import annotations
+
+from .params import (
+    WAIT_SECONDS,
+    ClickParams,
+    CloseTabParams,
+    DialogParams,
+    DragParams,
+    ElementParams,
+    FillParams,
+    FindParams,
+    NavigateParams,
+    NoParams,
+    PointerParams,
+    PressParams,
+    ScrollParams,
+    SelectParams,
+    TabParams,
+    TypeParams,
+    UploadParams,
+    WaitParams,
+)
+from .spec import Code, ToolSpec
+
+SCROLL_PX = 600  # what the exported test scrolls by: about most of a screen, as the tool does
+
+
+class Navigate(ToolSpec):
+    name = "navigate"
+    description = "Navigate to a URL"
+    params_class = NavigateParams
+    url_param = "url"
+
+    @staticmethod
+    def code(c: Code) -> list[str]:
+        return [f"page.goto({c.expr(str(c.params['url']))})"]
+
+
+class Click(ToolSpec):
+    name = "click"
+    description = "Click an element"
+    params_class = ClickParams
+
+    @staticmethod
+    def code(c: Code) -> list[str]:
+        return [f"{c.element()}.click()"]
+
+
+class Fill(ToolSpec):
+    name = "fill"
+    description = "Fill a form field"
+    params_class = FillParams
+
+    @staticmethod
+    def code(c: Code) -> list[str]:
+        return [f"{c.element()}.fill({c.expr(str(c.params.get('value', '')))})"]
+
+
+class Type(ToolSpec):
+    name = "type"
+    description = "Type into an element with keyboard simulation"
+    params_class = TypeParams
+
+    @staticmethod
+    def code(c: Code) -> list[str]:
+        return [f"{c.element()}.press_sequentially({c.expr(str(c.params.get('value', '')))})"]
+
+
+class Select(ToolSpec):
+    name = "select"
+    description = "Choose an option in a dropdown"
+    params_class = SelectParams
+
+    @staticmethod
+    def code(c: Code) -> list[str]:
+        return [f"{c.element()}.select_option({c.expr(str(c.params.get('value', '')))})"]
+
+
+class Press(ToolSpec):
+    name = "press"
+    description = "Press a key (Enter, Tab, Escape, ArrowDown...), on an element or the page"
+    params_class = PressParams
+
+    @staticmethod
+    def code(c: Code) -> list[str]:
+        el, key = c.element_or_none(), c.params["key"]
+        return [f"{el}.press({key!r})" if el else f"page.keyboard.press({key!r})"]
+
+
+class Scroll(ToolSpec):
+    name = "scroll"
+    description = "Scroll the page, or scroll an element into view"
+    params_class = ScrollParams
+
+    @staticmethod
+    def code(c: Code) -> list[str]:
+        el = c.element_or_none()
+        if el:
+            return [f"{el}.scroll_into_view_if_needed()"]
+        sign = -1 if c.params.get("direction") == "up" else 1
+        return [f"page.mouse.wheel(0, {sign * SCROLL_PX})"]
+
+
+class Hover(ToolSpec):
+    name = "hover"
+    description = ("Move the pointer over an element; controls shown only on hover (a row's "
+                   "delete button, a menu) then appear in the next page state")
+    params_class = PointerParams
+
+    @staticmethod
+    def code(c: Code) -> list[str]:
+        return [f"{c.element()}.hover()"]
+
+
+class DoubleClick(ToolSpec):
+    name = "double_click"
+    description = "Double-click an element (for example to edit an item in place)"
+    params_class = PointerParams
+
+    @staticmethod
+    def code(c: Code) -> list[str]:
+        return [f"{c.element()}.dblclick()"]
+
+
+class Check(ToolSpec):
+    name = "check"
+    description = "Check a checkbox, radio button or switch (nothing happens if already checked)"
+    params_class = ElementParams
+
+    @staticmethod
+    def code(c: Code) -> list[str]:
+        return [f"{c.element()}.check()"]
+
+
+class Uncheck(ToolSpec):
+    name = "uncheck"
+    description = "Uncheck a checkbox or switch (nothing happens if already unchecked)"
+    params_class = ElementParams
+
+    @staticmethod
+    def code(c: Code) -> list[str]:
+        return [f"{c.element()}.uncheck()"]
+
+
+class Drag(ToolSpec):
+    name = "drag"
+    description = "Drag an element and drop it on another element"
+    params_class = DragParams
+
+    @staticmethod
+    def code(c: Code) -> list[str]:
+        return [f"{c.element()}.drag_to({c.drop_target()})"]
+
+
+class Upload(ToolSpec):
+    name = "upload"
+    description = "Upload file resources to a file input element"
+    params_class = UploadParams
+
+    @staticmethod
+    def code(c: Code) -> list[str]:
+        el = c.element()
+        files = ", ".join(c.file(n) for n in c.params.get("resource_names", []))
+        return [f"{el}.set_input_files([{files}])"]
+
+
+class GoBack(ToolSpec):
+    name = "go_back"
+    description = "Go back to the previous page of this tab"
+    params_class = NoParams
+
+    @staticmethod
+    def code(c: Code) -> list[str]:
+        return ["page.go_back()"]
+
+
+class Wait(ToolSpec):
+    name = "wait"
+    description = "Wait until a text is visible on the page (at most a few seconds)"
+    params_class = WaitParams
+
+    @staticmethod
+    def code(c: Code) -> list[str]:
+        ms = float(c.params.get("seconds") or WAIT_SECONDS) * 1000
+        return [f"expect(page.get_by_text({c.expr(str(c.params['text']))}).filter(visible=True)"
+                f".first).to_be_visible(timeout={ms:.0f})"]
+
+
+class Dialog(ToolSpec):
+    name = "dialog"
+    description = ("Decide the answer to the next dialog (alert, confirm, prompt) the page "
+                   "opens; put it BEFORE the action that opens the dialog. A dialog nobody "
+                   "answered beforehand is dismissed (an alert is accepted)")
+    params_class = DialogParams
+    replayed = False  # the answer is stored with the action that opened the dialog
+
+    @staticmethod
+    def code(c: Code) -> list[str]:
+        return []  # the answer is written before the action that opens the dialog
+
+
+class SwitchTab(ToolSpec):
+    name = "switch_tab"
+    description = "Make another open tab the current one"
+    params_class = TabParams
+
+    @staticmethod
+    def code(c: Code) -> list[str]:
+        return [f"page = page.context.pages[{int(c.params['tab'])}]", "page.bring_to_front()"]
+
+
+class CloseTab(ToolSpec):
+    name = "close_tab"
+    description = "Close a tab (the current one by default)"
+    params_class = CloseTabParams
+
+
+class Find(ToolSpec):
+    name = "find"
+    description = ("Find elements anywhere on the page, including parts a long page state only "
+                   "counts, by text (name, label, or the text of their row) and/or role; "
+                   "returns their element IDs")
+    params_class = FindParams
+    replayed = False  # it only reads the page
+
+    @staticmethod
+    def code(c: Code) -> list[str]:
+        return []
+
+
+BUILT_IN: dict[str, type[ToolSpec]] = {tool.name: tool for tool in (
+    Navigate, Click, Fill, Type, Select, Press, Scroll, Hover, DoubleClick, Check, Uncheck,
+    Drag, GoBack, Wait, Dialog, SwitchTab, CloseTab, Find, Upload)}
