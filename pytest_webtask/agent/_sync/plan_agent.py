@@ -176,7 +176,7 @@ class PlanAgent:
         registry.register(done)
         system = get_prompt("agent/plan", "agent_system").format(tools="\n\n".join(
             render_tool(t.name, t.description, t.params_class) for t in registry.tools()
-            if t.name != "planner"))
+            if t is not planner))
         self.messages.add_system(system)
         self.messages.add_user(ctx.get_task_context().text)
         steps: list[Step] = []
@@ -215,7 +215,7 @@ class PlanAgent:
                 blocked = guard.note()
                 if blocked:
                     self.messages.add_assistant(ctx.redact(blocked))
-                if action.tool_name == "done" and executed.success:
+                if action.tool_name == done.name and executed.success:
                     params = DoneParams.model_validate(action.parameters)
                     steps.append(Step(ProposalResult(
                         complete=not params.impossible, message=executed.output, actions=[],
@@ -226,7 +226,9 @@ class PlanAgent:
                     return result(True, executed.output)
                 steps.append(Step(ProposalResult(False, action.reason, [action]), [executed],
                                   url=executed.url_before))
-                moved = (action.tool_name != "navigate" and executed.url_before
+                tool = registry.get(action.tool_name)
+                sent = tool is not None and tool.url_param is not None  # told where to go
+                moved = (not sent and executed.url_before
                          and executed.url_after != executed.url_before)
                 if not executed.success or moved or blocked:
                     why = ("the step failed" if not executed.success
