@@ -5,6 +5,8 @@ classes for the code that needs no browser (the export, recipe compilation)."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from .params import (
     WAIT_SECONDS,
     ClickParams,
@@ -30,55 +32,60 @@ from .spec import Code, ToolSpec
 SCROLL_PX = 600  # what the exported test scrolls by: about most of a screen, as the tool does
 
 
+class OnElement(ToolSpec):
+    """A tool whose action is one Playwright call on its element: ``method``, given the
+    typed value when ``typed``. The export writes that call; the recorder and the replayer
+    make it too unless the tool's ``perform`` says otherwise."""
+
+    method: ClassVar[str]
+    typed: ClassVar[bool] = False
+
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
+        value = c.expr(str(c.params.get("value", ""))) if cls.typed else ""
+        return [f"{c.element()}.{cls.method}({value})"]
+
+
 class Navigate(ToolSpec):
     name = "navigate"
     description = "Navigate to a URL"
     params_class = NavigateParams
     url_param = "url"
 
-    @staticmethod
-    def code(c: Code) -> list[str]:
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
         return [f"page.goto({c.expr(str(c.params['url']))})"]
 
 
-class Click(ToolSpec):
+class Click(OnElement):
     name = "click"
     description = "Click an element"
     params_class = ClickParams
-
-    @staticmethod
-    def code(c: Code) -> list[str]:
-        return [f"{c.element()}.click()"]
+    method = "click"
 
 
-class Fill(ToolSpec):
+class Fill(OnElement):
     name = "fill"
     description = "Fill a form field"
     params_class = FillParams
-
-    @staticmethod
-    def code(c: Code) -> list[str]:
-        return [f"{c.element()}.fill({c.expr(str(c.params.get('value', '')))})"]
+    method = "fill"
+    typed = True
 
 
-class Type(ToolSpec):
+class Type(OnElement):
     name = "type"
     description = "Type into an element with keyboard simulation"
     params_class = TypeParams
-
-    @staticmethod
-    def code(c: Code) -> list[str]:
-        return [f"{c.element()}.press_sequentially({c.expr(str(c.params.get('value', '')))})"]
+    method = "press_sequentially"
+    typed = True
 
 
-class Select(ToolSpec):
+class Select(OnElement):
     name = "select"
     description = "Choose an option in a dropdown"
     params_class = SelectParams
-
-    @staticmethod
-    def code(c: Code) -> list[str]:
-        return [f"{c.element()}.select_option({c.expr(str(c.params.get('value', '')))})"]
+    method = "select_option"
+    typed = True
 
 
 class Press(ToolSpec):
@@ -86,8 +93,8 @@ class Press(ToolSpec):
     description = "Press a key (Enter, Tab, Escape, ArrowDown...), on an element or the page"
     params_class = PressParams
 
-    @staticmethod
-    def code(c: Code) -> list[str]:
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
         el, key = c.element_or_none(), c.params["key"]
         return [f"{el}.press({key!r})" if el else f"page.keyboard.press({key!r})"]
 
@@ -97,8 +104,8 @@ class Scroll(ToolSpec):
     description = "Scroll the page, or scroll an element into view"
     params_class = ScrollParams
 
-    @staticmethod
-    def code(c: Code) -> list[str]:
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
         el = c.element_or_none()
         if el:
             return [f"{el}.scroll_into_view_if_needed()"]
@@ -106,45 +113,33 @@ class Scroll(ToolSpec):
         return [f"page.mouse.wheel(0, {sign * SCROLL_PX})"]
 
 
-class Hover(ToolSpec):
+class Hover(OnElement):
     name = "hover"
     description = ("Move the pointer over an element; controls shown only on hover (a row's "
                    "delete button, a menu) then appear in the next page state")
     params_class = PointerParams
-
-    @staticmethod
-    def code(c: Code) -> list[str]:
-        return [f"{c.element()}.hover()"]
+    method = "hover"
 
 
-class DoubleClick(ToolSpec):
+class DoubleClick(OnElement):
     name = "double_click"
     description = "Double-click an element (for example to edit an item in place)"
     params_class = PointerParams
-
-    @staticmethod
-    def code(c: Code) -> list[str]:
-        return [f"{c.element()}.dblclick()"]
+    method = "dblclick"
 
 
-class Check(ToolSpec):
+class Check(OnElement):
     name = "check"
     description = "Check a checkbox, radio button or switch (nothing happens if already checked)"
     params_class = ElementParams
-
-    @staticmethod
-    def code(c: Code) -> list[str]:
-        return [f"{c.element()}.check()"]
+    method = "check"
 
 
-class Uncheck(ToolSpec):
+class Uncheck(OnElement):
     name = "uncheck"
     description = "Uncheck a checkbox or switch (nothing happens if already unchecked)"
     params_class = ElementParams
-
-    @staticmethod
-    def code(c: Code) -> list[str]:
-        return [f"{c.element()}.uncheck()"]
+    method = "uncheck"
 
 
 class Drag(ToolSpec):
@@ -152,8 +147,8 @@ class Drag(ToolSpec):
     description = "Drag an element and drop it on another element"
     params_class = DragParams
 
-    @staticmethod
-    def code(c: Code) -> list[str]:
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
         return [f"{c.element()}.drag_to({c.drop_target()})"]
 
 
@@ -162,8 +157,8 @@ class Upload(ToolSpec):
     description = "Upload file resources to a file input element"
     params_class = UploadParams
 
-    @staticmethod
-    def code(c: Code) -> list[str]:
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
         el = c.element()
         files = ", ".join(c.file(n) for n in c.params.get("resource_names", []))
         return [f"{el}.set_input_files([{files}])"]
@@ -174,8 +169,8 @@ class GoBack(ToolSpec):
     description = "Go back to the previous page of this tab"
     params_class = NoParams
 
-    @staticmethod
-    def code(c: Code) -> list[str]:
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
         return ["page.go_back()"]
 
 
@@ -184,8 +179,8 @@ class Wait(ToolSpec):
     description = "Wait until a text is visible on the page (at most a few seconds)"
     params_class = WaitParams
 
-    @staticmethod
-    def code(c: Code) -> list[str]:
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
         ms = float(c.params.get("seconds") or WAIT_SECONDS) * 1000
         return [f"expect(page.get_by_text({c.expr(str(c.params['text']))}).filter(visible=True)"
                 f".first).to_be_visible(timeout={ms:.0f})"]
@@ -199,8 +194,8 @@ class Dialog(ToolSpec):
     params_class = DialogParams
     replayed = False  # the answer is stored with the action that opened the dialog
 
-    @staticmethod
-    def code(c: Code) -> list[str]:
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
         return []  # the answer is written before the action that opens the dialog
 
 
@@ -209,8 +204,8 @@ class SwitchTab(ToolSpec):
     description = "Make another open tab the current one"
     params_class = TabParams
 
-    @staticmethod
-    def code(c: Code) -> list[str]:
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
         return [f"page = page.context.pages[{int(c.params['tab'])}]", "page.bring_to_front()"]
 
 
@@ -228,8 +223,8 @@ class Find(ToolSpec):
     params_class = FindParams
     replayed = False  # it only reads the page
 
-    @staticmethod
-    def code(c: Code) -> list[str]:
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
         return []
 
 

@@ -56,8 +56,8 @@ class ToolSpec:
     # The parameter holding a URL, which a recipe keeps relative to the base URL.
     url_param: ClassVar[str | None] = None
 
-    @staticmethod
-    def code(c: Code) -> list[str] | None:
+    @classmethod
+    def code(cls, c: Code) -> list[str] | None:
         """The lines of Playwright code an exported test has for one action of this tool:
         the last line is the action (its dialogs' answers go before it, a tab it opens
         around it). None: the export cannot write it."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from playwright.async_api import Locator
 
@@ -28,7 +28,11 @@ from .browser_tools import AsyncScene, AsyncTool
 
 
 class AsyncElementTool(AsyncTool):
-    """A tool whose action needs its target element: ``on`` does it."""
+    """A tool whose action needs its target element. ``on`` does it: by default the
+    ``OnElement`` call of its definition (Playwright's ``method``, given the typed value)."""
+
+    method: ClassVar[str]
+    typed: ClassVar[bool]
 
     @classmethod
     async def perform(cls, params: dict[str, Any], scene: AsyncScene) -> ExecutionResult:
@@ -41,7 +45,9 @@ class AsyncElementTool(AsyncTool):
     @classmethod
     async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
         """Act on ``el``: None when done, else what went wrong."""
-        raise NotImplementedError
+        args = [_value(params, scene)] if cls.typed else []
+        await getattr(el, cls.method)(*args, timeout=scene.timeout_ms)
+        return None
 
 
 def _value(params: dict[str, Any], scene: AsyncScene) -> str:
@@ -49,24 +55,15 @@ def _value(params: dict[str, Any], scene: AsyncScene) -> str:
 
 
 class AsyncClickTool(Click, AsyncElementTool):
-    @classmethod
-    async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
-        await el.click(timeout=scene.timeout_ms)
-        return None
+    pass
 
 
 class AsyncFillTool(Fill, AsyncElementTool):
-    @classmethod
-    async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
-        await el.fill(_value(params, scene), timeout=scene.timeout_ms)
-        return None
+    pass
 
 
 class AsyncTypeTool(Type, AsyncElementTool):
-    @classmethod
-    async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
-        await el.press_sequentially(_value(params, scene), timeout=scene.timeout_ms)
-        return None
+    pass
 
 
 class AsyncSelectTool(Select, AsyncElementTool):
@@ -85,17 +82,11 @@ class AsyncSelectTool(Select, AsyncElementTool):
 
 
 class AsyncHoverTool(Hover, AsyncElementTool):
-    @classmethod
-    async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
-        await el.hover(timeout=scene.timeout_ms)
-        return None
+    pass
 
 
 class AsyncDoubleClickTool(DoubleClick, AsyncElementTool):
-    @classmethod
-    async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
-        await el.dblclick(timeout=scene.timeout_ms)
-        return None
+    pass
 
 
 class AsyncCheckTool(Check, AsyncElementTool):

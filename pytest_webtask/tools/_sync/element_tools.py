@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from playwright.sync_api import Locator
 
@@ -29,7 +29,11 @@ from .browser_tools import Scene, Tool
 
 
 class ElementTool(Tool):
-    """A tool whose action needs its target element: ``on`` does it."""
+    """A tool whose action needs its target element. ``on`` does it: by default the
+    ``OnElement`` call of its definition (Playwright's ``method``, given the typed value)."""
+
+    method: ClassVar[str]
+    typed: ClassVar[bool]
 
     @classmethod
     def perform(cls, params: dict[str, Any], scene: Scene) -> ExecutionResult:
@@ -42,7 +46,9 @@ class ElementTool(Tool):
     @classmethod
     def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
         """Act on ``el``: None when done, else what went wrong."""
-        raise NotImplementedError
+        args = [_value(params, scene)] if cls.typed else []
+        getattr(el, cls.method)(*args, timeout=scene.timeout_ms)
+        return None
 
 
 def _value(params: dict[str, Any], scene: Scene) -> str:
@@ -50,24 +56,15 @@ def _value(params: dict[str, Any], scene: Scene) -> str:
 
 
 class ClickTool(Click, ElementTool):
-    @classmethod
-    def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
-        el.click(timeout=scene.timeout_ms)
-        return None
+    pass
 
 
 class FillTool(Fill, ElementTool):
-    @classmethod
-    def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
-        el.fill(_value(params, scene), timeout=scene.timeout_ms)
-        return None
+    pass
 
 
 class TypeTool(Type, ElementTool):
-    @classmethod
-    def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
-        el.press_sequentially(_value(params, scene), timeout=scene.timeout_ms)
-        return None
+    pass
 
 
 class SelectTool(Select, ElementTool):
@@ -86,17 +83,11 @@ class SelectTool(Select, ElementTool):
 
 
 class HoverTool(Hover, ElementTool):
-    @classmethod
-    def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
-        el.hover(timeout=scene.timeout_ms)
-        return None
+    pass
 
 
 class DoubleClickTool(DoubleClick, ElementTool):
-    @classmethod
-    def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
-        el.dblclick(timeout=scene.timeout_ms)
-        return None
+    pass
 
 
 class CheckTool(Check, ElementTool):
