@@ -93,7 +93,7 @@ FLOORS = [
     {"tools"},
     {"browser"},
     {"llm"},
-    {"types", "errors"},
+    {"types", "errors", "defaults"},
 ]
 
 

@@ -16,11 +16,13 @@ from typing import Any
 
 from playwright.sync_api import Page
 
+from ... import defaults
 from ...agent.models import ProposalResult, Step, TaskResult
 from ...agent.plan_params import DoneParams, Plan, PlannerParams, PlanStep, ToolInvocation
 from ...browser._sync.guard import OriginGuard
 from ...browser._sync.llm_browser import LLMBrowser
 from ...browser.origins import default_origins
+from ...defaults import MAX_ITERATIONS, PAGE_CHARS, PLAN_HORIZON
 from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
@@ -39,8 +41,6 @@ from .evidence import evidence_problem, resolve_evidence
 
 log = logging.getLogger("pytest_webtask.plan")
 
-MAX_ITERATIONS = 30
-ROLLING_HORIZON_STEPS = 3
 
 
 class PlannerTool(Tool):
@@ -114,9 +114,9 @@ class PlanAgent:
         page: Page,
         llm: LLM,
         *,
-        horizon: int = ROLLING_HORIZON_STEPS,
+        horizon: int = PLAN_HORIZON,
         max_iterations: int = MAX_ITERATIONS,
-        max_page_chars: int = 40_000,
+        page_chars: int = PAGE_CHARS,
         settle_timeout_ms: float = 3000,
         allowed_origins: list[str] | None = None,
         require_evidence: bool = False,
@@ -124,12 +124,15 @@ class PlanAgent:
         secrets: Secrets | None = None,
         block_subresources: bool = False,
         extra_tools: list[type[Tool]] | None = None,
+        max_page_chars: int | None = None,
     ) -> None:
         self.llm = llm
         self.horizon = horizon
         self.max_iterations = max_iterations
         self.secrets = secrets if secrets is not None else Secrets()
-        self.browser = LLMBrowser(page, max_chars=max_page_chars, secrets=self.secrets)
+        self.browser = LLMBrowser(
+            page, page_chars=defaults.page_chars(page_chars, max_page_chars),
+            secrets=self.secrets)
         self.settle_timeout_ms = settle_timeout_ms
         self.allowed_origins = allowed_origins
         self.require_evidence = require_evidence

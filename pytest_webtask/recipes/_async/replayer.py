@@ -13,6 +13,7 @@ from playwright.async_api import Frame, Locator, Page
 
 from ...browser._async.watch import AsyncPageWatch
 from ...browser.script import COLLECTOR_JS
+from ...defaults import TIMEOUT
 from ...errors import CheckFailed, ElementError, ReplayError
 from ...tools._async.browser_tools import AsyncScene, AsyncTool
 from ...tools._async.registry import tool_class
@@ -39,7 +40,7 @@ class AsyncReplayer:
         page: Page,
         *,
         base_url: str | None = None,
-        timeout_ms: float = 5000,
+        timeout_ms: float = TIMEOUT * 1000,
         substitute: Callable[[str], str] | None = None,
         resources: dict[str, str] | None = None,
         tools: Mapping[str, type[AsyncTool]] | None = None,

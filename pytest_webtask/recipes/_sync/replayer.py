@@ -14,6 +14,7 @@ from playwright.sync_api import Frame, Locator, Page
 
 from ...browser._sync.watch import PageWatch
 from ...browser.script import COLLECTOR_JS
+from ...defaults import TIMEOUT
 from ...errors import CheckFailed, ElementError, ReplayError
 from ...tools._sync.browser_tools import Scene, Tool
 from ...tools._sync.registry import tool_class
@@ -40,7 +41,7 @@ class Replayer:
         page: Page,
         *,
         base_url: str | None = None,
-        timeout_ms: float = 5000,
+        timeout_ms: float = TIMEOUT * 1000,
         substitute: Callable[[str], str] | None = None,
         resources: dict[str, str] | None = None,
         tools: Mapping[str, type[Tool]] | None = None,
