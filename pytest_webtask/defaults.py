@@ -14,7 +14,7 @@ LLM_TIMEOUT = 60.0  # seconds per model request
 LLM_MAX_TOKENS = 4096  # max_tokens of every model request
 
 
-def page_chars(value: int, old_name_value: int | None) -> int:
+def chosen_page_chars(value: int, old_name_value: int | None) -> int:
     """The page state's budget, given as ``page_chars`` or by its deprecated old name
     ``max_page_chars`` (which warns)."""
     if old_name_value is None:

@@ -7,11 +7,10 @@ from collections.abc import Callable
 
 from playwright.async_api import Page
 
-from ... import defaults
 from ...browser._async.guard import AsyncOriginGuard
 from ...browser._async.llm_browser import AsyncLLMBrowser
 from ...browser.origins import default_origins
-from ...defaults import MAX_STEPS, PAGE_CHARS
+from ...defaults import MAX_STEPS, PAGE_CHARS, chosen_page_chars
 from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
@@ -145,7 +144,7 @@ class AsyncAgent:
     ) -> None:
         self.llm = llm
         self.secrets = secrets if secrets is not None else Secrets()
-        page_chars = defaults.page_chars(page_chars, max_page_chars)
+        page_chars = chosen_page_chars(page_chars, max_page_chars)
         use_images = getattr(llm, "supports_images", False) if screenshot is None else screenshot
         self.browser = AsyncLLMBrowser(page, page_chars=page_chars, screenshot=use_images,
                                        secrets=self.secrets)

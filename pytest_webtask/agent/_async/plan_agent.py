@@ -15,13 +15,12 @@ from typing import Any
 
 from playwright.async_api import Page
 
-from ... import defaults
 from ...agent.models import ProposalResult, Step, TaskResult
 from ...agent.plan_params import DoneParams, Plan, PlannerParams, PlanStep, ToolInvocation
 from ...browser._async.guard import AsyncOriginGuard
 from ...browser._async.llm_browser import AsyncLLMBrowser
 from ...browser.origins import default_origins
-from ...defaults import MAX_ITERATIONS, PAGE_CHARS, PLAN_HORIZON
+from ...defaults import MAX_ITERATIONS, PAGE_CHARS, PLAN_HORIZON, chosen_page_chars
 from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
@@ -39,7 +38,6 @@ from .asker import AsyncAsker
 from .evidence import evidence_problem, resolve_evidence
 
 log = logging.getLogger("pytest_webtask.plan")
-
 
 
 class AsyncPlannerTool(AsyncTool):
@@ -130,7 +128,7 @@ class AsyncPlanAgent:
         self.max_iterations = max_iterations
         self.secrets = secrets if secrets is not None else Secrets()
         self.browser = AsyncLLMBrowser(
-            page, page_chars=defaults.page_chars(page_chars, max_page_chars),
+            page, page_chars=chosen_page_chars(page_chars, max_page_chars),
             secrets=self.secrets)
         self.settle_timeout_ms = settle_timeout_ms
         self.allowed_origins = allowed_origins

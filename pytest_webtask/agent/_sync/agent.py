@@ -8,11 +8,10 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page
 
-from ... import defaults
 from ...browser._sync.guard import OriginGuard
 from ...browser._sync.llm_browser import LLMBrowser
 from ...browser.origins import default_origins
-from ...defaults import MAX_STEPS, PAGE_CHARS
+from ...defaults import MAX_STEPS, PAGE_CHARS, chosen_page_chars
 from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
@@ -146,7 +145,7 @@ class Agent:
     ) -> None:
         self.llm = llm
         self.secrets = secrets if secrets is not None else Secrets()
-        page_chars = defaults.page_chars(page_chars, max_page_chars)
+        page_chars = chosen_page_chars(page_chars, max_page_chars)
         use_images = getattr(llm, "supports_images", False) if screenshot is None else screenshot
         self.browser = LLMBrowser(page, page_chars=page_chars, screenshot=use_images,
                                        secrets=self.secrets)

@@ -16,13 +16,12 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from ... import defaults
 from ...agent.models import ProposalResult, Step, TaskResult
 from ...agent.plan_params import DoneParams, Plan, PlannerParams, PlanStep, ToolInvocation
 from ...browser._sync.guard import OriginGuard
 from ...browser._sync.llm_browser import LLMBrowser
 from ...browser.origins import default_origins
-from ...defaults import MAX_ITERATIONS, PAGE_CHARS, PLAN_HORIZON
+from ...defaults import MAX_ITERATIONS, PAGE_CHARS, PLAN_HORIZON, chosen_page_chars
 from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
@@ -40,7 +39,6 @@ from .asker import Asker
 from .evidence import evidence_problem, resolve_evidence
 
 log = logging.getLogger("pytest_webtask.plan")
-
 
 
 class PlannerTool(Tool):
@@ -131,7 +129,7 @@ class PlanAgent:
         self.max_iterations = max_iterations
         self.secrets = secrets if secrets is not None else Secrets()
         self.browser = LLMBrowser(
-            page, page_chars=defaults.page_chars(page_chars, max_page_chars),
+            page, page_chars=chosen_page_chars(page_chars, max_page_chars),
             secrets=self.secrets)
         self.settle_timeout_ms = settle_timeout_ms
         self.allowed_origins = allowed_origins
