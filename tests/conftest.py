@@ -40,6 +40,9 @@ BROWSER_FIXTURES = frozenset({
 })
 # ... and one of these starts a Python process.
 PROCESS_FIXTURES = frozenset({"python", "pytester_process", "inner_process", "example_run"})
+# Module-scoped fixtures that record a flow or start a browser server: under xdist, the tests
+# that share one run on one worker, so that it is made once (xdist_group, --dist loadgroup).
+SHARED_ONCE = frozenset({"recorded_once", "modal_recipe", "remote_server", "remote_cdp"})
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -54,6 +57,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             # one xdist worker runs the suites and every test that reads them (--dist
             # loadgroup), while the other workers go on with the rest
             item.add_marker(pytest.mark.xdist_group("examples"))
+        elif names & SHARED_ONCE:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
     # the longest chain of work first, so that it does not finish last
     items.sort(key=lambda item: item.get_closest_marker("examples") is None)
 
