@@ -43,6 +43,10 @@ def test_a_test_s_fragment_masks_secrets_in_prompts_messages_and_failures(
     report.action(None, None)
     report.step_finished(StepOutcome("do", "sign in as {email}", "recorded", 1.23456,
                                      sign_in_step()), PNG)
+    # a secret the test itself put into a step's text (an f-string) is masked on saving
+    report.step_finished(StepOutcome("check", f"the page greets {SECRET}", "replayed", 0.1,
+                                     RecipeStep(kind="check", text="x", checks=[
+                                         Check(expect="text", text=f"Hi {SECRET}")])), None)
     report.step_failed("check", "the cart total is $39.00",
                        f"Replay failed. expected 'Total: $39.00', found {SECRET}", 0.5, None)
     report.save("failed")
@@ -52,7 +56,9 @@ def test_a_test_s_fragment_masks_secrets_in_prompts_messages_and_failures(
     assert SECRET not in raw
     data = json.loads(raw)
     assert (data["test"], data["outcome"]) == ("test_shop.py::test_sign_in[chromium]", "failed")
-    recorded, failed = data["steps"]
+    recorded, greeted, failed = data["steps"]
+    assert greeted["text"] == "the page greets {password}"
+    assert greeted["checks"][0]["says"].endswith("'Hi {password}'")
     assert recorded["how"] == "recorded" and recorded["seconds"] == 1.235
     assert [a["tool"] for a in recorded["actions"]] == ["fill", "click"]
     assert recorded["actions"][0]["params"] == '{"value": "{password}"}'  # no element id
