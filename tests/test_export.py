@@ -3,9 +3,9 @@ against the demo shop with the webtask plugin disabled, and fail against a broke
 
 from __future__ import annotations
 
-import os
+import re
 import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,6 +14,7 @@ import yaml
 from pytest_webtask.export.locators import locator
 from pytest_webtask.export.source import Strings
 from pytest_webtask.types import Fingerprint
+from tests.example_run import ExampleRun
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRETS = ("lovelace-1815", "not-the-password")  # the example suites' passwords
@@ -43,36 +44,59 @@ def base_url():
 '''
 
 
-def _pytest(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    full = {**os.environ, "CI": "true", "OPENAI_API_KEY": "", "WEBTASK_MODEL": "",
-            "PYTHONPATH": str(ROOT), **env}
-    full.pop("WEBTASK_SECRET_PASSWORD", None)
-    full.update(env)
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
-                          cwd=cwd, capture_output=True, text=True, env=full, timeout=900,
-                          check=False)
+Python = Callable[..., subprocess.CompletedProcess[str]]
 
 
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    folder = tmp_path_factory.mktemp("exported")
-    proc = _pytest(["example_suites", "-n", "2", "--webtask-export", str(folder)], ROOT)
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+def _pytest(python: Python, args: list[str], cwd: Path, **env: str
+            ) -> subprocess.CompletedProcess[str]:
+    return python("-m", "pytest", "-p", "no:cacheprovider", *args, cwd=cwd, timeout=900,
+                  env={"CI": "true", "OPENAI_API_KEY": "", "WEBTASK_MODEL": "",
+                       "PYTHONPATH": str(ROOT), "WEBTASK_SECRET_PASSWORD": None, **env})
+
+
+@pytest.fixture
+def exported(example_run: ExampleRun) -> tuple[Path, str]:
+    """The example suites' export, from the one run of the suites, with a conftest that
+    serves the demo shop to the exported files."""
+    assert example_run.returncode == 0, example_run.failure()
+    folder = example_run.export
     (folder / "conftest.py").write_text(CONFTEST, encoding="utf-8")
-    return folder, proc.stdout
+    return folder, example_run.stdout
+
+
+def _passed(proc: subprocess.CompletedProcess[str]) -> int:
+    """How many passed, from the last line, which must name nothing else (no failed,
+    errors or skipped)."""
+    assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-2000:]
+    last = proc.stdout.strip().splitlines()[-1]
+    counts = dict((word, int(n)) for n, word in re.findall(r"(\d+) (\w+)", last))
+    counts.pop("deselected", None)
+    assert set(counts) == {"passed"}, last
+    return counts["passed"]
 
 
 def test_every_replayed_example_is_exported_and_extracts_are_named(
-        exported: tuple[Path, str]) -> None:
+        example_run: ExampleRun, exported: tuple[Path, str]) -> None:
     folder, out = exported
     files = sorted(folder.glob("test_*.py"))
-    assert len(files) == 29
-    assert f"29 test file(s) written to {folder}" in out
-    assert out.count("not exported:") == 2
+    assert files
+    assert f"{len(files)} test file(s) written to {folder}" in out
+    # each passing example test is exported, or named with the reason it is not
+    cases = example_run.cases()
+    written = [Path(c.export()["path"]) for c in cases if "path" in c.export()]
+    left_out = [c for c in cases if "skipped" in c.export()]
+    assert sorted(written) == files
+    assert len(written) + len(left_out) == len(cases)
+    assert out.count("not exported:") == len(left_out) > 0
     assert "test_extract_catalogue[chromium]: it has an extract step" in out
+    for case in left_out:  # only a test with an extract step is left out
+        assert case.export()["skipped"].startswith("it has an extract step"), case
+        recipe = yaml.safe_load(Path(case.properties["webtask_recipe_path"]).read_text())
+        assert any(step["kind"] == "extract" for step in recipe["steps"]), case
     for path in files:
         text = path.read_text(encoding="utf-8")
         assert "pytest_webtask" not in text and "webtask." not in text, path
+        assert text.count("\ndef test_") == 1, path
         for value in SECRETS:
             assert value not in text, f"a secret's value is in {path}"
     sign_in = (folder / "test_account__test_sign_in.py").read_text(encoding="utf-8")
@@ -82,24 +106,28 @@ def test_every_replayed_example_is_exported_and_extracts_are_named(
     assert "get_by_role('button', name='Sign in', exact=True).click()" in sign_in
 
 
-def test_exported_suites_pass_with_plain_pytest_playwright(exported: tuple[Path, str]) -> None:
+def test_exported_suites_pass_with_plain_pytest_playwright(exported: tuple[Path, str],
+                                                          python: Python) -> None:
     folder, _ = exported
+    files = list(folder.glob("test_*.py"))
+    wrong = [f for f in files if "wrong_password" in f.name]
+    assert wrong
     # one secret name, two values: each test gets its own in the environment
-    proc = _pytest(["-p", "no:webtask", "-k", "not wrong_password", "-n", "2", "."], folder,
-                   WEBTASK_SECRET_PASSWORD="lovelace-1815")
-    assert proc.returncode == 0, proc.stdout[-6000:]
-    assert "28 passed" in proc.stdout
-    proc = _pytest(["-p", "no:webtask", "-k", "wrong_password", "."], folder,
+    proc = _pytest(python, ["-p", "no:webtask", "-k", "not wrong_password", "-n", "2", "."],
+                   folder, WEBTASK_SECRET_PASSWORD="lovelace-1815")
+    assert _passed(proc) == len(files) - len(wrong)  # every exported file's one test
+    proc = _pytest(python, ["-p", "no:webtask", "-k", "wrong_password", "."], folder,
                    WEBTASK_SECRET_PASSWORD="not-the-password")
-    assert proc.returncode == 0, proc.stdout[-6000:]
-    assert "1 passed" in proc.stdout
+    assert _passed(proc) == len(wrong)
 
 
-def test_an_exported_test_fails_when_the_app_breaks(exported: tuple[Path, str]) -> None:
+def test_an_exported_test_fails_when_the_app_breaks(exported: tuple[Path, str],
+                                                    python: Python) -> None:
     folder, _ = exported
-    broken = _pytest(["-p", "no:webtask", "test_order__test_jackets_most_expensive_first.py",
-                      "test_state__test_sign_in_button_waits_for_both_fields.py"], folder,
-                     WEBTASK_DEMO_MUTANT="sort_reversed,signin_button_enabled",
+    broken = _pytest(python, ["-p", "no:webtask",
+                              "test_order__test_jackets_most_expensive_first.py",
+                              "test_state__test_sign_in_button_waits_for_both_fields.py"],
+                     folder, WEBTASK_DEMO_MUTANT="sort_reversed,signin_button_enabled",
                      WEBTASK_SECRET_PASSWORD="lovelace-1815")
     assert broken.returncode == 1, broken.stdout[-4000:]
     assert "2 failed" in broken.stdout
@@ -108,9 +136,9 @@ def test_an_exported_test_fails_when_the_app_breaks(exported: tuple[Path, str]) 
 
 
 def test_an_exported_test_without_its_secret_says_which_variable_to_set(
-        exported: tuple[Path, str]) -> None:
+        exported: tuple[Path, str], python: Python) -> None:
     folder, _ = exported
-    proc = _pytest(["-p", "no:webtask", "test_account__test_sign_in.py"], folder)
+    proc = _pytest(python, ["-p", "no:webtask", "test_account__test_sign_in.py"], folder)
     assert proc.returncode == 1
     assert "set the environment variable WEBTASK_SECRET_PASSWORD to run this test" in \
         proc.stdout

@@ -4,9 +4,9 @@ nothing of the agent or pytest, loading the plugin is light, the public API is c
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest_webtask
 
@@ -138,14 +138,15 @@ def test_the_fixture_object_is_not_in_recipes() -> None:
     assert pytest_webtask.WebTask.__module__ == "pytest_webtask.steps._sync.webtask"
 
 
-def test_loading_the_plugin_imports_nothing_heavy() -> None:
+def test_loading_the_plugin_imports_nothing_heavy(python: Callable[..., Any]) -> None:
+    """In a fresh interpreter: this one has loaded everything already."""
     code = ("import sys, pytest_webtask.plugin; "
             "print(' '.join(m for m in sys.modules if m.split('.')[0] in "
             "('openai', 'playwright', 'pydantic', 'yaml') or m.startswith("
             "('pytest_webtask.agent', 'pytest_webtask.steps', 'pytest_webtask.browser'))))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.split()
-    assert out == []
+    proc = python("-c", code)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == []
 
 
 def test_the_public_api_is_what_a_test_touches() -> None:
