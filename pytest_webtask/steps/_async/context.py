@@ -106,7 +106,7 @@ class AsyncStepContext:
         options = StrategyOptions(allowed_origins=self.origins() or ["*"], budget=budget,
                                   secrets=self._secrets, max_steps=max_steps,
                                   block_subresources=s.block_subresources,
-                                  max_page_chars=s.page_chars, plan_horizon=s.plan_horizon,
+                                  page_chars=s.page_chars, plan_horizon=s.plan_horizon,
                                   max_iterations=s.max_iterations,
                                   extra_tools=self._services.tools)
         agent = factory(self.page, llm, options)
