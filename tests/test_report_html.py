@@ -10,10 +10,13 @@ import re
 from pathlib import Path
 
 from pytest_webtask.llm.context import Block, Context
+from pytest_webtask.plugin.listeners import ReportListener
 from pytest_webtask.recipes.model import Check, RecipeAction, RecipeStep
 from pytest_webtask.report.collect import TestReport
 from pytest_webtask.report.html import render
+from pytest_webtask.steps.listeners import Listeners
 from pytest_webtask.steps.outcome import StepOutcome
+from pytest_webtask.testing import ScriptedLLM
 from pytest_webtask.types import Fingerprint, Secrets
 
 SECRET = "lovelace-1815"
@@ -36,8 +39,9 @@ def test_a_test_s_fragment_masks_secrets_in_prompts_messages_and_failures(
         tmp_path: Path) -> None:
     secrets = Secrets({"password": SECRET})
     report = TestReport("test_shop.py::test_sign_in[chromium]", tmp_path, secrets.mask)
-    prompt = Context(system="s", blocks=[Block(f"the field shows {SECRET}")]).to_text()
-    report.model_call(prompt, f'{{"complete": true, "message": "ok {SECRET}"}}', 0)
+    llm = Listeners([ReportListener(report)]).heard(
+        ScriptedLLM([{"complete": True, "message": f"ok {SECRET}"}]))
+    llm.generate(Context(system="s", blocks=[Block(f"the field shows {SECRET}")]))
     report.action(None, PNG)
     report.action(None, None)
     report.step_finished(StepOutcome("do", "sign in as {email}", "recorded", 1.23456,
@@ -68,15 +72,19 @@ def test_a_test_s_fragment_masks_secrets_in_prompts_messages_and_failures(
     assert failed["message"].endswith("found {password}")
 
 
-def test_a_test_with_no_step_leaves_no_fragment(tmp_path: Path) -> None:
+def test_a_test_with_no_step_leaves_no_fragment_and_no_listener_wraps_nothing(
+        tmp_path: Path) -> None:
     TestReport("t.py::t", tmp_path / "parts", str).save("passed")
     assert not (tmp_path / "parts").exists()
+    llm = ScriptedLLM(["x"])
+    assert Listeners([]).heard(llm) is llm  # the model is not wrapped when nobody listens
 
 
 def test_the_report_counts_steps_and_calls_and_shows_each_step(tmp_path: Path) -> None:
     report = TestReport("test_shop.py::test_sign_in[chromium]", tmp_path, str)
-    report.model_call(Context(system="s", blocks=[Block("page: <b>Sign in</b>")]).to_text(),
-                      '{"complete": true, "message": "ok"}', 0)
+    llm = Listeners([ReportListener(report)]).heard(
+        ScriptedLLM([{"complete": True, "message": "ok"}]))
+    llm.generate(Context(system="s", blocks=[Block("page: <b>Sign in</b>")]))
     report.step_finished(StepOutcome("do", "sign in as {email}", "recorded", 1.0,
                                      sign_in_step()), PNG)
     report.step_finished(StepOutcome("check", "signed in", "replayed", 0.2,
