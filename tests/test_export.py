@@ -196,3 +196,88 @@ def test_one_placeholder_with_two_values_becomes_two_parameters(tmp_path: Path) 
     trail.step(RecipeStep.model_validate(extract), {}, {}, {})
     with pytest.raises(NotExportable, match="extract step"):
         Writer(trail, None, tmp_path).source("test_form", "x")
+
+
+BOX = {"tag": "input", "role": "textbox", "name": "Name"}
+GO = {"tag": "button", "role": "button", "name": "Go"}
+EL = "page.get_by_role('textbox', name='Name', exact=True)"
+# Each built-in tool a recipe keeps: a recorded action and the lines the export writes.
+TOOL_CODE = [
+    ({"tool": "navigate", "params": {"url": "/x?q={name}"}}, ['page.goto(f"/x?q={name}")']),
+    ({"tool": "click", "params": {}, "target": GO},
+     ["page.get_by_role('button', name='Go', exact=True).click()"]),
+    ({"tool": "click", "params": {"text": "Edit {name}"}},
+     ['page.get_by_text(f"Edit {name}", exact=True).click()']),
+    ({"tool": "fill", "params": {"value": "{pw}"}, "target": BOX}, [f"{EL}.fill(pw)"]),
+    ({"tool": "type", "params": {"value": "a {name}"}, "target": BOX},
+     [f'{EL}.press_sequentially(f"a {{name}}")']),
+    ({"tool": "select", "params": {"value": "Blue"}, "target": BOX},
+     [f"{EL}.select_option('Blue')"]),
+    ({"tool": "press", "params": {"key": "Enter"}}, ["page.keyboard.press('Enter')"]),
+    ({"tool": "press", "params": {"key": "Tab"}, "target": BOX}, [f"{EL}.press('Tab')"]),
+    ({"tool": "scroll", "params": {"direction": "up"}}, ["page.mouse.wheel(0, -600)"]),
+    ({"tool": "scroll", "params": {}}, ["page.mouse.wheel(0, 600)"]),
+    ({"tool": "scroll", "params": {}, "target": BOX}, [f"{EL}.scroll_into_view_if_needed()"]),
+    ({"tool": "hover", "params": {"text": "Row"}},
+     ["page.get_by_text('Row', exact=True).hover()"]),
+    ({"tool": "double_click", "params": {}, "target": BOX}, [f"{EL}.dblclick()"]),
+    ({"tool": "check", "params": {}, "target": BOX}, [f"{EL}.check()"]),
+    ({"tool": "uncheck", "params": {}, "target": BOX}, [f"{EL}.uncheck()"]),
+    ({"tool": "drag", "params": {}, "target": BOX, "to": GO},
+     [f"{EL}.drag_to(page.get_by_role('button', name='Go', exact=True))"]),
+    ({"tool": "upload", "params": {"resource_names": ["doc"]}, "target": BOX},
+     [f"{EL}.set_input_files([HERE / 'doc.txt'])"]),
+    ({"tool": "go_back", "params": {}}, ["page.go_back()"]),
+    ({"tool": "wait", "params": {"text": "Hi {name}", "seconds": 2}},
+     ['expect(page.get_by_text(f"Hi {name}").filter(visible=True).first)'
+      ".to_be_visible(timeout=2000)"]),
+    ({"tool": "wait", "params": {"text": "Hi"}},
+     ["expect(page.get_by_text('Hi').filter(visible=True).first).to_be_visible(timeout=5000)"]),
+    ({"tool": "switch_tab", "params": {"tab": 1}},
+     ["page = page.context.pages[1]", "page.bring_to_front()"]),
+    ({"tool": "click", "params": {}, "target": GO, "opens_tab": True,
+      "dialogs": [{"type": "confirm", "message": "Sure?", "accept": True},
+                  {"type": "prompt", "message": "Name?", "accept": False, "text": "{name}"}]},
+     ["answer(page, (True, None), (False, name))",
+      "with page.context.expect_page() as new_tab:",
+      "    page.get_by_role('button', name='Go', exact=True).click()",
+      "page = new_tab.value"]),
+]
+
+
+def _export_action(action: dict[str, object], folder: Path) -> str:
+    from pytest_webtask.export.trail import Trail
+    from pytest_webtask.export.writer import Writer
+    from pytest_webtask.recipes.model import RecipeStep
+
+    trail = Trail()
+    trail.step(RecipeStep(kind="do", text="act", variables=["name"], secrets=["pw"],
+                          resources=["doc"], actions=[action]),
+               {"name": "Ada"}, {"doc": folder / "doc.txt"}, {"pw": "x"})
+    return Writer(trail, None, folder).source("test_it", "x")
+
+
+@pytest.mark.parametrize(("action", "lines"), TOOL_CODE,
+                         ids=[f"{a['tool']}-{n}" for n, (a, _) in enumerate(TOOL_CODE)])
+def test_each_tool_s_action_is_written_as_its_playwright_call(
+        action: dict[str, object], lines: list[str], tmp_path: Path) -> None:
+    source = _export_action(action, tmp_path)
+    body = source.split("    # do: act\n", 1)[1]
+    assert body.splitlines() == ["    " + line for line in lines]
+    compile(source, "exported.py", "exec")
+
+
+@pytest.mark.parametrize(("action", "why"), [
+    ({"tool": "fill", "params": {"value": "x"}}, "its 'fill' action has no target element"),
+    ({"tool": "drag", "params": {}, "target": BOX}, "its 'drag' action has no drop target"),
+    ({"tool": "close_tab", "params": {}}, "the 'close_tab' tool, which the export does not"),
+    ({"tool": "stamp", "params": {}, "target": BOX}, "the 'stamp' tool, which the export does"),
+    ({"tool": "upload", "params": {"resource_names": ["gone"]}, "target": BOX},
+     "its upload names the resource 'gone', which the test did not pass"),
+])
+def test_an_action_the_export_cannot_write_says_why(
+        action: dict[str, object], why: str, tmp_path: Path) -> None:
+    from pytest_webtask.export.writer import NotExportable
+
+    with pytest.raises(NotExportable, match=why):
+        _export_action(action, tmp_path)

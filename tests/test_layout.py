@@ -93,7 +93,7 @@ FLOORS = [
     {"tools"},
     {"browser"},
     {"llm"},
-    {"types", "errors"},
+    {"types", "errors", "defaults"},
 ]
 
 
@@ -203,3 +203,38 @@ def test_the_import_graph_has_no_cycle() -> None:
         if module in _reach(graph, module):
             cycles.append(module)
     assert cycles == [], f"modules on an import cycle: {cycles}"
+
+
+def test_each_built_in_tool_is_defined_once_and_has_a_twin_per_flavour() -> None:
+    """``tools.builtin`` defines a tool (name, description, parameters, exported code); each
+    flavour adds what it does by subclassing that definition, and its registry knows the
+    same names."""
+    from pytest_webtask.tools._async.registry import BUILT_IN_TOOLS as ASYNC_TOOLS
+    from pytest_webtask.tools._sync.registry import BUILT_IN_TOOLS as SYNC_TOOLS
+    from pytest_webtask.tools.builtin import BUILT_IN
+
+    for tools in (ASYNC_TOOLS, SYNC_TOOLS):
+        assert sorted(tools) == sorted(BUILT_IN)
+        for name, tool in tools.items():
+            assert issubclass(tool, BUILT_IN[name]), name
+            assert "name" not in vars(tool) and "description" not in vars(tool), name
+
+
+def test_no_code_chooses_by_a_built_in_tool_s_name() -> None:
+    """A comparison of a tool's name with a built-in tool's name (``tool == "navigate"``,
+    ``tool_name in ("find", "dialog")``) belongs in the tool's definition instead."""
+    from pytest_webtask.tools.builtin import BUILT_IN
+
+    def names(node: ast.expr) -> set[str]:
+        items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
+        return {i.value for i in items if isinstance(i, ast.Constant)} & set(BUILT_IN)
+
+    found = []
+    for path in _modules(""):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Compare):
+                continue
+            sides = [node.left, *node.comparators]
+            if any("tool" in ast.unparse(s) for s in sides) and any(names(s) for s in sides):
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {ast.unparse(node)}")
+    assert found == []
