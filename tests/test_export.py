@@ -15,6 +15,7 @@ from pytest_webtask.export.locators import locator
 from pytest_webtask.export.source import Strings
 from pytest_webtask.types import Fingerprint
 from tests.example_run import ExampleRun
+from tests.plugin.conftest import Lender
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRETS = ("lovelace-1815", "not-the-password")  # the example suites' passwords
@@ -113,35 +114,47 @@ def test_exported_suites_pass_with_plain_pytest_playwright(exported: tuple[Path,
     wrong = [f for f in files if "wrong_password" in f.name]
     assert wrong
     # one secret name, two values: each test gets its own in the environment
-    proc = _pytest(python, ["-p", "no:webtask", "-k", "not wrong_password", "-n", "2", "."],
-                   folder, WEBTASK_SECRET_PASSWORD="lovelace-1815")
+    proc = _pytest(python, ["-p", "no:webtask", "-p", "no:xdist", "-k", "not wrong_password",
+                            "."], folder, WEBTASK_SECRET_PASSWORD="lovelace-1815")
     assert _passed(proc) == len(files) - len(wrong)  # every exported file's one test
-    proc = _pytest(python, ["-p", "no:webtask", "-k", "wrong_password", "."], folder,
+    proc = _pytest(python, ["-p", "no:webtask", "-p", "no:xdist", "-k", "wrong_password", "."],
+                   folder,
                    WEBTASK_SECRET_PASSWORD="not-the-password")
     assert _passed(proc) == len(wrong)
 
 
-def test_an_exported_test_fails_when_the_app_breaks(exported: tuple[Path, str],
-                                                    python: Python) -> None:
+def _pytest_here(pytester: pytest.Pytester, lender: Lender, folder: Path,
+                 *files: str) -> pytest.RunResult:
+    """Exported files run in this process, on this session's browser (their own run with
+    plain pytest-playwright is the test above)."""
+    return pytester.runpytest_inprocess("-p", "no:webtask", "-p", "no:cacheprovider",
+                                        *(str(folder / f) for f in files),
+                                        plugins=[lender.plugin()])
+
+
+def test_an_exported_test_fails_when_the_app_breaks(
+        exported: tuple[Path, str], pytester: pytest.Pytester, lender: Lender,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     folder, _ = exported
-    broken = _pytest(python, ["-p", "no:webtask",
-                              "test_order__test_jackets_most_expensive_first.py",
-                              "test_state__test_sign_in_button_waits_for_both_fields.py"],
-                     folder, WEBTASK_DEMO_MUTANT="sort_reversed,signin_button_enabled",
-                     WEBTASK_SECRET_PASSWORD="lovelace-1815")
-    assert broken.returncode == 1, broken.stdout[-4000:]
-    assert "2 failed" in broken.stdout
-    assert "to_contain_text" in broken.stdout  # the order check
-    assert "to_be_disabled" in broken.stdout  # the state check
+    monkeypatch.setenv("WEBTASK_DEMO_MUTANT", "sort_reversed,signin_button_enabled")
+    monkeypatch.setenv("WEBTASK_SECRET_PASSWORD", "lovelace-1815")
+    broken = _pytest_here(pytester, lender, folder,
+                          "test_order__test_jackets_most_expensive_first.py",
+                          "test_state__test_sign_in_button_waits_for_both_fields.py")
+    broken.assert_outcomes(failed=2)
+    assert "to_contain_text" in broken.stdout.str()  # the order check
+    assert "to_be_disabled" in broken.stdout.str()  # the state check
 
 
 def test_an_exported_test_without_its_secret_says_which_variable_to_set(
-        exported: tuple[Path, str], python: Python) -> None:
+        exported: tuple[Path, str], pytester: pytest.Pytester, lender: Lender,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     folder, _ = exported
-    proc = _pytest(python, ["-p", "no:webtask", "test_account__test_sign_in.py"], folder)
-    assert proc.returncode == 1
+    monkeypatch.delenv("WEBTASK_SECRET_PASSWORD", raising=False)
+    result = _pytest_here(pytester, lender, folder, "test_account__test_sign_in.py")
+    result.assert_outcomes(failed=1)
     assert "set the environment variable WEBTASK_SECRET_PASSWORD to run this test" in \
-        proc.stdout
+        result.stdout.str()
 
 
 def test_look_alikes_are_scoped_to_their_card_and_placeholders_become_names() -> None:
