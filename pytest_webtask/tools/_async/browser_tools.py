@@ -54,6 +54,9 @@ class AsyncTool:
     name: ClassVar[str]
     description: ClassVar[str]
     params_class: ClassVar[type[ToolParams]]
+    # a recipe keeps its actions (not so a dialog's answer, stored with the action that
+    # opened the dialog, nor a tool that only reads)
+    replayed: ClassVar[bool] = True
 
     def __init__(self, browser: AsyncLLMBrowser, task: TaskContext | None = None,
                  allowed_origins: list[str] | None = None) -> None:
@@ -180,6 +183,7 @@ class AsyncWaitTool(AsyncTool):
 
 class AsyncDialogTool(AsyncTool):
     name = "dialog"
+    replayed = False
     description = ("Decide the answer to the next dialog (alert, confirm, prompt) the page "
                    "opens; put it BEFORE the action that opens the dialog. A dialog nobody "
                    "answered beforehand is dismissed (an alert is accepted)")
@@ -200,6 +204,7 @@ class AsyncCloseTabTool(AsyncTool):
 
 class AsyncFindTool(AsyncTool):
     name = "find"
+    replayed = False
     description = ("Find elements anywhere on the page, including parts a long page state only "
                    "counts, by text (name, label, or the text of their row) and/or role; "
                    "returns their element IDs")

@@ -55,6 +55,9 @@ class Tool:
     name: ClassVar[str]
     description: ClassVar[str]
     params_class: ClassVar[type[ToolParams]]
+    # a recipe keeps its actions (not so a dialog's answer, stored with the action that
+    # opened the dialog, nor a tool that only reads)
+    replayed: ClassVar[bool] = True
 
     def __init__(self, browser: LLMBrowser, task: TaskContext | None = None,
                  allowed_origins: list[str] | None = None) -> None:
@@ -181,6 +184,7 @@ class WaitTool(Tool):
 
 class DialogTool(Tool):
     name = "dialog"
+    replayed = False
     description = ("Decide the answer to the next dialog (alert, confirm, prompt) the page "
                    "opens; put it BEFORE the action that opens the dialog. A dialog nobody "
                    "answered beforehand is dismissed (an alert is accepted)")
@@ -201,6 +205,7 @@ class CloseTabTool(Tool):
 
 class FindTool(Tool):
     name = "find"
+    replayed = False
     description = ("Find elements anywhere on the page, including parts a long page state only "
                    "counts, by text (name, label, or the text of their row) and/or role; "
                    "returns their element IDs")
