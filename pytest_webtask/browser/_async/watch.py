@@ -9,7 +9,7 @@ from playwright.async_api import BrowserContext, CDPSession, Page
 from playwright.async_api import Dialog as PlaywrightDialog
 from playwright.async_api import Error as PlaywrightError
 
-from ..dialogs import Dialog, DialogAnswer
+from ...types import Dialog, DialogAnswer
 
 
 class AsyncPageWatch:
