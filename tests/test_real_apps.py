@@ -73,8 +73,10 @@ class Flow:
 
     def serve(self, bug: str) -> None:
         name = self.path.strip("/").split("?")[0]
-        self.server.pages["/" + name] = (PAGES / f"{name}.html").read_text(
-            encoding="utf-8").replace("__BUG__", bug)
+        file = PAGES / f"{name}.html"
+        if file.is_file():  # else a page the test put on the server itself
+            self.server.pages["/" + name] = file.read_text(encoding="utf-8").replace(
+                "__BUG__", bug)
 
     def run(self, mode: str, bug: str = "none", after: Callable[[WebTask], None] | None = None,
             **settings: Any) -> WebTask:

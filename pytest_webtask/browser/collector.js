@@ -224,6 +224,7 @@
   // or closed <details> hiding it. Visibility and size are not asked: a child may be visible
   // where its parent is not, and text may overflow an empty box.
   function rendersContent(el) {
+    if (getComputedStyle(el).display === 'contents') return boxedAbove(el, rendersContent);
     if (el.checkVisibility) return el.checkVisibility();
     for (let n = el; n && n.nodeType === 1; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
       const st = getComputedStyle(n);
@@ -236,11 +237,25 @@
 
   // No opacity 0 on el or its ancestors (flat tree).
   function opaque(el) {
+    if (getComputedStyle(el).display === 'contents') return boxedAbove(el, opaque);
     if (el.checkVisibility) return el.checkVisibility({ opacityProperty: true });
     for (let n = el; n && n.nodeType === 1; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
       if (getComputedStyle(n).opacity === '0') return false;
     }
     return true;
+  }
+
+  // A box of no size that clips what overflows it shows nothing of its content.
+  function clipsAway(el, style) {
+    if (!/hidden|clip/.test(style.overflowX) || !/hidden|clip/.test(style.overflowY)) return false;
+    const r = el.getBoundingClientRect();
+    return r.width === 0 || r.height === 0;
+  }
+
+  // A display: contents element has no box for checkVisibility to ask about: ask its parent.
+  function boxedAbove(el, test) {
+    const up = el.parentElement || hostOf(el);
+    return !up || test(up);
   }
 
   function textBoxed(node) {
@@ -390,7 +405,7 @@
   // The children a walk enters: a closed <details> shows only its summary; an element with
   // content-visibility: hidden shows none (its own box stays).
   function shownChildren(el, tag, style) {
-    if (style.contentVisibility === 'hidden') return [];
+    if (style.contentVisibility === 'hidden' || clipsAway(el, style)) return [];
     if (tag === 'details' && !el.open) {
       return Array.from(el.children).filter((c) => c.tagName === 'SUMMARY').slice(0, 1);
     }
@@ -896,7 +911,8 @@
 
   // A subtree whose text can show: rendered, and no opacity 0 on it or above.
   function textShows(el) {
-    return !!el && el.isConnected && rendersContent(el) && opaque(el);
+    return !!el && el.isConnected && rendersContent(el) && opaque(el) &&
+      !clipsAway(el, getComputedStyle(el));
   }
 
   function isControl(el) {
@@ -910,6 +926,21 @@
   // visible element's whole rendered text, and each run of text between element boundaries
   // (inline pieces joined as rendered: "<b>2</b> items left" -> "2 items left"). Hidden
   // parts are left out, as innerText does. Document order.
+  // The nodes a person sees inside el, as the page state walks them: its shadow root's, a
+  // slot's assigned nodes, an iframe's body (same origin).
+  function shownKids(el, tag) {
+    if (tag === 'iframe') {
+      let doc = null;
+      try { doc = el.contentDocument; } catch (e) { doc = null; }
+      return doc && doc.body ? [doc.body] : [];
+    }
+    if (tag === 'slot') {
+      const assigned = el.assignedNodes({ flatten: true });
+      return assigned.length ? assigned : list(el.childNodes);
+    }
+    return list(el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes);
+  }
+
   function textCandidates(root) {
     const out = [];
     const seen = new Set();
@@ -920,10 +951,11 @@
       if (SKIP.has(tag)) return;
       if (tag === 'select' || tag === 'textarea' || tag === 'input') return; // values, not text
       push(renderedText(el)); // the page state's own merge: what the model was shown
+      const ownShows = getComputedStyle(el).visibility === 'visible'; // its own text nodes
       let run = '';
       const flush = () => { push(norm(run)); run = ''; };
-      for (const c of list(el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes)) {
-        if (c.nodeType === 3) { run += c.nodeValue; continue; }
+      for (const c of shownKids(el, tag)) {
+        if (c.nodeType === 3) { if (ownShows) run += c.nodeValue; continue; }
         if (c.nodeType !== 1) continue;
         const ctag = c.tagName.toLowerCase();
         if (ctag === 'br') { flush(); continue; }
