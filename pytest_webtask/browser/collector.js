@@ -1,7 +1,10 @@
 // The in-page half of LLMBrowser. One page.evaluate(script, {op, ...}) per call.
+// Every op sees the page through one visibility rule, Playwright's (``visible``).
 // op "collect": page state text + element ids, in one pass over the DOM (open shadow roots
 //               and same-origin iframes included).
-// op "find":     the elements of the last collect matching a text and/or a role, as lines.
+// op "find":     elements matching a text and/or a role, as lines: those of the last collect,
+//               and elements whose own text matches (they get a text-N id, kept while visible).
+// op "mark":     an id for the one visible element whose whole text is the given text.
 // op "text":     the rendered text of the page, or of the element at a CSS selector
 //               (renderedText: the page state's own merge, for text checks).
 // op "describe": the fingerprint of one element id from the last collect.
@@ -10,8 +13,11 @@
 // op "boxes":    draw (or remove) numbered boxes over the elements, for screenshots.
 // op "resolve":  a replay's fingerprint cascade, every strategy at once (in this frame).
 // op "check":    evaluate one typed check (text, hidden, count, nth, order, state, value) on
-//                the element and container found before (by id, or by a resolve token).
-// op "freeze":   the page as static HTML (form state kept), to check it again later.
+//                the element and container found before (by id, or by a resolve token);
+//                ``vacuous``: an absence on a page that shows nothing holds (the page before
+//                a step), else it does not.
+// op "freeze":   the page as static HTML (form state, shadow roots, iframes, CSSOM kept), to
+//                check it again later.
 (args) => {
   const ID_ATTR = 'data-webtask-id';
   const FRAME_ATTR = 'data-webtask-frame';

@@ -167,5 +167,7 @@ class PageWatch:
 
     def _on_target(self, params: dict[str, Any]) -> None:
         info = params.get("targetInfo", {})
-        if info.get("type") == "page" and info.get("browserContextId") == self._context_id:
+        # a tab or window of this context (not a prerendered page, which is no tab)
+        if info.get("type") == "page" and not info.get("subtype") \
+                and info.get("browserContextId") == self._context_id:
             self._windows += 1
