@@ -101,12 +101,12 @@ class Replayer:
                                    timeout_ms=self.timeout_ms, watch=watch,
                                    to_locator=to_locator, custom=self.tools)
         except PlaywrightError as exc:
-            if locator is not None and _not_actionable(exc):
+            why = _not_actionable(exc, self.timeout_ms) if locator is not None else None
+            if why is not None:
                 # the element is there but can't be acted on (hidden, covered, disabled):
                 # the page drifted under the action, as for a missing element
                 raise ElementError(
-                    f"{where}: {action.tool} could not act on {what}: "
-                    f"{_why_not_actionable(exc, self.timeout_ms)}\n"
+                    f"{where}: {action.tool} could not act on {what}: {why}\n"
                     f"  page: {self.page.url}\n"
                     "  If the page changed on purpose, record again: pytest --webtask-record"
                 ) from None
@@ -349,24 +349,29 @@ _ACTIONABILITY = (
     ("not stable", "it kept moving"),
     ("outside of the viewport", "it is outside the page's viewport"),
     ("not attached", "it was removed from the page"),
+    ("waiting for locator", "it is no longer on the page"),
 )
+# Lines that say Playwright got past the element's checks: a timeout after them is the
+# action's (a slow navigation, a busy page), not the element's.
+_ACTED = ("performing", "navigat")
 
 
-def _not_actionable(exc: Exception) -> bool:
-    """A Playwright error that means the element could not be acted on: a timeout waiting
-    for it to be actionable, or the element gone under the action."""
-    return isinstance(exc, PlaywrightTimeoutError) or "not attached" in str(exc)
-
-
-def _why_not_actionable(exc: Exception, timeout_ms: float) -> str:
-    log = [ln.strip(" -") for ln in str(exc).splitlines()[1:] if ln.strip()]
-    for needle, said in _ACTIONABILITY:
-        for line in reversed(log):
+def _not_actionable(exc: Exception, timeout_ms: float) -> str | None:
+    """Why the element could not be acted on, when that is what the Playwright error says
+    (a timeout waiting for it to be actionable, or the element gone), else None."""
+    text = str(exc)
+    if not isinstance(exc, PlaywrightTimeoutError) and "not attached" not in text:
+        return None
+    log = [ln.strip(" -") for ln in text.splitlines()[1:] if ln.strip()] or [text]
+    for line in reversed(log):  # the latest state of the wait decides
+        for needle, said in _ACTIONABILITY:
             if needle in line:
                 cover = line.split(" intercepts pointer events")[0] \
                     if needle == "intercepts pointer events" else ""
                 return said + (f" ({cover})" if cover else "") + \
                     f", for {timeout_ms / 1000:g}s"
+        if any(word in line for word in _ACTED):
+            return None
     return f"it did not become actionable within {timeout_ms / 1000:g}s"
 
 
