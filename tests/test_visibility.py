@@ -85,3 +85,47 @@ def test_text_in_a_closed_menu_is_not_text_the_page_shows(rule_page: Page) -> No
     rule_page.click("summary")
     assert replayer.holds(Check(expect="text", text="In closed details"))[0]
     assert replayer.holds(Check(expect="visible", element=fingerprint("In closed details")))[0]
+
+
+COVERED = """Locator.click: Timeout 2000ms exceeded.
+Call log:
+  - waiting for locator("[data-webtask-target=\\"t1\\"]")
+    - locator resolved to <a href="/menu?page=reports">Reports</a>
+  - attempting click action
+    2 × waiting for element to be visible, enabled and stable
+      - element is visible, enabled and stable
+      - scrolling into view if needed
+      - done scrolling
+      - <div class="cookie-banner">…</div> intercepts pointer events
+    - retrying click action
+      - waiting 20ms"""
+SLOW = """Locator.click: Timeout 2000ms exceeded.
+Call log:
+  - waiting for locator("[data-webtask-target=\\"t1\\"]")
+    - locator resolved to <a href="/slow">Slow</a>
+  - attempting click action
+    - waiting for element to be visible, enabled and stable
+    - element is visible, enabled and stable
+    - scrolling into view if needed
+    - done scrolling
+    - performing click action
+    - click action done
+    - waiting for scheduled navigations to finish"""
+
+
+@pytest.mark.parametrize(("message", "why"), [
+    (COVERED, 'it is covered by another element (<div class="cookie-banner">…</div>), for 2s'),
+    (COVERED.replace('<div class="cookie-banner">…</div> intercepts pointer events',
+                     "element is not enabled"), "it is disabled, for 2s"),
+    (COVERED.replace('<div class="cookie-banner">…</div> intercepts pointer events',
+                     "element is not visible"), "it is not visible, for 2s"),
+    (COVERED.split("\n  - attempting")[0], "it is no longer on the page, for 2s"),
+    (SLOW, None),  # the click was done: what timed out is the page, not the element
+])
+def test_a_timeout_is_an_element_failure_only_when_the_element_never_became_actionable(
+        message: str, why: str | None) -> None:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    from pytest_webtask.recipes._sync.replayer import _not_actionable
+
+    assert _not_actionable(PlaywrightTimeoutError(message), 2000) == why

@@ -1133,10 +1133,12 @@
           const hit = cands.find((t) => matches([t], c));
           if (hit !== undefined) return { ok: false, got: 'it is visible: ' + q(clip(hit, 200)) };
         }
-        // absent, or not visible: that proves something only where something is shown (a
-        // blank page lacks everything); on the page before a step it held, vacuously
-        if (!vacuous && !hasContent(root, cands)) {
-          return { ok: false, got: (scope ? 'the container' : 'the page') + ' shows nothing, so an absence proves nothing' };
+        // absent, or not visible: that proves something only where the page shows something
+        // (a blank page lacks everything; an emptied list in a page is a real outcome); on
+        // the page before a step it held, vacuously
+        const page = document.body || document.documentElement;
+        if (!vacuous && !hasContent(page, scope ? null : cands)) {
+          return { ok: false, got: 'the page shows nothing, so an absence proves nothing' };
         }
         return { ok: true, got: '' };
       }
