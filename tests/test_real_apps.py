@@ -199,6 +199,27 @@ def test_find_ranks_an_elements_own_text_first(browser: Browser, server: LocalSe
         page.close()
 
 
+def test_find_never_returns_a_field_only_because_its_wrapper_holds_the_text(
+        browser: Browser, server: LocalServer) -> None:
+    from pytest_webtask.browser._sync.llm_browser import LLMBrowser
+
+    # no header around the field: its parent is the app, which holds the whole list
+    server.pages["/flat"] = (
+        "<div class=app><input placeholder='What needs to be done?'><ul>"
+        "<li><input type=checkbox><label>Buy milk</label></li>"
+        "<li><input type=checkbox><label>Walk the dog</label></li></ul>"
+        "<p><button type=button>Clear</button> Buy milk is due</p></div>")
+    page = browser.new_page()
+    try:
+        page.goto(server.url + "/flat")
+        lines, total = LLMBrowser(page).find("Buy milk", "")
+        assert lines == ['- text-0 "Buy milk"', '- text-1 "Clear Buy milk is due"',
+                         '- input-1 (type="checkbox") in "Buy milk"',
+                         '- button-0 (type="button") "Clear"'] and total == 4, lines
+    finally:
+        page.close()
+
+
 def test_handlers_written_in_the_markup_make_elements_addressable(browser: Browser,
                                                                   server: LocalServer) -> None:
     from pytest_webtask.browser._sync.llm_browser import LLMBrowser

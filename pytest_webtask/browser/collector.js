@@ -697,8 +697,11 @@
     const rowOf = (el) => {
       const row = el.closest(ROW);
       if (row) return row;
+      // else its parent, when that is no more than a row: not the page, not a container,
+      // not something holding a list (an app's wrapper around its field and its list)
       const parent = el.parentElement;
       if (!parent || ['BODY', 'HTML'].includes(parent.tagName) || isContainer(parent, parent.tagName.toLowerCase())) return null;
+      if (parent.querySelector('ul, ol, table, [role=list], [role=listbox], [role=grid], [role=table], [role=tree]')) return null;
       return parent;
     };
     const rowText = new Map();
