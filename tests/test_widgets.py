@@ -341,8 +341,10 @@ def test_long_table_find_then_act(browser: Browser, shop: DemoShop, tmp_path: Pa
         return step(act("find", text="Ticket 420"))
 
     def click_found(page: str, n: int) -> dict[str, Any]:
-        found = re.search(r"Output: 1 element\(s\) match text 'Ticket 420':\n- (button-\d+)",
-                          flow.prompts[-1])
+        # the cell showing the text first, then the controls of its row
+        found = re.search(r"Output: 2 element\(s\) match text 'Ticket 420':\n"
+                          r'- text-0 "Ticket 420" in "Ticket 420 [^\n]*\n'
+                          r"- (button-\d+) [^\n]*\"Close\" in \"Ticket 420 ", flow.prompts[-1])
         assert found, flow.prompts[-1]
         return step(act("click", element_id=found.group(1)))
 
