@@ -25,8 +25,9 @@ if TYPE_CHECKING:
     from .agent._async.plan_agent import AsyncPlanAgent
     from .agent._sync.agent import Agent
     from .agent._sync.plan_agent import PlanAgent
-    from .agent.models import ExecutionResult, TaskResult
-    from .llm.base import BaseLLM
+    from .agent.models import ExecutionResult, TaskResult, Usage
+    from .llm.base import BaseLLM, LLMReply
+    from .llm.context import Block, Context
     from .llm.openai_llm import OpenAILLM
     from .steps._async.webtask import AsyncWebTask
     from .steps._sync.webtask import WebTask
@@ -48,6 +49,10 @@ _LAZY = {
     "ExecutionResult": ".agent.models",
     "OpenAILLM": ".llm.openai_llm",
     "BaseLLM": ".llm.base",
+    "LLMReply": ".llm.base",
+    "Context": ".llm.context",
+    "Block": ".llm.context",
+    "Usage": ".agent.models",
     "Tool": ".tools._sync.browser_tools",
     "AsyncTool": ".tools._async.browser_tools",
     "ToolParams": ".tools.params",
@@ -55,10 +60,11 @@ _LAZY = {
 }
 
 __all__ = [
-    "Agent", "AsyncAgent", "AsyncPlanAgent", "AsyncTool", "AsyncWebTask", "BaseLLM",
-    "BrowserError", "ConfigurationError", "ExecutionResult", "ExtractionError", "LLMError",
-    "OpenAILLM", "PlanAgent", "ProposalError", "RecipeError", "ReplayError", "StepOutcome",
-    "StrategyOptions", "TaskResult", "Tool", "ToolParams", "WebTask", "WebtaskError",
+    "Agent", "AsyncAgent", "AsyncPlanAgent", "AsyncTool", "AsyncWebTask", "BaseLLM", "Block",
+    "BrowserError", "ConfigurationError", "Context", "ExecutionResult", "ExtractionError",
+    "LLMError", "LLMReply", "OpenAILLM", "PlanAgent", "ProposalError", "RecipeError",
+    "ReplayError", "StepOutcome", "StrategyOptions", "TaskResult", "Tool", "ToolParams",
+    "Usage", "WebTask", "WebtaskError",
 ]
 
 

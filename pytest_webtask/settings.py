@@ -27,7 +27,9 @@ FIELDS: dict[str, tuple[type, Any, str | None, str]] = {
     "timeout": (float, 5.0, "WEBTASK_TIMEOUT", "seconds a replay waits for an element or check"),
     "allowed_origins": (str, "", None,
                         "space-separated origins the agent may visit besides the base URL's"),
-    "llm_timeout": (float, 60.0, None, "seconds per model request"),
+    "llm_timeout": (float, 60.0, "WEBTASK_LLM_TIMEOUT",
+                    "seconds to wait for one model reply; a request that takes longer is "
+                    "closed (a local server stops generating) and retried twice"),
     "strategy": (str, "step", "WEBTASK_STRATEGY",
                  "how to record: 'step' (one LLM call per step) or 'plan' (rolling-horizon plans)"),
     "plan_horizon": (int, 3, None, "steps per plan with strategy=plan"),

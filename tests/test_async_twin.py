@@ -24,4 +24,4 @@ def test_async_agent_suite_passes_in_its_own_process() -> None:
         cwd=ROOT, capture_output=True, text=True, env=env, timeout=300,
     )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
-    assert "4 passed" in proc.stdout
+    assert "5 passed" in proc.stdout
