@@ -106,15 +106,15 @@ class ScriptedLLM:
 
 
 class LoopbackServer(ThreadingHTTPServer):
-    """A threaded HTTP server on 127.0.0.1 (a free port), served from a daemon thread: what
-    the demo shop, the test pages and the fake model endpoint run on. A client that goes away
-    mid-response (a browser closing its page) is no error worth a traceback in a test's
-    output."""
+    """A threaded HTTP server on 127.0.0.1 (a free port unless ``port`` is given), served
+    from a daemon thread: what the demo shop, the test pages and the fake model endpoint run
+    on. A client that goes away mid-response (a browser closing its page) is no error worth a
+    traceback in a test's output."""
 
     daemon_threads = True
 
-    def __init__(self, handler: Callable[..., BaseHTTPRequestHandler]) -> None:
-        super().__init__(("127.0.0.1", 0), handler)
+    def __init__(self, handler: Callable[..., BaseHTTPRequestHandler], port: int = 0) -> None:
+        super().__init__(("127.0.0.1", port), handler)
         host, port = self.server_address[:2]
         self.url = f"http://{host!s}:{port}"
         self.thread = threading.Thread(target=self.serve_forever, daemon=True)

@@ -10,7 +10,8 @@ from ..settings import path_option
 
 HELP = ("write each passing test that replays or records steps as a plain pytest-playwright "
         "test file in DIR (Playwright locators, expect assertions, variables as parameters, "
-        "secrets from WEBTASK_SECRET_<NAME> environment variables)")
+        "secrets from the environment variables WEBTASK_SECRET_<TEST>_<NAME> or "
+        "WEBTASK_SECRET_<NAME>)")
 
 
 def add_option(parser: pytest.Parser) -> None:
