@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .agent._async.plan_agent import AsyncPlanAgent
     from .agent._sync.agent import Agent
     from .agent._sync.plan_agent import PlanAgent
-    from .agent.models import ExecutionResult, TaskResult, Usage
+    from .agent.models import TaskResult
     from .llm.base import BaseLLM, LLMReply
     from .llm.context import Block, Context
     from .llm.openai_llm import OpenAILLM
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from .tools._async.browser_tools import AsyncTool
     from .tools._sync.browser_tools import Tool
     from .tools.params import ToolParams
+    from .types import ExecutionResult, Usage
 
 _LAZY = {
     "WebTask": ".steps._sync.webtask",
@@ -46,13 +47,13 @@ _LAZY = {
     "PlanAgent": ".agent._sync.plan_agent",
     "AsyncPlanAgent": ".agent._async.plan_agent",
     "TaskResult": ".agent.models",
-    "ExecutionResult": ".agent.models",
+    "ExecutionResult": ".types",
     "OpenAILLM": ".llm.openai_llm",
     "BaseLLM": ".llm.base",
     "LLMReply": ".llm.base",
     "Context": ".llm.context",
     "Block": ".llm.context",
-    "Usage": ".agent.models",
+    "Usage": ".types",
     "Tool": ".tools._sync.browser_tools",
     "AsyncTool": ".tools._async.browser_tools",
     "ToolParams": ".tools.params",
