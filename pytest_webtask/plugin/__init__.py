@@ -68,11 +68,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
-    if config.stash.get(CHROMIUM, None) is None:
-        return None
-    from .chromium import header
-
-    return header(config)
+    choice = config.stash.get(CHROMIUM, None)  # which Chromium, when not Playwright's own
+    return f"webtask: {choice.note}" if choice is not None and choice.note else None
 
 
 @pytest.hookimpl(wrapper=True)

@@ -34,11 +34,6 @@ def configure(config: pytest.Config) -> None:
     config.pluginmanager.register(sys.modules[__name__], "webtask-chromium")
 
 
-def header(config: pytest.Config) -> str | None:
-    choice = config.stash.get(CHROMIUM, None)
-    return f"webtask: {choice.note}" if choice is not None and choice.note else None
-
-
 def launch_options(config: pytest.Config, browser_name: str,
                    options: dict[str, Any]) -> tuple[dict[str, Any], ChromiumChoice | None]:
     """``options`` as a launch of ``browser_name`` should get them, and the choice that
