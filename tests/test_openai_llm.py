@@ -140,16 +140,18 @@ def test_the_request_timeout_setting_reaches_the_model(pytester: pytest.Pytester
         def test_timeout(webtask_llm):
             assert webtask_llm.timeout == float(os.environ["EXPECTED"])
         """)
+    quiet = "asyncio_default_fixture_loop_scope = function\n"  # no pytest-asyncio warning
+    pytester.makeini("[pytest]\n" + quiet)
     monkeypatch.setenv("WEBTASK_MODEL", "m")
     monkeypatch.setenv("OPENAI_API_KEY", "k")
     monkeypatch.setenv("WEBTASK_LLM_TIMEOUT", "240")
     monkeypatch.setenv("EXPECTED", "240")
     pytester.runpytest(*INNER).assert_outcomes(passed=1)
-    pytester.makeini("[pytest]\nwebtask_llm_timeout = 7.5\n")  # ini beats the environment
+    pytester.makeini("[pytest]\n" + quiet + "webtask_llm_timeout = 7.5\n")  # ini beats env
     monkeypatch.setenv("EXPECTED", "7.5")
     pytester.runpytest(*INNER).assert_outcomes(passed=1)
     monkeypatch.setenv("WEBTASK_LLM_TIMEOUT", "soon")
-    pytester.makeini("[pytest]\n")
+    pytester.makeini("[pytest]\n" + quiet)
     result = pytester.runpytest(*INNER)
     assert "webtask setting llm_timeout should be a float; got 'soon'" in str(result.outlines
                                                                              + result.errlines)
