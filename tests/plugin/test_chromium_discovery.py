@@ -29,9 +29,11 @@ HEADER = ("webtask: Playwright's own Chromium is not installed; using the system
 
 
 @pytest.fixture
-def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+def project(pytester_process: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
             tmp_path_factory: pytest.TempPathFactory) -> pytest.Pytester:
-    """A fresh project: one test file, no conftest.py, no Playwright browsers."""
+    """A fresh project, run as a user runs it (its own process): one test file, no
+    conftest.py, no Playwright browsers."""
+    pytester = pytester_process
     monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path_factory.mktemp("no-browsers")))
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     for name in ("WEBTASK_CHROMIUM", "CI", "WEBTASK_CONNECT", "WEBTASK_CONNECT_CDP"):

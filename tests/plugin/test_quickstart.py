@@ -46,8 +46,9 @@ def _block(language: str, containing: str) -> str:
 
 
 def test_the_quick_start_records_then_replays_in_ci(
-        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+        pytester_process: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
         tmp_path_factory: pytest.TempPathFactory) -> None:
+    pytester = pytester_process  # the user's own pytest process
     system = shutil.which("chromium") or shutil.which("google-chrome")
     if system is None:
         pytest.skip("needs a system Chromium on PATH")
