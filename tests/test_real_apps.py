@@ -21,9 +21,7 @@ from playwright.sync_api import Browser
 
 from pytest_webtask import WebTask
 from pytest_webtask.llm.context import Context
-from pytest_webtask.settings import Settings
-from pytest_webtask.steps.session import RecipeSession, StepStats
-from pytest_webtask.testing import ScriptedLLM
+from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.server import PAGES, LocalServer
 
 # A reply from (the page state, the step history, the step number within the task).
@@ -82,23 +80,17 @@ class Flow:
             **settings: Any) -> WebTask:
         self.serve(bug)
         context = self.browser.new_context()
-        page = context.new_page()
-        session = RecipeSession(path=self.recipe, test_name="flow", record_all=mode == "record")
         self.llm = ScriptedLLM(self.reply)
-        task = WebTask(page, session=session,
-                       settings=Settings(mode=mode, timeout=2.0, **settings),  # type: ignore[arg-type]
-                       base_url=self.server.url, llm_provider=lambda: self.llm,
-                       stats=StepStats(), fix_command=FIX)
-        passed = False
         try:
-            task.goto(self.path)
-            for kind, text in self.steps:
-                getattr(task, kind)(text)
-            if after is not None:
-                after(task)
-            passed = True
+            with open_webtask(context.new_page(), self.recipe, mode, base_url=self.server.url,
+                              llm=self.llm, test_name="flow", fix_command=FIX, timeout=2.0,
+                              **settings) as task:
+                task.goto(self.path)
+                for kind, text in self.steps:
+                    getattr(task, kind)(text)
+                if after is not None:
+                    after(task)
         finally:
-            session.finish(test_passed=passed)
             context.close()
         return task
 
