@@ -428,7 +428,7 @@ class Reporter:
                                     self.used_paths)
         prune = config.getoption("webtask_prune")
         if not (st.replayed or st.recorded or st.healed or st.failed or unused or st.weak
-                or steps or prune):
+                or st.unverified or steps or prune):
             return
         tr = terminalreporter
         tr.section("webtask")
@@ -454,6 +454,13 @@ class Reporter:
                           "tell whether the step worked); add a check(...) after each, or "
                           "run with --webtask-strict to fail them:")
             for where in st.weak:
+                tr.write_line(f"  {where}")
+        if st.unverified:
+            tr.write_line(f"{len(st.unverified)} replayed step(s) verified nothing (the recipe "
+                          "step has no check, or only checks that held before it, so it "
+                          "passes whatever the page did); record each again or add a "
+                          "check(...) after it, or run with --webtask-strict to fail them:")
+            for where in st.unverified:
                 tr.write_line(f"  {where}")
         if prune and partial:
             tr.write_line(f"--webtask-prune: nothing deleted, this run is not the whole suite "

@@ -16,6 +16,7 @@ from ...browser._sync.watch import PageWatch
 from ...browser.dialogs import Dialog, DialogAnswer
 from ...browser.fingerprint import Fingerprint
 from ...browser.script import COLLECTOR_JS
+from ...browser.secret_fields import HIDE_FIELD_JS
 from ...errors import CheckFailed, ElementError, ReplayError
 from ...tools._sync.browser_tools import perform
 from ..model import Check, RecipeAction, RecipeStep
@@ -45,8 +46,11 @@ class Replayer:
         resources: dict[str, str] | None = None,
         tools: Mapping[str, Any] | None = None,
         before_action: Callable[[RecipeAction, Locator | None], Any] | None = None,
+        names_secret: Callable[[str], bool] | None = None,
     ) -> None:
         self.page = page
+        # does a typed value hold a secret's placeholder? (its field is masked first)
+        self.names_secret = names_secret or (lambda value: False)
         self.before_action = before_action  # the HTML report shoots the target first
         self.tools = tools  # plugin tools by name: their ``act`` replays their actions
         self.base_url = base_url
@@ -89,6 +93,9 @@ class Replayer:
             watch.answers = [self._answer(d) for d in action.dialogs]
         what = action.target.describe() if action.target else "the page"
         try:
+            if locator is not None and self.names_secret(str(params.get("value", ""))):
+                # masked before the secret is typed: no picture of the page ever shows it
+                locator.evaluate(HIDE_FIELD_JS, timeout=self.timeout_ms)
             result = perform(self.page, action.tool, params, locator,
                                    substitute=self.substitute, resources=self.resources,
                                    timeout_ms=self.timeout_ms, watch=watch,

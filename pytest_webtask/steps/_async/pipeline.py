@@ -197,7 +197,7 @@ class AsyncPipeline:
         return AsyncReplayer(self.page, base_url=self.base_url,
                              timeout_ms=self.settings.timeout * 1000,
                              substitute=run.ctx.substitute, resources=run.ctx.resources,
-                             tools=self.tools_by_name,
+                             tools=self.tools_by_name, names_secret=run.ctx.names_secret,
                              before_action=self.report_action
                              if report and self.html_report.live else None)
 
@@ -234,6 +234,20 @@ class AsyncPipeline:
                 "(--webtask-strict is set).", run)
         self.stats.weak.append(name)
         log.warning("%s: no check discriminates (all held before the step)", name)
+
+    async def unverified(self, run: StepRun, step: RecipeStep) -> None:
+        """A replayed step whose recipe step checks nothing it changed: it passed without
+        verifying anything. Named in the terminal summary, or failed if strict."""
+        name = f"{self.session.test_name}: {run.where}"
+        why = step.why_unverified()
+        if self.settings.strict:
+            await self.fail(
+                f"{run.where}: the replay verified nothing: the recipe step "
+                f"({self.session.path}) checks nothing the step changes ({why}), so it would "
+                f"pass whatever the page did. Record it again ({self.fix_command}) or add a "
+                "check(...) after it (--webtask-strict is set).", run)
+        self.stats.unverified.append(name)
+        log.warning("%s: replayed, but verified nothing (%s)", name, why)
 
     # -- shared by the kinds --------------------------------------------------------------
 

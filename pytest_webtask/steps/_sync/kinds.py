@@ -47,20 +47,24 @@ class DoStep:
                                      subresources=pipe.settings.block_subresources)
             guard.start()
         failure: ReplayError | None = None
-        blocked = None
+        blocked: list[str] = []
         try:
             replayer.run_step(recorded, run.where)
         except ReplayError as exc:
             failure = exc
-            blocked = guard.note() if guard else None
         finally:
             pipe.page = replayer.page  # the tab the step ended on
             if guard is not None:
+                blocked = guard.take()
                 guard.stop()
+        if blocked:  # the page talked to another origin: that is the outcome under test
+            pipe.fail(f"Replay failed. {run.where}: " + guard_message(blocked, pipe)
+                            + (f"\n  Also: {failure}" if failure else ""), run)
         if failure is None:
+            if recorded.unverified:
+                pipe.unverified(run, recorded)
             return []
-        message = (f"Replay failed. {failure}{pipe.start_hint(recorded)}"
-                   + (f"\n  {blocked}" if blocked else ""))
+        message = f"Replay failed. {failure}{pipe.start_hint(recorded)}"
         if isinstance(failure, ElementError) and self.healable:
             # the page drifted under an action: a verified heal may follow it
             Healer(pipe, run, self.max_steps(pipe)).heal(recorded, failure, message)
@@ -184,6 +188,16 @@ class ExtractStep:
         if skipped:
             log.warning("%s: skipped %d item(s) (allowed: %d): %s", run.where, len(skipped),
                         run.request.allow_skipped, skipped)
+
+
+def guard_message(blocked: list[str], pipe: Pipeline) -> str:
+    """Why a replay under ``webtask_guard_replay`` failed: what the page tried to send."""
+    shown = "; ".join(blocked[:5]) + (f"; and {len(blocked) - 5} more"
+                                      if len(blocked) > 5 else "")
+    return (f"the page sent {len(blocked)} request(s) to origins outside the allowed ones "
+            f"({', '.join(pipe.origins() or ['http(s) only'])}): {shown}. The origin guard "
+            "(webtask_guard_replay) stopped them, so nothing was sent there. If the page "
+            "should talk to that origin, add it to webtask_allowed_origins.")
 
 
 def step_log(result: TaskResult, ctx: TaskContext) -> str:

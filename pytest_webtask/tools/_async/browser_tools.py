@@ -13,7 +13,7 @@ from ...agent.models import ExecutionResult
 from ...browser._async.llm_browser import AsyncLLMBrowser
 from ...browser._async.watch import AsyncPageWatch
 from ...browser.origins import allowed
-from ...browser.secret_fields import SECRET_ATTR
+from ...browser.secret_fields import HIDE_FIELD_JS
 from ..params import (
     ClickParams,
     CloseTabParams,
@@ -66,6 +66,10 @@ class AsyncTool:
         locator = self.browser.locator(element_id) if element_id else None
         to_id = getattr(params, "to_element_id", None)
         to_locator = self.browser.locator(to_id) if to_id else None
+        if locator is not None and self.task is not None \
+                and self.task.names_secret(str(params.model_dump().get("value", ""))):
+            # masked before the secret is typed: no picture of the page ever shows it
+            await locator.evaluate(HIDE_FIELD_JS, timeout=ACTION_TIMEOUT_MS)
         result = await perform(
             self.browser.page, self.name, params.model_dump(), locator,
             substitute=self.task.substitute if self.task else None,
@@ -74,10 +78,6 @@ class AsyncTool:
             watch=self.browser.watch, to_locator=to_locator,
             custom={self.name: type(self)} if hasattr(type(self), "act") else None,
         )
-        if result.success and locator is not None and self.task is not None \
-                and self.task.names_secret(str(params.model_dump().get("value", ""))):
-            # the field now shows a secret: the page state shows it as masked from now on
-            await locator.evaluate(f"el => el.setAttribute('{SECRET_ATTR}', '')")
         if result.page is not None:
             self.browser.page = result.page
         page = self.browser.page
