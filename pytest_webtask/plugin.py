@@ -33,6 +33,8 @@ RUN_BUDGET = pytest.StashKey[Any]()  # RunBudget, imported lazily
 # A test's secrets (a Secrets object, filled as steps pass them) and its artifacts folder.
 TEST_SECRETS = pytest.StashKey[Any]()
 TEST_ARTIFACTS = pytest.StashKey[Path]()
+# The test's pages showed a secret unmasked: its trace frames and videos are dropped.
+TEST_EXPOSED = pytest.StashKey[bool]()
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -286,6 +288,7 @@ def _finish(request: pytest.FixtureRequest, task: Any) -> None:
     export_plugin.finish(request, pipe.trail, passed, pipe.base_url,
                          session.test_name)
     pipe.html_report.save("passed" if passed else "failed")
+    request.node.stash[TEST_EXPOSED] = bool(pipe.stats.exposed)
     props = request.node.user_properties
     props.append(("webtask", json.dumps(pipe.stats.as_dict())))
     if recorded is not None:
@@ -377,9 +380,11 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     folder = item.stash.get(TEST_ARTIFACTS, None)
     if secrets and folder is not None and folder.is_dir():
         # pytest-playwright has moved its traces here by now
-        from .artifacts import scrub_folder
+        from .artifacts import drop_pictures, scrub_folder
 
         scrub_folder(folder, secrets)
+        if item.stash.get(TEST_EXPOSED, False):
+            drop_pictures(folder)
     return result
 
 
@@ -428,7 +433,7 @@ class Reporter:
                                     self.used_paths)
         prune = config.getoption("webtask_prune")
         if not (st.replayed or st.recorded or st.healed or st.failed or unused or st.weak
-                or st.unverified or steps or prune):
+                or st.unverified or st.exposed or steps or prune):
             return
         tr = terminalreporter
         tr.section("webtask")
@@ -461,6 +466,13 @@ class Reporter:
                           "passes whatever the page did); record each again or add a "
                           "check(...) after it, or run with --webtask-strict to fail them:")
             for where in st.unverified:
+                tr.write_line(f"  {where}")
+        if st.exposed:
+            tr.write_line(f"{len(st.exposed)} element(s) showed a secret that was not masked "
+                          "before it was drawn (text the page wrote, or a field no step typed "
+                          "it into), so earlier pictures may show it: the screencast frames of "
+                          "these tests' traces were dropped and their videos deleted:")
+            for where in st.exposed:
                 tr.write_line(f"  {where}")
         if prune and partial:
             tr.write_line(f"--webtask-prune: nothing deleted, this run is not the whole suite "

@@ -2,9 +2,11 @@
 trust how they were made: PNG and JPEG through Chromium's own decoders (a canvas), videos
 through ffmpeg (frames written as PNG, then decoded the same way).
 
-A field's region is compared as grey levels (0 black .. 255 white): a picture shows nothing
-of a value when that region is explained by another run's picture of the field, a run that
-typed a different value of the same length (see ``explained``).
+The field under test is found in each picture by its border, a pure blue no other part of
+the page has (pictures come in several sizes: a screenshot with a clip makes the screencast
+send a frame of the clipped part), and its inside is read as grey levels. A masked field
+shows a row of discs whatever it holds; a field showing its value shows glyphs. ``blobs``
+tells them apart by shape: a disc is a small round blob, a glyph is tall, thin or wide.
 """
 
 from __future__ import annotations
@@ -20,23 +22,14 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
-DARK = 96  # grey levels: a pixel this much darker than white is ink, not noise
+INK = 96  # grey levels: a pixel this much darker than white is ink, not noise
 DIFFERENT = 96  # grey levels two pictures may differ by at one pixel before it counts
 
 
 @dataclass(frozen=True)
-class Box:
-    """A rectangle in CSS pixels of the page (the viewport's coordinates)."""
-
-    x: float
-    y: float
-    width: float
-    height: float
-
-
-@dataclass(frozen=True)
 class Crop:
-    """A grey picture of a box: ``width`` x ``height`` bytes, row by row."""
+    """The inside of the field in one picture, as grey levels (0 black .. 255 white):
+    ``width`` x ``height`` bytes, row by row."""
 
     name: str
     width: int
@@ -46,30 +39,55 @@ class Crop:
     def at(self, x: int, y: int) -> int:
         return self.data[y * self.width + x]
 
-    def uniform(self) -> bool:
-        """One flat tone (a blank or black frame, before a page paints): shows nothing."""
-        return max(self.data) - min(self.data) <= DARK
+    def inked(self, x: int) -> list[int]:
+        return [y for y in range(self.height) if self.at(x, y) < 255 - INK]
 
-    def inked_columns(self) -> int:
-        """How far right ink reaches (0: blank)."""
-        last = 0
-        for x in range(self.width):
-            if any(self.at(x, y) < 255 - DARK for y in range(self.height)):
-                last = x + 1
-        return last
+    def blobs(self) -> list[tuple[int, int]]:
+        """(width, height) of each run of columns holding ink, left to right."""
+        out: list[tuple[int, int]] = []
+        rows: list[int] = []
+        width = 0
+        for x in range(self.width + 1):
+            ink = self.inked(x) if x < self.width else []
+            if ink:
+                rows += ink
+                width += 1
+            elif width:
+                out.append((width, max(rows) - min(rows) + 1))
+                rows, width = [], 0
+        return out
+
+    def not_discs(self) -> list[tuple[int, int]]:
+        """The blobs that are no disc: taller than a third of the field, or not round."""
+        return [(w, h) for w, h in self.blobs()
+                if h > self.height / 3 or w > 1.5 * h + 2 or h > 1.5 * w + 2]
+
+    def ink_span(self) -> float:
+        """How far right ink reaches, as a share of the field's width."""
+        right = max((x + 1 for x in range(self.width) if self.inked(x)), default=0)
+        return right / self.width
 
 
-CROP_JS = """async ({images, box, cssWidth, inset}) => {
+FIELD_JS = """async ({images, inset}) => {
   const out = [];
   for (const [name, b64] of images) {
     const bytes = Uint8Array.from(atob(b64), c => c.charCodeAt(0));
     const bitmap = await createImageBitmap(new Blob([bytes]));
-    const s = bitmap.width / cssWidth;
-    const x = Math.round(box.x * s) + inset, y = Math.round(box.y * s) + inset;
-    const w = Math.round(box.width * s) - 2 * inset, h = Math.round(box.height * s) - 2 * inset;
     const c = new OffscreenCanvas(bitmap.width, bitmap.height);
     const g = c.getContext('2d');
     g.drawImage(bitmap, 0, 0);
+    const all = g.getImageData(0, 0, bitmap.width, bitmap.height).data;
+    let [x0, y0, x1, y1] = [Infinity, Infinity, -1, -1];
+    for (let y = 0; y < bitmap.height; y++)
+      for (let x = 0; x < bitmap.width; x++) {
+        const i = 4 * (y * bitmap.width + x);
+        if (all[i + 2] > 150 && all[i] < 100 && all[i + 1] < 100) {
+          x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
+        }
+      }
+    if (x1 - x0 < 40 || y1 - y0 < 10) continue;  // the field is not in this picture
+    const [x, y, w, h] = [x0 + inset, y0 + inset, x1 - x0 + 1 - 2 * inset,
+                          y1 - y0 + 1 - 2 * inset];
     const d = g.getImageData(x, y, w, h).data;
     let grey = '';
     for (let i = 0; i < d.length; i += 4)
@@ -80,41 +98,13 @@ CROP_JS = """async ({images, box, cssWidth, inset}) => {
 }"""
 
 
-def crops(page: Page, images: dict[str, bytes], box: Box, css_width: int = 1280,
-          inset: int = 3) -> list[Crop]:
-    """The region ``box`` of each picture (scaled from a page ``css_width`` wide to the
-    picture's width), ``inset`` picture pixels inside it, as grey levels."""
-    found = page.evaluate(CROP_JS, {
+def field_crops(page: Page, images: dict[str, bytes], inset: int = 6) -> list[Crop]:
+    """The inside of the blue-bordered field (``inset`` picture pixels in from the border's
+    outer edge) in each picture that shows it."""
+    found = page.evaluate(FIELD_JS, {
         "images": [[name, base64.b64encode(data).decode()] for name, data in images.items()],
-        "box": vars(box), "cssWidth": css_width, "inset": inset})
+        "inset": inset})
     return [Crop(name, w, h, base64.b64decode(grey)) for name, w, h, grey in found]
-
-
-def explained(shot: Crop, full: Crop) -> bool:
-    """Does ``shot`` show nothing but a left part of ``full`` with blank after it?
-
-    ``full`` is the field as another run left it (its longest picture): a masked field shows
-    a row of identical discs whatever the value, so every picture of it, typed in full or in
-    part, is explained by the other run's discs. A field showing its value is not: the other
-    run's value differs in every character."""
-    if shot.uniform():
-        return True
-    if (shot.width, shot.height) != (full.width, full.height):
-        return False
-    start = shot.width
-    for x in range(shot.width):
-        if sum(abs(shot.at(x, y) - full.at(x, y)) > DIFFERENT
-               for y in range(shot.height)) > 1:
-            start = x
-            break
-    return all(sum(shot.at(x, y) < 255 - DARK for y in range(shot.height)) <= 1
-               for x in range(start, shot.width))
-
-
-def unexplained(shots: list[Crop], others: list[Crop]) -> list[str]:
-    """The names of ``shots`` that ``others``' fullest picture does not explain."""
-    full = max((c for c in others if not c.uniform()), key=Crop.inked_columns)
-    return [shot.name for shot in shots if not explained(shot, full)]
 
 
 DIFF_JS = """async ([a, b, limit]) => {

@@ -145,6 +145,7 @@ class AsyncPipeline:
         self.session.done(run.index, step, recorded=how != "replayed")
         self.results.append(outcome)
         self.trail.step(step, request.variables, request.resources, request.secrets)
+        await self.note_exposed(f"after {run.where}")
         if self.html_report.live:
             self.html_report.step_finished(outcome, await self.report_shot())
         counts = (f"{len(items)} item(s)" if request.kind == "extract" else
@@ -269,6 +270,24 @@ class AsyncPipeline:
 
     def artifact_path(self, name: str) -> Path | None:
         return self._artifacts() / name if self._artifacts else None
+
+    async def note_exposed(self, when: str) -> None:
+        """Count every element a page shows a secret in unmasked (text the page wrote, a
+        field the secret was not typed into by a step): pictures taken before now may show
+        it, so the test's trace frames and videos are dropped afterwards. From now on each
+        is masked."""
+        if not self.secrets:
+            return
+        for page in self.page.context.pages:
+            try:
+                found = await page.evaluate(SECRET_FIELDS_JS, {"op": "exposed",
+                                                               "values": self.secrets.values})
+            except PlaywrightError as exc:
+                log.debug("could not look for secrets shown on %s: %s", page.url, exc)
+                continue
+            for element in found:
+                self.stats.exposed.append(self.secrets.mask(
+                    f"{self.session.test_name}: {when}: {element}"))
 
     async def screenshot_masked(self, **options: Any) -> bytes:
         """A screenshot of the page with every field that shows a secret masked: the one way

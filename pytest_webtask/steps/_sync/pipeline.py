@@ -146,6 +146,7 @@ class Pipeline:
         self.session.done(run.index, step, recorded=how != "replayed")
         self.results.append(outcome)
         self.trail.step(step, request.variables, request.resources, request.secrets)
+        self.note_exposed(f"after {run.where}")
         if self.html_report.live:
             self.html_report.step_finished(outcome, self.report_shot())
         counts = (f"{len(items)} item(s)" if request.kind == "extract" else
@@ -270,6 +271,24 @@ class Pipeline:
 
     def artifact_path(self, name: str) -> Path | None:
         return self._artifacts() / name if self._artifacts else None
+
+    def note_exposed(self, when: str) -> None:
+        """Count every element a page shows a secret in unmasked (text the page wrote, a
+        field the secret was not typed into by a step): pictures taken before now may show
+        it, so the test's trace frames and videos are dropped afterwards. From now on each
+        is masked."""
+        if not self.secrets:
+            return
+        for page in self.page.context.pages:
+            try:
+                found = page.evaluate(SECRET_FIELDS_JS, {"op": "exposed",
+                                                               "values": self.secrets.values})
+            except PlaywrightError as exc:
+                log.debug("could not look for secrets shown on %s: %s", page.url, exc)
+                continue
+            for element in found:
+                self.stats.exposed.append(self.secrets.mask(
+                    f"{self.session.test_name}: {when}: {element}"))
 
     def screenshot_masked(self, **options: Any) -> bytes:
         """A screenshot of the page with every field that shows a secret masked: the one way
