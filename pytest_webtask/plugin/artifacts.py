@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .agent.secrets import Secrets
+from ..types import Secrets
 
 log = logging.getLogger("pytest_webtask")
 
