@@ -4,11 +4,8 @@ compared with the demo app's own data source."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -347,12 +344,13 @@ with DemoShop() as shop, sync_playwright() as p:
 """
 
 
-def test_killed_run_leaves_a_readable_partial_report(tmp_path: Path) -> None:
+def test_killed_run_leaves_a_readable_partial_report(tmp_path: Path,
+                                                     python: Callable[..., Any]) -> None:
+    """A process killed mid-way (no finally block runs): what was written stays readable."""
     path = tmp_path / "report.json"
     script = tmp_path / "killed.py"
     script.write_text(textwrap.dedent(KILLED.format(root=str(ROOT), path=str(path))))
-    proc = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, check=False, env={**os.environ})
+    proc = python(str(script), timeout=120)
     assert proc.returncode == 9, proc.stderr[-2000:]
     report = json.loads(path.read_text())
     phases = {p["phase"]: p for p in report["phase_outputs"]}

@@ -57,6 +57,12 @@ def browser_type_launch_args(browser_type_launch_args, browser_name):
 '''
 
 
+@pytest.fixture
+def inner(inner_process: Inner) -> Inner:
+    """async_webtask runs its own event loop: each inner run is a new process."""
+    return inner_process
+
+
 def _firefox_installed() -> bool:
     probe = ("from pathlib import Path; from playwright.sync_api import sync_playwright; "
              "p = sync_playwright().start(); print(Path(p.firefox.executable_path).exists()); "

@@ -62,7 +62,8 @@ def _shown(raw: str) -> str:
 
 
 def test_recording_in_a_terminal_shows_the_step_and_model_calls_then_erases_it(
-        inner: Inner) -> None:
+        inner_process: Inner) -> None:
+    inner = inner_process
     inner.tests(ONE_TEST)
     raw = _in_terminal(inner)
     assert "1 passed" in raw
@@ -73,7 +74,8 @@ def test_recording_in_a_terminal_shows_the_step_and_model_calls_then_erases_it(
     assert re.search(r"test_shop\.py \.\s+\[100%\]", shown), shown
 
 
-def test_no_progress_line_under_q_in_ci_or_through_a_pipe(inner: Inner) -> None:
+def test_no_progress_line_under_q_in_ci_or_through_a_pipe(inner_process: Inner) -> None:
+    inner = inner_process
     inner.tests(ONE_TEST)
     assert "[recording" not in _in_terminal(inner, "-q", "--webtask-record")
     ci = _in_terminal(inner, "--webtask-record", CI="true")

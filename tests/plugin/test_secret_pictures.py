@@ -19,6 +19,7 @@ import subprocess
 import sys
 import zipfile
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -139,7 +140,7 @@ def _run(project: Path, phase: str, video: bool) -> dict[str, Run]:
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Run]:
+def picture_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Run]:
     """Two inner runs of the four tests (token and control, each with secret A and B): one
     records, one replays; both with --tracing=on, --video=on (where ffmpeg allows),
     --screenshot=on and --webtask-report."""
@@ -152,10 +153,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Run]
             for label, run in _run(project, phase, video).items()}
 
 
-def _fields(page: Page, runs: dict[tuple[str, str], Run], kind: str, phase: str,
+def _fields(page: Page, picture_runs: dict[tuple[str, str], Run], kind: str, phase: str,
             test: str, label: str) -> list[Crop]:
     """The token field as every picture of ``kind`` of one test shows it."""
-    run = runs[(phase, label)]
+    run = picture_runs[(phase, label)]
     images = video_frames(run.video[test]) if kind == "video" else getattr(run, kind)[test]
     found = field_crops(page, images)
     assert found, f"no {kind} picture of test_{test}[{label}] in {run.folder} shows the field"
@@ -171,12 +172,12 @@ def _fullest(crops: list[Crop]) -> Crop:
 
 @pytest.mark.parametrize("phase", ["record", "replay"])
 @pytest.mark.parametrize("kind", ["trace", "video", "screenshot"])
-def test_no_picture_shows_the_secret(page: Page, runs: dict[tuple[str, str], Run],
+def test_no_picture_shows_the_secret(page: Page, picture_runs: dict[tuple[str, str], Run],
                                      kind: str, phase: str) -> None:
     if kind == "video" and video_problem():
         pytest.skip(str(video_problem()))
-    token = {label: _fields(page, runs, kind, phase, "token", label) for label in SECRETS}
-    shown = {label: _fields(page, runs, kind, phase, "shown", label) for label in SECRETS}
+    token = {label: _fields(page, picture_runs, kind, phase, "token", label) for label in SECRETS}
+    shown = {label: _fields(page, picture_runs, kind, phase, "shown", label) for label in SECRETS}
     for label, crops in token.items():
         leaks = [(c.name, c.not_discs()) for c in crops if c.not_discs()]
         assert not leaks, f"{kind} pictures of the {phase} show secret {label}: {leaks}"
@@ -203,9 +204,9 @@ def _differing(a: Crop, b: Crop) -> int:
 
 
 @pytest.mark.parametrize("phase", ["record", "replay"])
-def test_report_pictures_show_no_secret(page: Page, runs: dict[tuple[str, str], Run],
+def test_report_pictures_show_no_secret(page: Page, picture_runs: dict[tuple[str, str], Run],
                                         phase: str) -> None:
-    a, b = runs[(phase, "A")], runs[(phase, "B")]
+    a, b = picture_runs[(phase, "A")], picture_runs[(phase, "B")]
     assert len(a.report["token"]) == len(b.report["token"]) >= 1
     for x, y in zip(a.report["token"], b.report["token"], strict=True):
         assert pixels_differing(page, x, y) <= 20
@@ -213,9 +214,9 @@ def test_report_pictures_show_no_secret(page: Page, runs: dict[tuple[str, str], 
                zip(a.report["shown"], b.report["shown"], strict=True)) > 200
 
 
-def test_traces_hold_no_secret_as_text(runs: dict[tuple[str, str], Run]) -> None:
+def test_traces_hold_no_secret_as_text(picture_runs: dict[tuple[str, str], Run]) -> None:
     """Action parameters, DOM snapshots and network bodies of the trace are masked too."""
-    for (_phase, label), run in runs.items():
+    for (_phase, label), run in picture_runs.items():
         assert SECRETS[label].encode() not in run.trace_zip["token"]
         assert SECRETS[label].encode() in run.trace_zip["shown"]  # a variable stays
 
@@ -228,18 +229,16 @@ def test_echo(webtask):
 
 
 def test_a_secret_the_page_shows_drops_the_traces_frames_and_the_video(
-        tmp_path: Path) -> None:
+        tmp_path: Path, python: Callable[..., subprocess.CompletedProcess[str]]) -> None:
     """A page that writes the secret into its own text shows it before anything can mask
     it: the test's screencast frames and video are dropped, and the summary says so."""
     (tmp_path / "conftest.py").write_text(CONFTEST)
     (tmp_path / "test_echo.py").write_text(ECHO)
     (tmp_path / "script.json").write_text(json.dumps(SCRIPT))
-    video = video_problem() is None
-    args = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist",
-            "--tracing=on", "--screenshot=on", "test_echo.py"] + (["--video=on"] * video)
-    env = {k: v for k, v in os.environ.items() if k not in ("CI", "WEBTASK_MODEL")}
-    done = subprocess.run(args, cwd=tmp_path, env={**env, "PYTHONPATH": str(ROOT)},
-                          capture_output=True, text=True, timeout=600)
+    video = ["--video=on"] if video_problem() is None else []
+    done = python("-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "--tracing=on",
+                  "--screenshot=on", *video, "test_echo.py", cwd=tmp_path,
+                  env={"PYTHONPATH": str(ROOT), "CI": None, "WEBTASK_MODEL": None})
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 element(s) showed a secret that was not masked before it was drawn" \
         in done.stdout, done.stdout

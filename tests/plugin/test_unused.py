@@ -3,6 +3,9 @@ selected and run; deleted only then, and only with --webtask-prune."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 import yaml
 
 from tests.plugin.conftest import TWO_TESTS, Inner
@@ -87,3 +90,52 @@ def test_a_skipped_test_keeps_its_recipe_under_prune(inner: Inner) -> None:
     assert "recipe(s) unused" not in result.stdout.str()
     assert "recipe(s) deleted" not in result.stdout.str()
     assert inner.recipe("test_add_again").exists()
+
+
+# -- the same bookkeeping with plain tests: no browser, in this process -------------------
+
+PLAIN = '''
+def test_a():
+    pass
+
+
+def test_b():
+    pass
+'''
+
+
+def _plain_project(pytester: pytest.Pytester) -> tuple[Path, Path]:
+    pytester.makepyfile(test_x=PLAIN)
+    folder = pytester.path / "__webtask__" / "test_x"
+    folder.mkdir(parents=True)
+    for name in ("test_a", "test_b", "test_gone"):
+        (folder / f"{name}.yaml").write_text(f"version: 3\ntest: {name}\nsteps: []\n")
+    return folder / "test_a.yaml", folder / "test_gone.yaml"
+
+
+def test_a_recipe_whose_test_is_gone_is_reported_then_pruned(pytester: pytest.Pytester) -> None:
+    kept, gone = _plain_project(pytester)
+    reported = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    reported.assert_outcomes(passed=2)
+    reported.stdout.fnmatch_lines([
+        "*1 recipe(s) unused: their tests are gone or renamed (--webtask-prune deletes them):",
+        "*__webtask__/test_x/test_gone.yaml"])
+    assert gone.exists()
+    pruned = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--webtask-prune")
+    pruned.stdout.fnmatch_lines(["*1 recipe(s) deleted:", "*__webtask__/test_x/test_gone.yaml"])
+    assert not gone.exists() and kept.exists()
+    again = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    assert "recipe(s)" not in again.stdout.str()
+
+
+@pytest.mark.parametrize("args", [["-k", "test_a"], ["test_x.py::test_a"],
+                                  ["--deselect", "test_x.py::test_b"]])
+def test_a_partial_run_reports_and_prunes_nothing(pytester: pytest.Pytester,
+                                                  args: list[str]) -> None:
+    _kept, gone = _plain_project(pytester)
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--webtask-prune", *args)
+    out = result.stdout.str()
+    assert "recipe(s) unused" not in out and "recipe(s) deleted" not in out
+    result.stdout.fnmatch_lines(["*--webtask-prune: nothing deleted, this run is not the "
+                                 "whole suite (*); prune on a run of every test."])
+    assert gone.exists()

@@ -10,6 +10,7 @@ from playwright.async_api import Page
 from ...browser._async.guard import AsyncOriginGuard
 from ...browser._async.llm_browser import AsyncLLMBrowser
 from ...browser.origins import default_origins
+from ...defaults import MAX_STEPS, PAGE_CHARS, chosen_page_chars
 from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
@@ -130,7 +131,7 @@ class AsyncAgent:
         page: Page,
         llm: LLM,
         *,
-        max_page_chars: int = 40_000,
+        page_chars: int = PAGE_CHARS,
         screenshot: bool | None = None,
         settle_timeout_ms: float = 3000,
         allowed_origins: list[str] | None = None,
@@ -139,11 +140,13 @@ class AsyncAgent:
         secrets: Secrets | None = None,
         block_subresources: bool = False,
         extra_tools: list[type[AsyncTool]] | None = None,
+        max_page_chars: int | None = None,
     ) -> None:
         self.llm = llm
         self.secrets = secrets if secrets is not None else Secrets()
+        page_chars = chosen_page_chars(page_chars, max_page_chars)
         use_images = getattr(llm, "supports_images", False) if screenshot is None else screenshot
-        self.browser = AsyncLLMBrowser(page, max_chars=max_page_chars, screenshot=use_images,
+        self.browser = AsyncLLMBrowser(page, page_chars=page_chars, screenshot=use_images,
                                        secrets=self.secrets)
         self.settle_timeout_ms = settle_timeout_ms
         self.allowed_origins = allowed_origins
@@ -168,7 +171,7 @@ class AsyncAgent:
     def task_context(self) -> TaskContext | None:
         return self._task_context
 
-    async def set_task(self, task: str, max_steps: int = 10,
+    async def set_task(self, task: str, max_steps: int = MAX_STEPS,
                        resources: dict[str, str] | None = None,
                        variables: dict[str, str] | None = None,
                        secrets: dict[str, str] | None = None) -> None:
@@ -240,7 +243,7 @@ class AsyncAgent:
                   proposal.message)
         return step
 
-    async def execute(self, task: str, max_steps: int = 10,
+    async def execute(self, task: str, max_steps: int = MAX_STEPS,
                       resources: dict[str, str] | None = None,
                       variables: dict[str, str] | None = None,
                       secrets: dict[str, str] | None = None) -> TaskResult:

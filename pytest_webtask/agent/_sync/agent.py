@@ -11,6 +11,7 @@ from playwright.sync_api import Page
 from ...browser._sync.guard import OriginGuard
 from ...browser._sync.llm_browser import LLMBrowser
 from ...browser.origins import default_origins
+from ...defaults import MAX_STEPS, PAGE_CHARS, chosen_page_chars
 from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
@@ -131,7 +132,7 @@ class Agent:
         page: Page,
         llm: LLM,
         *,
-        max_page_chars: int = 40_000,
+        page_chars: int = PAGE_CHARS,
         screenshot: bool | None = None,
         settle_timeout_ms: float = 3000,
         allowed_origins: list[str] | None = None,
@@ -140,11 +141,13 @@ class Agent:
         secrets: Secrets | None = None,
         block_subresources: bool = False,
         extra_tools: list[type[Tool]] | None = None,
+        max_page_chars: int | None = None,
     ) -> None:
         self.llm = llm
         self.secrets = secrets if secrets is not None else Secrets()
+        page_chars = chosen_page_chars(page_chars, max_page_chars)
         use_images = getattr(llm, "supports_images", False) if screenshot is None else screenshot
-        self.browser = LLMBrowser(page, max_chars=max_page_chars, screenshot=use_images,
+        self.browser = LLMBrowser(page, page_chars=page_chars, screenshot=use_images,
                                        secrets=self.secrets)
         self.settle_timeout_ms = settle_timeout_ms
         self.allowed_origins = allowed_origins
@@ -169,7 +172,7 @@ class Agent:
     def task_context(self) -> TaskContext | None:
         return self._task_context
 
-    def set_task(self, task: str, max_steps: int = 10,
+    def set_task(self, task: str, max_steps: int = MAX_STEPS,
                        resources: dict[str, str] | None = None,
                        variables: dict[str, str] | None = None,
                        secrets: dict[str, str] | None = None) -> None:
@@ -241,7 +244,7 @@ class Agent:
                   proposal.message)
         return step
 
-    def execute(self, task: str, max_steps: int = 10,
+    def execute(self, task: str, max_steps: int = MAX_STEPS,
                       resources: dict[str, str] | None = None,
                       variables: dict[str, str] | None = None,
                       secrets: dict[str, str] | None = None) -> TaskResult:

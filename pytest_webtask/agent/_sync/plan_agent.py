@@ -21,6 +21,7 @@ from ...agent.plan_params import DoneParams, Plan, PlannerParams, PlanStep, Tool
 from ...browser._sync.guard import OriginGuard
 from ...browser._sync.llm_browser import LLMBrowser
 from ...browser.origins import default_origins
+from ...defaults import MAX_ITERATIONS, PAGE_CHARS, PLAN_HORIZON, chosen_page_chars
 from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
@@ -38,9 +39,6 @@ from .asker import Asker
 from .evidence import evidence_problem, resolve_evidence
 
 log = logging.getLogger("pytest_webtask.plan")
-
-MAX_ITERATIONS = 30
-ROLLING_HORIZON_STEPS = 3
 
 
 class PlannerTool(Tool):
@@ -114,9 +112,9 @@ class PlanAgent:
         page: Page,
         llm: LLM,
         *,
-        horizon: int = ROLLING_HORIZON_STEPS,
+        horizon: int = PLAN_HORIZON,
         max_iterations: int = MAX_ITERATIONS,
-        max_page_chars: int = 40_000,
+        page_chars: int = PAGE_CHARS,
         settle_timeout_ms: float = 3000,
         allowed_origins: list[str] | None = None,
         require_evidence: bool = False,
@@ -124,12 +122,15 @@ class PlanAgent:
         secrets: Secrets | None = None,
         block_subresources: bool = False,
         extra_tools: list[type[Tool]] | None = None,
+        max_page_chars: int | None = None,
     ) -> None:
         self.llm = llm
         self.horizon = horizon
         self.max_iterations = max_iterations
         self.secrets = secrets if secrets is not None else Secrets()
-        self.browser = LLMBrowser(page, max_chars=max_page_chars, secrets=self.secrets)
+        self.browser = LLMBrowser(
+            page, page_chars=chosen_page_chars(page_chars, max_page_chars),
+            secrets=self.secrets)
         self.settle_timeout_ms = settle_timeout_ms
         self.allowed_origins = allowed_origins
         self.require_evidence = require_evidence
@@ -176,7 +177,7 @@ class PlanAgent:
         registry.register(done)
         system = get_prompt("agent/plan", "agent_system").format(tools="\n\n".join(
             render_tool(t.name, t.description, t.params_class) for t in registry.tools()
-            if t.name != "planner"))
+            if t is not planner))
         self.messages.add_system(system)
         self.messages.add_user(ctx.get_task_context().text)
         steps: list[Step] = []
@@ -215,7 +216,7 @@ class PlanAgent:
                 blocked = guard.note()
                 if blocked:
                     self.messages.add_assistant(ctx.redact(blocked))
-                if action.tool_name == "done" and executed.success:
+                if action.tool_name == done.name and executed.success:
                     params = DoneParams.model_validate(action.parameters)
                     steps.append(Step(ProposalResult(
                         complete=not params.impossible, message=executed.output, actions=[],
@@ -226,7 +227,9 @@ class PlanAgent:
                     return result(True, executed.output)
                 steps.append(Step(ProposalResult(False, action.reason, [action]), [executed],
                                   url=executed.url_before))
-                moved = (action.tool_name != "navigate" and executed.url_before
+                tool = registry.get(action.tool_name)
+                sent = tool is not None and tool.url_param is not None  # told where to go
+                moved = (not sent and executed.url_before
                          and executed.url_after != executed.url_before)
                 if not executed.success or moved or blocked:
                     why = ("the step failed" if not executed.success

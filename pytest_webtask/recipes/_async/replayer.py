@@ -14,8 +14,10 @@ from playwright.async_api import Frame, Locator, Page
 from ...browser._async.watch import AsyncPageWatch
 from ...browser.script import COLLECTOR_JS
 from ...browser.secret_fields import HIDE_FIELD_JS
+from ...defaults import TIMEOUT
 from ...errors import CheckFailed, ElementError, ReplayError
-from ...tools._async.browser_tools import perform
+from ...tools._async.browser_tools import AsyncScene, AsyncTool
+from ...tools._async.registry import tool_class
 from ...types import Dialog, DialogAnswer, Fingerprint
 from ..model import Check, RecipeAction, RecipeStep
 from ..patterns import escape
@@ -39,10 +41,10 @@ class AsyncReplayer:
         page: Page,
         *,
         base_url: str | None = None,
-        timeout_ms: float = 5000,
+        timeout_ms: float = TIMEOUT * 1000,
         substitute: Callable[[str], str] | None = None,
         resources: dict[str, str] | None = None,
-        tools: Mapping[str, Any] | None = None,
+        tools: Mapping[str, type[AsyncTool]] | None = None,
         before_action: Callable[[RecipeAction, Locator | None], Any] | None = None,
         names_secret: Callable[[str], bool] | None = None,
     ) -> None:
@@ -82,22 +84,25 @@ class AsyncReplayer:
             if action.to else None
         if self.before_action is not None:
             await self.before_action(action, locator)
-        if action.tool == "navigate":
-            params["url"] = absolute_url(self.substitute(params["url"]), self.base_url,
-                                         self.page.url)
+        tool = tool_class(action.tool, self.tools)
+        if tool is None:
+            raise ReplayError(f"{where}: Unknown tool {action.tool!r}.")
+        if tool.url_param is not None:
+            params[tool.url_param] = absolute_url(self.substitute(params[tool.url_param]),
+                                                  self.base_url, self.page.url)
         if watch is not None:
             watch.take_dialogs()
             watch.take_opened()
             watch.answers = [self._answer(d) for d in action.dialogs]
         what = action.target.describe() if action.target else "the page"
+        scene = AsyncScene(self.page, locator=locator, to_locator=to_locator,
+                           substitute=self.substitute, resources=self.resources,
+                           timeout_ms=self.timeout_ms, watch=watch)
         try:
             if locator is not None and self.names_secret(str(params.get("value", ""))):
                 # masked before the secret is typed: no picture of the page ever shows it
                 await locator.evaluate(HIDE_FIELD_JS, timeout=self.timeout_ms)
-            result = await perform(self.page, action.tool, params, locator,
-                                   substitute=self.substitute, resources=self.resources,
-                                   timeout_ms=self.timeout_ms, watch=watch,
-                                   to_locator=to_locator, custom=self.tools)
+            result = await tool.perform(params, scene)
         except PlaywrightError as exc:
             raise ReplayError(f"{where}: {action.tool} failed on {what}: "
                               f"{str(exc).strip().splitlines()[0]}") from None

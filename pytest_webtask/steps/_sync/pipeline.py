@@ -213,7 +213,7 @@ class Pipeline:
         options = StrategyOptions(allowed_origins=self.origins() or ["*"],
                                   budget=budget or self.budget(), secrets=self.secrets,
                                   max_steps=max_steps, block_subresources=s.block_subresources,
-                                  max_page_chars=s.page_chars, plan_horizon=s.plan_horizon,
+                                  page_chars=s.page_chars, plan_horizon=s.plan_horizon,
                                   max_iterations=s.max_iterations, extra_tools=self.tools)
         return factory(self.page, llm, options)
 

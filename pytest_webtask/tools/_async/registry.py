@@ -1,17 +1,61 @@
-"""AsyncToolRegistry: the tools a task may use, their prompt block, and safe execution."""
+"""The built-in tools by name, and AsyncToolRegistry: the tools a task may use, their prompt
+block, and safe execution."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from playwright.async_api import Error as PlaywrightError
 from pydantic import ValidationError
 
 from ...browser._async.llm_browser import AsyncLLMBrowser
+from ...browser.origins import allowed
 from ...errors import BrowserError
 from ...llm.context import Block
 from ...types import Action, ExecutionResult
 from ..params import PointerParams, render_tool
 from ..task import TaskValues
-from .browser_tools import BROWSER_TOOLS, AsyncTool, AsyncUploadTool, allowed
+from .browser_tools import AsyncTool
+from .element_tools import (
+    AsyncCheckTool,
+    AsyncClickTool,
+    AsyncDoubleClickTool,
+    AsyncDragTool,
+    AsyncFillTool,
+    AsyncHoverTool,
+    AsyncPressTool,
+    AsyncScrollTool,
+    AsyncSelectTool,
+    AsyncTypeTool,
+    AsyncUncheckTool,
+    AsyncUploadTool,
+)
+from .page_tools import (
+    AsyncCloseTabTool,
+    AsyncDialogTool,
+    AsyncFindTool,
+    AsyncGoBackTool,
+    AsyncNavigateTool,
+    AsyncSwitchTabTool,
+    AsyncWaitTool,
+)
+
+# In the order the prompt lists them; upload only for a task with resources.
+BROWSER_TOOLS: tuple[type[AsyncTool], ...] = (
+    AsyncNavigateTool, AsyncClickTool, AsyncFillTool, AsyncTypeTool, AsyncSelectTool,
+    AsyncPressTool, AsyncScrollTool, AsyncHoverTool, AsyncDoubleClickTool, AsyncCheckTool,
+    AsyncUncheckTool, AsyncDragTool, AsyncGoBackTool, AsyncWaitTool, AsyncDialogTool,
+    AsyncSwitchTabTool, AsyncCloseTabTool, AsyncFindTool,
+)
+ALL_TOOLS: tuple[type[AsyncTool], ...] = (*BROWSER_TOOLS, AsyncUploadTool)
+BUILT_IN_TOOLS: dict[str, type[AsyncTool]] = {tool.name: tool for tool in ALL_TOOLS}
+
+
+def tool_class(name: str, plugins: Mapping[str, type[AsyncTool]] | None = None
+               ) -> type[AsyncTool] | None:
+    """The tool called ``name``: a plugin's (which replaces a built-in of its name), else
+    the built-in one; None when there is none."""
+    return (plugins or {}).get(name) or BUILT_IN_TOOLS.get(name)
 
 
 class AsyncToolRegistry:
