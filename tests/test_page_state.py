@@ -128,7 +128,8 @@ def test_find_reaches_any_element_by_text_or_role(page: Page, server: LocalServe
                   "b.textContent = 'Picked ' + i)")
     Agent(page, llm, page_chars=4000).execute("pick row 377")
     history = llm.prompts[1]
-    assert ("Output: 1 element(s) match text 'Row 377':\n"
+    # the row's own text first (an id of its own), then the control in that row
+    assert ("Output: 2 element(s) match text 'Row 377':\n- text-0 \"Row 377 Pick\"\n"
             '- button-377 "Pick" in "Row 377 Pick"') in history
     assert "Output: No element matches text 'nothing like it'." in history
     assert "Output: 400 element(s) match role 'button' (showing 20):\n- button-0 " in history

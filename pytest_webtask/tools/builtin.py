@@ -218,8 +218,10 @@ class CloseTab(ToolSpec):
 class Find(ToolSpec):
     name = "find"
     description = ("Find elements anywhere on the page, including parts a long page state only "
-                   "counts, by text (name, label, or the text of their row) and/or role; "
-                   "returns their element IDs")
+                   "counts, by text (their own text, name or label, or the text of their row) "
+                   "and/or role; returns their element IDs, best match first. A text the page "
+                   "state shows without an ID (a label, a cell) gets one, for click, "
+                   "double_click or hover")
     params_class = FindParams
     replayed = False  # it only reads the page
 

@@ -16,7 +16,7 @@ from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
 from ...tools._async.browser_tools import AsyncTool
-from ...tools._async.registry import AsyncToolRegistry, browser_registry, note_events
+from ...tools._async.registry import AsyncToolRegistry, browser_registry
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget
 from ..loops import RepeatedFailure
@@ -110,8 +110,8 @@ class AsyncExecuter:
                         "new page state.")
                 break
         await self.browser.settle(timeout_ms=self.settle_timeout_ms)
-        if results:  # a dialog or a tab that came late belongs to the last action run
-            await note_events(self.browser, results[-1])
+        # a dialog or a tab that came late belongs to the last action run
+        await self.tools.late_events()
         blocked = self.guard.note() if self.guard else None
         return results, " ".join(filter(None, [note, blocked])) or None
 
@@ -185,6 +185,7 @@ class AsyncAgent:
         self.tool_registry = browser_registry(self.browser, self._task_context, origins,
                                               self.extra_tools)
         self.browser.watch.attach()
+        await self.browser.watch.track_windows(self.page)
         self.proposer = AsyncProposer(self.llm, self._task_context, self.tool_registry,
                                       self.browser, usage=self.usage, budget=self.budget)
         self.proposer.between_steps = self._late_requests
@@ -277,7 +278,9 @@ class AsyncAgent:
         except ProposalError as exc:
             return self._result(False, str(exc), start_usage)
         finally:
-            self.browser.watch.detach()
+            if self.tool_registry is not None:  # what came after the last action is its own
+                await self.tool_registry.late_events()
+            await self.browser.watch.detach()
         last = ctx.steps[-1].proposal.message if ctx.steps else "no step ran"
         return self._result(
             False, f"Task not completed after {max_steps} steps (max_steps). The model's last "

@@ -26,7 +26,7 @@ from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
 from ...tools._async.browser_tools import AsyncTool
-from ...tools._async.registry import AsyncToolRegistry, browser_registry, note_events
+from ...tools._async.registry import AsyncToolRegistry, browser_registry
 from ...tools.params import render_tool
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget
@@ -46,6 +46,7 @@ class AsyncPlannerTool(AsyncTool):
     name = "planner"
     description = "Create a step-by-step plan in JSON format"
     params_class = PlannerParams
+    replayed = False
 
     def __init__(self, browser: AsyncLLMBrowser, task: TaskContext, asker: AsyncAsker,
                  reader: MessageReader, tools: AsyncToolRegistry) -> None:
@@ -76,6 +77,7 @@ class AsyncDoneTool(AsyncTool):
     name = "done"
     description = "Mark the task as complete (cite evidence) or impossible"
     params_class = DoneParams
+    replayed = False
 
     def __init__(self, browser: AsyncLLMBrowser, task: TaskContext,
                  require_evidence: bool) -> None:
@@ -181,6 +183,7 @@ class AsyncPlanAgent:
         self.messages.add_user(ctx.get_task_context().text)
         steps: list[Step] = []
         self.browser.watch.attach()
+        await self.browser.watch.track_windows(self.page)
         await self.browser.settle(timeout_ms=self.settle_timeout_ms, quiet_ms=FIRST_QUIET_MS)
 
         def result(completed: bool, message: str, impossible: bool = False) -> TaskResult:
@@ -207,7 +210,7 @@ class AsyncPlanAgent:
                 executed = await registry.execute(action)
                 await self.browser.settle(timeout_ms=self.settle_timeout_ms)
                 executed.output = cap(executed.output, MAX_MESSAGE)
-                await note_events(self.browser, executed)
+                await registry.late_events()
                 self.messages.add_assistant(ctx.redact(
                     f"Tool: {action.tool_name}\nReasoning: {action.reason}\nResult: "
                     + (executed.output or "Success" if executed.success
@@ -238,7 +241,8 @@ class AsyncPlanAgent:
         except ProposalError as exc:
             return result(False, str(exc))
         finally:
-            self.browser.watch.detach()
+            await registry.late_events()
+            await self.browser.watch.detach()
         last = self.messages.reader().get_last_assistant() or ""
         return result(False, f"Task not completed after {limit} iterations (MAX_ITERATIONS). "
                       f"Last: {last}")

@@ -17,7 +17,7 @@ from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
 from ...tools._sync.browser_tools import Tool
-from ...tools._sync.registry import ToolRegistry, browser_registry, note_events
+from ...tools._sync.registry import ToolRegistry, browser_registry
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget
 from ..loops import RepeatedFailure
@@ -111,8 +111,8 @@ class Executer:
                         "new page state.")
                 break
         self.browser.settle(timeout_ms=self.settle_timeout_ms)
-        if results:  # a dialog or a tab that came late belongs to the last action run
-            note_events(self.browser, results[-1])
+        # a dialog or a tab that came late belongs to the last action run
+        self.tools.late_events()
         blocked = self.guard.note() if self.guard else None
         return results, " ".join(filter(None, [note, blocked])) or None
 
@@ -186,6 +186,7 @@ class Agent:
         self.tool_registry = browser_registry(self.browser, self._task_context, origins,
                                               self.extra_tools)
         self.browser.watch.attach()
+        self.browser.watch.track_windows(self.page)
         self.proposer = Proposer(self.llm, self._task_context, self.tool_registry,
                                       self.browser, usage=self.usage, budget=self.budget)
         self.proposer.between_steps = self._late_requests
@@ -278,6 +279,8 @@ class Agent:
         except ProposalError as exc:
             return self._result(False, str(exc), start_usage)
         finally:
+            if self.tool_registry is not None:  # what came after the last action is its own
+                self.tool_registry.late_events()
             self.browser.watch.detach()
         last = ctx.steps[-1].proposal.message if ctx.steps else "no step ran"
         return self._result(

@@ -27,7 +27,7 @@ from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
 from ...tools._sync.browser_tools import Tool
-from ...tools._sync.registry import ToolRegistry, browser_registry, note_events
+from ...tools._sync.registry import ToolRegistry, browser_registry
 from ...tools.params import render_tool
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget
@@ -47,6 +47,7 @@ class PlannerTool(Tool):
     name = "planner"
     description = "Create a step-by-step plan in JSON format"
     params_class = PlannerParams
+    replayed = False
 
     def __init__(self, browser: LLMBrowser, task: TaskContext, asker: Asker,
                  reader: MessageReader, tools: ToolRegistry) -> None:
@@ -77,6 +78,7 @@ class DoneTool(Tool):
     name = "done"
     description = "Mark the task as complete (cite evidence) or impossible"
     params_class = DoneParams
+    replayed = False
 
     def __init__(self, browser: LLMBrowser, task: TaskContext,
                  require_evidence: bool) -> None:
@@ -182,6 +184,7 @@ class PlanAgent:
         self.messages.add_user(ctx.get_task_context().text)
         steps: list[Step] = []
         self.browser.watch.attach()
+        self.browser.watch.track_windows(self.page)
         self.browser.settle(timeout_ms=self.settle_timeout_ms, quiet_ms=FIRST_QUIET_MS)
 
         def result(completed: bool, message: str, impossible: bool = False) -> TaskResult:
@@ -208,7 +211,7 @@ class PlanAgent:
                 executed = registry.execute(action)
                 self.browser.settle(timeout_ms=self.settle_timeout_ms)
                 executed.output = cap(executed.output, MAX_MESSAGE)
-                note_events(self.browser, executed)
+                registry.late_events()
                 self.messages.add_assistant(ctx.redact(
                     f"Tool: {action.tool_name}\nReasoning: {action.reason}\nResult: "
                     + (executed.output or "Success" if executed.success
@@ -239,6 +242,7 @@ class PlanAgent:
         except ProposalError as exc:
             return result(False, str(exc))
         finally:
+            registry.late_events()
             self.browser.watch.detach()
         last = self.messages.reader().get_last_assistant() or ""
         return result(False, f"Task not completed after {limit} iterations (MAX_ITERATIONS). "

@@ -78,14 +78,18 @@ class AsyncLLMBrowser:
 
     async def find(self, text: str, role: str, limit: int = 20) -> tuple[list[str], int]:
         """Page-state lines of the elements matching ``text`` and/or ``role`` anywhere on the
-        page (read afresh; ids stay those of the new reading), and how many matched."""
-        await self.read()
+        page (read afresh; ids stay those of the new reading), and how many matched. An
+        element found by its own text that the reading gave no id (a label, a cell) gets one
+        (``text-N``), which later readings keep while it is visible."""
+        snapshot = await self.read()
         try:
             data = await self.page.evaluate(
                 COLLECTOR_JS, {"op": "find", "text": text, "role": role, "limit": limit,
                                "secrets": self.secrets.pairs()})
         except PlaywrightError as exc:
             raise BrowserError(f"Could not search the page: {_first_line(exc)}") from None
+        for element_id, info in data["ids"].items():
+            snapshot.elements[element_id] = list(info["frames"])
         return list(data["lines"]), int(data["total"])
 
     async def mark_text(self, text: str) -> str:

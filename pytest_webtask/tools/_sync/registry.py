@@ -58,6 +58,8 @@ def tool_class(name: str, plugins: Mapping[str, type[Tool]] | None = None
     the built-in one; None when there is none."""
     return (plugins or {}).get(name) or BUILT_IN_TOOLS.get(name)
 
+NEW_TAB_TIMEOUT_MS = 5000  # for Playwright to report a tab the browser has opened
+
 
 class ToolRegistry:
     """Tools by name. ``execute`` never raises for a model's mistake: an unknown tool, bad
@@ -66,11 +68,25 @@ class ToolRegistry:
 
     def __init__(self, tools: list[Tool] | None = None) -> None:
         self._tools: dict[str, Tool] = {}
+        # the last action a recipe keeps: a dialog or tab that comes after it (a confirm a
+        # timer opens while the model thinks) is its own
+        self.last: ExecutionResult | None = None
+        self._browser: LLMBrowser | None = None
         for tool in tools or []:
             self.register(tool)
 
     def register(self, tool: Tool) -> None:
         self._tools[tool.name] = tool
+        self._browser = self._browser or tool.browser
+
+    def late_events(self) -> None:
+        """Tie the dialogs and tabs that came since the last action ran to that action (or
+        leave them for the next one when no action is kept yet)."""
+        browser = self._browser
+        if browser is None or self.last is None:
+            return
+        flush(browser)
+        note_events(browser, self.last)
 
     def get(self, name: str) -> Tool | None:
         return self._tools.get(name)
@@ -101,6 +117,8 @@ class ToolRegistry:
         except ValidationError as exc:
             return ExecutionResult(success=False,
                                    error=f"Invalid parameters for {tool.name}: {_errors(exc)}")
+        self.late_events()
+        tool.browser.watch.begin()
         result = ExecutionResult(success=False, url_before=tool.browser.page.url)
         element_id = getattr(params, "element_id", None)
         to_id = getattr(params, "to_element_id", None)
@@ -121,8 +139,11 @@ class ToolRegistry:
         outcome.target = outcome.target or result.target
         outcome.to = outcome.to or result.to
         outcome.url_before = result.url_before
+        tool.browser.watch.wait_windows(NEW_TAB_TIMEOUT_MS)
         note_events(tool.browser, outcome)
         outcome.url_after = tool.browser.page.url
+        if outcome.success and tool.replayed:
+            self.last = outcome
         return outcome
 
 
@@ -142,6 +163,16 @@ def _playwright_message(exc: Exception) -> str:
     return head + (f" ({tail[-1].lstrip('- ')})" if tail else "")
 
 
+def flush(browser: LLMBrowser) -> None:
+    """One round trip to the browser, so that every event it sent before (a dialog a timer
+    opened while the model was thinking) has reached the watch: the sync twin receives
+    events only while it waits for Playwright."""
+    try:
+        browser.page.evaluate("0")
+    except PlaywrightError:
+        pass  # navigating or closed: the events came all the same
+
+
 def note_events(browser: LLMBrowser, result: ExecutionResult) -> None:
     """Tie the dialogs and new tabs that appeared since the last action to ``result``; a new
     tab becomes the current page, as it does for a person."""
@@ -155,7 +186,7 @@ def note_events(browser: LLMBrowser, result: ExecutionResult) -> None:
             notes.append(f"A {dialog.type} dialog asked {dialog.message!r}: dismissed, as no "
                          "answer was set beforehand. To accept it, call the dialog tool with "
                          "accept=true before the action that opens it.")
-    for tab in browser.watch.take_opened():
+    for tab in browser.watch.take_pages():
         try:
             tab.wait_for_load_state("load", timeout=5000)
         except PlaywrightError:
