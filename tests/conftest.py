@@ -42,7 +42,8 @@ BROWSER_FIXTURES = frozenset({
 PROCESS_FIXTURES = frozenset({"python", "pytester_process", "inner_process", "example_run"})
 # Module-scoped fixtures that record a flow or start a browser server: under xdist, the tests
 # that share one run on one worker, so that it is made once (xdist_group, --dist loadgroup).
-SHARED_ONCE = frozenset({"recorded_once", "modal_recipe", "remote_server", "remote_cdp"})
+SHARED_ONCE = frozenset({"recorded_once", "modal_recipe", "remote_server", "remote_cdp",
+                         "recorded_drafts"})
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
