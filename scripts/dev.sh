@@ -2,7 +2,7 @@
 # One entry point that sets up everything on a fresh machine, then runs what was asked:
 #   bash scripts/dev.sh examples   # the example suites (replays committed recipes, no LLM)
 #   bash scripts/dev.sh tests      # the project's own tests, in parallel (-n auto)
-#   bash scripts/dev.sh tests --fast   # only the fast tier: no browser, no process
+#   bash scripts/dev.sh tests --fast   # the fast tier only: no browser, no process
 # Set-up: a virtual environment in .venv, this package with its test extras, and a Chromium
 # (Playwright's own if installed, else a system one; Debian's `chromium` is installed when
 # missing and we are root). Extra arguments go to pytest.
@@ -29,8 +29,8 @@ fi
 have_chromium() {
   "$venv/bin/python" - <<'PY'
 import sys
-from pytest_webtask.browser.chromium import _playwright_has_chromium, find_chromium
-sys.exit(0 if (find_chromium() or _playwright_has_chromium()) else 1)
+from pytest_webtask.browser.chromium import find_chromium, playwright_has_chromium
+sys.exit(0 if (find_chromium() or playwright_has_chromium()) else 1)
 PY
 }
 if ! have_chromium; then
@@ -44,13 +44,15 @@ if ! have_chromium; then
   have_chromium || { echo "No Chromium found: install one (apt-get install chromium) or set WEBTASK_CHROMIUM=/path/to/chrome" >&2; exit 1; }
 fi
 
-# the project's tests run in parallel unless the arguments say otherwise (-n, -p no:xdist)
+# the project's tests run in parallel unless the arguments say otherwise (-n, -p no:xdist);
+# the fast tier runs in this one process (starting workers would cost more than it saves)
 tiers=()
+parallel=(-n auto --dist loadgroup)
 if [ "${1:-}" = "--fast" ]; then
   shift
   tiers=(-m "not browser and not subprocess")
+  parallel=()
 fi
-parallel=(-n auto --dist loadgroup)
 for arg in "$@"; do
   case "$arg" in -n|-n*|--numprocesses*|no:xdist|-pno:xdist|--dist*) parallel=() ;; esac
 done

@@ -17,9 +17,7 @@ from example_suites.demo_shop import DemoShop
 from example_suites.demo_shop.catalog import money
 from pytest_webtask import WebTask
 from pytest_webtask.llm.context import Context
-from pytest_webtask.settings import Settings
-from pytest_webtask.steps.session import RecipeSession, StepStats
-from pytest_webtask.testing import ScriptedLLM
+from pytest_webtask.testing import ScriptedLLM, open_webtask
 
 ROOT = Path(__file__).resolve().parent.parent
 BODY = [{"type": "CLICK"}, {"type": "WAIT_FOR", "target": "details"},
@@ -164,17 +162,13 @@ def run(browser: Browser, shop: DemoShop, recipe: Path, mode: str, path: str,
         llm: Any = None, max_items: int = 50, artifacts: Path | None = None
         ) -> tuple[list[dict[str, Any]], WebTask]:
     context = browser.new_context()
-    page = context.new_page()
-    session = RecipeSession(path=recipe, test_name="t", record_all=mode == "record")
-    task = WebTask(page, session=session, settings=Settings(mode=mode, timeout=2),  # type: ignore[arg-type]
-                   base_url=shop.url, llm_provider=lambda: llm, stats=StepStats(),
-                   artifacts=(lambda: artifacts) if artifacts else None)
     try:
-        task.goto(path)
-        items = task.extract("every product with name and price", max_items=max_items,
-                             fields=["name", "price"])
+        with open_webtask(context.new_page(), recipe, mode, base_url=shop.url, llm=llm,
+                          artifacts=artifacts, timeout=2) as task:
+            task.goto(path)
+            items = task.extract("every product with name and price", max_items=max_items,
+                                 fields=["name", "price"])
     finally:
-        session.finish(test_passed=True)
         context.close()
     return items, task
 
@@ -326,8 +320,8 @@ from playwright.sync_api import sync_playwright
 from example_suites.demo_shop import DemoShop
 from pytest_webtask.browser.chromium import launch_args
 from pytest_webtask.extraction._sync.extractor import Extractor
-from pytest_webtask.extraction.report import SessionReport
-from pytest_webtask.testing import ScriptedLLM
+from pytest_webtask.extraction.log import ExtractionLog
+from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.test_extraction import VARIANTS
 
 planner = list(VARIANTS["panel"]["planner"])
@@ -339,7 +333,7 @@ def reply(ctx):
 with DemoShop() as shop, sync_playwright() as p:
     page = p.chromium.launch(**launch_args()).new_page()
     page.goto(shop.url + "/catalog?view=panel")
-    report = SessionReport(task="t", source_url=page.url, path={path!r})
+    report = ExtractionLog(task="t", source_url=page.url, path={path!r})
     Extractor(page, ScriptedLLM(reply), report=report).run("every product", fields=["name"])
 """
 
@@ -460,16 +454,13 @@ def test_modal_dead_row_allowed(browser: Browser, shop: DemoShop, modal_recipe: 
     copy = tmp_path / "r.yaml"
     copy.write_text(modal_recipe.read_text())
     context = browser.new_context()
-    page = context.new_page()
-    session = RecipeSession(path=copy, test_name="t")
-    task = WebTask(page, session=session, settings=Settings(mode="replay", timeout=2),  # type: ignore[arg-type]
-                   base_url=shop.url, llm_provider=lambda: None, stats=StepStats())
     try:
-        task.goto(MODAL)
-        items = task.extract("every product with name and price", max_items=50,
-                             fields=["name", "price"], allow_skipped=1)
+        with open_webtask(context.new_page(), copy, "replay", base_url=shop.url,
+                          timeout=2) as task:
+            task.goto(MODAL)
+            items = task.extract("every product with name and price", max_items=50,
+                                 fields=["name", "price"], allow_skipped=1)
     finally:
-        session.finish(test_passed=True)
         context.close()
         shop.reset()
     assert items == [i for i in expected(shop, {}, 50) if i["name"] != dead.name]

@@ -31,7 +31,8 @@ FIX = "Fix the file by hand, or delete it and record again with `pytest --webtas
      "'extraction'"),
     ("version: 3\ntest: t\nsteps:\n- kind: do\n  text: x\n  colour: red\n",
      "is invalid: steps.0.colour: Extra inputs are not permitted"),
-])
+], ids=["not-yaml", "newer-version", "unknown-kind", "not-a-mapping",
+        "extract-without-extraction", "unknown-key"])
 def test_a_broken_recipe_names_its_path_and_problem_and_stays_as_it_is(
         tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "test_add.yaml"

@@ -10,9 +10,11 @@ import re
 from pathlib import Path
 
 from pytest_webtask.llm.context import Block, Context
+from pytest_webtask.plugin.listeners import ReportListener
 from pytest_webtask.recipes.model import Check, RecipeAction, RecipeStep
-from pytest_webtask.report.collect import NoReport, TestReport
+from pytest_webtask.report.collect import ReportPart
 from pytest_webtask.report.html import render
+from pytest_webtask.steps.listeners import Listeners
 from pytest_webtask.steps.outcome import StepOutcome
 from pytest_webtask.testing import ScriptedLLM
 from pytest_webtask.types import Fingerprint, Secrets
@@ -36,8 +38,9 @@ def sign_in_step() -> RecipeStep:
 def test_a_test_s_fragment_masks_secrets_in_prompts_messages_and_failures(
         tmp_path: Path) -> None:
     secrets = Secrets({"password": SECRET})
-    report = TestReport("test_shop.py::test_sign_in[chromium]", tmp_path, secrets.mask)
-    llm = report.watch(ScriptedLLM([{"complete": True, "message": f"ok {SECRET}"}]))
+    report = ReportPart("test_shop.py::test_sign_in[chromium]", tmp_path, secrets.mask)
+    llm = Listeners([ReportListener(report)]).heard(
+        ScriptedLLM([{"complete": True, "message": f"ok {SECRET}"}]))
     llm.generate(Context(system="s", blocks=[Block(f"the field shows {SECRET}")]))
     report.action(None, PNG)
     report.action(None, None)
@@ -69,25 +72,25 @@ def test_a_test_s_fragment_masks_secrets_in_prompts_messages_and_failures(
     assert failed["message"].endswith("found {password}")
 
 
-def test_a_test_with_no_step_leaves_no_fragment_and_no_report_keeps_nothing(
+def test_a_test_with_no_step_leaves_no_fragment_and_no_listener_wraps_nothing(
         tmp_path: Path) -> None:
-    TestReport("t.py::t", tmp_path / "parts", str).save("passed")
+    ReportPart("t.py::t", tmp_path / "parts", str).save("passed")
     assert not (tmp_path / "parts").exists()
-    none = NoReport()
     llm = ScriptedLLM(["x"])
-    assert none.watch(llm) is llm  # the model is not wrapped when nothing is kept
+    assert Listeners([]).heard(llm) is llm  # the model is not wrapped when nobody listens
 
 
 def test_the_report_counts_steps_and_calls_and_shows_each_step(tmp_path: Path) -> None:
-    report = TestReport("test_shop.py::test_sign_in[chromium]", tmp_path, str)
-    llm = report.watch(ScriptedLLM([{"complete": True, "message": "ok"}]))
+    report = ReportPart("test_shop.py::test_sign_in[chromium]", tmp_path, str)
+    llm = Listeners([ReportListener(report)]).heard(
+        ScriptedLLM([{"complete": True, "message": "ok"}]))
     llm.generate(Context(system="s", blocks=[Block("page: <b>Sign in</b>")]))
     report.step_finished(StepOutcome("do", "sign in as {email}", "recorded", 1.0,
                                      sign_in_step()), PNG)
     report.step_finished(StepOutcome("check", "signed in", "replayed", 0.2,
                                      RecipeStep(kind="check", text="signed in")), None)
     report.save("passed")
-    other = TestReport("test_cart.py::test_total[chromium]", tmp_path, str)
+    other = ReportPart("test_cart.py::test_total[chromium]", tmp_path, str)
     other.step_failed("check", "the total is <$39>", "expected 'Total: $39.00'", 0.1, PNG)
     other.save("failed")
     tests = sorted((json.loads(p.read_text()) for p in tmp_path.glob("*.json")),

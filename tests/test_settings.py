@@ -70,7 +70,8 @@ def test_values_are_converted_from_text() -> None:
     ({"connect": "ws://h:1/x", "connect_cdp": "http://h:2"},
      "webtask: connect (a Playwright browser server) and connect_cdp (a Chromium's CDP "
      "endpoint) exclude each other; set one."),
-])
+], ids=["int", "negative", "bool", "heal", "response-format", "endpoint", "pattern",
+        "two-endpoints"])
 def test_a_bad_value_names_the_setting_and_what_it_should_be(ini: dict[str, str],
                                                              message: str) -> None:
     with pytest.raises(ConfigurationError, match=re.escape(message)):

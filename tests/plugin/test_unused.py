@@ -20,8 +20,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 def test_unused_recipe_reported(inner: Inner, dist: list[str]) -> None:
-    inner.tests(TWO_TESTS)
-    inner.run(*dist).assert_outcomes(passed=2)
+    inner.recorded(TWO_TESTS)
     inner.tests(TWO_TESTS.split("def test_add_again")[0])  # the second test is deleted
     result = inner.run(*dist)
     result.assert_outcomes(passed=1)
@@ -40,8 +39,7 @@ def test_no_unused_report_on_partial_runs(inner: Inner) -> None:
 
 
 def test_a_conftest_that_deselects_is_a_partial_run(inner: Inner, dist: list[str]) -> None:
-    inner.tests(TWO_TESTS)
-    inner.run(*dist).assert_outcomes(passed=2)
+    inner.recorded(TWO_TESTS)
     conftest = inner.path / "conftest.py"
     conftest.write_text(conftest.read_text() + DESELECTING_CONFTEST)
     result = inner.run(*dist, "--webtask-prune")
@@ -129,7 +127,8 @@ def test_a_recipe_whose_test_is_gone_is_reported_then_pruned(pytester: pytest.Py
 
 
 @pytest.mark.parametrize("args", [["-k", "test_a"], ["test_x.py::test_a"],
-                                  ["--deselect", "test_x.py::test_b"]])
+                                  ["--deselect", "test_x.py::test_b"]],
+                         ids=["k", "node-id", "deselect"])
 def test_a_partial_run_reports_and_prunes_nothing(pytester: pytest.Pytester,
                                                   args: list[str]) -> None:
     _kept, gone = _plain_project(pytester)
