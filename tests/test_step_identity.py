@@ -13,29 +13,29 @@ from pytest_webtask.recipes.model import Recipe, RecipeStep
 from pytest_webtask.recipes.storage import dump_recipe, load_recipe
 from pytest_webtask.recipes.urls import absolute_url, relative_url
 from pytest_webtask.settings import Settings
-from pytest_webtask.steps.identity import StepKey
+from pytest_webtask.steps.identity import StepIdentity
 
 
 def test_identity_is_kind_text_fields_and_names_not_values() -> None:
-    a = StepKey.make("do", "sign in as {email}", variables={"email": "a@x"},
+    a = StepIdentity.make("do", "sign in as {email}", variables={"email": "a@x"},
                      secrets={"password": "p1"})
-    b = StepKey.make("do", "sign in as {email}", variables={"email": "b@y"},
+    b = StepIdentity.make("do", "sign in as {email}", variables={"email": "b@y"},
                      secrets={"password": "p2"})
     assert a == b and a.changes(b) == []
-    assert StepKey.make("extract", "items", fields=["name", "stock"]).changes(
-        StepKey.make("extract", "items", fields=["name"])) == ["the fields changed: + stock"]
-    assert StepKey.make("do", "x", resources={"b": 1}).changes(
-        StepKey.make("do", "x", resources={"a": 1})) == \
+    assert StepIdentity.make("extract", "items", fields=["name", "stock"]).changes(
+        StepIdentity.make("extract", "items", fields=["name"])) == ["the fields changed: + stock"]
+    assert StepIdentity.make("do", "x", resources={"b": 1}).changes(
+        StepIdentity.make("do", "x", resources={"a": 1})) == \
         ["the resource names changed: + b, - a"]
-    assert StepKey.make("check", "x").changes(StepKey.make("do", "x")) == \
+    assert StepIdentity.make("check", "x").changes(StepIdentity.make("do", "x")) == \
         ["the step's kind changed: it is do('x') in the recipe, check('x') in the test"]
 
 
 def test_a_recipe_step_from_before_identities_matches_on_kind_and_text() -> None:
     old = RecipeStep(kind="do", text="x", variables=None, secrets=None, resources=None)
-    assert StepKey.make("do", "x", secrets={"p": "v"}).changes(StepKey.of(old)) == []
+    assert StepIdentity.make("do", "x", secrets={"p": "v"}).changes(StepIdentity.of(old)) == []
     new = RecipeStep(kind="do", text="x", secrets=["p"])
-    assert StepKey.make("do", "x").changes(StepKey.of(new)) == \
+    assert StepIdentity.make("do", "x").changes(StepIdentity.of(new)) == \
         ["the secret names changed: - p"]
 
 
@@ -49,6 +49,39 @@ def test_markers_merge_closest_first_and_the_command_line_wins() -> None:
     assert from_cli.with_markers([func]).timeout == 5.0
     with pytest.raises(ConfigurationError, match="keyword arguments among"):
         Settings().with_markers([pytest.mark.webtask(colour="red").mark])
+
+
+def test_a_default_is_written_once_and_the_parts_made_by_hand_share_it() -> None:
+    """A setting's default is its field's (FIELDS reads them from Settings); an agent, a
+    model client or a replayer made without the plugin starts from the same values."""
+    import inspect
+
+    from pytest_webtask import Agent, OpenAILLM, PlanAgent
+    from pytest_webtask.browser._sync.llm_browser import LLMBrowser
+    from pytest_webtask.extraction._sync.executor import RecipeExecutor
+    from pytest_webtask.recipes._sync.replayer import Replayer
+    from pytest_webtask.settings import FIELDS
+    from pytest_webtask.steps.strategy import StrategyOptions
+
+    s = Settings()
+    assert {name: FIELDS[name].default for name in FIELDS} == {
+        name: getattr(s, name) for name in FIELDS}
+    assert FIELDS["page_chars"][1:3] == (40_000, "WEBTASK_PAGE_CHARS")
+    assert FIELDS["allowed_origins"].type is str and FIELDS["timeout"].type is float
+
+    def default(func: object, name: str) -> object:
+        return inspect.signature(func).parameters[name].default  # type: ignore[arg-type]
+
+    assert default(Agent, "page_chars") == default(PlanAgent, "page_chars") == \
+        default(LLMBrowser, "page_chars") == StrategyOptions.page_chars == s.page_chars
+    assert default(Agent.execute, "max_steps") == s.max_steps
+    assert default(PlanAgent, "horizon") == StrategyOptions.plan_horizon == s.plan_horizon
+    assert default(PlanAgent, "max_iterations") == StrategyOptions.max_iterations == \
+        s.max_iterations
+    assert default(OpenAILLM, "timeout") == s.llm_timeout
+    assert default(OpenAILLM, "max_tokens") == s.llm_max_tokens
+    assert default(Replayer, "timeout_ms") == default(RecipeExecutor, "timeout_ms") == \
+        s.timeout * 1000
 
 
 @pytest.mark.parametrize(("url", "base", "stored"), [

@@ -1,4 +1,4 @@
-"""TaskContext (seed 002): all task-scoped state, and how it is shown to the model."""
+"""TaskContext: all task-scoped state, and how it is shown to the model."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..defaults import MAX_STEPS
 from ..llm.context import Block
 from ..types import Secrets
 from .models import Step
@@ -26,7 +27,7 @@ class TaskContext:
     task: str
     resources: dict[str, str] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
-    max_steps: int = 10
+    max_steps: int = MAX_STEPS
     variables: dict[str, str] = field(default_factory=dict)
     secrets: dict[str, str] = field(default_factory=dict)
     known: Secrets = field(default_factory=Secrets)
@@ -35,7 +36,8 @@ class TaskContext:
         self.known.register(self.secrets)
 
     @classmethod
-    def create(cls, task: str, *, max_steps: int = 10, resources: Mapping[str, Any] | None = None,
+    def create(cls, task: str, *, max_steps: int = MAX_STEPS,
+               resources: Mapping[str, Any] | None = None,
                variables: Mapping[str, Any] | None = None,
                secrets: Mapping[str, Any] | None = None,
                known: Secrets | None = None) -> TaskContext:
@@ -79,7 +81,7 @@ class TaskContext:
         return Block("\n".join(lines))
 
     def get_steps_context(self) -> Block:
-        """The step history in seed 000's format."""
+        """The step history in the format."""
         if not self.steps:
             return Block("Step History:\nNo steps executed yet.")
         lines = ["Step History:"]
@@ -92,7 +94,7 @@ class TaskContext:
                 zip(step.proposal.actions, step.executions, strict=False), 1
             ):
                 lines.append(f"  Action {j}:")
-                lines.append(f"    Tool: {action.tool_name}")
+                lines.append(f"    Tool: {action.tool}")
                 lines.append(f"    Reason: {action.reason}")
                 lines.append(f"    Parameters: {show(action.parameters)}")
                 lines.append(f"    Execution: {'Success' if execution.success else 'Failed'}")

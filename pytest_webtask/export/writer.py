@@ -1,15 +1,19 @@
 """A passing test's trail as one pytest-playwright test file that needs no pytest-webtask:
 the pages it opened, each replayed action on a Playwright locator, each check as ``expect``.
-Variables become the test's parameters; secrets are read from environment variables."""
+Variables become the test's parameters; secrets are read from environment variables, the
+test's own first (``WEBTASK_SECRET_<TEST>_<NAME>``), then the one every test shares
+(``WEBTASK_SECRET_<NAME>``): two tests may use one secret name with different values."""
 
 from __future__ import annotations
 
 import keyword
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from ..recipes.model import RecipeAction
+from ..tools.builtin import BUILT_IN
 from .checks import CheckWriter
 from .locators import locator
 from .source import Strings
@@ -24,8 +28,11 @@ class NotExportable(Exception):
     """The test ran something a plain Playwright test cannot say (an extract step)."""
 
 
-def secret_env(name: str) -> str:
-    return SECRET_ENV + re.sub(r"\W", "_", name).upper()
+def secret_env(name: str, test: str = "") -> str:
+    """``WEBTASK_SECRET_<NAME>``, or with ``test`` (the exported function's name) that
+    test's own ``WEBTASK_SECRET_<TEST>_<NAME>``."""
+    words = f"{test}_{name}" if test else name
+    return SECRET_ENV + re.sub(r"\W", "_", words).upper()
 
 
 def file_name(recipe_name: str, module: str) -> str:
@@ -81,7 +88,9 @@ class Writer:
                 body.append(f"page.goto({self._url(event.url)!r})")
             else:
                 body.extend(self._step(event))
-        head = [f"{self.secrets[n]} = secret({secret_env(n)!r})" for n in self.secrets]
+        function = f"test_{identifier(test_name).removeprefix('test_')}"
+        head = [f"{self.secrets[n]} = secret({secret_env(n, function)!r}, {secret_env(n)!r})"
+                for n in self.secrets]
         code = "\n".join("    " + line if line else "" for line in head + body) or "    pass"
         params = "".join(f", {p}: str" for p in self.params)
         decorator = ""
@@ -91,8 +100,7 @@ class Writer:
             decorator = (f"@pytest.mark.parametrize({names[0]!r}, [{values[0]!r}])\n"
                          if len(names) == 1 else
                          f"@pytest.mark.parametrize({names!r}, [{values!r}])\n")
-        func = (f"{decorator}def test_{identifier(test_name).removeprefix('test_')}"
-                f"(page: Page{params}) -> None:\n{code}\n")
+        func = f"{decorator}def {function}(page: Page{params}) -> None:\n{code}\n"
         return self._module(func, origin)
 
     def _module(self, func: str, origin: str) -> str:
@@ -142,62 +150,23 @@ class Writer:
         return out
 
     def _action(self, a: RecipeAction, s: Strings, ran: Ran) -> list[str]:
-        p = a.params
-        el = locator(a.target, s) if a.target is not None else None
-        value = s.expr(str(p.get("value", "")))
-        tool = a.tool
-        if el is None and p.get("text") and tool in ("hover", "double_click", "click"):
-            el = f"page.get_by_text({s.expr(str(p['text']))}, exact=True)"
-        if tool == "navigate":
-            line = f"page.goto({s.expr(str(p['url']))})"
-        elif tool == "press":
-            line = f"{el}.press({p['key']!r})" if el else f"page.keyboard.press({p['key']!r})"
-        elif tool == "scroll":
-            sign = 1 if p.get("direction", "down") == "down" else -1
-            line = f"{el}.scroll_into_view_if_needed()" if el else \
-                f"page.mouse.wheel(0, {sign * 600})"
-        elif tool == "go_back":
-            line = "page.go_back()"
-        elif tool == "wait":
-            line = (f"expect(page.get_by_text({s.expr(str(p['text']))}).filter(visible=True)"
-                    f".first).to_be_visible(timeout={float(p.get('seconds') or 5) * 1000:.0f})")
-        elif tool == "switch_tab":
-            return [f"page = page.context.pages[{int(p['tab'])}]", "page.bring_to_front()"]
-        elif tool in ("find", "dialog"):
-            return []  # reads the page / answers a dialog the action before opened
-        elif el is None:
-            raise NotExportable(f"its {tool!r} action has no target element")
-        elif tool == "click":
-            line = f"{el}.click()"
-        elif tool == "fill":
-            line = f"{el}.fill({value})"
-        elif tool == "type":
-            line = f"{el}.press_sequentially({value})"
-        elif tool == "select":
-            line = f"{el}.select_option({value})"
-        elif tool == "upload":
-            files = ", ".join(self._file(ran, n) for n in p.get("resource_names", []))
-            line = f"{el}.set_input_files([{files}])"
-        elif tool == "hover":
-            line = f"{el}.hover()"
-        elif tool == "double_click":
-            line = f"{el}.dblclick()"
-        elif tool in ("check", "uncheck"):
-            line = f"{el}.{tool}()"
-        elif tool == "drag" and a.to is not None:
-            line = f"{el}.drag_to({locator(a.to, s)})"
-        else:
-            raise NotExportable(f"it uses the {tool!r} tool, which the export does not know")
-        out = []
+        tool = BUILT_IN.get(a.tool)
+        lines = tool.code(ActionCode(a, s, lambda name: self._file(ran, name))) \
+            if tool is not None else None
+        if lines is None:
+            raise NotExportable(f"it uses the {a.tool!r} tool, which the export does not know")
+        if not lines:
+            return []
+        *before, line = lines
         if a.dialogs:
             answers = ", ".join(
                 f"({d.accept}, {s.expr(d.text) if d.text is not None else None})"
                 for d in a.dialogs)
-            out.append(f"answer(page, {answers})")
+            before.append(f"answer(page, {answers})")
         if a.opens_tab:
-            return [*out, "with page.context.expect_page() as new_tab:", f"    {line}",
+            return [*before, "with page.context.expect_page() as new_tab:", f"    {line}",
                     "page = new_tab.value"]
-        return [*out, line]
+        return [*before, line]
 
     def _file(self, ran: Ran, name: str) -> str:
         path = ran.resources.get(name)
@@ -208,12 +177,47 @@ class Writer:
         return f"HERE / {Path(rel).as_posix()!r}"
 
 
-SECRET_HELPER = '''def secret(name: str) -> str:
-    """A secret from the environment: never written in this file."""
-    value = os.environ.get(name)
-    if value is None:
-        pytest.fail(f"set the environment variable {name} to run this test", pytrace=False)
-    return value
+class ActionCode:
+    """One recorded action as its tool's ``code`` reads it (``tools.spec.Code``)."""
+
+    def __init__(self, action: RecipeAction, s: Strings, file: Callable[[str], str]) -> None:
+        self.action = action
+        self.params = action.params
+        self.expr = s.expr
+        self.file = file
+        self.s = s
+
+    def element_or_none(self) -> str | None:
+        """The target's locator, or the element with the exact text the action named (an
+        element the page state showed without an id)."""
+        a = self.action
+        if a.target is not None:
+            return locator(a.target, self.s)
+        if a.params.get("text"):
+            return f"page.get_by_text({self.s.expr(str(a.params['text']))}, exact=True)"
+        return None
+
+    def element(self) -> str:
+        el = self.element_or_none()
+        if el is None:
+            raise NotExportable(f"its {self.action.tool!r} action has no target element")
+        return el
+
+    def drop_target(self) -> str:
+        if self.action.to is None:
+            raise NotExportable(f"its {self.action.tool!r} action has no drop target")
+        return locator(self.action.to, self.s)
+
+
+SECRET_HELPER = '''def secret(*names: str) -> str:
+    """A secret from the first of these environment variables that is set (the test's own,
+    then the one its tests share): never written in this file."""
+    for name in names:
+        value = os.environ.get(name)
+        if value is not None:
+            return value
+    pytest.fail(f"set the environment variable {' or '.join(names)} to run this test",
+                pytrace=False)
 '''
 
 ANSWER_HELPER = '''def answer(page: Page, *answers: tuple[bool, str | None]) -> None:

@@ -11,6 +11,7 @@ import pytest
 from ..settings import Settings
 
 SETTINGS = pytest.StashKey[Settings]()  # config: the run's settings
+CHROMIUM = pytest.StashKey[Any]()  # config: the run's ChromiumChoice (imported lazily)
 RUN_BUDGET = pytest.StashKey[Any]()  # config: the run's RunBudget (imported lazily)
 FLAVOUR = pytest.StashKey[str]()  # session: "sync" or "async", whichever fixture came first
 RECIPE_OWNERS = pytest.StashKey[dict[tuple[str, Any], str]]()  # session: recipe -> node id
@@ -18,3 +19,5 @@ ENGINE_REGISTERED = pytest.StashKey[bool]()  # session: the fingerprint selector
 REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()  # item: its reports by phase
 TEST_SECRETS = pytest.StashKey[Any]()  # item: its Secrets, filled as steps pass them
 TEST_ARTIFACTS = pytest.StashKey[Path]()  # item: its output folder
+TEST_EXPOSED = pytest.StashKey[bool]()  # item: a page showed a secret unmasked
+EXPORT_PROPERTY = "webtask_export"  # item user property: its export file, or why none

@@ -6,11 +6,12 @@ from __future__ import annotations
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FrameLocator, Locator, Page
 
+from ...defaults import PAGE_CHARS
 from ...errors import BrowserError, UnknownElementError
 from ...llm.context import Block
 from ...types import Fingerprint, Secrets
+from ..page_state import PageState
 from ..script import COLLECTOR_JS
-from ..snapshot import PageSnapshot
 from .watch import PageWatch
 
 ID_ATTR = "data-webtask-id"
@@ -18,29 +19,29 @@ FRAME_ATTR = "data-webtask-frame"
 
 
 class LLMBrowser:
-    """Reads a Playwright page into seed 001's page-state text and resolves element ids.
+    """Reads a Playwright page into the page-state text and resolves element ids.
 
     Every reading is one ``page.evaluate`` of the collector script. Ids are valid until the
     next reading; elements carry a ``data-webtask-id`` attribute until then.
     """
 
-    def __init__(self, page: Page, *, max_chars: int = 40_000, screenshot: bool = False,
+    def __init__(self, page: Page, *, page_chars: int = PAGE_CHARS, screenshot: bool = False,
                  secrets: Secrets | None = None) -> None:
         self.page = page  # the current tab; an action that opens or switches tabs changes it
-        self.max_chars = max_chars
+        self.page_chars = page_chars
         self.screenshot = screenshot
-        self.snapshot: PageSnapshot | None = None
+        self.snapshot: PageState | None = None
         # masked in the page before any value or text is cut to size
         self.secrets = secrets if secrets is not None else Secrets()
         self.watch = PageWatch(page.context)
         self.allowed_origins: list[str] | None = None  # for tabs a page opens (None: any)
 
-    def read(self) -> PageSnapshot:
+    def read(self) -> PageState:
         """Read the page state (waits out a navigation that is under way)."""
         for attempt in range(3):
             try:
                 data = self.page.evaluate(
-                    COLLECTOR_JS, {"op": "collect", "maxChars": self.max_chars,
+                    COLLECTOR_JS, {"op": "collect", "maxChars": self.page_chars,
                                    "secrets": self.secrets.pairs()})
                 break
             except PlaywrightError as exc:
@@ -48,7 +49,7 @@ class LLMBrowser:
                     raise BrowserError(f"Could not read the page {self.page.url}: "
                                        f"{_first_line(exc)}") from None
                 self._wait_load()
-        self.snapshot = PageSnapshot.from_js(data)
+        self.snapshot = PageState.from_js(data)
         return self.snapshot
 
     def get_page_context(self) -> Block:
@@ -78,14 +79,18 @@ class LLMBrowser:
 
     def find(self, text: str, role: str, limit: int = 20) -> tuple[list[str], int]:
         """Page-state lines of the elements matching ``text`` and/or ``role`` anywhere on the
-        page (read afresh; ids stay those of the new reading), and how many matched."""
-        self.read()
+        page (read afresh; ids stay those of the new reading), and how many matched. An
+        element found by its own text that the reading gave no id (a label, a cell) gets one
+        (``text-N``), which later readings keep while it is visible."""
+        snapshot = self.read()
         try:
             data = self.page.evaluate(
                 COLLECTOR_JS, {"op": "find", "text": text, "role": role, "limit": limit,
                                "secrets": self.secrets.pairs()})
         except PlaywrightError as exc:
             raise BrowserError(f"Could not search the page: {_first_line(exc)}") from None
+        for element_id, info in data["ids"].items():
+            snapshot.elements[element_id] = list(info["frames"])
         return list(data["lines"]), int(data["total"])
 
     def mark_text(self, text: str) -> str:

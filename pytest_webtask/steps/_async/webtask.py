@@ -15,7 +15,7 @@ from ...browser.secret_fields import SECRET_FIELDS_JS
 from ...recipes.urls import absolute_url
 from ...settings import Settings
 from ...types import Secrets
-from ..identity import StepKey
+from ..identity import StepIdentity
 from ..outcome import StepOutcome, StepRequest
 from ..session import StepStats
 from .kinds import AsyncCheckStep, AsyncDoStep, AsyncExtractStep
@@ -25,10 +25,11 @@ log = logging.getLogger("pytest_webtask")
 
 
 class AsyncWebTask:
-    """The ``async_webtask`` fixture's object: plain-English steps on a Playwright page."""
+    """The ``async_webtask`` fixture's object: plain-English steps on a Playwright page,
+    each run by ``pipeline`` (whose owner calls ``pipeline.finish`` when the test ends)."""
 
-    def __init__(self, page: Page, **pipeline: Any) -> None:
-        self._pipe = AsyncPipeline(page, **pipeline)
+    def __init__(self, pipeline: AsyncPipeline) -> None:
+        self._pipe = pipeline
 
     @property
     def page(self) -> Page:
@@ -56,13 +57,13 @@ class AsyncWebTask:
 
     async def goto(self, url: str) -> None:
         """Open ``url``; a relative URL resolves against ``--base-url``."""
-        target = absolute_url(url, self._pipe.base_url, self.page.url or "")
+        target = absolute_url(url, self._pipe.test.base_url, self.page.url or "")
         if not urlsplit(target).scheme or target.startswith("about:"):
             pytest.fail(f"goto({url!r}): a relative URL needs a base URL: pass --base-url, "
                         "set base_url in the ini file, or override the base_url fixture.",
                         pytrace=False)
         await self.page.goto(target)
-        self._pipe.trail.goto(target)  # --webtask-export repeats the goto calls
+        self._pipe.listeners.page_opened(target)  # --webtask-export repeats the goto calls
 
     async def do(self, task: str, resources: dict[str, Any] | None = None,
                  secrets: dict[str, Any] | None = None, **variables: Any) -> StepOutcome:
@@ -72,7 +73,7 @@ class AsyncWebTask:
         model sees only the name; never written anywhere). ``resources`` name files the
         task may upload.
         """
-        key = StepKey.make("do", task, variables=variables, secrets=secrets,
+        key = StepIdentity.make("do", task, variables=variables, secrets=secrets,
                            resources=resources)
         return await self._pipe.run(AsyncDoStep(), StepRequest(
             key, task, variables, dict(secrets or {}), dict(resources or {})))
@@ -80,15 +81,15 @@ class AsyncWebTask:
     async def check(self, statement: str) -> StepOutcome:
         """Assert ``statement`` about the page; a false statement fails the test."""
         return await self._pipe.run(AsyncCheckStep(), StepRequest(
-            StepKey.make("check", statement), AsyncCheckStep.task(statement)))
+            StepIdentity.make("check", statement), AsyncCheckStep.task(statement)))
 
     async def extract(self, what: str, max_items: int = 20, fields: list[str] | None = None,
                       allow_skipped: int = 0) -> list[dict[str, Any]]:
-        """Extract items from a list-detail page (seed 003): every item of the list, with
+        """Extract items from a list-detail page: every item of the list, with
         ``fields`` (read by per-field selectors) or its details text, at most ``max_items``.
         Recorded once by the three LLM phases; replayed by the recipe executor alone. An
         item that cannot be read fails the step unless ``allow_skipped`` allows that many."""
-        request = StepRequest(StepKey.make("extract", what, fields=fields), what,
+        request = StepRequest(StepIdentity.make("extract", what, fields=fields), what,
                               max_items=max_items, allow_skipped=allow_skipped)
         outcome = await self._pipe.run(AsyncExtractStep(fields), request)
         return outcome.items
@@ -98,6 +99,7 @@ class AsyncWebTask:
         screenshots taken after the test (pytest-playwright's ``--screenshot``) hold none."""
         if not self.secrets:
             return
+        await self._pipe.note_exposed("at the end of the test")
         for page in self.page.context.pages:
             try:
                 await page.evaluate(SECRET_FIELDS_JS, {"op": "scrub",
