@@ -7,7 +7,8 @@ lists and links, and what to try next (follow a link, submit a form with sample 
 The explorer tries those in turn, breadth first, within:
 
 - the origin guard (the start page's origin and ``allowed_origins``: nothing is sent
-  anywhere else, as while recording),
+  anywhere else, as while recording; other origins' images, styles and scripts too, unless
+  ``allow_subresources``),
 - its budgets (pages, model calls, tokens, wall time; one call is kept for the plan),
 - its safety rules: a form that looks destructive (delete, cancel, remove...), or that the
   model marked so, is never submitted without ``allow_writes``; a password field is only
@@ -192,7 +193,8 @@ class Explorer:
             raise WebtaskError(f"Cannot explore {url}: only http(s) pages can be explored.")
         site = SiteMap(app=url)
         context = self.page.context
-        self.guard = OriginGuard(context, self.origins)
+        self.guard = OriginGuard(context, self.origins,
+                                 subresources=not self.options.allow_subresources)
         self.guard.start()
         every = browser_registry(self.browser, self.task, self.origins)
         self.registry = ToolRegistry([t for t in every.tools() if t.name in EXPLORE_TOOLS])

@@ -26,6 +26,10 @@ FIELDS: dict[str, tuple[type, Any, str, str]] = {
                    "page-state budget in characters, as for recording"),
     "allow_writes": (bool, False, "WEBTASK_EXPLORE_ALLOW_WRITES",
                      "also submit forms that look destructive (delete, cancel, remove...)"),
+    "allow_subresources": (bool, False, "WEBTASK_EXPLORE_ALLOW_SUBRESOURCES",
+                           "let pages load images, styles, scripts and fonts from other "
+                           "origins (a CDN); navigations, form posts and fetches to them are "
+                           "stopped all the same"),
 }
 
 
@@ -37,6 +41,7 @@ class ExploreOptions:
     max_seconds: float = 600.0
     page_chars: int = 40_000
     allow_writes: bool = False
+    allow_subresources: bool = False
     allowed_origins: tuple[str, ...] = ()  # besides the start page's origin
 
     def __post_init__(self) -> None:
@@ -78,5 +83,5 @@ def _convert(name: str, typ: type, text: str, where: str) -> Any:
             return typ(text)
         except ValueError:
             pass
-    wanted = "true or false" if typ is bool else "a " + typ.__name__
+    wanted = {bool: "true or false", int: "a whole number"}.get(typ, "a number")
     raise ConfigurationError(f"{where} should be {wanted} ({name}); got {text!r}.")
