@@ -97,8 +97,9 @@ def parser() -> argparse.ArgumentParser:
     gen.add_argument("--force", action="store_true",
                      help="overwrite --out even if webtask generate did not write it")
     _model_options(gen)
-    gen.add_argument("pytest_args", nargs=argparse.REMAINDER,
-                     help="after --: arguments for both pytest runs (e.g. -- --base-url URL)")
+    for sub_parser in (ex, gen):
+        sub_parser.epilog = ("Arguments after -- go to both pytest runs of the generator "
+                             "(e.g. -- --base-url http://localhost:8000).")
     return top
 
 
@@ -238,10 +239,8 @@ def generate_command(args: argparse.Namespace, err: IO[str],
 
     path = plan_path or args.plan
     plan = load_plan(path)
-    extra = list(getattr(args, "pytest_args", None) or [])
-    if extra[:1] == ["--"]:
-        extra = extra[1:]
-    result = generate(plan, path, args.out, llm=model_factory(args), pytest_args=extra,
+    result = generate(plan, path, args.out, llm=model_factory(args),
+                      pytest_args=args.pytest_args,
                       force=getattr(args, "force", False),
                       say=lambda text: print(text, file=err, flush=True))
     print(f"Wrote {result.module}: {len(result.kept)} test(s) kept, recorded and replayed.")
@@ -252,7 +251,13 @@ def generate_command(args: argparse.Namespace, err: IO[str],
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    extra: list[str] = []
+    if "--" in argv:
+        at = argv.index("--")
+        argv, extra = argv[:at], argv[at + 1:]
     args = parser().parse_args(argv)
+    args.pytest_args = extra
     err = sys.stderr
     try:
         if args.command == "explore":
