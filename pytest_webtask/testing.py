@@ -44,9 +44,10 @@ class ScriptedLLM:
     ``replies`` is a list (each item a string, or a dict/list sent as JSON) consumed one per
     call, or a callable ``f(context) -> reply`` called every time, or a mapping from a
     request's ``context.purpose`` ("step", "plan", "extract:strategy", "explore",
-    "explore:plan", ...; a key "extract" answers every "extract:*") to either of those, so a script routes by what a request is
-    for, reading ``context.task`` and ``context.step`` rather than the prompt's prose. Every
-    request is kept on ``.calls`` with its full prompt text. Usage counts calls only (no
+    "explore:plan", ...; a key "extract" answers every "extract:*") to either of those, so
+    a script routes by what a request is for, reading ``context.task`` and ``context.step``
+    rather than the prompt's prose. Every request is kept on ``.calls`` with its full prompt
+    text. Usage counts calls only (no
     tokens: nothing was tokenized). Works for the sync and the async agent alike.
     """
 

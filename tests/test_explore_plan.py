@@ -3,7 +3,6 @@ when malformed; and the test source the generator writes from it. No browser (fa
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 from typing import Any
 

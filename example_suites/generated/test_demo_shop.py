@@ -5,7 +5,6 @@ with CI=true before it was kept. Edit the plan and run `webtask generate` again,
 or edit the tests by hand (then re-record them with --webtask-record).
 """
 
-
 from __future__ import annotations
 
 import os
@@ -23,7 +22,7 @@ def secret(name: str) -> str:
     return value
 
 
-@pytest.mark.parametrize('query', ['oxford'])
+@pytest.mark.parametrize("query", ["oxford"])
 def test_search_the_catalogue(webtask: WebTask, query: str) -> None:
     """Search the catalogue.
 
@@ -31,7 +30,7 @@ def test_search_the_catalogue(webtask: WebTask, query: str) -> None:
     """
     webtask.goto("/")
     webtask.do("search for {query}", query=query)
-    webtask.check("the page shows \"1 product\" and \"Blue Oxford Shirt\"")
+    webtask.check('the page shows "1 product" and "Blue Oxford Shirt"')
 
 
 def test_filter_and_sort_the_list(webtask: WebTask) -> None:
@@ -40,9 +39,12 @@ def test_filter_and_sort_the_list(webtask: WebTask) -> None:
     Plan: webtask-plan.md#filter-and-sort-the-list
     """
     webtask.goto("/")
-    webtask.do("choose \"Trousers\" in \"Category\" and choose \"Price: high to low\" in \"Sort by\", then click \"Apply\"")
-    webtask.check("the first item of the list is \"Grey Wool Trousers\"")
-    webtask.check("the page shows \"4 products\"")
+    webtask.do(
+        'choose "Trousers" in "Category" and choose "Price: high to low" in "Sort by", then '
+        'click "Apply"',
+    )
+    webtask.check('the first item of the list is "Grey Wool Trousers"')
+    webtask.check('the page shows "4 products"')
 
 
 def test_add_an_item_to_the_cart(webtask: WebTask) -> None:
@@ -51,8 +53,11 @@ def test_add_an_item_to_the_cart(webtask: WebTask) -> None:
     Plan: webtask-plan.md#add-an-item-to-the-cart
     """
     webtask.goto("/")
-    webtask.do("choose \"M\" in \"Size\" for \"Black Denim Jeans\", then click \"Add to cart\" for \"Black Denim Jeans\"")
-    webtask.check("the page shows \"Black Denim Jeans\" and \"Size M\" and \"Total: $59.00\"")
+    webtask.do(
+        'choose "M" in "Size" for "Black Denim Jeans", then click "Add to cart" for "Black Denim '
+        'Jeans"',
+    )
+    webtask.check('the page shows "Black Denim Jeans" and "Size M" and "Total: $59.00"')
 
 
 def test_open_the_details_of_an_item(webtask: WebTask) -> None:
@@ -61,8 +66,8 @@ def test_open_the_details_of_an_item(webtask: WebTask) -> None:
     Plan: webtask-plan.md#open-the-details-of-an-item
     """
     webtask.goto("/")
-    webtask.do("click \"Details\" for \"Black Denim Jeans\"")
-    webtask.check("the page shows \"Black Denim Jeans\" and \"Slim fit, stretch denim.\"")
+    webtask.do('click "Details" for "Black Denim Jeans"')
+    webtask.check('the page shows "Black Denim Jeans" and "Slim fit, stretch denim."')
 
 
 def test_browse_to_the_next_page(webtask: WebTask) -> None:
@@ -71,22 +76,26 @@ def test_browse_to_the_next_page(webtask: WebTask) -> None:
     Plan: webtask-plan.md#browse-to-the-next-page
     """
     webtask.goto("/")
-    webtask.do("click \"Next page\"")
-    webtask.check("the first item of the list is \"Leather Belt\"")
-    webtask.check("the page shows \"Page 2 of 3\" and \"Leather Belt\"")
+    webtask.do('click "Next page"')
+    webtask.check('the first item of the list is "Leather Belt"')
+    webtask.check('the page shows "Page 2 of 3" and "Leather Belt"')
 
 
-@pytest.mark.parametrize('email', ['ada@example.com'])
+@pytest.mark.parametrize("email", ["ada@example.com"])
 def test_sign_in(webtask: WebTask, email: str) -> None:
     """Sign in.
 
     Plan: webtask-plan.md#sign-in
     """
-    password = secret('WEBTASK_SECRET_PASSWORD')
+    password = secret("WEBTASK_SECRET_PASSWORD")
     webtask.goto("/")
-    webtask.do("click \"Sign in\"")
-    webtask.do("type \"{email}\" into \"Email\" and type \"{password}\" into \"Password\", then click \"Sign in\"", secrets={'password': password}, email=email)
-    webtask.check("the page shows \"Signed in as Ada\"")
+    webtask.do('click "Sign in"')
+    webtask.do(
+        'type "{email}" into "Email" and type "{password}" into "Password", then click "Sign in"',
+        secrets={"password": password},
+        email=email,
+    )
+    webtask.check('the page shows "Signed in as Ada"')
 
 
 def test_checkout_validation_with_an_empty_form(webtask: WebTask) -> None:
@@ -95,7 +104,10 @@ def test_checkout_validation_with_an_empty_form(webtask: WebTask) -> None:
     Plan: webtask-plan.md#checkout-validation-with-an-empty-form
     """
     webtask.goto("/")
-    webtask.do("choose \"M\" in \"Size\" for \"Black Denim Jeans\", then click \"Add to cart\" for \"Black Denim Jeans\"")
-    webtask.do("click \"Proceed to checkout\"")
-    webtask.do("click \"Place order\"")
-    webtask.check("the page shows \"Please fix the errors below.\" and \"Name is required.\"")
+    webtask.do(
+        'choose "M" in "Size" for "Black Denim Jeans", then click "Add to cart" for "Black Denim '
+        'Jeans"',
+    )
+    webtask.do('click "Proceed to checkout"')
+    webtask.do('click "Place order"')
+    webtask.check('the page shows "Please fix the errors below." and "Name is required."')
