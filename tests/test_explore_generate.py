@@ -115,7 +115,7 @@ def test_explore_then_generate_a_suite_that_replays_without_a_model(
                       "no:cacheprovider", "--webtask-replay-only", "--base-url", broken.url],
                      root, CI="true")
     assert failed.returncode == 1
-    assert "FAILED tests/test_app.py::test_search_the_catalogue[oxford]" in failed.stdout
+    assert "FAILED tests/test_app.py::test_search_the_catalogue[chromium-oxford]" in failed.stdout
     assert "6 passed" in failed.stdout
 
 
