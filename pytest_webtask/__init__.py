@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .agent._async.plan_agent import AsyncPlanAgent
     from .agent._sync.agent import Agent
     from .agent._sync.plan_agent import PlanAgent
-    from .agent.models import ExecutionResult, TaskResult
+    from .agent.models import TaskResult
     from .llm.base import BaseLLM
     from .llm.openai_llm import OpenAILLM
     from .steps._async.webtask import AsyncWebTask
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from .tools._async.browser_tools import AsyncTool
     from .tools._sync.browser_tools import Tool
     from .tools.params import ToolParams
+    from .types import ExecutionResult
 
 _LAZY = {
     "WebTask": ".steps._sync.webtask",
@@ -45,7 +46,7 @@ _LAZY = {
     "PlanAgent": ".agent._sync.plan_agent",
     "AsyncPlanAgent": ".agent._async.plan_agent",
     "TaskResult": ".agent.models",
-    "ExecutionResult": ".agent.models",
+    "ExecutionResult": ".types",
     "OpenAILLM": ".llm.openai_llm",
     "BaseLLM": ".llm.base",
     "Tool": ".tools._sync.browser_tools",

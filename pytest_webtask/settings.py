@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Literal
-
-import pytest
+from typing import TYPE_CHECKING, Any, Literal
 
 from .errors import ConfigurationError
 from .recipes.patterns import user_patterns
+
+if TYPE_CHECKING:
+    import pytest
 
 Mode = Literal["auto", "record", "replay"]
 
@@ -141,14 +142,34 @@ class Settings:
                     f"{', '.join(sorted(MARKER_FIELDS))}; got "
                     f"{', '.join(map(repr, marker.args)) or ', '.join(sorted(unknown))}."
                 )
-            values.update({k: _convert(k, v) for k, v in marker.kwargs.items()
+            values.update({k: convert(k, v) for k, v in marker.kwargs.items()
                            if k not in self._from_cli})
         return dataclasses.replace(self, **values) if values else self
 
     _from_cli: frozenset[str] = frozenset()
 
+    @classmethod
+    def from_sources(cls, *, ini: Callable[[str], Any], cli: Mapping[str, Any],
+                     mode: Mode = "auto", environ: Mapping[str, str] = os.environ) -> Settings:
+        """Settings for a run: ``cli`` (options given on the command line, by setting name)
+        > ``ini(name)`` (the ``webtask_<name>`` ini value, None or "" when unset) >
+        the setting's environment variable > its default."""
+        values: dict[str, Any] = {}
+        for name, (_typ, default, env, _help) in FIELDS.items():
+            raw = ini(name)
+            if raw in (None, "", []) and env:
+                raw = environ.get(env)
+            values[name] = default if raw in (None, "") else convert(name, raw)
+        given = {name: convert(name, value) for name, value in cli.items() if value is not None}
+        values.update(given)
+        if values["connect"] and values["connect_cdp"]:
+            raise ConfigurationError(
+                "webtask: connect (a Playwright browser server) and connect_cdp (a Chromium's "
+                "CDP endpoint) exclude each other; set one.")
+        return cls(mode=mode, _from_cli=frozenset(given), **values)
 
-def _convert(name: str, value: Any) -> Any:
+
+def convert(name: str, value: Any) -> Any:
     typ = FIELDS[name][0]
     if name == "allowed_origins":
         return tuple(value.split() if isinstance(value, str) else value)
@@ -202,64 +223,3 @@ def _convert(name: str, value: Any) -> Any:
     if typ in (int, float) and converted < 0:
         raise ConfigurationError(f"webtask setting {name} should be 0 or more; got {value!r}.")
     return converted
-
-
-def add_options(parser: pytest.Parser) -> None:
-    group = parser.getgroup("webtask", "pytest-webtask: plain-English steps, recorded recipes")
-    group.addoption("--webtask-record", action="store_true", default=False,
-                    help="record the selected tests' steps again with the model, replacing "
-                    "their recipes")
-    group.addoption("--webtask-replay-only", action="store_true", default=False,
-                    help="never call a model: a step without a recipe fails")
-    group.addoption("--webtask-prune", action="store_true", default=False,
-                    help="delete unused recipes and the unused steps at the end of recipes "
-                    "(only when the whole suite was collected, selected and run)")
-    group.addoption("--webtask-heal", nargs="?", const="on", default=None,
-                    metavar="on|suggest|off", help=FIELDS["heal"][3])
-    group.addoption("--webtask-model", default=None, help=FIELDS["model"][3])
-    for name in CLI_FIELDS[1:]:
-        group.addoption(f"--webtask-{name.replace('_', '-')}", type=FIELDS[name][0],
-                        default=None, help=FIELDS[name][3])
-    group.addoption("--webtask-strict", action="store_true", default=None,
-                    help=FIELDS["strict"][3])
-    for name, (_typ, _default, env, help_) in FIELDS.items():
-        suffix = f" (env {env})" if env else ""
-        parser.addini(f"webtask_{name}", help_ + suffix, default=None)
-
-
-def build(config: pytest.Config) -> Settings:
-    """Settings for the run: CLI > ini > environment > defaults."""
-    if config.getoption("webtask_record") and config.getoption("webtask_replay_only"):
-        raise pytest.UsageError("--webtask-record and --webtask-replay-only exclude each other.")
-    values: dict[str, Any] = {}
-    for name, (_typ, default, env, _help) in FIELDS.items():
-        raw = config.getini(f"webtask_{name}")
-        if raw in (None, "", []) and env:
-            raw = os.environ.get(env)
-        values[name] = default if raw in (None, "") else _convert(name, raw)
-    cli = {}
-    for name in (*CLI_FIELDS, "strict", "heal"):
-        opt = config.getoption(f"webtask_{name}")
-        if opt is not None:
-            cli[name] = _convert(name, opt)
-    values.update(cli)
-    mode: Mode = "auto"
-    if config.getoption("webtask_record"):
-        mode = "record"
-    elif config.getoption("webtask_replay_only"):
-        mode = "replay"
-    if values["connect"] and values["connect_cdp"]:
-        raise pytest.UsageError(
-            "webtask: connect (a Playwright browser server) and connect_cdp (a Chromium's CDP "
-            "endpoint) exclude each other; set one.")
-    return Settings(mode=mode, _from_cli=frozenset(cli), **values)
-
-
-def path_option(config: pytest.Config, name: str) -> Path | None:
-    """``--webtask-<name>`` or the ini's ``webtask_<name>``: a path, relative to where pytest
-    was started; None when neither is set."""
-    raw = config.getoption(f"webtask_{name}", None) or config.getini(f"webtask_{name}")
-    if not raw:
-        return None
-    path = Path(raw)
-    return path if path.is_absolute() else Path(config.invocation_params.dir) / path

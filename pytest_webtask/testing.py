@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .agent.models import Usage
 from .errors import LLMError
 from .llm.base import LLMReply
 from .llm.context import Context
+from .types import Usage
 
 Reply = str | dict | list
 ReplyFn = Callable[[Context], Reply]

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pytest_webtask.browser.fingerprint import Fingerprint
 from pytest_webtask.export.locators import locator
 from pytest_webtask.export.source import Strings
+from pytest_webtask.types import Fingerprint
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRETS = ("lovelace-1815", "not-the-password")  # the example suites' passwords

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pytest_webtask.agent.plan_params import PlanStep, ToolInvocation
 from pytest_webtask.extraction.model import StepOfStrategy
-from pytest_webtask.tools.plan_params import PlanStep, ToolInvocation
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -353,7 +353,7 @@ def test_heal_settings_from_marker_and_bad_values() -> None:
 
 
 def test_a_suggested_heal_is_not_an_unused_recipe(tmp_path: Path) -> None:
-    from pytest_webtask.unused import unused_recipes
+    from pytest_webtask.plugin.unused import unused_recipes
 
     folder = tmp_path / "__webtask__" / "test_x"
     folder.mkdir(parents=True)

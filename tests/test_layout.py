@@ -17,17 +17,88 @@ def _modules(folder: str) -> list[Path]:
     return sorted((PACKAGE / folder).rglob("*.py")) if folder else sorted(PACKAGE.rglob("*.py"))
 
 
-def _imports(path: Path) -> list[str]:
-    """Absolute names of what a module imports (relative imports resolved)."""
+def _imports(path: Path, *, type_only: bool = True) -> list[str]:
+    """Absolute names of what a module imports (relative imports resolved), at the top or
+    inside functions; ``type_only=False`` leaves out ``if TYPE_CHECKING:`` blocks."""
     package = path.relative_to(PACKAGE.parent).with_suffix("").parts[:-1]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped: set[int] = set()
+    if not type_only:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                skipped |= {id(n) for stmt in node.body for n in ast.walk(stmt)}
     names = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
         if isinstance(node, ast.Import):
             names += [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = list(package[: len(package) - node.level + 1]) if node.level else []
-            names.append(".".join([*base, *(node.module.split(".") if node.module else [])]))
+            module = ".".join([*base, *(node.module.split(".") if node.module else [])])
+            names.append(module)
+            # ``from . import x`` and ``from .pkg import module`` import modules too
+            names += [f"{module}.{a.name}" for a in node.names]
     return names
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _graph(*, type_only: bool = False) -> dict[str, set[str]]:
+    """Module -> the package's modules it imports (runtime imports unless ``type_only``).
+    Importing ``a.b.c`` runs ``a`` and ``a.b`` first: those count as edges too, except the
+    package root, which only re-exports lazily."""
+    modules = {_module_name(p): p for p in _modules("")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        edges = set()
+        for imported in _imports(path, type_only=type_only):
+            parts = imported.split(".")
+            for n in range(2, len(parts) + 1):
+                target = ".".join(parts[:n])
+                if target in modules and target != name and not name.startswith(target + "."):
+                    edges.add(target)
+        graph[name] = edges
+    return graph
+
+
+def _reach(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        for nxt in graph.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def _area(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+# DESIGN.md's layout table, top to bottom: a module imports only its own area or areas on a
+# lower floor, by any path. The root package re-exports lazily and the prompts are data.
+FLOORS = [
+    {"__init__", "__main__", "testing", "plugin", "explore"},
+    {"steps"},
+    {"report", "export"},
+    {"settings"},
+    {"recipes"},
+    {"extraction"},
+    {"agent"},
+    {"tools"},
+    {"browser"},
+    {"llm"},
+    {"types", "errors"},
+]
+
+
+def _floor(area: str) -> int:
+    return next(i for i, areas in enumerate(FLOORS) if area in areas)
 
 
 def test_a_class_in_an_async_module_is_the_async_twin_of_one_sync_class() -> None:
@@ -85,3 +156,49 @@ def test_the_public_api_is_what_a_test_touches() -> None:
     assert issubclass(pytest_webtask.ReplayError, pytest_webtask.WebtaskError)
     from pytest_webtask.steps._async.webtask import AsyncWebTask
     assert pytest_webtask.AsyncWebTask is AsyncWebTask
+
+
+def test_every_area_has_a_floor() -> None:
+    areas = {_area(m) for m in _graph()}
+    missing = [a for a in sorted(areas) if not any(a in f for f in FLOORS)]
+    assert missing == [], "add these to FLOORS (and DESIGN.md's layout table)"
+
+
+def test_imports_go_down_the_floors_by_any_path() -> None:
+    """Nothing imports, directly or through other modules, an area on a higher floor (or
+    another area of its own floor). Type-only imports count too: a name used in a hint
+    belongs below its user."""
+    graph = _graph(type_only=True)
+    upward = []
+    for module in graph:
+        area = _area(module)
+        for reached in _reach(graph, module):
+            other = _area(reached)
+            if other != area and _floor(other) <= _floor(area) and area not in FLOORS[0]:
+                upward.append(f"{module} reaches {reached}")
+    assert upward == []
+
+
+def test_recipes_reach_no_agent_and_no_pytest_by_any_path() -> None:
+    graph = _graph()
+    bad = []
+    for module in [m for m in graph if _area(m) == "recipes"]:
+        reached = _reach(graph, module) | {module}
+        bad += [f"{module} reaches {r}" for r in sorted(reached)
+                if _area(r) in ("agent", "steps", "plugin")]
+        paths = {_module_name(p): p for p in _modules("recipes")}
+        for r in reached & set(paths):
+            if any(n == "pytest" or n.startswith("_pytest")
+                   for n in _imports(paths[r], type_only=False)):
+                bad.append(f"{module} reaches pytest through {r}")
+    assert bad == []
+
+
+def test_the_import_graph_has_no_cycle() -> None:
+    """Runtime imports, lazy ones inside functions included, form no cycle."""
+    graph = _graph()
+    cycles = []
+    for module in graph:
+        if module in _reach(graph, module):
+            cycles.append(module)
+    assert cycles == [], f"modules on an import cycle: {cycles}"

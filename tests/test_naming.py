@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_webtask.naming import MAX_STEM, recipe_file_stem, recipe_test_name
+from pytest_webtask.recipes.naming import MAX_STEM, recipe_file_stem, recipe_test_name
 
 
 def test_plain_names_are_kept() -> None:
@@ -44,7 +44,7 @@ def test_spaces_are_kept_readable() -> None:
 
 
 def test_a_recipe_under_its_old_name_is_pointed_at(tmp_path: Path) -> None:
-    from pytest_webtask.naming import recipe_path
+    from pytest_webtask.recipes.naming import recipe_path
     from pytest_webtask.steps.identity import StepKey
     from pytest_webtask.steps.session import RecipeSession
 

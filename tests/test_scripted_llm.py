@@ -8,12 +8,12 @@ import json
 import pytest
 
 from pytest_webtask.agent._sync.asker import Asker
-from pytest_webtask.agent.models import Usage
 from pytest_webtask.agent.parsing import ProposalModel
 from pytest_webtask.agent.task_context import TaskContext
 from pytest_webtask.llm.context import Block, Context
 from pytest_webtask.llm.openai_llm import OpenAILLM
 from pytest_webtask.testing import ScriptedLLM, ScriptedLLMExhausted
+from pytest_webtask.types import Usage
 
 
 def ctx(purpose: str, task: str = "buy a shirt", step: int = 1) -> Context:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
-from pytest_webtask.agent.secrets import Secrets
 from pytest_webtask.testing import ScriptedLLM
+from pytest_webtask.types import Secrets
 from tests.server import LocalServer
 from tests.test_agent_failures import DONE, act, step
 

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from pytest_webtask.errors import ConfigurationError
+from pytest_webtask.plugin.unused import RecipeUse, RunTracker, unused_recipes
 from pytest_webtask.recipes.model import Recipe, RecipeStep
 from pytest_webtask.recipes.storage import dump_recipe, load_recipe
 from pytest_webtask.recipes.urls import absolute_url, relative_url
 from pytest_webtask.settings import Settings
 from pytest_webtask.steps.identity import StepKey
-from pytest_webtask.unused import RecipeUse, RunTracker, unused_recipes
 
 
 def test_identity_is_kind_text_fields_and_names_not_values() -> None:

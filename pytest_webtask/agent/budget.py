@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import ProposalError
-from .models import Usage
+from ..types import Usage
 
 
 class BudgetExhausted(ProposalError):

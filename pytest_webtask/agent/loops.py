@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .models import Action, ExecutionResult
+from ..types import Action, ExecutionResult
 from .parsing import show
 
 # The same failing action this many times in a row ends the task.

@@ -5,43 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..browser.dialogs import Dialog
-from ..browser.fingerprint import Fingerprint
-
-
-@dataclass
-class Usage:
-    """LLM usage added up over a task (or a session)."""
-
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-    def add(self, other: Usage) -> None:
-        self.calls += other.calls
-        self.prompt_tokens += other.prompt_tokens
-        self.completion_tokens += other.completion_tokens
-
-    def since(self, start: Usage) -> Usage:
-        """What was used after ``start`` (a copy taken earlier)."""
-        return Usage(self.calls - start.calls, self.prompt_tokens - start.prompt_tokens,
-                     self.completion_tokens - start.completion_tokens)
-
-    def copy(self) -> Usage:
-        return Usage(self.calls, self.prompt_tokens, self.completion_tokens)
-
-    @property
-    def total_tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
-
-
-@dataclass
-class Action:
-    """One tool invocation proposed by the model."""
-
-    tool_name: str
-    reason: str
-    parameters: dict[str, Any] = field(default_factory=dict)
+from ..types import Action, ExecutionResult, Fingerprint, Usage
 
 
 @dataclass
@@ -75,29 +39,6 @@ class ProposalResult:
     actions: list[Action] = field(default_factory=list)
     evidence: list[Any] = field(default_factory=list)  # str or parsing.EvidenceSpec
     impossible: bool = False
-
-
-@dataclass
-class ExecutionResult:
-    """What happened when one action ran.
-
-    ``target`` is the fingerprint of the element acted on, taken just before acting, so a
-    recipe can find it again without the element id (``to`` is a drag's drop target).
-    ``dialogs`` are the dialogs the action opened, as answered; ``opened_tab`` says it
-    opened a new tab, which became the current one. ``page`` is the page the action left
-    current when it changed tabs.
-    """
-
-    success: bool
-    error: str | None = None
-    output: str = ""
-    target: Fingerprint | None = None
-    url_before: str = ""
-    url_after: str = ""
-    to: Fingerprint | None = None
-    dialogs: list[Dialog] = field(default_factory=list)
-    opened_tab: bool = False
-    page: Any = None
 
 
 @dataclass

@@ -8,7 +8,8 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
-from .models import Action, ProposalResult
+from ..types import Action
+from .models import ProposalResult
 
 
 class InvalidReply(Exception):

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from ..llm.context import Block
+from ..types import Secrets
 from .models import Step
 from .parsing import MAX_MESSAGE, cap, show
-from .secrets import Secrets
 
 
 @dataclass

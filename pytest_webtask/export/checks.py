@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from urllib.parse import quote_plus
 
-from ..browser.fingerprint import Fingerprint
 from ..recipes.model import Check
+from ..types import Fingerprint
 from .locators import like, locator, own, text_rx
 from .source import Strings
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..browser.fingerprint import Fingerprint
+from ..types import Fingerprint
 from .source import Strings
 
 NAME_CLIP = 120  # the collector clips names at this length: a clipped name is not exact

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agent.models import Usage
+from ..types import Usage
 from .model import Bindings, ExtractionRecipe
 from .report import SessionReport
 from .strategy import Strategy

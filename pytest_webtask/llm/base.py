@@ -6,7 +6,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from ..agent.models import Usage
+from ..types import Usage
 from .context import Context
 
 

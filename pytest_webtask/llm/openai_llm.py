@@ -12,8 +12,8 @@ from typing import Any
 
 import openai
 
-from ..agent.models import Usage
 from ..errors import ConfigurationError, LLMError
+from ..types import Usage
 from .base import LLMReply
 from .context import Context
 

@@ -6,10 +6,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..browser.dialogs import Dialog
-from ..browser.fingerprint import Fingerprint
 from ..extraction.model import Bindings, ExtractionRecipe
 from ..extraction.targets import Target
+from ..types import Dialog, Fingerprint
 
 RECIPE_VERSION = 3
 

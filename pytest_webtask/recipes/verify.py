@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..browser.fingerprint import Fingerprint
+from ..types import Fingerprint
 
 
 @dataclass

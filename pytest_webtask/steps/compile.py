@@ -12,10 +12,10 @@ from typing import Any
 
 from ..agent.models import Evidence, TaskResult
 from ..agent.task_context import TaskContext
-from ..browser.fingerprint import Fingerprint
 from ..recipes.model import Check, RecipeAction, RecipeStep
 from ..recipes.patterns import varying
 from ..recipes.urls import absolute_url, relative_url, url_change
+from ..types import Fingerprint
 
 
 def _templated(obj: object, ctx: TaskContext) -> object:

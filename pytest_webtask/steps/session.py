@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..naming import legacy_file_stem
 from ..recipes.model import Recipe, RecipeStep
+from ..recipes.naming import legacy_file_stem
 from ..recipes.storage import load_recipe, save_recipe
 from .identity import StepKey
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..agent.budget import Budget
-from ..agent.secrets import Secrets
 from ..errors import ConfigurationError
+from ..types import Secrets
 
 
 @dataclass

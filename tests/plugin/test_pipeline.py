@@ -243,7 +243,7 @@ def test_a_malformed_tool_from_a_hook_is_a_clear_error() -> None:
     import pytest
 
     from pytest_webtask.errors import ConfigurationError
-    from pytest_webtask.plugin import _extensions
+    from pytest_webtask.plugin.assembly import _extensions
 
     class NoAct:
         name, description, params_class = "x", "does x", object

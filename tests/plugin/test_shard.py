@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from pytest_webtask.shard import Shard
+from pytest_webtask.plugin.shard import Shard
 from tests.plugin.conftest import TWO_TESTS, Inner
 
 PLAIN = "\n".join(f"def test_{i:02}():\n    pass\n" for i in range(10)) + '''

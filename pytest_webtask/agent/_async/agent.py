@@ -16,11 +16,11 @@ from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
 from ...tools._async.browser_tools import AsyncTool
 from ...tools._async.registry import AsyncToolRegistry, browser_registry, note_events
+from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget
 from ..loops import RepeatedFailure
-from ..models import Action, ExecutionResult, ProposalResult, Step, TaskResult, Usage
+from ..models import ProposalResult, Step, TaskResult
 from ..parsing import ProposalModel, proposal_from
-from ..secrets import Secrets
 from ..task_context import TaskContext
 from .asker import AsyncAsker
 from .evidence import evidence_problem, resolve_evidence

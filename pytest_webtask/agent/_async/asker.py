@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ...agent.models import Usage
 from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
+from ...types import Usage
 from ..budget import Budget
 from ..parsing import InvalidReply, M, parse_model, quote
 from ..task_context import TaskContext

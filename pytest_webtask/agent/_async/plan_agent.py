@@ -15,14 +15,8 @@ from typing import Any
 
 from playwright.async_api import Page
 
-from ...agent.models import (
-    Action,
-    ExecutionResult,
-    ProposalResult,
-    Step,
-    TaskResult,
-    Usage,
-)
+from ...agent.models import ProposalResult, Step, TaskResult
+from ...agent.plan_params import DoneParams, Plan, PlannerParams, PlanStep, ToolInvocation
 from ...browser._async.guard import AsyncOriginGuard
 from ...browser._async.llm_browser import AsyncLLMBrowser
 from ...browser.origins import default_origins
@@ -33,11 +27,10 @@ from ...llm.prompts import get_prompt
 from ...tools._async.browser_tools import AsyncTool
 from ...tools._async.registry import AsyncToolRegistry, browser_registry, note_events
 from ...tools.params import render_tool
-from ...tools.plan_params import DoneParams, Plan, PlannerParams, PlanStep, ToolInvocation
+from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget
 from ..messages import MessageManager, MessageReader
 from ..parsing import MAX_MESSAGE, MAX_REASON, cap
-from ..secrets import Secrets
 from ..task_context import TaskContext
 from .agent import FIRST_QUIET_MS
 from .asker import AsyncAsker

@@ -16,14 +16,8 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from ...agent.models import (
-    Action,
-    ExecutionResult,
-    ProposalResult,
-    Step,
-    TaskResult,
-    Usage,
-)
+from ...agent.models import ProposalResult, Step, TaskResult
+from ...agent.plan_params import DoneParams, Plan, PlannerParams, PlanStep, ToolInvocation
 from ...browser._sync.guard import OriginGuard
 from ...browser._sync.llm_browser import LLMBrowser
 from ...browser.origins import default_origins
@@ -34,11 +28,10 @@ from ...llm.prompts import get_prompt
 from ...tools._sync.browser_tools import Tool
 from ...tools._sync.registry import ToolRegistry, browser_registry, note_events
 from ...tools.params import render_tool
-from ...tools.plan_params import DoneParams, Plan, PlannerParams, PlanStep, ToolInvocation
+from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget
 from ..messages import MessageManager, MessageReader
 from ..parsing import MAX_MESSAGE, MAX_REASON, cap
-from ..secrets import Secrets
 from ..task_context import TaskContext
 from .agent import FIRST_QUIET_MS
 from .asker import Asker

@@ -6,7 +6,7 @@ from playwright.async_api import BrowserContext, Page
 from playwright.async_api import Dialog as PlaywrightDialog
 from playwright.async_api import Error as PlaywrightError
 
-from ..dialogs import Dialog, DialogAnswer
+from ...types import Dialog, DialogAnswer
 
 
 class AsyncPageWatch:

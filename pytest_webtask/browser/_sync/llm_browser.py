@@ -6,10 +6,9 @@ from __future__ import annotations
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FrameLocator, Locator, Page
 
-from ...agent.secrets import Secrets
 from ...errors import BrowserError, UnknownElementError
 from ...llm.context import Block
-from ..fingerprint import Fingerprint
+from ...types import Fingerprint, Secrets
 from ..script import COLLECTOR_JS
 from ..snapshot import PageSnapshot
 from .watch import PageWatch

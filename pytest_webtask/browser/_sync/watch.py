@@ -7,7 +7,7 @@ from playwright.sync_api import BrowserContext, Page
 from playwright.sync_api import Dialog as PlaywrightDialog
 from playwright.sync_api import Error as PlaywrightError
 
-from ..dialogs import Dialog, DialogAnswer
+from ...types import Dialog, DialogAnswer
 
 
 class PageWatch:

@@ -17,12 +17,12 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from ...agent._async.asker import AsyncAsker
-from ...agent.models import Usage
 from ...agent.task_context import TaskContext
 from ...errors import ExtractionError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
+from ...types import Usage
 from ..model import Bindings, Command, ExtractionRecipe, Fragment, GeneratedRecipe, StepOfStrategy
 from ..outcome import ExtractionOutcome, ExtractionRun
 from ..report import SessionReport, ToolCall

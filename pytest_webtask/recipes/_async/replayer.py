@@ -12,11 +12,10 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Locator, Page
 
 from ...browser._async.watch import AsyncPageWatch
-from ...browser.dialogs import Dialog, DialogAnswer
-from ...browser.fingerprint import Fingerprint
 from ...browser.script import COLLECTOR_JS
 from ...errors import CheckFailed, ElementError, ReplayError
 from ...tools._async.browser_tools import perform
+from ...types import Dialog, DialogAnswer, Fingerprint
 from ..model import Check, RecipeAction, RecipeStep
 from ..patterns import escape
 from ..urls import absolute_url

@@ -13,11 +13,10 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Locator, Page
 
 from ...browser._sync.watch import PageWatch
-from ...browser.dialogs import Dialog, DialogAnswer
-from ...browser.fingerprint import Fingerprint
 from ...browser.script import COLLECTOR_JS
 from ...errors import CheckFailed, ElementError, ReplayError
 from ...tools._sync.browser_tools import perform
+from ...types import Dialog, DialogAnswer, Fingerprint
 from ..model import Check, RecipeAction, RecipeStep
 from ..patterns import escape
 from ..urls import absolute_url

@@ -20,8 +20,6 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from ...agent.budget import Budget, RunBudget
-from ...agent.models import Usage
-from ...agent.secrets import Secrets
 from ...agent.task_context import TaskContext
 from ...browser.secret_fields import SECRET_ATTR, SECRET_FIELDS_JS
 from ...errors import WebtaskError
@@ -33,6 +31,7 @@ from ...report._async.shots import BOX_STYLE, report_clip, unbox
 from ...report.collect import NoReport
 from ...report.progress import Progress
 from ...settings import Settings
+from ...types import Secrets, Usage
 from ..identity import StepKey
 from ..observer import StepObserver
 from ..outcome import StepOutcome, StepRequest, StepRun

@@ -12,10 +12,10 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from ...agent.secrets import Secrets
 from ...browser.secret_fields import SECRET_FIELDS_JS
 from ...recipes.urls import absolute_url
 from ...settings import Settings
+from ...types import Secrets
 from ..identity import StepKey
 from ..outcome import StepOutcome, StepRequest
 from ..session import StepStats

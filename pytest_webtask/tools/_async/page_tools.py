@@ -9,9 +9,8 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from ...agent.models import ExecutionResult
 from ...browser._async.watch import AsyncPageWatch
-from ...browser.dialogs import DialogAnswer
+from ...types import DialogAnswer, ExecutionResult
 
 # Tools that act on the page or its tabs, not on an element.
 PAGE_TOOLS = ("go_back", "wait", "dialog", "switch_tab", "close_tab")

@@ -5,12 +5,12 @@ from __future__ import annotations
 from playwright.async_api import Error as PlaywrightError
 from pydantic import ValidationError
 
-from ...agent.models import Action, ExecutionResult
-from ...agent.task_context import TaskContext
 from ...browser._async.llm_browser import AsyncLLMBrowser
 from ...errors import BrowserError
 from ...llm.context import Block
+from ...types import Action, ExecutionResult
 from ..params import PointerParams, render_tool
+from ..task import TaskValues
 from .browser_tools import BROWSER_TOOLS, AsyncTool, AsyncUploadTool, allowed
 
 
@@ -128,7 +128,7 @@ async def note_events(browser: AsyncLLMBrowser, result: ExecutionResult) -> None
         result.output = " ".join([result.output, *notes]).strip()
 
 
-def browser_registry(browser: AsyncLLMBrowser, task: TaskContext,
+def browser_registry(browser: AsyncLLMBrowser, task: TaskValues,
                      allowed_origins: list[str] | None,
                      extra: list[type[AsyncTool]] | None = None) -> AsyncToolRegistry:
     """The browser tools for a task; ``upload`` only when the task has resources; ``extra``

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 from urllib.parse import urljoin
 
 from playwright.sync_api import Locator, Page
 
-from ...agent.models import ExecutionResult
 from ...browser._sync.llm_browser import LLMBrowser
 from ...browser._sync.watch import PageWatch
 from ...browser.origins import allowed
 from ...browser.secret_fields import SECRET_ATTR
+from ...types import ExecutionResult
 from ..params import (
     ClickParams,
     CloseTabParams,
@@ -35,10 +35,8 @@ from ..params import (
     UploadParams,
     WaitParams,
 )
+from ..task import TaskValues
 from .page_tools import PAGE_TOOLS, perform_on_page
-
-if TYPE_CHECKING:
-    from ...agent.task_context import TaskContext
 
 ACTION_TIMEOUT_MS = 5000
 
@@ -56,7 +54,7 @@ class Tool:
     description: ClassVar[str]
     params_class: ClassVar[type[ToolParams]]
 
-    def __init__(self, browser: LLMBrowser, task: TaskContext | None = None,
+    def __init__(self, browser: LLMBrowser, task: TaskValues | None = None,
                  allowed_origins: list[str] | None = None) -> None:
         self.browser = browser
         self.task = task
@@ -233,7 +231,7 @@ def perform(
     locator: Locator | None,
     *,
     substitute: Callable[[str], str] | None = None,
-    resources: dict[str, str] | None = None,
+    resources: Mapping[str, str] | None = None,
     allowed_origins: list[str] | None = None,
     timeout_ms: float = ACTION_TIMEOUT_MS,
     watch: PageWatch | None = None,
@@ -332,7 +330,7 @@ def _set_checked(locator: Locator, want: bool, timeout_ms: float) -> ExecutionRe
     return ExecutionResult(success=True)
 
 
-def resource_paths(names: list[str], resources: dict[str, str]) -> tuple[list[Path], str | None]:
+def resource_paths(names: list[str], resources: Mapping[str, str]) -> tuple[list[Path], str | None]:
     """Files for resource names, or an error naming what is missing."""
     paths = []
     for name in names:

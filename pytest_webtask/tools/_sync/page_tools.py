@@ -10,9 +10,8 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from ...agent.models import ExecutionResult
 from ...browser._sync.watch import PageWatch
-from ...browser.dialogs import DialogAnswer
+from ...types import DialogAnswer, ExecutionResult
 
 # Tools that act on the page or its tabs, not on an element.
 PAGE_TOOLS = ("go_back", "wait", "dialog", "switch_tab", "close_tab")

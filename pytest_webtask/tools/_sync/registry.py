@@ -6,12 +6,12 @@ from __future__ import annotations
 from playwright.sync_api import Error as PlaywrightError
 from pydantic import ValidationError
 
-from ...agent.models import Action, ExecutionResult
-from ...agent.task_context import TaskContext
 from ...browser._sync.llm_browser import LLMBrowser
 from ...errors import BrowserError
 from ...llm.context import Block
+from ...types import Action, ExecutionResult
 from ..params import PointerParams, render_tool
+from ..task import TaskValues
 from .browser_tools import BROWSER_TOOLS, Tool, UploadTool, allowed
 
 
@@ -129,7 +129,7 @@ def note_events(browser: LLMBrowser, result: ExecutionResult) -> None:
         result.output = " ".join([result.output, *notes]).strip()
 
 
-def browser_registry(browser: LLMBrowser, task: TaskContext,
+def browser_registry(browser: LLMBrowser, task: TaskValues,
                      allowed_origins: list[str] | None,
                      extra: list[type[Tool]] | None = None) -> ToolRegistry:
     """The browser tools for a task; ``upload`` only when the task has resources; ``extra``

@@ -14,7 +14,7 @@ from .options import parts_dir, report_path
 
 
 def report_for(request: pytest.FixtureRequest, secrets: Any) -> Any:
-    from .collect import NoReport, TestReport
+    from ..report.collect import NoReport, TestReport
 
     path = report_path(request.config)
     if path is None:
@@ -38,7 +38,7 @@ class HtmlReportWriter:
         self.started = time.monotonic()
 
     def pytest_sessionfinish(self) -> None:
-        from .html import render
+        from ..report.html import render
 
         began = time.monotonic()
         tests = []

@@ -15,7 +15,7 @@ PROPERTY = "webtask_export"
 
 
 def trail_for(config: pytest.Config) -> Any:
-    from .trail import NoTrail, Trail
+    from ..export.trail import NoTrail, Trail
 
     return Trail() if export_dir(config) is not None else NoTrail()
 
@@ -23,8 +23,8 @@ def trail_for(config: pytest.Config) -> Any:
 def finish(request: pytest.FixtureRequest, trail: Any, passed: bool, base_url: str | None,
            test_name: str) -> None:
     """Write the test's file, or say why not, in the test's user properties."""
-    from .trail import Ran, Trail
-    from .writer import NotExportable, export
+    from ..export.trail import Ran, Trail
+    from ..export.writer import NotExportable, export
 
     folder = export_dir(request.config)
     if folder is None or not isinstance(trail, Trail):

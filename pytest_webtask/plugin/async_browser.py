@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from .browser.remote import CDP_TIMEOUT_MS, cdp_failed, cdp_unsupported
+from ..browser.remote import CDP_TIMEOUT_MS, cdp_failed, cdp_unsupported
 
 SCREENSHOT_TIMEOUT_MS = 5_000
 

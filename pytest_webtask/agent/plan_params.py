@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
-from ..agent.parsing import EvidenceSpec
-from .params import ToolParams
+from ..tools.params import ToolParams
+from .parsing import EvidenceSpec
 
 
 class PlannerParams(ToolParams):

@@ -50,13 +50,6 @@ class Shard:
         return f"webtask: shard {self.index} of {self.count}"
 
 
-def add_option(parser: pytest.Parser) -> None:
-    parser.getgroup("webtask").addoption(
-        "--webtask-shard", default=None, metavar="i/n",
-        help="run only slice i of n of the selected tests (CI shards: every job runs the same "
-        "command with its own i); a shard reports no unused recipes")
-
-
 def configure(config: pytest.Config) -> None:
     text = config.getoption("webtask_shard")
     if text:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .agent.secrets import Secrets
+from ..types import Secrets
 
 log = logging.getLogger("pytest_webtask")
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from .naming import RECIPE_DIR, recipe_file_stem, recipe_test_name
+from ..recipes.naming import RECIPE_DIR, recipe_file_stem, recipe_test_name
 
 WORKER_KEY = "webtask_collection"
 
@@ -165,7 +165,7 @@ def unused_recipes(rootpath: Path, nodeids: set[str] | list[str],
 
 def prune_steps(use: RecipeUse) -> bool:
     """Cut the recipe of a passing test down to the steps it ran."""
-    from .recipes.storage import load_recipe, save_recipe
+    from ..recipes.storage import load_recipe, save_recipe
 
     path = Path(use.path)
     recipe = load_recipe(path)

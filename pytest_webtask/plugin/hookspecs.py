@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pytest
 
-    from .steps.outcome import StepOutcome
+    from ..steps.outcome import StepOutcome
 
 
 def pytest_webtask_add_tools(flavour: str) -> list[type]:

@@ -1,0 +1,89 @@
+"""The pytest plugin (entry point ``pytest11: webtask``): the hooks, here; the options
+(``options``), the fixtures (``fixtures``, ``remote``), how a test's steps are put together
+(``assembly``), run bookkeeping (``unused``, ``shard``) and the terminal summary (``summary``).
+
+Loading it imports only what options and bookkeeping need (settings, names, errors): the
+agent, Playwright glue, pydantic models and ``openai`` load when a fixture is first used.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from . import hookspecs
+from .fixtures import async_webtask, webtask, webtask_llm, webtask_recipe_path
+from .keys import REPORTS, SETTINGS, TEST_ARTIFACTS, TEST_SECRETS
+from .options import add_options, build, export_dir, report_path
+from .shard import configure as configure_shard
+from .summary import TerminalSummary
+from .unused import RunTracker
+
+__all__ = ["async_webtask", "webtask", "webtask_llm", "webtask_recipe_path"]  # the fixtures
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_options(parser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "webtask(**settings): pytest-webtask settings for this test, e.g. "
+        "max_steps=5, timeout=10; module, class and function markers merge, the closest "
+        "winning (the command line still wins)")
+    settings = config.stash[SETTINGS] = build(config)
+    known = {"step", "plan"}
+    for flavour in ("sync", "async"):
+        for batch in config.hook.pytest_webtask_add_strategies(flavour=flavour):
+            known |= set(batch or {})
+    if settings.strategy not in known:
+        raise pytest.UsageError(
+            f"webtask strategy should be one of {', '.join(sorted(known))} (plugins add more "
+            f"with the pytest_webtask_add_strategies hook); got {settings.strategy!r}.")
+    configure_shard(config)
+    if settings.connect or settings.connect_cdp:
+        from . import remote  # wraps pytest-playwright's fixtures: registered after it
+
+        config.pluginmanager.register(remote, "webtask-remote")
+    tracker = RunTracker()
+    config.pluginmanager.register(tracker, "webtask-tracker")
+    if not hasattr(config, "workerinput"):
+        config.pluginmanager.register(TerminalSummary(config, tracker), "webtask-summary")
+        if export_dir(config) is not None:
+            from .export import ExportSummary
+
+            config.pluginmanager.register(ExportSummary(config), "webtask-export")
+        if report_path(config) is not None:
+            from .report import HtmlReportWriter
+
+            config.pluginmanager.register(HtmlReportWriter(config), "webtask-html-report")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    secrets = item.stash.get(TEST_SECRETS, None)
+    if secrets:  # the terminal, JUnit and every other report reader see masked text
+        from .artifacts import redact_report
+
+        redact_report(report, secrets)
+    item.stash.setdefault(REPORTS, {})[report.when] = report
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    result = yield
+    secrets = item.stash.get(TEST_SECRETS, None)
+    folder = item.stash.get(TEST_ARTIFACTS, None)
+    if secrets and folder is not None and folder.is_dir():
+        # pytest-playwright has moved its traces here by now
+        from .artifacts import scrub_folder
+
+        scrub_folder(folder, secrets)
+    return result

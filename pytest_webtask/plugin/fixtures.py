@@ -1,0 +1,97 @@
+"""The fixtures: ``webtask`` (sync, on pytest-playwright's ``page``), ``async_webtask``
+(pytest-asyncio, on its own async browser), ``webtask_llm`` and ``webtask_recipe_path``.
+Each loads the agent, Playwright glue and models only when a test first uses it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..recipes.naming import recipe_path
+from .assembly import claim_flavour, finish, pipeline_parts, recipe_name
+from .keys import REPORTS, SETTINGS, TEST_ARTIFACTS, TEST_SECRETS
+
+
+@pytest.fixture(scope="session")
+def webtask_llm(pytestconfig: pytest.Config) -> Any:
+    """The model used to record steps: by default ``OpenAILLM`` from the settings
+    (``WEBTASK_MODEL``, ``OPENAI_BASE_URL``, ``OPENAI_API_KEY``). Override it in
+    ``conftest.py`` to supply any LLM, ``ScriptedLLM`` included. Only requested when a step
+    is recorded: a replay never builds or calls it."""
+    from ..llm.openai_llm import OpenAILLM
+
+    s = pytestconfig.stash[SETTINGS]
+    return OpenAILLM.from_env(model=s.model or None, base_url=s.base_url_llm or None,
+                              timeout=s.llm_timeout, max_tokens=s.llm_max_tokens,
+                              response_format=s.response_format)
+
+
+@pytest.fixture
+def webtask_recipe_path(request: pytest.FixtureRequest) -> Path:
+    """Where this test's recipe lives: ``<test dir>/__webtask__/<module>/<test>.yaml``.
+    Override it (in a ``conftest.py`` or a test module) to keep recipes elsewhere; unused
+    recipes are only looked for in the default folders."""
+    return recipe_path(Path(request.node.path), recipe_name(request.node))
+
+
+@pytest.fixture
+def webtask(request: pytest.FixtureRequest, page: Any, base_url: str | None,
+            output_path: str) -> Iterator[Any]:
+    """Plain-English steps on pytest-playwright's ``page``: ``goto``, ``do``, ``check``,
+    ``extract`` (a ``pytest_webtask.WebTask``).
+
+    Replays the test's recipe; records missing steps with ``webtask_llm`` when allowed."""
+    from ..steps._sync.webtask import WebTask
+
+    claim_flavour(request, "sync")
+    task = WebTask(page, base_url=base_url or None,
+                   **pipeline_parts(request, "sync", Path(output_path)))
+    request.node.stash[TEST_SECRETS] = task.secrets
+    request.node.stash[TEST_ARTIFACTS] = Path(output_path)
+    yield task
+    task.scrub_page()  # before pytest-playwright's end-of-test screenshot
+    finish(request, task)
+
+
+try:
+    import pytest_asyncio
+except ImportError:  # pragma: no cover - the async fixture needs pytest-asyncio
+    pytest_asyncio = None  # type: ignore[assignment]
+
+if pytest_asyncio is not None:
+
+    @pytest_asyncio.fixture
+    async def async_webtask(request: pytest.FixtureRequest, browser_type_launch_args: dict,
+                            browser_name: str | None, connect_options: dict | None,
+                            output_path: str) -> AsyncIterator[Any]:
+        """The ``webtask`` API with ``await`` (a ``pytest_webtask.AsyncWebTask``), on its own
+        async Playwright browser with pytest-playwright's options (``--browser``,
+        ``--headed``, launch args, ``connect_options``, ``--base-url``, ``--output``,
+        ``--screenshot``/``--tracing``/``--video``), for pytest-asyncio suites. Not usable in
+        the same run as sync pytest-playwright fixtures."""
+        from ..steps._async.webtask import AsyncWebTask
+        from .async_browser import BrowserOptions, TestBrowser
+
+        claim_flavour(request, "async")
+        try:
+            base_url = request.getfixturevalue("base_url")  # pytest-base-url, or overridden
+        except pytest.FixtureLookupError:
+            base_url = None
+        kwargs = pipeline_parts(request, "async", Path(output_path))
+        browser = TestBrowser(BrowserOptions.for_test(
+            request, browser_name=browser_name, launch_args=browser_type_launch_args,
+            connect_options=connect_options, connect_cdp=kwargs["settings"].connect_cdp,
+            base_url=base_url, output_path=output_path))
+        try:
+            task = AsyncWebTask(await browser.start(), base_url=base_url, **kwargs)
+            request.node.stash[TEST_SECRETS] = task.secrets
+            request.node.stash[TEST_ARTIFACTS] = Path(output_path)
+            yield task
+            await task.scrub_page()  # before the end-of-test screenshot
+        finally:
+            reports = request.node.stash.get(REPORTS, {})
+            await browser.finish(failed=not ("call" in reports and reports["call"].passed))
+        finish(request, task)
