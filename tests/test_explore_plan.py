@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from pytest_webtask.agent.models import Usage
 from pytest_webtask.explore.cli import main
 from pytest_webtask.explore.generator import (
     GenerateError,
@@ -23,6 +22,7 @@ from pytest_webtask.explore.scripted import plan_reply
 from pytest_webtask.explore.sitemap import FormInfo, ListInfo, PageInfo, SiteMap
 from pytest_webtask.llm.context import Block, Context
 from pytest_webtask.testing import ScriptedLLM, scripted_explorer
+from pytest_webtask.types import Usage
 
 PLAN = Plan(
     title="Test plan: a shop",

@@ -31,18 +31,16 @@ from playwright.sync_api import Page
 
 from ..agent._sync.asker import Asker
 from ..agent.budget import Budget, BudgetExhausted
-from ..agent.models import Action, Usage
-from ..agent.secrets import Secrets
 from ..agent.task_context import TaskContext
 from ..browser._sync.guard import OriginGuard
 from ..browser._sync.llm_browser import LLMBrowser
-from ..browser.fingerprint import Fingerprint
 from ..browser.origins import allowed, origin_of
 from ..errors import ProposalError, WebtaskError
 from ..llm.base import LLM
 from ..llm.context import Block, Context
 from ..llm.prompts import get_prompt
 from ..tools._sync.registry import ToolRegistry, browser_registry
+from ..types import Action, Fingerprint, Secrets, Usage
 from .options import ExploreOptions
 from .sitemap import ExploreReply, PageInfo, SiteMap
 
