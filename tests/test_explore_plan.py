@@ -340,3 +340,42 @@ def test_the_scripted_planner_writes_flows_from_the_site_map() -> None:
             for f in reply.flows] == [
         ("Search the catalogue", ["/", "search for {query}"],
          'the page shows "1 product" and "Beta"', {"query": "beta"})]
+
+
+class Terminal:
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+        self.written = ""
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> None:
+        self.written += text
+
+    def flush(self) -> None:
+        pass
+
+
+def test_the_progress_line_is_drawn_on_a_terminal_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytest_webtask.explore.cli import ProgressLine
+    from pytest_webtask.explore.explorer import ExploreStatus
+
+    monkeypatch.delenv("CI", raising=False)
+    status = ExploreStatus(pages=5, max_pages=20, usage=Usage(6, 9000, 3000), max_calls=30,
+                           seconds=41.6, url="http://shop.test/cart")
+    assert status.line() == ("[explore 5/20 pages, 6/30 model calls, 12.0k tokens, 42s] "
+                             "http://shop.test/cart")
+    term = Terminal(tty=True)
+    line = ProgressLine(term)  # type: ignore[arg-type]
+    line.show(status.line())
+    line.clear()
+    assert term.written == "\r\x1b[K" + status.line() + "\r\x1b[K"
+    piped = Terminal(tty=False)
+    ProgressLine(piped).show("x")  # type: ignore[arg-type]
+    assert piped.written == ""
+    monkeypatch.setenv("CI", "true")
+    in_ci = Terminal(tty=True)
+    ProgressLine(in_ci).show("x")  # type: ignore[arg-type]
+    assert in_ci.written == ""
