@@ -7,8 +7,12 @@ the element ids they name, as a model would."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,6 +33,7 @@ from tests.server import LocalServer
 from tests.test_openai_llm import KEY
 
 SECRET = "pw-Explore-9d1e-never-shown"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def nodes(context: Context) -> list[Any]:
@@ -321,3 +326,36 @@ def test_the_scripted_explorer_reads_the_page_it_is_shown(page: Page,
     # it proposed the sign-in (with the secret's name) and never the delete
     assert ("/signin", {"email": "ada@example.com", "password": SECRET}, {}) in server.posts
     assert all(path != "/account/delete" for path, _f, _files in server.posts)
+
+
+# -- the command, when the plan cannot be written ------------------------------------------
+
+
+def no_flows() -> ScriptedLLM:
+    """For the command below: reads pages, then answers the plan with no flows (twice)."""
+    return ScriptedLLM({"explore": lambda c: {"title": "A page"},
+                        "explore:plan": lambda c: {"flows": []}})
+
+
+def test_the_site_map_is_kept_when_no_plan_could_be_written(server: LocalServer,
+                                                           tmp_path: Path) -> None:
+    chain_pages(server, 2)
+    plan = tmp_path / "plan.md"
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest_webtask", "explore", server.url + "/p0", "--plan",
+         str(plan), "--llm", "tests.test_explore:no_flows"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert proc.returncode == 1, proc.stderr
+    assert ("webtask explore: error: no flows were written: The model's plan could not be "
+            "used, twice.") in proc.stderr
+    assert "Traceback" not in proc.stderr
+    text = plan.read_text()
+    assert "No flows: the plan could not be written" in text
+    assert "## Site map\n\n### A page\n\n- URL: " + server.url + "/p0" in text
+    again = subprocess.run(
+        [sys.executable, "-m", "pytest_webtask", "generate", str(plan), "--out",
+         str(tmp_path / "test_app.py")], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=600, check=False)
+    assert again.returncode == 2
+    assert "the plan has no flows" in again.stderr

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import ConfigurationError, WebtaskError
+from ..errors import ConfigurationError, LLMError, ProposalError, WebtaskError
 from .options import FIELDS, ExploreOptions
 from .plan import PlanError, secret_env
 
@@ -206,15 +206,21 @@ def explore_command(args: argparse.Namespace, err: IO[str]) -> int:
     plan_files = {n: os.path.relpath(Path(p).resolve(), args.plan.resolve().parent)
                   for n, p in files.items()}
     line.show("[explore] writing the plan: one model call")
+    failed = ""
     try:
         flows = plan_flows(explorer.asker, site, variables=variables, secrets=secret_envs,
                            files=plan_files)
+    except (ProposalError, LLMError) as exc:  # the site map is kept: write flows by hand
+        flows, failed = [], str(exc)
     finally:
         line.clear()
     usage = explorer.usage
     tokens = f", {usage.total_tokens} tokens" if usage.total_tokens else ""
     summary = (f"Written by `webtask explore` from {len(site.pages)} page(s) of {args.url} "
                f"({usage.calls} model calls{tokens}, {explorer.elapsed():.0f} s).")
+    if failed:
+        summary += (f"\n\nNo flows: the plan could not be written ({failed}). Write flows by "
+                    "hand from the site map below, or explore again with a larger budget.")
     title = args.title or f"Test plan: {site.pages[0].title}"
     text = write_plan(make_plan(site, flows, title=title, summary=summary))
     text = explorer.secrets.mask(text)  # a secret's value never reaches the file
@@ -224,6 +230,9 @@ def explore_command(args: argparse.Namespace, err: IO[str]) -> int:
           f"{explorer.elapsed():.0f} s); wrote {len(flows)} flow(s) to {args.plan}.")
     if site.stopped:
         print(f"Exploring stopped early: {site.stopped}")
+    if failed:
+        print(f"webtask explore: error: no flows were written: {failed}", file=err)
+        return 1
     refused = sum(len(p.not_tried) for p in site.pages)
     if refused:
         print(f"{refused} exploration(s) not tried (listed in the plan's site map).")

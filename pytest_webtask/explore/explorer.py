@@ -267,7 +267,10 @@ class Explorer:
     def _go(self, visit: _Visit) -> bool:
         """Reach the visit's state from a clean session; False when the way no longer works
         (the page changed, an action failed, a navigation left the allowed origins)."""
-        page = self.browser.page
+        for tab in self.page.context.pages:  # a tab an earlier visit opened is closed
+            if tab is not self.page:
+                tab.close()
+        page = self.browser.page = self.page
         page.context.clear_cookies()
         fresh = True
         for step in visit.steps:
