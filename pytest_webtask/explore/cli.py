@@ -216,8 +216,9 @@ def explore_command(args: argparse.Namespace, err: IO[str]) -> int:
         line.clear()
     usage = explorer.usage
     tokens = f", {usage.total_tokens} tokens" if usage.total_tokens else ""
+    model = getattr(llm, "model", None) or type(llm).__name__  # a script says it is one
     summary = (f"Written by `webtask explore` from {len(site.pages)} page(s) of {args.url} "
-               f"({usage.calls} model calls{tokens}, {explorer.elapsed():.0f} s).")
+               f"({usage.calls} calls to {model}{tokens}, {explorer.elapsed():.0f} s).")
     if failed:
         summary += (f"\n\nNo flows: the plan could not be written ({failed}). Write flows by "
                     "hand from the site map below, or explore again with a larger budget.")
