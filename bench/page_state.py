@@ -24,6 +24,7 @@ from playwright.sync_api import Page, sync_playwright
 from pytest_webtask.browser._sync.llm_browser import LLMBrowser
 from pytest_webtask.browser.chromium import launch_args
 from pytest_webtask.browser.script import COLLECTOR_JS
+from pytest_webtask.defaults import PAGE_CHARS
 
 SEED_FORM = """<html><body><div><form>
 <label aria-label="Price">Price</label>
@@ -73,7 +74,7 @@ def measure(page: Page, html: str, name: str, repeat: int) -> list[str]:
     elements = page.evaluate("document.querySelectorAll('*').length")
     interactive = page.evaluate(
         "document.querySelectorAll('a[href],button,input,select,textarea').length")
-    browser = LLMBrowser(page, max_chars=10_000_000)
+    browser = LLMBrowser(page, page_chars=10_000_000)
     ours_ms, snap = median_ms(browser.read, repeat)
     aria_ms, aria = median_ms(lambda: page.locator("body").aria_snapshot(), repeat)
     ids = len(snap.elements)  # type: ignore[attr-defined]
@@ -86,10 +87,10 @@ def measure(page: Page, html: str, name: str, repeat: int) -> list[str]:
     ]
 
 
-def reachability(page: Page, budget: int = 40_000) -> list[str]:
+def reachability(page: Page, budget: int = PAGE_CHARS) -> list[str]:
     """Tool calls to get each interactive element's id in front of the model."""
     page.set_content(big_table())
-    browser = LLMBrowser(page, max_chars=budget)
+    browser = LLMBrowser(page, page_chars=budget)
     top_ms, top = median_ms(browser.read, 5)
     shown = set(re.findall(r"- (?:\w+ > )*([a-z]+-\d+)", top.text))  # type: ignore[attr-defined]
     ids = list(top.elements)  # type: ignore[attr-defined]

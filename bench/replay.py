@@ -23,10 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.common import compare  # noqa: E402
 from example_suites.demo_shop import DemoShop  # noqa: E402
-from pytest_webtask import WebTask  # noqa: E402
 from pytest_webtask.browser.chromium import launch_args  # noqa: E402
-from pytest_webtask.settings import Settings  # noqa: E402
-from pytest_webtask.steps.session import RecipeSession, StepStats  # noqa: E402
+from pytest_webtask.testing import open_webtask  # noqa: E402
 
 RECIPE = ROOT / "example_suites/__webtask__/test_checkout/test_checkout_with_receipt.yaml"
 RECEIPT = ROOT / "example_suites/data/receipt.txt"
@@ -34,14 +32,13 @@ NAME, EMAIL, ADDRESS = "Ada Lovelace", "ada@example.com", "12 St James's Square"
 
 
 def replayed(page: Page, base_url: str) -> None:
-    session = RecipeSession(path=RECIPE, test_name="test_checkout_with_receipt")
-    task = WebTask(page, session=session, settings=Settings(mode="replay"), base_url=base_url,
-                   llm_provider=lambda: None, stats=StepStats())
-    task.goto("/")
-    task.do("add the Khaki Chinos in size L to the cart")
-    task.do("check out as {name} ({email}), address {address}, and upload the receipt",
-            name=NAME, email=EMAIL, address=ADDRESS, resources={"receipt": RECEIPT})
-    task.check("the confirmation lists Khaki Chinos in size L")
+    with open_webtask(page, RECIPE, "replay", base_url=base_url,
+                      test_name="test_checkout_with_receipt") as task:
+        task.goto("/")
+        task.do("add the Khaki Chinos in size L to the cart")
+        task.do("check out as {name} ({email}), address {address}, and upload the receipt",
+                name=NAME, email=EMAIL, address=ADDRESS, resources={"receipt": RECEIPT})
+        task.check("the confirmation lists Khaki Chinos in size L")
     assert task.stats.replayed == 3 and task.stats.llm_calls == 0
 
 

@@ -9,8 +9,9 @@ import dataclasses
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar
 
+from . import defaults
 from .errors import ConfigurationError
 from .recipes.patterns import user_patterns
 
@@ -19,59 +20,6 @@ if TYPE_CHECKING:
 
 Mode = Literal["auto", "record", "replay"]
 
-# name -> (type, default, environment variable, help)
-FIELDS: dict[str, tuple[type, Any, str | None, str]] = {
-    "model": (str, "", "WEBTASK_MODEL", "model name for recording (OpenAI-compatible endpoint)"),
-    "base_url_llm": (str, "", "OPENAI_BASE_URL", "model endpoint (OpenAI-compatible base URL)"),
-    "max_steps": (int, 10, "WEBTASK_MAX_STEPS", "most agent steps per do() while recording"),
-    "check_max_steps": (int, 3, None, "most agent steps per check() while recording"),
-    "timeout": (float, 5.0, "WEBTASK_TIMEOUT", "seconds a replay waits for an element or check"),
-    "allowed_origins": (str, "", None,
-                        "space-separated origins the agent may visit besides the base URL's"),
-    "llm_timeout": (float, 60.0, None, "seconds per model request"),
-    "strategy": (str, "step", "WEBTASK_STRATEGY",
-                 "how to record: 'step' (one LLM call per step) or 'plan' (rolling-horizon plans)"),
-    "plan_horizon": (int, 3, None, "steps per plan with strategy=plan"),
-    "max_iterations": (int, 30, None, "most tool invocations per task with strategy=plan"),
-    "dynamic": (str, "", None,
-                "patterns for text that changes between runs (one per line; regular "
-                "expressions, or the names date, time, number): checks match them as patterns"),
-    "strict": (bool, False, None,
-               "fail a recorded step none of whose checks discriminates"),
-    "max_llm_calls": (int, 30, "WEBTASK_MAX_LLM_CALLS",
-                      "most model calls to record one step (0: no limit)"),
-    "max_tokens": (int, 500_000, "WEBTASK_MAX_TOKENS",
-                   "most tokens (prompt + completion) to record one step (0: no limit)"),
-    "run_max_llm_calls": (int, 0, "WEBTASK_RUN_MAX_LLM_CALLS",
-                          "most model calls in the whole run, per process (0: no limit)"),
-    "run_max_tokens": (int, 0, "WEBTASK_RUN_MAX_TOKENS",
-                       "most tokens in the whole run, per process (0: no limit)"),
-    "llm_max_tokens": (int, 4096, "WEBTASK_LLM_MAX_TOKENS",
-                       "max_tokens sent with every model request (the reply's length limit)"),
-    "response_format": (str, "auto", "WEBTASK_RESPONSE_FORMAT",
-                        "reply format asked of the model: 'auto' (JSON schema, falling back "
-                        "to JSON mode), 'json_schema' or 'json_object'"),
-    "block_subresources": (bool, False, None,
-                           "while recording, also block images, styles, scripts and fonts "
-                           "from other origins (navigations, form posts and fetch/XHR always "
-                           "are)"),
-    "guard_replay": (bool, False, None,
-                     "keep the origin guard on during replays too (it routes every request)"),
-    "page_chars": (int, 40_000, "WEBTASK_PAGE_CHARS",
-                   "page-state budget in characters; a longer page shows what is around the "
-                   "viewport and counts the rest"),
-    "connect": (str, "", "WEBTASK_CONNECT",
-                "ws:// endpoint of a Playwright browser server to run the tests' browser on "
-                "(fills pytest-playwright's connect_options)"),
-    "connect_cdp": (str, "", "WEBTASK_CONNECT_CDP",
-                    "CDP endpoint (http:// or ws://) of a running Chromium to run the tests' "
-                    "browser on (connect_over_cdp)"),
-    "heal": (str, "off", "WEBTASK_HEAL",
-             "heal a replayed step whose element drifted: 'off', 'on' (rewrite the recipe "
-             "when the step's recorded checks hold after the model re-did it) or 'suggest' "
-             "(write <recipe>.healed.yaml for review instead)"),
-    "heal_max_llm_calls": (int, 10, None, "most model calls to heal one step (0: no limit)"),
-}
 RESPONSE_FORMATS = ("auto", "json_schema", "json_object")
 HEAL_MODES = ("off", "on", "suggest")
 ENDPOINT_SCHEMES = {"connect": ("ws://", "wss://"),
@@ -87,35 +35,91 @@ MARKER_FIELDS = frozenset({"max_steps", "check_max_steps", "timeout", "allowed_o
 CLI_FIELDS = ("model", "max_steps", "timeout", "max_llm_calls", "max_tokens",
               "run_max_llm_calls", "run_max_tokens", "connect", "connect_cdp")
 
+T = TypeVar("T")
+
+
+def setting(default: T, help: str, env: str | None = None, *, text: type | None = None) -> T:
+    """A setting's default, help and environment variable, written once as its field of
+    ``Settings``. ``text``: the type its ini, environment or command-line text converts to
+    (by default its default's)."""
+    return dataclasses.field(default=default, metadata={
+        "type": text or type(default), "env": env, "help": help})
+
+
+class Field(NamedTuple):
+    """A setting as the options, the ini and the environment offer it."""
+
+    type: type
+    default: Any
+    env: str | None
+    help: str
+
 
 @dataclass(frozen=True)
 class Settings:
+    """Every setting once: its type, its default, its help and its environment variable
+    (``setting``); ``FIELDS`` is read from here."""
+
     mode: Mode = "auto"
-    model: str = ""
-    base_url_llm: str = ""
-    max_steps: int = 10
-    check_max_steps: int = 3
-    timeout: float = 5.0
-    allowed_origins: tuple[str, ...] = ()
-    llm_timeout: float = 60.0
-    strategy: str = "step"
-    plan_horizon: int = 3
-    max_iterations: int = 30
-    dynamic: tuple[str, ...] = ()
-    strict: bool = False
-    max_llm_calls: int = 30
-    max_tokens: int = 500_000
-    run_max_llm_calls: int = 0
-    run_max_tokens: int = 0
-    llm_max_tokens: int = 4096
-    response_format: str = "auto"
-    block_subresources: bool = False
-    guard_replay: bool = False
-    page_chars: int = 40_000
-    connect: str = ""
-    connect_cdp: str = ""
-    heal: str = "off"
-    heal_max_llm_calls: int = 10
+    model: str = setting("", "model name for recording (OpenAI-compatible endpoint)",
+                         "WEBTASK_MODEL")
+    base_url_llm: str = setting("", "model endpoint (OpenAI-compatible base URL)",
+                                "OPENAI_BASE_URL")
+    max_steps: int = setting(defaults.MAX_STEPS, "most agent steps per do() while recording",
+                             "WEBTASK_MAX_STEPS")
+    check_max_steps: int = setting(3, "most agent steps per check() while recording")
+    timeout: float = setting(defaults.TIMEOUT,
+                             "seconds a replay waits for an element or check", "WEBTASK_TIMEOUT")
+    allowed_origins: tuple[str, ...] = setting(
+        (), "space-separated origins the agent may visit besides the base URL's", text=str)
+    llm_timeout: float = setting(defaults.LLM_TIMEOUT, "seconds per model request")
+    strategy: str = setting(
+        "step", "how to record: 'step' (one LLM call per step) or 'plan' (rolling-horizon "
+        "plans)", "WEBTASK_STRATEGY")
+    plan_horizon: int = setting(defaults.PLAN_HORIZON, "steps per plan with strategy=plan")
+    max_iterations: int = setting(defaults.MAX_ITERATIONS,
+                                  "most tool invocations per task with strategy=plan")
+    dynamic: tuple[str, ...] = setting(
+        (), "patterns for text that changes between runs (one per line; regular expressions, "
+        "or the names date, time, number): checks match them as patterns", text=str)
+    strict: bool = setting(False, "fail a recorded step none of whose checks discriminates")
+    max_llm_calls: int = setting(30, "most model calls to record one step (0: no limit)",
+                                 "WEBTASK_MAX_LLM_CALLS")
+    max_tokens: int = setting(
+        500_000, "most tokens (prompt + completion) to record one step (0: no limit)",
+        "WEBTASK_MAX_TOKENS")
+    run_max_llm_calls: int = setting(
+        0, "most model calls in the whole run, per process (0: no limit)",
+        "WEBTASK_RUN_MAX_LLM_CALLS")
+    run_max_tokens: int = setting(0, "most tokens in the whole run, per process (0: no limit)",
+                                  "WEBTASK_RUN_MAX_TOKENS")
+    llm_max_tokens: int = setting(
+        defaults.LLM_MAX_TOKENS,
+        "max_tokens sent with every model request (the reply's length limit)",
+        "WEBTASK_LLM_MAX_TOKENS")
+    response_format: str = setting(
+        "auto", "reply format asked of the model: 'auto' (JSON schema, falling back to JSON "
+        "mode), 'json_schema' or 'json_object'", "WEBTASK_RESPONSE_FORMAT")
+    block_subresources: bool = setting(
+        False, "while recording, also block images, styles, scripts and fonts from other "
+        "origins (navigations, form posts and fetch/XHR always are)")
+    guard_replay: bool = setting(
+        False, "keep the origin guard on during replays too (it routes every request)")
+    page_chars: int = setting(
+        defaults.PAGE_CHARS, "page-state budget in characters; a longer page shows what is "
+        "around the viewport and counts the rest", "WEBTASK_PAGE_CHARS")
+    connect: str = setting(
+        "", "ws:// endpoint of a Playwright browser server to run the tests' browser on "
+        "(fills pytest-playwright's connect_options)", "WEBTASK_CONNECT")
+    connect_cdp: str = setting(
+        "", "CDP endpoint (http:// or ws://) of a running Chromium to run the tests' browser "
+        "on (connect_over_cdp)", "WEBTASK_CONNECT_CDP")
+    heal: str = setting(
+        "off", "heal a replayed step whose element drifted: 'off', 'on' (rewrite the recipe "
+        "when the step's recorded checks hold after the model re-did it) or 'suggest' (write "
+        "<recipe>.healed.yaml for review instead)", "WEBTASK_HEAL")
+    heal_max_llm_calls: int = setting(10, "most model calls to heal one step (0: no limit)")
+    _from_cli: frozenset[str] = frozenset()  # names the command line set: markers keep off
 
     @property
     def in_ci(self) -> bool:
@@ -146,8 +150,6 @@ class Settings:
                            if k not in self._from_cli})
         return dataclasses.replace(self, **values) if values else self
 
-    _from_cli: frozenset[str] = frozenset()
-
     @classmethod
     def from_sources(cls, *, ini: Callable[[str], Any], cli: Mapping[str, Any],
                      mode: Mode = "auto", environ: Mapping[str, str] = os.environ) -> Settings:
@@ -169,8 +171,14 @@ class Settings:
         return cls(mode=mode, _from_cli=frozenset(given), **values)
 
 
+# name -> the setting's type, default, environment variable and help, from ``Settings``
+FIELDS: dict[str, Field] = {
+    f.name: Field(f.metadata["type"], f.default, f.metadata["env"], f.metadata["help"])
+    for f in dataclasses.fields(Settings) if f.metadata}
+
+
 def convert(name: str, value: Any) -> Any:
-    typ = FIELDS[name][0]
+    typ = FIELDS[name].type
     if name == "allowed_origins":
         return tuple(value.split() if isinstance(value, str) else value)
     if name == "dynamic":

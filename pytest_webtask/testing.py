@@ -1,9 +1,11 @@
-"""Public test doubles: a scripted model and a fake OpenAI-compatible server.
+"""Public test doubles: a scripted model and a fake OpenAI-compatible server; and a
+``WebTask`` outside the fixture.
 
 ``ScriptedLLM`` answers from a script instead of a model, so a test exercises the real agent,
 browser and recipe code with known replies. ``FakeOpenAIServer`` speaks the chat-completions
 HTTP API on loopback, with faults to inject, for testing ``OpenAILLM`` end to end.
-Neither is a model: never present what they produce as a model's result.
+Neither is a model: never present what they produce as a model's result. ``open_webtask``
+runs steps on a page of your own against a recipe file, as the ``webtask`` fixture does.
 """
 
 from __future__ import annotations
@@ -12,15 +14,21 @@ import json
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast, get_args
 
 from .errors import LLMError
 from .llm.base import LLMReply
 from .llm.context import Context
+from .settings import Mode, Settings
 from .types import Usage
+
+if TYPE_CHECKING:
+    from .steps._sync.webtask import WebTask
 
 Reply = str | dict | list
 ReplyFn = Callable[[Context], Reply]
@@ -104,12 +112,46 @@ class ScriptedLLM:
         return self.generate(context)
 
 
+@contextmanager
+def open_webtask(page: Any, recipe: str | Path, mode: str = "auto", *,
+                 base_url: str | None = None, llm: Any = None, test_name: str = "t",
+                 fix_command: str | None = None, artifacts: Path | None = None,
+                 **settings: Any) -> Iterator[WebTask]:
+    """A ``WebTask`` on a Playwright (sync) ``page`` outside pytest's fixtures: it replays
+    ``recipe`` (``mode`` and ``settings`` as ``Settings`` takes them) and records missing
+    steps with ``llm`` (None: no model). The recipe is stored when the block ends, as for a
+    test that passed unless the block raised. ``fix_command`` is what failures tell you to
+    run; ``artifacts`` is where failures and extract reports are saved."""
+    from .steps._sync.pipeline import Pipeline
+    from .steps._sync.webtask import WebTask
+    from .steps.context import StepServices, TestInfo
+    from .steps.session import RecipeSession
+
+    if mode not in get_args(Mode):
+        raise ValueError(f"mode should be one of {', '.join(get_args(Mode))}, not {mode!r}")
+    session = RecipeSession(path=Path(recipe), test_name=test_name,
+                            record_all=mode == "record")
+    test = TestInfo(base_url=base_url, artifacts=artifacts)
+    if fix_command is not None:
+        test = replace(test, fix_command=fix_command)
+    pipeline = Pipeline(page, session, Settings(mode=cast(Mode, mode), **settings),
+                        services=StepServices() if llm is None else StepServices(
+                            llm=lambda: llm),
+                        test=test)
+    passed = False
+    try:
+        yield WebTask(pipeline)
+        passed = True
+    finally:
+        pipeline.finish(passed)
+
+
 def scripted_explorer() -> ScriptedLLM:
     """A ``ScriptedLLM`` for ``webtask explore`` and ``webtask generate``: rules that answer
     the ``"explore"`` (a page), ``"explore:plan"`` and ``"explore:generate"`` requests from
-    what each prompt shows
-    (the page state, the site map, the flow), so the whole path runs without a model. Rules,
-    not a model: they prove the machinery, not which flows a model would find."""
+    what each prompt shows (the page state, the site map, the flow), so the whole path runs
+    without a model. Rules, not a model: they prove the machinery, not which flows a model
+    would find."""
     from .explore.scripted import explore_reply, generate_reply, plan_reply
 
     return ScriptedLLM({"explore": explore_reply, "explore:plan": plan_reply,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One entry point that sets up everything on a fresh machine, then runs what was asked:
 #   bash scripts/dev.sh examples   # the example suites (replays committed recipes, no LLM)
-#   bash scripts/dev.sh tests      # the project's own tests
+#   bash scripts/dev.sh tests      # the project's own tests, in parallel (-n auto)
+#   bash scripts/dev.sh tests --fast   # the fast tier only: no browser, no process
 # Set-up: a virtual environment in .venv, this package with its test extras, and a Chromium
 # (Playwright's own if installed, else a system one; Debian's `chromium` is installed when
 # missing and we are root). Extra arguments go to pytest.
@@ -43,8 +44,22 @@ if ! have_chromium; then
   have_chromium || { echo "No Chromium found: install one (apt-get install chromium) or set WEBTASK_CHROMIUM=/path/to/chrome" >&2; exit 1; }
 fi
 
+# the project's tests run in parallel unless the arguments say otherwise (-n, -p no:xdist);
+# the fast tier runs in this one process (starting workers would cost more than it saves)
+tiers=()
+parallel=(-n auto --dist loadgroup)
+if [ "${1:-}" = "--fast" ]; then
+  shift
+  tiers=(-m "not browser and not subprocess")
+  parallel=()
+fi
+for arg in "$@"; do
+  case "$arg" in -n|-n*|--numprocesses*|no:xdist|-pno:xdist|--dist*) parallel=() ;; esac
+done
+
 case "$what" in
   examples) exec "$venv/bin/python" -m pytest example_suites -p no:cacheprovider "$@" ;;
-  tests)    exec "$venv/bin/python" -m pytest tests "$@" ;;
+  tests)    exec "$venv/bin/python" -m pytest tests ${parallel[@]+"${parallel[@]}"} \
+              ${tiers[@]+"${tiers[@]}"} "$@" ;;
   *) echo "usage: bash scripts/dev.sh examples|tests [pytest args]" >&2; exit 2 ;;
 esac

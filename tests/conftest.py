@@ -1,11 +1,142 @@
+"""Shared fixtures, and the tiers of the suite.
+
+Tiers are markers this file applies from what a test uses, never by hand:
+
+- ``browser``: the test needs a browser (any pytest-playwright fixture, a pytester project
+  that runs the plugin's fixtures, a remote browser server);
+- ``subprocess``: the test starts a Python process, because a separate process is the
+  behaviour under test (xdist, the command line, ``-p no:webtask``, the async twin, a killed
+  run, what importing the plugin loads);
+- ``examples``: the test reads the one run of the example suites (``example_run``).
+
+The fast tier is ``-m "not browser and not subprocess"``: no browser and no process. A test
+outside both tiers that starts a process fails saying where it belongs, so the fast tier
+stays fast as the suite grows.
+"""
+
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.example_run import ExampleRun
+from tests.example_run import example_run as run_examples
 from tests.server import LocalServer
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A test whose fixture closure holds one of these needs a browser.
+BROWSER_FIXTURES = frozenset({
+    "playwright", "browser_type", "launch_browser", "browser", "context", "new_context",
+    "page", "webtask", "async_webtask", "lender", "inner", "inner_process",
+    "remote_server", "remote_cdp",  # tests/test_remote_browsers.py: a browser server process
+    "apage",  # tests/async_twin: an async Playwright page
+})
+# ... and one of these starts a Python process.
+PROCESS_FIXTURES = frozenset({"python", "pytester_process", "inner_process", "example_run"})
+# Module-scoped fixtures that record a flow or start a browser server: under xdist, the tests
+# that share one run on one worker, so that it is made once (xdist_group, --dist loadgroup).
+SHARED_ONCE = frozenset({"recorded_once", "modal_recipe", "remote_server", "remote_cdp"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        if names & BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
+        if names & PROCESS_FIXTURES:
+            item.add_marker(pytest.mark.subprocess)
+        if "example_run" in names:
+            item.add_marker(pytest.mark.examples)
+            # one xdist worker runs the suites and every test that reads them (--dist
+            # loadgroup), while the other workers go on with the rest
+            item.add_marker(pytest.mark.xdist_group("examples"))
+        elif names & SHARED_ONCE:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+    # the longest chain of work first, so that it does not finish last
+    items.sort(key=lambda item: item.get_closest_marker("examples") is None)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """pytest-playwright opens a scope for ``expect.soft`` around every test call, and scopes
+    do not nest: a pytester run in this process runs tests that open their own. Such a test
+    (it has ``pytester``) runs outside the outer scope, restored for pytest-playwright to
+    close."""
+    if "pytester" not in getattr(item, "fixturenames", ()):
+        return (yield)
+    from playwright._impl import _assertions
+
+    outer = _assertions._soft_errors
+    _assertions._soft_errors = None
+    try:
+        return (yield)
+    finally:
+        _assertions._soft_errors = outer
+
+
+@pytest.fixture(autouse=True)
+def _quiet_pytester(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pytester projects set pytest-asyncio's loop scope as this project does: unset, every
+    run warns (and an in-process run's warning lands in this session's summary)."""
+    if "pytester" in request.fixturenames:
+        request.getfixturevalue("pytester")  # it clears PYTEST_ADDOPTS when it starts
+        monkeypatch.setenv("PYTEST_ADDOPTS", "-o asyncio_default_fixture_loop_scope=function")
+
+
+@pytest.fixture(autouse=True)
+def _tier_guard(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test in neither the browser nor the subprocess tier starts no process."""
+    node = request.node
+    if node.get_closest_marker("browser") or node.get_closest_marker("subprocess"):
+        return
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError(
+            f"{node.nodeid} starts a process but is in the fast tier: start Python through "
+            "the `python` fixture (marks it subprocess) or use a browser fixture (marks it "
+            "browser); see tests/conftest.py")
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", refuse)
+
+
+@pytest.fixture
+def python() -> Callable[..., subprocess.CompletedProcess[str]]:
+    """Run ``python <args>`` from the repository root (text output captured, no check);
+    ``env`` entries are added to this process's environment (a value None removes one)."""
+
+    def run(*args: str, env: dict[str, str | None] | None = None, cwd: Path = ROOT,
+            timeout: float = 600) -> subprocess.CompletedProcess[str]:
+        full = dict(os.environ)
+        for key, value in (env or {}).items():
+            if value is None:
+                full.pop(key, None)
+            else:
+                full[key] = value
+        return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True,
+                              text=True, env=full, timeout=timeout, check=False)
+
+    return run
+
+
+@pytest.fixture
+def pytester_process(pytester: pytest.Pytester) -> pytest.Pytester:
+    """``pytester``, for a test that runs pytest in a new process (``runpytest_subprocess``):
+    the fixture marks it ``subprocess``."""
+    return pytester
+
+
+@pytest.fixture(scope="session")
+def example_run(tmp_path_factory: pytest.TempPathFactory) -> ExampleRun:
+    """The one run of the example suites (tests/example_run.py), shared by xdist workers."""
+    base = tmp_path_factory.getbasetemp()
+    return run_examples(base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base)
 
 
 @pytest.fixture(scope="session")
@@ -29,12 +160,24 @@ def other(_other_server: LocalServer) -> LocalServer:
 
 
 @pytest.fixture(autouse=True)
-def _clear_server(server: LocalServer, _other_server: LocalServer) -> None:
-    for srv in (server, _other_server):
-        srv.posts.clear()
-        srv.requests.clear()
-        srv.pages.clear()
-        srv.redirects.clear()
+def _clear_server(request: pytest.FixtureRequest) -> None:
+    for name in ("server", "_other_server"):
+        if name in request.fixturenames:
+            srv = request.getfixturevalue(name)
+            srv.posts.clear()
+            srv.requests.clear()
+            srv.pages.clear()
+            srv.redirects.clear()
+
+
+@pytest.fixture(scope="session")
+def lender(playwright: Any) -> Iterator[Any]:
+    """This session's Playwright, lent to in-process pytester runs (tests/plugin/conftest.py)."""
+    from tests.plugin.conftest import Lender
+
+    lent = Lender(playwright)
+    yield lent
+    lent.close()
 
 
 # Async tests of the async twin cannot share a process with pytest-playwright's sync

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent, OpenAILLM
 from pytest_webtask.agent._sync.plan_agent import PlanAgent
-from pytest_webtask.agent.budget import Budget, RunBudget
+from pytest_webtask.agent.budget import Budget, BudgetExhausted, RunBudget
 from pytest_webtask.llm.context import Context
 from pytest_webtask.testing import FakeOpenAIServer, ScriptedLLM
+from pytest_webtask.types import Usage
 from tests.server import LocalServer
 from tests.test_agent_failures import step
 from tests.test_openai_llm import KEY
@@ -59,3 +63,43 @@ def test_plan_strategy_honours_the_call_budget(page: Page, server: LocalServer) 
     assert len(llm.calls) == 5  # was 60 (30 plans + 30 resolutions) before giving up
     assert result.completed is False
     assert result.message == "The step's budget of 5 model calls is used up (max_llm_calls)."
+
+
+# -- the budget's arithmetic, in process (the tests above show it in a real agent) ---------
+
+
+def test_a_step_budget_allows_exactly_its_calls_and_tokens() -> None:
+    budget = Budget(max_calls=3, max_tokens=1000)
+    budget.check(Usage(calls=2, prompt_tokens=900, completion_tokens=99))  # under both
+    with pytest.raises(BudgetExhausted, match=re.escape(
+            "The step's budget of 3 model calls is used up (max_llm_calls).")):
+        budget.check(Usage(calls=3))
+    with pytest.raises(BudgetExhausted, match=re.escape(
+            "The step's budget of 1000 tokens is used up (1000 used; max_tokens).")):
+        budget.check(Usage(calls=1, prompt_tokens=990, completion_tokens=10))
+    Budget().check(Usage(calls=10_000, prompt_tokens=10**9))  # 0: no limit
+
+
+def test_the_run_budget_counts_what_every_task_used() -> None:
+    run = RunBudget(max_calls=4, max_tokens=100)
+    budget = Budget(max_calls=10, run=run)
+    budget.check(Usage())
+    run.used.add(Usage(calls=3, prompt_tokens=60))
+    budget.check(Usage(calls=1))
+    run.used.add(Usage(calls=1))
+    with pytest.raises(BudgetExhausted, match=re.escape(
+            "The run's budget of 4 model calls is used up (run_max_llm_calls).")):
+        budget.check(Usage())
+    tokens = Budget(run=RunBudget(max_tokens=100, used=Usage(calls=1, completion_tokens=100)))
+    with pytest.raises(BudgetExhausted, match=re.escape(
+            "The run's budget of 100 tokens is used up (100 used; run_max_tokens).")):
+        tokens.check(Usage())
+
+
+def test_messages_name_the_setting_to_change() -> None:
+    names = ("webtask_max_llm_calls", "webtask_max_tokens", "webtask_run_max_llm_calls",
+             "webtask_run_max_tokens")
+    with pytest.raises(BudgetExhausted, match=r"\(webtask_max_llm_calls\)"):
+        Budget(max_calls=1, names=names).check(Usage(calls=1))
+    with pytest.raises(BudgetExhausted, match=r"\(webtask_run_max_llm_calls\)"):
+        Budget(run=RunBudget(max_calls=1, used=Usage(calls=1)), names=names).check(Usage())

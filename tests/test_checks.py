@@ -19,9 +19,7 @@ from pytest_webtask import WebTask
 from pytest_webtask.llm.context import Context
 from pytest_webtask.recipes.model import Check
 from pytest_webtask.recipes.storage import load_recipe
-from pytest_webtask.settings import Settings
-from pytest_webtask.steps.session import RecipeSession, StepStats
-from pytest_webtask.testing import ScriptedLLM
+from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.server import PAGES, LocalServer
 
 TASKS = (PAGES / "tasks.html").read_text(encoding="utf-8")
@@ -56,17 +54,13 @@ class Flow:
     def run(self, mode: str, bug: str = "none", path: str = "/tasks") -> WebTask:
         self.server.pages["/tasks"] = TASKS.replace("__BUG__", bug)
         context = self.browser.new_context()
-        page = context.new_page()
-        session = RecipeSession(path=self.recipe, test_name="t", record_all=mode == "record")
-        settings = Settings(mode=mode, timeout=2.0, **self.settings)  # type: ignore[arg-type]
-        task = WebTask(page, session=session, settings=settings, base_url=self.server.url,
-                       llm_provider=lambda: self.llm, stats=StepStats())
         try:
-            task.goto(path)
-            for kind, text in self.steps:
-                getattr(task, kind)(text)
+            with open_webtask(context.new_page(), self.recipe, mode, base_url=self.server.url,
+                              llm=self.llm, timeout=2.0, **self.settings) as task:
+                task.goto(path)
+                for kind, text in self.steps:
+                    getattr(task, kind)(text)
         finally:
-            session.finish(test_passed=True)
             context.close()
         return task
 
@@ -330,17 +324,13 @@ def test_only_declared_parts_vary(browser: Browser, server: LocalServer, tmp_pat
     def run(mode: str, model: str) -> None:
         server.pages["/shop"] = SHOP.replace("__N__", model)
         context = browser.new_context()
-        session = RecipeSession(path=tmp_path / "r.yaml", test_name="t",
-                                record_all=mode == "record")
-        task = WebTask(context.new_page(), session=session,
-                       settings=Settings(mode=mode, timeout=2.0, dynamic=dynamic),  # type: ignore[arg-type]
-                       base_url=server.url, llm_provider=lambda: ScriptedLLM(reply),
-                       stats=StepStats())
         try:
-            task.goto("/shop")
-            task.do(BUY)
+            with open_webtask(context.new_page(), tmp_path / "r.yaml", mode,
+                              base_url=server.url, llm=ScriptedLLM(reply), timeout=2.0,
+                              dynamic=dynamic) as task:
+                task.goto("/shop")
+                task.do(BUY)
         finally:
-            session.finish(test_passed=True)
             context.close()
 
     run("record", "4")

@@ -1,27 +1,27 @@
-"""The example suites replay their committed recipes: zero LLM calls, loopback only."""
+"""The example suites replay their committed recipes: zero LLM calls, loopback only, under
+xdist (CI's main job, `scripts/dev.sh examples`, runs them serially already)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
+import re
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.example_run import ExampleRun, recipe_steps
 
 
-def test_example_suites_replay_without_a_model_under_xdist() -> None:
-    """Under xdist: CI's main job (`scripts/dev.sh examples`) runs them serially already."""
-    dist = ["-n", "2"]
-    # CI=true: a step without a recipe would fail instead of recording; the suites' conftest
-    # also fails any test whose page sends a request off loopback.
-    env = {**os.environ, "CI": "true", "OPENAI_API_KEY": "", "WEBTASK_MODEL": ""}
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "example_suites", "-p", "no:cacheprovider", *dist],
-        cwd=ROOT, capture_output=True, text=True, env=env, timeout=600, check=False,
-    )
-    out = proc.stdout
-    assert proc.returncode == 0, out[-5000:] + proc.stderr[-2000:]
-    assert "66 step(s) replayed, 0 recorded, 0 failed" in out
+def test_example_suites_replay_without_a_model_under_xdist(example_run: ExampleRun) -> None:
+    assert example_run.returncode == 0, example_run.failure()
+    out = example_run.stdout
     assert "LLM: 0 calls" in out
-    assert "31 passed" in out
+    summary = re.search(r"(\d+) step\(s\) replayed, (\d+) recorded, (\d+) failed", out)
+    assert summary, out[-3000:]
+    replayed, recorded, failed = map(int, summary.groups())
+    assert (recorded, failed) == (0, 0)
+    cases = example_run.cases()
+    assert cases and all(c.outcome == "passed" for c in cases), \
+        [c.nodeid for c in cases if c.outcome != "passed"]
+    # every test that has a recipe replayed it whole: the steps its recipe holds, no fewer
+    assert replayed == len(recipe_steps()) > 0
+    assert sum(c.stats().get("replayed", 0) for c in cases) == replayed
+    assert all(c.stats().get("recorded", 0) == 0 for c in cases)
+    # and replaying wrote nothing: the committed recipes are as they were
+    assert example_run.recipes_after == example_run.recipes_before

@@ -3,9 +3,9 @@ against the demo shop with the webtask plugin disabled, and fail against a broke
 
 from __future__ import annotations
 
-import os
+import re
 import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,6 +14,8 @@ import yaml
 from pytest_webtask.export.locators import locator
 from pytest_webtask.export.source import Strings
 from pytest_webtask.types import Fingerprint
+from tests.example_run import ExampleRun
+from tests.plugin.conftest import Lender
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRETS = ("lovelace-1815", "not-the-password")  # the example suites' passwords
@@ -43,36 +45,59 @@ def base_url():
 '''
 
 
-def _pytest(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    full = {**os.environ, "CI": "true", "OPENAI_API_KEY": "", "WEBTASK_MODEL": "",
-            "PYTHONPATH": str(ROOT), **env}
-    full.pop("WEBTASK_SECRET_PASSWORD", None)
-    full.update(env)
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
-                          cwd=cwd, capture_output=True, text=True, env=full, timeout=900,
-                          check=False)
+Python = Callable[..., subprocess.CompletedProcess[str]]
 
 
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    folder = tmp_path_factory.mktemp("exported")
-    proc = _pytest(["example_suites", "-n", "2", "--webtask-export", str(folder)], ROOT)
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+def _pytest(python: Python, args: list[str], cwd: Path, **env: str
+            ) -> subprocess.CompletedProcess[str]:
+    return python("-m", "pytest", "-p", "no:cacheprovider", *args, cwd=cwd, timeout=900,
+                  env={"CI": "true", "OPENAI_API_KEY": "", "WEBTASK_MODEL": "",
+                       "PYTHONPATH": str(ROOT), "WEBTASK_SECRET_PASSWORD": None, **env})
+
+
+@pytest.fixture
+def exported(example_run: ExampleRun) -> tuple[Path, str]:
+    """The example suites' export, from the one run of the suites, with a conftest that
+    serves the demo shop to the exported files."""
+    assert example_run.returncode == 0, example_run.failure()
+    folder = example_run.export
     (folder / "conftest.py").write_text(CONFTEST, encoding="utf-8")
-    return folder, proc.stdout
+    return folder, example_run.stdout
+
+
+def _passed(proc: subprocess.CompletedProcess[str]) -> int:
+    """How many passed, from the last line, which must name nothing else (no failed,
+    errors or skipped)."""
+    assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-2000:]
+    last = proc.stdout.strip().splitlines()[-1]
+    counts = dict((word, int(n)) for n, word in re.findall(r"(\d+) (\w+)", last))
+    counts.pop("deselected", None)
+    assert set(counts) == {"passed"}, last
+    return counts["passed"]
 
 
 def test_every_replayed_example_is_exported_and_extracts_are_named(
-        exported: tuple[Path, str]) -> None:
+        example_run: ExampleRun, exported: tuple[Path, str]) -> None:
     folder, out = exported
     files = sorted(folder.glob("test_*.py"))
-    assert len(files) == 29
-    assert f"29 test file(s) written to {folder}" in out
-    assert out.count("not exported:") == 2
+    assert files
+    assert f"{len(files)} test file(s) written to {folder}" in out
+    # each passing example test is exported, or named with the reason it is not
+    cases = example_run.cases()
+    written = [Path(c.export()["path"]) for c in cases if "path" in c.export()]
+    left_out = [c for c in cases if "skipped" in c.export()]
+    assert sorted(written) == files
+    assert len(written) + len(left_out) == len(cases)
+    assert out.count("not exported:") == len(left_out) > 0
     assert "test_extract_catalogue[chromium]: it has an extract step" in out
+    for case in left_out:  # only a test with an extract step is left out
+        assert case.export()["skipped"].startswith("it has an extract step"), case
+        recipe = yaml.safe_load(Path(case.properties["webtask_recipe_path"]).read_text())
+        assert any(step["kind"] == "extract" for step in recipe["steps"]), case
     for path in files:
         text = path.read_text(encoding="utf-8")
         assert "pytest_webtask" not in text and "webtask." not in text, path
+        assert text.count("\ndef test_") == 1, path
         for value in SECRETS:
             assert value not in text, f"a secret's value is in {path}"
     sign_in = (folder / "test_account__test_sign_in.py").read_text(encoding="utf-8")
@@ -82,38 +107,54 @@ def test_every_replayed_example_is_exported_and_extracts_are_named(
     assert "get_by_role('button', name='Sign in', exact=True).click()" in sign_in
 
 
-def test_exported_suites_pass_with_plain_pytest_playwright(exported: tuple[Path, str]) -> None:
+def test_exported_suites_pass_with_plain_pytest_playwright(exported: tuple[Path, str],
+                                                          python: Python) -> None:
     folder, _ = exported
+    files = list(folder.glob("test_*.py"))
+    wrong = [f for f in files if "wrong_password" in f.name]
+    assert wrong
     # one secret name, two values: each test gets its own in the environment
-    proc = _pytest(["-p", "no:webtask", "-k", "not wrong_password", "-n", "2", "."], folder,
-                   WEBTASK_SECRET_PASSWORD="lovelace-1815")
-    assert proc.returncode == 0, proc.stdout[-6000:]
-    assert "28 passed" in proc.stdout
-    proc = _pytest(["-p", "no:webtask", "-k", "wrong_password", "."], folder,
+    proc = _pytest(python, ["-p", "no:webtask", "-p", "no:xdist", "-k", "not wrong_password",
+                            "."], folder, WEBTASK_SECRET_PASSWORD="lovelace-1815")
+    assert _passed(proc) == len(files) - len(wrong)  # every exported file's one test
+    proc = _pytest(python, ["-p", "no:webtask", "-p", "no:xdist", "-k", "wrong_password", "."],
+                   folder,
                    WEBTASK_SECRET_PASSWORD="not-the-password")
-    assert proc.returncode == 0, proc.stdout[-6000:]
-    assert "1 passed" in proc.stdout
+    assert _passed(proc) == len(wrong)
 
 
-def test_an_exported_test_fails_when_the_app_breaks(exported: tuple[Path, str]) -> None:
+def _pytest_here(pytester: pytest.Pytester, lender: Lender, folder: Path,
+                 *files: str) -> pytest.RunResult:
+    """Exported files run in this process, on this session's browser (their own run with
+    plain pytest-playwright is the test above)."""
+    return pytester.runpytest_inprocess("-p", "no:webtask", "-p", "no:cacheprovider",
+                                        *(str(folder / f) for f in files),
+                                        plugins=[lender.plugin()])
+
+
+def test_an_exported_test_fails_when_the_app_breaks(
+        exported: tuple[Path, str], pytester: pytest.Pytester, lender: Lender,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     folder, _ = exported
-    broken = _pytest(["-p", "no:webtask", "test_order__test_jackets_most_expensive_first.py",
-                      "test_state__test_sign_in_button_waits_for_both_fields.py"], folder,
-                     WEBTASK_DEMO_MUTANT="sort_reversed,signin_button_enabled",
-                     WEBTASK_SECRET_PASSWORD="lovelace-1815")
-    assert broken.returncode == 1, broken.stdout[-4000:]
-    assert "2 failed" in broken.stdout
-    assert "to_contain_text" in broken.stdout  # the order check
-    assert "to_be_disabled" in broken.stdout  # the state check
+    monkeypatch.setenv("WEBTASK_DEMO_MUTANT", "sort_reversed,signin_button_enabled")
+    monkeypatch.setenv("WEBTASK_SECRET_PASSWORD", "lovelace-1815")
+    broken = _pytest_here(pytester, lender, folder,
+                          "test_order__test_jackets_most_expensive_first.py",
+                          "test_state__test_sign_in_button_waits_for_both_fields.py")
+    broken.assert_outcomes(failed=2)
+    assert "to_contain_text" in broken.stdout.str()  # the order check
+    assert "to_be_disabled" in broken.stdout.str()  # the state check
 
 
 def test_an_exported_test_without_its_secret_says_which_variable_to_set(
-        exported: tuple[Path, str]) -> None:
+        exported: tuple[Path, str], pytester: pytest.Pytester, lender: Lender,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     folder, _ = exported
-    proc = _pytest(["-p", "no:webtask", "test_account__test_sign_in.py"], folder)
-    assert proc.returncode == 1
+    monkeypatch.delenv("WEBTASK_SECRET_PASSWORD", raising=False)
+    result = _pytest_here(pytester, lender, folder, "test_account__test_sign_in.py")
+    result.assert_outcomes(failed=1)
     assert "set the environment variable WEBTASK_SECRET_PASSWORD to run this test" in \
-        proc.stdout
+        result.stdout.str()
 
 
 def test_look_alikes_are_scoped_to_their_card_and_placeholders_become_names() -> None:
@@ -155,3 +196,88 @@ def test_one_placeholder_with_two_values_becomes_two_parameters(tmp_path: Path) 
     trail.step(RecipeStep.model_validate(extract), {}, {}, {})
     with pytest.raises(NotExportable, match="extract step"):
         Writer(trail, None, tmp_path).source("test_form", "x")
+
+
+BOX = {"tag": "input", "role": "textbox", "name": "Name"}
+GO = {"tag": "button", "role": "button", "name": "Go"}
+EL = "page.get_by_role('textbox', name='Name', exact=True)"
+# Each built-in tool a recipe keeps: a recorded action and the lines the export writes.
+TOOL_CODE = [
+    ({"tool": "navigate", "params": {"url": "/x?q={name}"}}, ['page.goto(f"/x?q={name}")']),
+    ({"tool": "click", "params": {}, "target": GO},
+     ["page.get_by_role('button', name='Go', exact=True).click()"]),
+    ({"tool": "click", "params": {"text": "Edit {name}"}},
+     ['page.get_by_text(f"Edit {name}", exact=True).click()']),
+    ({"tool": "fill", "params": {"value": "{pw}"}, "target": BOX}, [f"{EL}.fill(pw)"]),
+    ({"tool": "type", "params": {"value": "a {name}"}, "target": BOX},
+     [f'{EL}.press_sequentially(f"a {{name}}")']),
+    ({"tool": "select", "params": {"value": "Blue"}, "target": BOX},
+     [f"{EL}.select_option('Blue')"]),
+    ({"tool": "press", "params": {"key": "Enter"}}, ["page.keyboard.press('Enter')"]),
+    ({"tool": "press", "params": {"key": "Tab"}, "target": BOX}, [f"{EL}.press('Tab')"]),
+    ({"tool": "scroll", "params": {"direction": "up"}}, ["page.mouse.wheel(0, -600)"]),
+    ({"tool": "scroll", "params": {}}, ["page.mouse.wheel(0, 600)"]),
+    ({"tool": "scroll", "params": {}, "target": BOX}, [f"{EL}.scroll_into_view_if_needed()"]),
+    ({"tool": "hover", "params": {"text": "Row"}},
+     ["page.get_by_text('Row', exact=True).hover()"]),
+    ({"tool": "double_click", "params": {}, "target": BOX}, [f"{EL}.dblclick()"]),
+    ({"tool": "check", "params": {}, "target": BOX}, [f"{EL}.check()"]),
+    ({"tool": "uncheck", "params": {}, "target": BOX}, [f"{EL}.uncheck()"]),
+    ({"tool": "drag", "params": {}, "target": BOX, "to": GO},
+     [f"{EL}.drag_to(page.get_by_role('button', name='Go', exact=True))"]),
+    ({"tool": "upload", "params": {"resource_names": ["doc"]}, "target": BOX},
+     [f"{EL}.set_input_files([HERE / 'doc.txt'])"]),
+    ({"tool": "go_back", "params": {}}, ["page.go_back()"]),
+    ({"tool": "wait", "params": {"text": "Hi {name}", "seconds": 2}},
+     ['expect(page.get_by_text(f"Hi {name}").filter(visible=True).first)'
+      ".to_be_visible(timeout=2000)"]),
+    ({"tool": "wait", "params": {"text": "Hi"}},
+     ["expect(page.get_by_text('Hi').filter(visible=True).first).to_be_visible(timeout=5000)"]),
+    ({"tool": "switch_tab", "params": {"tab": 1}},
+     ["page = page.context.pages[1]", "page.bring_to_front()"]),
+    ({"tool": "click", "params": {}, "target": GO, "opens_tab": True,
+      "dialogs": [{"type": "confirm", "message": "Sure?", "accept": True},
+                  {"type": "prompt", "message": "Name?", "accept": False, "text": "{name}"}]},
+     ["answer(page, (True, None), (False, name))",
+      "with page.context.expect_page() as new_tab:",
+      "    page.get_by_role('button', name='Go', exact=True).click()",
+      "page = new_tab.value"]),
+]
+
+
+def _export_action(action: dict[str, object], folder: Path) -> str:
+    from pytest_webtask.export.trail import Trail
+    from pytest_webtask.export.writer import Writer
+    from pytest_webtask.recipes.model import RecipeStep
+
+    trail = Trail()
+    trail.step(RecipeStep(kind="do", text="act", variables=["name"], secrets=["pw"],
+                          resources=["doc"], actions=[action]),
+               {"name": "Ada"}, {"doc": folder / "doc.txt"}, {"pw": "x"})
+    return Writer(trail, None, folder).source("test_it", "x")
+
+
+@pytest.mark.parametrize(("action", "lines"), TOOL_CODE,
+                         ids=[f"{a['tool']}-{n}" for n, (a, _) in enumerate(TOOL_CODE)])
+def test_each_tool_s_action_is_written_as_its_playwright_call(
+        action: dict[str, object], lines: list[str], tmp_path: Path) -> None:
+    source = _export_action(action, tmp_path)
+    body = source.split("    # do: act\n", 1)[1]
+    assert body.splitlines() == ["    " + line for line in lines]
+    compile(source, "exported.py", "exec")
+
+
+@pytest.mark.parametrize(("action", "why"), [
+    ({"tool": "fill", "params": {"value": "x"}}, "its 'fill' action has no target element"),
+    ({"tool": "drag", "params": {}, "target": BOX}, "its 'drag' action has no drop target"),
+    ({"tool": "close_tab", "params": {}}, "the 'close_tab' tool, which the export does not"),
+    ({"tool": "stamp", "params": {}, "target": BOX}, "the 'stamp' tool, which the export does"),
+    ({"tool": "upload", "params": {"resource_names": ["gone"]}, "target": BOX},
+     "its upload names the resource 'gone', which the test did not pass"),
+])
+def test_an_action_the_export_cannot_write_says_why(
+        action: dict[str, object], why: str, tmp_path: Path) -> None:
+    from pytest_webtask.export.writer import NotExportable
+
+    with pytest.raises(NotExportable, match=why):
+        _export_action(action, tmp_path)

@@ -4,11 +4,8 @@ compared with the demo app's own data source."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +17,7 @@ from example_suites.demo_shop import DemoShop
 from example_suites.demo_shop.catalog import money
 from pytest_webtask import WebTask
 from pytest_webtask.llm.context import Context
-from pytest_webtask.settings import Settings
-from pytest_webtask.steps.session import RecipeSession, StepStats
-from pytest_webtask.testing import ScriptedLLM
+from pytest_webtask.testing import ScriptedLLM, open_webtask
 
 ROOT = Path(__file__).resolve().parent.parent
 BODY = [{"type": "CLICK"}, {"type": "WAIT_FOR", "target": "details"},
@@ -167,17 +162,13 @@ def run(browser: Browser, shop: DemoShop, recipe: Path, mode: str, path: str,
         llm: Any = None, max_items: int = 50, artifacts: Path | None = None
         ) -> tuple[list[dict[str, Any]], WebTask]:
     context = browser.new_context()
-    page = context.new_page()
-    session = RecipeSession(path=recipe, test_name="t", record_all=mode == "record")
-    task = WebTask(page, session=session, settings=Settings(mode=mode, timeout=2),  # type: ignore[arg-type]
-                   base_url=shop.url, llm_provider=lambda: llm, stats=StepStats(),
-                   artifacts=(lambda: artifacts) if artifacts else None)
     try:
-        task.goto(path)
-        items = task.extract("every product with name and price", max_items=max_items,
-                             fields=["name", "price"])
+        with open_webtask(context.new_page(), recipe, mode, base_url=shop.url, llm=llm,
+                          artifacts=artifacts, timeout=2) as task:
+            task.goto(path)
+            items = task.extract("every product with name and price", max_items=max_items,
+                                 fields=["name", "price"])
     finally:
-        session.finish(test_passed=True)
         context.close()
     return items, task
 
@@ -330,7 +321,7 @@ from example_suites.demo_shop import DemoShop
 from pytest_webtask.browser.chromium import launch_args
 from pytest_webtask.extraction._sync.extractor import Extractor
 from pytest_webtask.extraction.report import SessionReport
-from pytest_webtask.testing import ScriptedLLM
+from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.test_extraction import VARIANTS
 
 planner = list(VARIANTS["panel"]["planner"])
@@ -347,12 +338,13 @@ with DemoShop() as shop, sync_playwright() as p:
 """
 
 
-def test_killed_run_leaves_a_readable_partial_report(tmp_path: Path) -> None:
+def test_killed_run_leaves_a_readable_partial_report(tmp_path: Path,
+                                                     python: Callable[..., Any]) -> None:
+    """A process killed mid-way (no finally block runs): what was written stays readable."""
     path = tmp_path / "report.json"
     script = tmp_path / "killed.py"
     script.write_text(textwrap.dedent(KILLED.format(root=str(ROOT), path=str(path))))
-    proc = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, check=False, env={**os.environ})
+    proc = python(str(script), timeout=120)
     assert proc.returncode == 9, proc.stderr[-2000:]
     report = json.loads(path.read_text())
     phases = {p["phase"]: p for p in report["phase_outputs"]}
@@ -462,16 +454,13 @@ def test_modal_dead_row_allowed(browser: Browser, shop: DemoShop, modal_recipe: 
     copy = tmp_path / "r.yaml"
     copy.write_text(modal_recipe.read_text())
     context = browser.new_context()
-    page = context.new_page()
-    session = RecipeSession(path=copy, test_name="t")
-    task = WebTask(page, session=session, settings=Settings(mode="replay", timeout=2),  # type: ignore[arg-type]
-                   base_url=shop.url, llm_provider=lambda: None, stats=StepStats())
     try:
-        task.goto(MODAL)
-        items = task.extract("every product with name and price", max_items=50,
-                             fields=["name", "price"], allow_skipped=1)
+        with open_webtask(context.new_page(), copy, "replay", base_url=shop.url,
+                          timeout=2) as task:
+            task.goto(MODAL)
+            items = task.extract("every product with name and price", max_items=50,
+                                 fields=["name", "price"], allow_skipped=1)
     finally:
-        session.finish(test_passed=True)
         context.close()
         shop.reset()
     assert items == [i for i in expected(shop, {}, 50) if i["name"] != dead.name]

@@ -19,11 +19,9 @@ import yaml
 from playwright.sync_api import Browser
 
 from example_suites.demo_shop import PRODUCTS, DemoShop
-from pytest_webtask import WebTask
 from pytest_webtask.llm.context import Context
 from pytest_webtask.settings import Settings
-from pytest_webtask.steps.session import RecipeSession, StepStats
-from pytest_webtask.testing import ScriptedLLM
+from pytest_webtask.testing import ScriptedLLM, open_webtask
 
 ADD = "add the Blue Oxford Shirt in size M to the cart"
 CHECKOUT = "check out as {name}"
@@ -88,22 +86,16 @@ class Flow:
     def run(self, mode: str, script: Reply | None = None, **settings: Any) -> Flow:
         self.llm = llm(script or record_script)
         context = self.browser.new_context()
-        page = context.new_page()
-        session = RecipeSession(path=self.recipe, test_name="flow", record_all=mode == "record")
-        self.stats = StepStats()
-        self.task = WebTask(page, session=session,
-                            settings=Settings(mode=mode, timeout=3.0, **settings),  # type: ignore[arg-type]
-                            base_url=self.shop.url, llm_provider=lambda: self.llm,
-                            stats=self.stats,
-                            fix_command="pytest --webtask-record 'tests/x.py::flow'")
-        passed = False
         try:
-            self.task.goto("/")
-            self.task.do(ADD)
-            self.task.do(CHECKOUT, name="Ada")
-            passed = True
+            with open_webtask(context.new_page(), self.recipe, mode, base_url=self.shop.url,
+                              llm=self.llm, test_name="flow",
+                              fix_command="pytest --webtask-record 'tests/x.py::flow'",
+                              timeout=3.0, **settings) as self.task:
+                self.stats = self.task.stats
+                self.task.goto("/")
+                self.task.do(ADD)
+                self.task.do(CHECKOUT, name="Ada")
         finally:
-            session.finish(test_passed=passed)
             context.close()
         return self
 

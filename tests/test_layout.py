@@ -4,9 +4,9 @@ nothing of the agent or pytest, loading the plugin is light, the public API is c
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest_webtask
 
@@ -93,7 +93,7 @@ FLOORS = [
     {"tools"},
     {"browser"},
     {"llm"},
-    {"types", "errors"},
+    {"types", "errors", "defaults"},
 ]
 
 
@@ -138,14 +138,15 @@ def test_the_fixture_object_is_not_in_recipes() -> None:
     assert pytest_webtask.WebTask.__module__ == "pytest_webtask.steps._sync.webtask"
 
 
-def test_loading_the_plugin_imports_nothing_heavy() -> None:
+def test_loading_the_plugin_imports_nothing_heavy(python: Callable[..., Any]) -> None:
+    """In a fresh interpreter: this one has loaded everything already."""
     code = ("import sys, pytest_webtask.plugin; "
             "print(' '.join(m for m in sys.modules if m.split('.')[0] in "
             "('openai', 'playwright', 'pydantic', 'yaml') or m.startswith("
             "('pytest_webtask.agent', 'pytest_webtask.steps', 'pytest_webtask.browser'))))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.split()
-    assert out == []
+    proc = python("-c", code)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == []
 
 
 def test_the_public_api_is_what_a_test_touches() -> None:
@@ -202,3 +203,38 @@ def test_the_import_graph_has_no_cycle() -> None:
         if module in _reach(graph, module):
             cycles.append(module)
     assert cycles == [], f"modules on an import cycle: {cycles}"
+
+
+def test_each_built_in_tool_is_defined_once_and_has_a_twin_per_flavour() -> None:
+    """``tools.builtin`` defines a tool (name, description, parameters, exported code); each
+    flavour adds what it does by subclassing that definition, and its registry knows the
+    same names."""
+    from pytest_webtask.tools._async.registry import BUILT_IN_TOOLS as ASYNC_TOOLS
+    from pytest_webtask.tools._sync.registry import BUILT_IN_TOOLS as SYNC_TOOLS
+    from pytest_webtask.tools.builtin import BUILT_IN
+
+    for tools in (ASYNC_TOOLS, SYNC_TOOLS):
+        assert sorted(tools) == sorted(BUILT_IN)
+        for name, tool in tools.items():
+            assert issubclass(tool, BUILT_IN[name]), name
+            assert "name" not in vars(tool) and "description" not in vars(tool), name
+
+
+def test_no_code_chooses_by_a_built_in_tool_s_name() -> None:
+    """A comparison of a tool's name with a built-in tool's name (``tool == "navigate"``,
+    ``tool_name in ("find", "dialog")``) belongs in the tool's definition instead."""
+    from pytest_webtask.tools.builtin import BUILT_IN
+
+    def names(node: ast.expr) -> set[str]:
+        items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
+        return {i.value for i in items if isinstance(i, ast.Constant)} & set(BUILT_IN)
+
+    found = []
+    for path in _modules(""):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Compare):
+                continue
+            sides = [node.left, *node.comparators]
+            if any("tool" in ast.unparse(s) for s in sides) and any(names(s) for s in sides):
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {ast.unparse(node)}")
+    assert found == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
@@ -75,7 +76,7 @@ def test_size_budget_truncates_with_a_visible_note(page: Page, server: LocalServ
     # one line of 2,000 characters, not windowable: cut with the note
     server.pages["/long"] = "<ul>" + "".join(f"<li>item {i}</li>" for i in range(500)) + "</ul>"
     page.goto(server.url + "/long")
-    snap = LLMBrowser(page, max_chars=300).read()
+    snap = LLMBrowser(page, page_chars=300).read()
     assert len(snap.text) < 500
     assert "[page state truncated:" in snap.text and "or use find]" in snap.text
     assert snap.truncated > 0
@@ -90,7 +91,7 @@ def test_long_page_shows_the_viewport_and_counts_the_rest(page: Page,
                                                           server: LocalServer) -> None:
     long_list(server)
     page.goto(server.url + "/rows")
-    browser = LLMBrowser(page, max_chars=4000)
+    browser = LLMBrowser(page, page_chars=4000)
     text = browser.read().text
     assert text.startswith('- h1 "Rows"\n- ul-0\n  - li\n    - "Row 0"\n    - button-0 "Pick"')
     below = re.search(r"\[(\d+) more items below, holding (\d+) element ids: scroll down, or "
@@ -125,9 +126,10 @@ def test_find_reaches_any_element_by_text_or_role(page: Page, server: LocalServe
     ])
     page.evaluate("document.querySelectorAll('button').forEach((b, i) => b.onclick = () => "
                   "b.textContent = 'Picked ' + i)")
-    Agent(page, llm, max_page_chars=4000).execute("pick row 377")
+    Agent(page, llm, page_chars=4000).execute("pick row 377")
     history = llm.prompts[1]
-    assert ("Output: 1 element(s) match text 'Row 377':\n"
+    # the row's own text first (an id of its own), then the control in that row
+    assert ("Output: 2 element(s) match text 'Row 377':\n- text-0 \"Row 377 Pick\"\n"
             '- button-377 "Pick" in "Row 377 Pick"') in history
     assert "Output: No element matches text 'nothing like it'." in history
     assert "Output: 400 element(s) match role 'button' (showing 20):\n- button-0 " in history
@@ -216,3 +218,22 @@ def test_hover_only_controls_are_named_on_their_container(page: Page,
     text = browser.read().text
     assert "hover-reveals" not in text.split("nav")[0]
     assert '- button-0 (title="Remove first") "x"' in text
+
+
+def test_max_page_chars_is_the_old_name_of_page_chars(page: Page) -> None:
+    from pytest_webtask import PlanAgent
+    from pytest_webtask.steps.strategy import StrategyOptions
+    from pytest_webtask.types import Secrets
+
+    with pytest.warns(DeprecationWarning, match="max_page_chars is deprecated"):
+        agent = Agent(page, ScriptedLLM([]), max_page_chars=1234)
+    assert agent.browser.page_chars == 1234
+    with pytest.warns(DeprecationWarning, match="max_page_chars is deprecated"):
+        planner = PlanAgent(page, ScriptedLLM([]), max_page_chars=999)
+    assert planner.browser.page_chars == 999
+    assert Agent(page, ScriptedLLM([]), page_chars=777).browser.page_chars == 777
+    options = StrategyOptions(allowed_origins=[], budget=None, secrets=Secrets(),  # type: ignore[arg-type]
+                              max_steps=3, page_chars=555)
+    assert options.agent_kwargs()["page_chars"] == 555
+    with pytest.warns(DeprecationWarning, match="read page_chars"):
+        assert options.max_page_chars == 555

@@ -14,9 +14,7 @@ from pytest_webtask import WebTask
 from pytest_webtask.agent._sync.plan_agent import PlanAgent
 from pytest_webtask.agent.messages import MessageManager
 from pytest_webtask.llm.context import Context
-from pytest_webtask.settings import Settings
-from pytest_webtask.steps.session import RecipeSession, StepStats
-from pytest_webtask.testing import ScriptedLLM
+from pytest_webtask.testing import ScriptedLLM, open_webtask
 
 ADD = "add the Blue Oxford Shirt in size M to the cart"
 
@@ -154,14 +152,10 @@ def test_recipe_recorded_with_plan_replays_without_a_model(
 
     def run(mode: str, llm: Any) -> WebTask:
         context = browser.new_context()
-        page = context.new_page()
-        session = RecipeSession(path=recipe, test_name="t", record_all=mode == "record")
-        task = WebTask(page, session=session,
-                       settings=Settings(mode=mode, strategy="plan"),  # type: ignore[arg-type]
-                       base_url=shop.url, llm_provider=lambda: llm, stats=StepStats())
-        task.goto("/")
-        task.do(ADD)
-        session.finish(test_passed=True)
+        with open_webtask(context.new_page(), recipe, mode, base_url=shop.url, llm=llm,
+                          strategy="plan") as task:
+            task.goto("/")
+            task.do(ADD)
         context.close()
         return task
 

@@ -1,81 +1,88 @@
 """Remote browsers on loopback: Playwright's own browser server (``launchServer``) and a
-Chromium with a CDP port, each started here; the example suites and the async fixture run
-on them. ``WEBTASK_CHROMIUM`` points at nothing in these runs, so a test that launched a
-local browser instead of connecting would fail."""
+Chromium with a CDP port, each started here; a module of the example suites and the async
+fixture run on them. ``WEBTASK_CHROMIUM`` points at nothing in these runs, so a test that
+launched a local browser instead of connecting would fail."""
 
 from __future__ import annotations
 
-import os
+import re
 import subprocess
-import sys
 import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 import pytest
 
 from pytest_webtask.browser.servers import cdp_chromium, playwright_server
+from tests.example_run import ENV
 from tests.plugin.conftest import Inner
+from tests.plugin.conftest import inner as inner  # the pytester project fixtures
+from tests.plugin.conftest import inner_process as inner_process
 from tests.plugin.test_async_webtask import ASYNC_TEST
 
-ROOT = Path(__file__).resolve().parent.parent
 NO_LOCAL_BROWSER = {"WEBTASK_CHROMIUM": "/nonexistent/chromium"}
+Python = Callable[..., subprocess.CompletedProcess[str]]
 
 
 @pytest.fixture(scope="module")
-def server_endpoint() -> Iterator[str]:
+def remote_server() -> Iterator[str]:
     with playwright_server() as endpoint:
         yield endpoint
 
 
 @pytest.fixture(scope="module")
-def cdp_endpoint() -> Iterator[str]:
+def remote_cdp() -> Iterator[str]:
     with cdp_chromium() as endpoint:
         yield endpoint
 
 
-def _examples(*args: str, where: str = "example_suites") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "CI": "true", "OPENAI_API_KEY": "", "WEBTASK_MODEL": "",
-           **NO_LOCAL_BROWSER}
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", where, "-p", "no:cacheprovider", *args],
-        cwd=ROOT, capture_output=True, text=True, env=env, timeout=600, check=False)
+def _examples(python: Python, module: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """One module of the example suites, replayed as CI does, with no local browser."""
+    return python("-m", "pytest", f"example_suites/{module}", "-p", "no:cacheprovider",
+                  *args, env={**ENV, **NO_LOCAL_BROWSER})
 
 
-def _assert_examples_passed(proc: subprocess.CompletedProcess[str]) -> None:
+def _assert_replayed(proc: subprocess.CompletedProcess[str]) -> None:
     assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-2000:]
-    assert "66 step(s) replayed, 0 recorded, 0 failed" in proc.stdout
-    assert "31 passed" in proc.stdout
+    summary = re.search(r"(\d+) step\(s\) replayed, 0 recorded, 0 failed", proc.stdout)
+    assert summary and int(summary.group(1)) > 0, proc.stdout[-3000:]
+    last = proc.stdout.strip().splitlines()[-1]
+    assert " passed" in last and not re.search(r"failed|error|skipped", last), last
 
 
-def test_example_suites_pass_on_a_playwright_browser_server(server_endpoint: str) -> None:
-    assert server_endpoint.startswith("ws://127.0.0.1:")
-    # Two workers: two connections to one server at once.
-    _assert_examples_passed(_examples("--webtask-connect", server_endpoint, "-n", "2"))
+def test_example_tests_pass_on_a_playwright_browser_server(remote_server: str,
+                                                           python: Python) -> None:
+    assert remote_server.startswith("ws://127.0.0.1:")
+    # Two tests on two workers: two connections to one server at once.
+    _assert_replayed(_examples(python, "test_account.py", "--webtask-connect", remote_server,
+                               "-n", "2"))
 
 
-def test_example_suites_pass_on_chromium_over_cdp(cdp_endpoint: str) -> None:
-    assert cdp_endpoint.startswith("http://127.0.0.1:")
-    _assert_examples_passed(_examples("--webtask-connect-cdp", cdp_endpoint))
+def test_example_tests_pass_on_chromium_over_cdp(remote_cdp: str, python: Python) -> None:
+    assert remote_cdp.startswith("http://127.0.0.1:")
+    _assert_replayed(_examples(python, "test_cart.py", "--webtask-connect-cdp", remote_cdp))
     # The run disconnected from the Chromium it was given; it did not close it.
-    with urllib.request.urlopen(cdp_endpoint + "/json/version", timeout=10) as answer:
+    with urllib.request.urlopen(remote_cdp + "/json/version", timeout=10) as answer:
         assert b"webSocketDebuggerUrl" in answer.read()
 
 
-def test_without_a_remote_browser_these_runs_cannot_launch_one() -> None:
+def test_without_a_remote_browser_these_runs_cannot_launch_one(python: Python) -> None:
     """The control for the two tests above: their passing proves they connected."""
-    proc = _examples("-x", where="example_suites/test_cart.py")
+    proc = _examples(python, "test_cart.py", "-x")
     assert proc.returncode != 0
     assert "/nonexistent/chromium" in proc.stdout
 
 
-def test_a_dead_cdp_endpoint_is_a_clear_error() -> None:
-    proc = _examples("--webtask-connect-cdp", "http://127.0.0.1:9", "-x",
-                     where="example_suites/test_cart.py")
-    assert proc.returncode != 0
+def test_a_dead_cdp_endpoint_is_a_clear_error(inner: Inner) -> None:
+    inner.tests('''
+def test_add(webtask):
+    webtask.goto("/")
+''')
+    result = inner.run("--webtask-connect-cdp", "http://127.0.0.1:9", env=NO_LOCAL_BROWSER)
+    result.assert_outcomes(errors=1)
+    out = result.stdout.str()
     assert "webtask could not connect to the Chromium at http://127.0.0.1:9 (connect_cdp)" \
-        in proc.stdout
-    assert "Is it running with --remote-debugging-port" in proc.stdout
+        in out
+    assert "Is it running with --remote-debugging-port" in out
 
 
 @pytest.mark.parametrize("value, message", [
@@ -83,23 +90,23 @@ def test_a_dead_cdp_endpoint_is_a_clear_error() -> None:
     ("ftp://x", "webtask connect_cdp should be a URL starting with http:// or https:// or "
                 "ws:// or wss://"),
 ])
-def test_a_malformed_endpoint_is_a_usage_error(value: str, message: str) -> None:
+def test_a_malformed_endpoint_is_a_usage_error(pytester: pytest.Pytester, value: str,
+                                               message: str) -> None:
     option = "--webtask-connect" if "connect should" in message else "--webtask-connect-cdp"
-    proc = _examples(option, value, "--co")
-    assert proc.returncode == 4
-    assert message in proc.stderr
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", option, value, "--co")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert message in result.stderr.str()
 
 
-def test_connect_and_connect_cdp_exclude_each_other() -> None:
-    proc = _examples("--webtask-connect", "ws://127.0.0.1:1/x", "--webtask-connect-cdp",
-                     "http://127.0.0.1:1", "--co")
-    assert proc.returncode == 4
-    assert "connect (a Playwright browser server) and connect_cdp" in proc.stderr
+def test_connect_and_connect_cdp_exclude_each_other(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest_inprocess(
+        "-p", "no:cacheprovider", "--webtask-connect", "ws://127.0.0.1:1/x",
+        "--webtask-connect-cdp", "http://127.0.0.1:1", "--co")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "connect (a Playwright browser server) and connect_cdp" in result.stderr.str()
 
 
-def test_cdp_with_firefox_says_it_is_chromium_only(pytester: pytest.Pytester,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    inner = Inner(pytester, monkeypatch)
+def test_cdp_with_firefox_says_it_is_chromium_only(inner: Inner) -> None:
     inner.tests('''
 def test_add(webtask):
     webtask.goto("/")
@@ -120,14 +127,13 @@ def connect_options():
 
 
 def test_async_webtask_records_and_replays_through_connect_options(
-        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
-        server_endpoint: str) -> None:
+        inner_process: Inner, remote_server: str) -> None:
     """pytest-playwright's own way: a conftest that overrides ``connect_options``."""
-    inner = Inner(pytester, monkeypatch)
+    inner = inner_process
     conftest = inner.path / "conftest.py"
     conftest.write_text(conftest.read_text() + CONNECT_OPTIONS_CONFTEST)
     inner.tests(ASYNC_TEST)
-    env = {"REMOTE_WS": server_endpoint, **NO_LOCAL_BROWSER}
+    env = {"REMOTE_WS": remote_server, **NO_LOCAL_BROWSER}
     first = inner.run(env=env)
     first.assert_outcomes(passed=1)
     first.stdout.fnmatch_lines(["*0 step(s) replayed, 2 recorded, 0 failed*"])
@@ -136,13 +142,11 @@ def test_async_webtask_records_and_replays_through_connect_options(
     second.stdout.fnmatch_lines(["*2 step(s) replayed, 0 recorded, 0 failed*"])
 
 
-def test_async_webtask_replays_over_cdp(pytester: pytest.Pytester,
-                                        monkeypatch: pytest.MonkeyPatch,
-                                        cdp_endpoint: str) -> None:
-    inner = Inner(pytester, monkeypatch)
+def test_async_webtask_replays_over_cdp(inner_process: Inner, remote_cdp: str) -> None:
+    inner = inner_process
     inner.tests(ASYNC_TEST)
     inner.run().assert_outcomes(passed=1)  # records on a local browser
-    replay = inner.run("--webtask-connect-cdp", cdp_endpoint,
+    replay = inner.run("--webtask-connect-cdp", remote_cdp,
                        env={"FORBID_LLM": "1", **NO_LOCAL_BROWSER})
     replay.assert_outcomes(passed=1)
     replay.stdout.fnmatch_lines(["*2 step(s) replayed, 0 recorded, 0 failed*"])

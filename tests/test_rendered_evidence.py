@@ -9,9 +9,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from pytest_webtask import WebTask
-from pytest_webtask.settings import Settings
-from pytest_webtask.steps.session import RecipeSession, StepStats
-from pytest_webtask.testing import ScriptedLLM
+from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.server import LocalServer
 
 PAGE = "<ul><li><div>Total</div><div>{amount}</div></li></ul>"
@@ -21,15 +19,12 @@ def run(browser: Browser, server: LocalServer, recipe: Path, mode: str, amount: 
         llm: ScriptedLLM) -> WebTask:
     server.pages["/total"] = PAGE.format(amount=amount)
     context = browser.new_context()
-    session = RecipeSession(path=recipe, test_name="total", record_all=mode == "record")
-    task = WebTask(context.new_page(), session=session,
-                   settings=Settings(mode=mode, timeout=1),  # type: ignore[arg-type]
-                   base_url=server.url, llm_provider=lambda: llm, stats=StepStats())
     try:
-        task.goto("/total")
-        task.check("the total is $5")
+        with open_webtask(context.new_page(), recipe, mode, base_url=server.url, llm=llm,
+                          test_name="total", timeout=1) as task:
+            task.goto("/total")
+            task.check("the total is $5")
     finally:
-        session.finish(test_passed=True)
         context.close()
     return task
 

@@ -9,9 +9,7 @@ import yaml
 from playwright.sync_api import Browser
 
 from pytest_webtask import WebTask
-from pytest_webtask.settings import Settings
-from pytest_webtask.steps.session import RecipeSession, StepStats
-from pytest_webtask.testing import ScriptedLLM
+from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.server import LocalServer
 
 TASK = "fill both fields and press both buttons"
@@ -28,17 +26,15 @@ SCRIPT = [
 def run(browser: Browser, server: LocalServer, recipe: Path, mode: str) -> WebTask:
     context = browser.new_context()
     page = context.new_page()
-    session = RecipeSession(path=recipe, test_name="frames", record_all=mode == "record")
-    task = WebTask(page, session=session, settings=Settings(mode=mode, timeout=1.5),  # type: ignore[arg-type]
-                   base_url=server.url, llm_provider=lambda: ScriptedLLM(SCRIPT),
-                   stats=StepStats())
     try:
-        task.goto("/shadow")
-        page.frame_locator("#inner").locator("button").wait_for()
-        task.do(TASK)
-        assert page.frame_locator("#inner").locator("#out").text_content() == "frame got f1"
+        with open_webtask(page, recipe, mode, base_url=server.url, llm=ScriptedLLM(SCRIPT),
+                          test_name="frames", timeout=1.5) as task:
+            task.goto("/shadow")
+            page.frame_locator("#inner").locator("button").wait_for()
+            task.do(TASK)
+            assert page.frame_locator("#inner").locator("#out").text_content() == \
+                "frame got f1"
     finally:
-        session.finish(test_passed=True)
         context.close()
     return task
 

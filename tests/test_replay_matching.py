@@ -13,9 +13,7 @@ from playwright.sync_api import Browser
 
 from pytest_webtask import WebTask
 from pytest_webtask.browser._sync.llm_browser import LLMBrowser
-from pytest_webtask.settings import Settings
-from pytest_webtask.steps.session import RecipeSession, StepStats
-from pytest_webtask.testing import ScriptedLLM
+from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.server import LocalServer
 from tests.test_checks import act, done
 
@@ -43,17 +41,13 @@ def run(browser: Browser, server: LocalServer, recipe: Path, mode: str, html: st
         steps: list[tuple[str, str]], replies: list[dict[str, Any]]) -> WebTask:
     server.pages["/app"] = html
     context = browser.new_context()
-    session = RecipeSession(path=recipe, test_name="t", record_all=mode == "record")
-    task = WebTask(context.new_page(), session=session,
-                   settings=Settings(mode=mode, timeout=2.0),  # type: ignore[arg-type]
-                   base_url=server.url, llm_provider=lambda: ScriptedLLM(list(replies)),
-                   stats=StepStats())
     try:
-        task.goto("/app")
-        for kind, text in steps:
-            getattr(task, kind)(text)
+        with open_webtask(context.new_page(), recipe, mode, base_url=server.url,
+                          llm=ScriptedLLM(list(replies)), timeout=2.0) as task:
+            task.goto("/app")
+            for kind, text in steps:
+                getattr(task, kind)(text)
     finally:
-        session.finish(test_passed=True)
         context.close()
     return task
 

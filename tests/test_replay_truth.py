@@ -17,9 +17,7 @@ from playwright.sync_api import Browser
 from example_suites.demo_shop import PRODUCTS, DemoShop
 from pytest_webtask import WebTask
 from pytest_webtask.llm.context import Context
-from pytest_webtask.settings import Settings
-from pytest_webtask.steps.session import RecipeSession, StepStats
-from pytest_webtask.testing import ScriptedLLM
+from pytest_webtask.testing import ScriptedLLM, open_webtask
 
 ADD = "add the Blue Oxford Shirt in size M to the cart"
 CHECKOUT = "check out as {name}"
@@ -63,17 +61,13 @@ def shop() -> Iterator[DemoShop]:
 def run_flow(browser: Browser, shop: DemoShop, recipe: Path, mode: str,
              start: str = "/") -> WebTask:
     context = browser.new_context()
-    page = context.new_page()
-    session = RecipeSession(path=recipe, test_name="flow", record_all=mode == "record")
-    task = WebTask(page, session=session, settings=Settings(mode=mode, timeout=1.5),  # type: ignore[arg-type]
-                   base_url=shop.url, llm_provider=lambda: ScriptedLLM(script),
-                   stats=StepStats())
     try:
-        task.goto(start)
-        task.do(ADD)
-        task.do(CHECKOUT, name="Ada")
+        with open_webtask(context.new_page(), recipe, mode, base_url=shop.url,
+                          llm=ScriptedLLM(script), test_name="flow", timeout=1.5) as task:
+            task.goto(start)
+            task.do(ADD)
+            task.do(CHECKOUT, name="Ada")
     finally:
-        session.finish(test_passed=True)
         context.close()
     return task
 

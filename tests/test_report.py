@@ -5,18 +5,12 @@ screenshots)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-import pytest
 from playwright.sync_api import Page
 
+from tests.example_run import ExampleRun, recipe_steps
 from tests.plugin.conftest import DEFAULT_SCRIPTS, Inner
-from tests.plugin.conftest import inner as inner  # the pytester project fixture
+from tests.plugin.conftest import inner_process as inner_process  # the pytester project
 
-ROOT = Path(__file__).resolve().parent.parent
 SECRET = "lovelace-1815"
 
 # Pixels of Playwright's mask colour (#FF00FF) in an image of the report, read back through
@@ -36,36 +30,28 @@ RED = MAGENTA.replace("d[i] > 200 && d[i + 1] < 90 && d[i + 2] > 200",
                       "d[i] > 180 && d[i + 1] < 70 && d[i + 2] < 90")
 
 
-@pytest.fixture(scope="module")
-def suites_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    path = tmp_path_factory.mktemp("report") / "webtask.html"
-    env = {**os.environ, "CI": "true", "OPENAI_API_KEY": "", "WEBTASK_MODEL": ""}
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "example_suites", "-p", "no:cacheprovider", "-n", "2",
-         f"--webtask-report={path}"],
-        cwd=ROOT, capture_output=True, text=True, env=env, timeout=600, check=False)
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
-    return path, proc.stdout
-
-
 def test_the_example_suites_report_shows_every_step_with_a_screenshot(
-        suites_report: tuple[Path, str], page: Page) -> None:
-    path, out = suites_report
+        example_run: ExampleRun, page: Page) -> None:
+    assert example_run.returncode == 0, example_run.failure()
+    path, out = example_run.report, example_run.stdout
     assert f"webtask report: {path} (" in out  # one file, written by the xdist controller
     assert not path.with_name(path.name + ".parts").exists()
     html = path.read_text(encoding="utf-8")
     assert SECRET not in html
     assert "<script" not in html and "http" not in html.replace("http://127.0.0.1", "")
+    cases = example_run.cases()
+    replayed = sum(c.stats().get("replayed", 0) for c in cases)
+    assert replayed > 0
     page.goto(path.as_uri())
-    assert page.locator("#tests").inner_text() == "31"
-    assert page.locator("#replayed").inner_text() == "66"
+    assert page.locator("#tests").inner_text() == str(len(cases))
+    assert page.locator("#replayed").inner_text() == str(replayed)
     assert page.locator("#recorded").inner_text() == "0"
     assert page.locator("#calls").inner_text() == "0"
-    assert page.locator("section.test").count() == 31
-    assert page.locator("section.test.passed").count() == 31
+    assert page.locator("section.test").count() == len(cases)
+    assert page.locator("section.test.passed").count() == len(cases)
     steps = page.locator(".step.replayed")
-    assert steps.count() == 66
-    assert page.locator(".step.replayed img.shot").count() == 66
+    assert steps.count() == replayed
+    assert page.locator(".step.replayed img.shot").count() == replayed
     widths = page.locator("img.shot").evaluate_all("imgs => imgs.map(i => i.naturalWidth)")
     assert min(widths) > 100  # real images, decoded by the browser
     test = page.locator("section.test", has_text="test_sign_in_button_waits_for_both_fields")
@@ -78,12 +64,16 @@ def test_the_example_suites_report_shows_every_step_with_a_screenshot(
     assert password.locator("img.shot").evaluate(MAGENTA) > 200
     assert email.locator("img.shot").evaluate(MAGENTA) == 0
     # before each replayed action, the part of the page around its target, the target boxed
-    assert page.locator("ul.actions li").count() == page.locator("ul.actions li img.before"
-                                                                 ).count() > 60
+    actions = sum(len(step.get("actions") or []) for step in recipe_steps())
+    assert page.locator("ul.actions li").count() == actions > 0
+    assert page.locator("ul.actions li img.before").count() == actions
     assert email.locator("img.before").evaluate(RED) > 50
 
 
-def test_a_recording_and_a_failed_replay_in_the_report(inner: Inner, page: Page) -> None:
+def test_a_recording_and_a_failed_replay_in_the_report(inner_process: Inner, page: Page) -> None:
+    """Recorded and replayed under xdist: the workers' steps, prompts and failures reach
+    the controller's one file."""
+    inner = inner_process
     inner.tests('''
 import os
 

@@ -51,6 +51,39 @@ def test_markers_merge_closest_first_and_the_command_line_wins() -> None:
         Settings().with_markers([pytest.mark.webtask(colour="red").mark])
 
 
+def test_a_default_is_written_once_and_the_parts_made_by_hand_share_it() -> None:
+    """A setting's default is its field's (FIELDS reads them from Settings); an agent, a
+    model client or a replayer made without the plugin starts from the same values."""
+    import inspect
+
+    from pytest_webtask import Agent, OpenAILLM, PlanAgent
+    from pytest_webtask.browser._sync.llm_browser import LLMBrowser
+    from pytest_webtask.extraction._sync.executor import RecipeExecutor
+    from pytest_webtask.recipes._sync.replayer import Replayer
+    from pytest_webtask.settings import FIELDS
+    from pytest_webtask.steps.strategy import StrategyOptions
+
+    s = Settings()
+    assert {name: FIELDS[name].default for name in FIELDS} == {
+        name: getattr(s, name) for name in FIELDS}
+    assert FIELDS["page_chars"][1:3] == (40_000, "WEBTASK_PAGE_CHARS")
+    assert FIELDS["allowed_origins"].type is str and FIELDS["timeout"].type is float
+
+    def default(func: object, name: str) -> object:
+        return inspect.signature(func).parameters[name].default  # type: ignore[arg-type]
+
+    assert default(Agent, "page_chars") == default(PlanAgent, "page_chars") == \
+        default(LLMBrowser, "page_chars") == StrategyOptions.page_chars == s.page_chars
+    assert default(Agent.execute, "max_steps") == s.max_steps
+    assert default(PlanAgent, "horizon") == StrategyOptions.plan_horizon == s.plan_horizon
+    assert default(PlanAgent, "max_iterations") == StrategyOptions.max_iterations == \
+        s.max_iterations
+    assert default(OpenAILLM, "timeout") == s.llm_timeout
+    assert default(OpenAILLM, "max_tokens") == s.llm_max_tokens
+    assert default(Replayer, "timeout_ms") == default(RecipeExecutor, "timeout_ms") == \
+        s.timeout * 1000
+
+
 @pytest.mark.parametrize(("url", "base", "stored"), [
     ("http://shop.test/cart?x=1", "http://shop.test", "/cart?x=1"),
     ("http://shop.test/app/cart", "http://shop.test/app", "/app/cart"),

@@ -16,9 +16,7 @@ from playwright.sync_api import Browser, Page
 from example_suites.demo_shop import DemoShop
 from pytest_webtask import Agent, WebTask
 from pytest_webtask.llm.context import Context
-from pytest_webtask.settings import Settings
-from pytest_webtask.steps.session import RecipeSession, StepStats
-from pytest_webtask.testing import ScriptedLLM
+from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.server import LocalServer
 
 # A reply from (page state, step number); it reads ids off the page as a model would.
@@ -71,18 +69,15 @@ class Flow:
             after: Callable[[WebTask], None] | None = None, **variables: str) -> WebTask:
         self.shop.variants = set(variants or ())
         context = self.browser.new_context()
-        page = context.new_page()
-        session = RecipeSession(path=self.recipe, test_name="flow", record_all=mode == "record")
-        task = WebTask(page, session=session, settings=Settings(mode=mode, timeout=1.5),  # type: ignore[arg-type]
-                       base_url=self.shop.url, llm_provider=lambda: ScriptedLLM(self.reply),
-                       stats=StepStats())
         try:
-            task.goto(self.start)
-            task.do(self.task, **{**self.variables, **variables})
-            if after is not None:
-                after(task)
+            with open_webtask(context.new_page(), self.recipe, mode, base_url=self.shop.url,
+                              llm=ScriptedLLM(self.reply), test_name="flow",
+                              timeout=1.5) as task:
+                task.goto(self.start)
+                task.do(self.task, **{**self.variables, **variables})
+                if after is not None:
+                    after(task)
         finally:
-            session.finish(test_passed=True)
             context.close()
         return task
 
@@ -346,8 +341,10 @@ def test_long_table_find_then_act(browser: Browser, shop: DemoShop, tmp_path: Pa
         return step(act("find", text="Ticket 420"))
 
     def click_found(page: str, n: int) -> dict[str, Any]:
-        found = re.search(r"Output: 1 element\(s\) match text 'Ticket 420':\n- (button-\d+)",
-                          flow.prompts[-1])
+        # the cell showing the text first, then the controls of its row
+        found = re.search(r"Output: 2 element\(s\) match text 'Ticket 420':\n"
+                          r'- text-0 "Ticket 420" in "Ticket 420 [^\n]*\n'
+                          r"- (button-\d+) [^\n]*\"Close\" in \"Ticket 420 ", flow.prompts[-1])
         assert found, flow.prompts[-1]
         return step(act("click", element_id=found.group(1)))
 

@@ -6,13 +6,15 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
+from ..defaults import PLAN_HORIZON
 from ..tools.params import ToolParams
 from .parsing import EvidenceSpec
 
 
 class PlannerParams(ToolParams):
     task: str = Field(description="The task to plan for")
-    max_steps: int = Field(default=3, description="How many steps to plan (rolling horizon)")
+    max_steps: int = Field(default=PLAN_HORIZON,
+                           description="How many steps to plan (rolling horizon)")
 
 
 class DoneParams(ToolParams):

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..defaults import MAX_STEPS
 from ..llm.context import Block
 from ..types import Secrets
 from .models import Step
@@ -26,7 +27,7 @@ class TaskContext:
     task: str
     resources: dict[str, str] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
-    max_steps: int = 10
+    max_steps: int = MAX_STEPS
     variables: dict[str, str] = field(default_factory=dict)
     secrets: dict[str, str] = field(default_factory=dict)
     known: Secrets = field(default_factory=Secrets)
@@ -35,7 +36,8 @@ class TaskContext:
         self.known.register(self.secrets)
 
     @classmethod
-    def create(cls, task: str, *, max_steps: int = 10, resources: Mapping[str, Any] | None = None,
+    def create(cls, task: str, *, max_steps: int = MAX_STEPS,
+               resources: Mapping[str, Any] | None = None,
                variables: Mapping[str, Any] | None = None,
                secrets: Mapping[str, Any] | None = None,
                known: Secrets | None = None) -> TaskContext:

@@ -1,7 +1,10 @@
 // The in-page half of LLMBrowser. One page.evaluate(script, {op, ...}) per call.
+// Every op sees the page through one visibility rule, Playwright's (``visible``).
 // op "collect": page state text + element ids, in one pass over the DOM (open shadow roots
 //               and same-origin iframes included).
-// op "find":     the elements of the last collect matching a text and/or a role, as lines.
+// op "find":     elements matching a text and/or a role, as lines: those of the last collect,
+//               and elements whose own text matches (they get a text-N id, kept while visible).
+// op "mark":     an id for the one visible element whose whole text is the given text.
 // op "text":     the rendered text of the page, or of the element at a CSS selector
 //               (renderedText: the page state's own merge, for text checks).
 // op "describe": the fingerprint of one element id from the last collect.
@@ -10,14 +13,20 @@
 // op "boxes":    draw (or remove) numbered boxes over the elements, for screenshots.
 // op "resolve":  a replay's fingerprint cascade, every strategy at once (in this frame).
 // op "check":    evaluate one typed check (text, hidden, count, nth, order, state, value) on
-//                the element and container found before (by id, or by a resolve token).
-// op "freeze":   the page as static HTML (form state kept), to check it again later.
+//                the element and container found before (by id, or by a resolve token);
+//                ``vacuous``: an absence on a page that shows nothing holds (the page before
+//                a step), else it does not.
+// op "freeze":   the page as static HTML (form state, shadow roots, iframes, CSSOM kept), to
+//                check it again later.
 (args) => {
   const ID_ATTR = 'data-webtask-id';
   const FRAME_ATTR = 'data-webtask-frame';
   const SECRET_ATTR = 'data-webtask-secret';  // a field a secret was typed into
   const w = window;
   const state = w.__webtask || (w.__webtask = { els: [], frames: [], byId: new Map(), snap: 0 });
+  // Elements find gave an id to (text-N), which keep it in later readings while visible.
+  state.found = state.found || new Map();
+  state.texts = state.texts || 0;
 
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link',
     'title', 'base', 'path', 'defs', 'br', 'wbr']);
@@ -191,12 +200,76 @@
     return lines.length ? clip(lines[0], 80) : null;
   }
 
-  function isVisible(el) {
+  // -- the one visibility rule (DESIGN decision 13) ----------------------------------------
+  // An element is visible as Playwright's isElementVisible says: checkVisibility() (not
+  // display:none, no content-visibility:hidden or closed <details> around it), visibility
+  // visible, and a non-empty box; a display:contents element by its children. Two additions
+  // for people: opacity 0 on it or an ancestor hides it (a styled checkbox made transparent
+  // over its picture excepted), and a file input counts as visible (set_input_files needs no
+  // visible input). The page state, find, the replay's element check and every typed check
+  // use this one function.
+  function visible(el) {
+    if (!el || !el.isConnected || el.nodeType !== 1) return false;
     if (el.tagName === 'INPUT' && (el.getAttribute('type') || '').toLowerCase() === 'file') return true;
-    const r = el.getBoundingClientRect();
-    if (r.width <= 0 || r.height <= 0) return false;
     const st = getComputedStyle(el);
-    return st.visibility === 'visible' && (st.opacity !== '0' || styledControl(el));
+    if (st.display === 'contents') {
+      for (const c of list(el.childNodes)) {
+        if (c.nodeType === 1 && visible(c)) return true;
+        if (c.nodeType === 3 && textBoxed(c)) return true;
+      }
+      return false;
+    }
+    if (!rendersContent(el)) return false;
+    if (st.visibility !== 'visible') return false;
+    if (!opaque(el) && !styledControl(el)) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  }
+
+  // Rendered at all: no display:none on it or an ancestor (flat tree), no content-visibility
+  // or closed <details> hiding it. Visibility and size are not asked: a child may be visible
+  // where its parent is not, and text may overflow an empty box.
+  function rendersContent(el) {
+    if (getComputedStyle(el).display === 'contents') return boxedAbove(el, rendersContent);
+    if (el.checkVisibility) return el.checkVisibility();
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
+      const st = getComputedStyle(n);
+      if (st.display === 'none' || st.contentVisibility === 'hidden') return false;
+      const details = n.parentElement;
+      if (details && details.tagName === 'DETAILS' && !details.open && n.tagName !== 'SUMMARY') return false;
+    }
+    return true;
+  }
+
+  // No opacity 0 on el or its ancestors (flat tree).
+  function opaque(el) {
+    if (getComputedStyle(el).display === 'contents') return boxedAbove(el, opaque);
+    if (el.checkVisibility) return el.checkVisibility({ opacityProperty: true });
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
+      if (getComputedStyle(n).opacity === '0') return false;
+    }
+    return true;
+  }
+
+  // A box of no size that clips what overflows it shows nothing of its content.
+  function clipsAway(el, style) {
+    if (!/hidden|clip/.test(style.overflowX) || !/hidden|clip/.test(style.overflowY)) return false;
+    const r = el.getBoundingClientRect();
+    return r.width === 0 || r.height === 0;
+  }
+
+  // A display: contents element has no box for checkVisibility to ask about: ask its parent.
+  function boxedAbove(el, test) {
+    const up = el.parentElement || hostOf(el);
+    return !up || test(up);
+  }
+
+  function textBoxed(node) {
+    if (!norm(node.nodeValue)) return false;
+    const range = node.ownerDocument.createRange();
+    range.selectNodeContents(node);
+    const r = range.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
   }
 
   // A checkbox or radio made invisible on purpose (opacity 0, clipped) with a visible label
@@ -209,9 +282,23 @@
     return st.visibility === 'visible' && st.opacity !== '0' && label.getBoundingClientRect().width > 0;
   }
 
+  // A pointer handler written in the markup: onclick and the like, or a framework's binding
+  // left in the DOM (Polymer on-dblclick, Alpine @click and x-on:click, Vue v-on:click,
+  // AngularJS ng-click, Knockout data-bind click or event).
+  const POINTER_EVENTS = '(?:click|dblclick|mousedown|mouseup|pointerdown|pointerup|touchstart|touchend|tap|contextmenu)';
+  const HANDLER_ATTR = new RegExp('^(?:on|on-|@|x-on:|v-on:|ng-|data-ng-|\\()' + POINTER_EVENTS + '\\)?(?:\\..*)?$');
+  function handlerAttr(el) {
+    for (const a of list(el.attributes)) {
+      if (HANDLER_ATTR.test(a.name)) return true;
+      if (a.name === 'data-bind' && /(?:^|[,{\s])(?:click|event)\s*:/.test(a.value)) return true;
+    }
+    return false;
+  }
+
   function isInteractive(el, tag, style, parentPointer) {
+    if (handlerAttr(el)) return true;
     if (INTERACTIVE_TAGS.has(tag)) {
-      if (tag === 'a') return el.hasAttribute('href') || el.hasAttribute('onclick') || style.cursor === 'pointer';
+      if (tag === 'a') return el.hasAttribute('href') || style.cursor === 'pointer';
       if (tag === 'label') {
         // A label earns its own id only when its control cannot be clicked directly
         // (a hidden checkbox behind a styled label, a file input behind a button-like label).
@@ -224,7 +311,7 @@
     }
     const role = el.getAttribute('role');
     if (role && INTERACTIVE_ROLES.has(role)) return true;
-    if (el.hasAttribute('onclick') || el.isContentEditable && el.getAttribute('contenteditable') !== null) return true;
+    if (el.isContentEditable && el.getAttribute('contenteditable') !== null) return true;
     if (el.getAttribute('draggable') === 'true') return true;
     const ti = el.getAttribute('tabindex');
     if (ti !== null && +ti >= 0) return true;
@@ -321,8 +408,10 @@
     return { s: a.s + (a.post || b.pre ? ' ' : '') + b.s, pre: a.pre, post: b.post };
   }
 
-  // The children a walk enters: a closed <details> shows only its summary.
-  function shownChildren(el, tag) {
+  // The children a walk enters: a closed <details> shows only its summary; an element with
+  // content-visibility: hidden shows none (its own box stays).
+  function shownChildren(el, tag, style) {
+    if (style.contentVisibility === 'hidden' || clipsAway(el, style)) return [];
     if (tag === 'details' && !el.open) {
       return Array.from(el.children).filter((c) => c.tagName === 'SUMMARY').slice(0, 1);
     }
@@ -343,29 +432,32 @@
   function renderedText(root) {
     let acc = { s: '', pre: false, post: false };
     const add = (run) => { acc = joinRuns(acc, run); };
-    const visit = (node, visible) => {
-      if (node.nodeType === 3) { if (visible) add(textRun(node)); return; }
+    // shows: its text nodes are visible; op: no opacity 0 above (opacity is not inherited,
+    // but an ancestor's hides the whole subtree)
+    const visit = (node, shows, op) => {
+      if (node.nodeType === 3) { if (shows) add(textRun(node)); return; }
       if (node.nodeType !== 1) return;
       const el = node;
       const tag = el.tagName.toLowerCase();
       const style = getComputedStyle(el);
       if (!rendered(el, tag, style) || tag === 'select' || tag === 'textarea') return;
-      const vis = style.visibility === 'visible' && style.opacity !== '0';
+      const kidsOp = op && style.opacity !== '0';
+      const vis = style.visibility === 'visible' && kidsOp;
       const block = breaksLine(style);
       if (block) add({ s: '', pre: true, post: true });
       if (tag === 'iframe') {
         let doc = null;
         try { doc = el.contentDocument; } catch (e) { doc = null; }
-        if (doc && doc.body) visit(doc.body, true);
+        if (doc && doc.body) visit(doc.body, true, true);
       } else if (tag === 'slot') {
         const assigned = el.assignedNodes({ flatten: true });
-        for (const c of (assigned.length ? assigned : el.childNodes)) visit(c, vis);
+        for (const c of (assigned.length ? assigned : el.childNodes)) visit(c, vis, kidsOp);
       } else {
-        for (const c of shownChildren(el, tag)) visit(c, vis);
+        for (const c of shownChildren(el, tag, style)) visit(c, vis, kidsOp);
       }
       if (block) add({ s: '', pre: true, post: true });
     };
-    visit(root, true);
+    visit(root, true, true);
     return acc.s;
   }
 
@@ -416,14 +508,18 @@
     for (const el of state.els) { try { el.removeAttribute(ID_ATTR); } catch (e) { /* gone */ } }
     for (const f of state.frames) { try { f.removeAttribute(FRAME_ATTR); } catch (e) { /* gone */ } }
     state.els = []; state.frames = []; state.byId = new Map(); state.snap += 1;
+    for (const el of Array.from(state.found.keys())) if (!el.isConnected) state.found.delete(el);
     const counters = {};
     const elements = {};
     const maxText = opts.maxText || 200;
 
-    function register(el, tag, frames) {
-      const n = counters[tag] || 0;
-      counters[tag] = n + 1;
-      const id = tag + '-' + n;
+    function register(el, tag, frames, fixed) {
+      let id = fixed;
+      if (id === undefined) {
+        const n = counters[tag] || 0;
+        counters[tag] = n + 1;
+        id = tag + '-' + n;
+      }
       el.setAttribute(ID_ATTR, id);
       state.els.push(el);
       state.byId.set(id, el);
@@ -431,17 +527,18 @@
       return id;
     }
 
-    // Returns a list of nodes: strings (text) or {head, kids}.
-    function walk(node, frames, parentVisible, parentPointer) {
-      if (node.nodeType === 3) return parentVisible ? [textRun(node)] : [];
+    // Returns a list of nodes: strings (text) or {head, kids}. parentShows: the parent's text
+    // is visible; op: no ancestor has opacity 0.
+    function walk(node, frames, parentShows, parentPointer, op) {
+      if (node.nodeType === 3) return parentShows ? [textRun(node)] : [];
       if (node.nodeType !== 1) return [];
       const el = node;
       const tag = el.tagName.toLowerCase();
       if (SKIP.has(tag)) return [];
       const style = getComputedStyle(el);
-      const isFile = tag === 'input' && (el.getAttribute('type') || '').toLowerCase() === 'file';
       if (!rendered(el, tag, style)) return [];
-      const selfVisible = style.visibility === 'visible' && (style.opacity !== '0' || styledControl(el));
+      const kidsOp = op && style.opacity !== '0';
+      const shows = style.visibility === 'visible' && kidsOp;
       const pointer = style.cursor === 'pointer';
 
       let kids = [];
@@ -452,31 +549,27 @@
           const fid = 'f' + state.frames.length;
           el.setAttribute(FRAME_ATTR, fid);
           state.frames.push(el);
-          kids = walk(doc.body, frames.concat([fid]), true, false);
+          kids = walk(doc.body, frames.concat([fid]), true, false, true);
         }
       } else if (tag === 'slot') {
-        for (const c of el.assignedNodes({ flatten: true })) kids.push(...walk(c, frames, selfVisible, pointer));
-        if (!el.assignedNodes().length) for (const c of el.childNodes) kids.push(...walk(c, frames, selfVisible, pointer));
+        for (const c of el.assignedNodes({ flatten: true })) kids.push(...walk(c, frames, shows, pointer, kidsOp));
+        if (!el.assignedNodes().length) for (const c of el.childNodes) kids.push(...walk(c, frames, shows, pointer, kidsOp));
       } else {
-        for (const c of shownChildren(el, tag)) kids.push(...walk(c, frames, selfVisible, pointer));
+        for (const c of shownChildren(el, tag, style)) kids.push(...walk(c, frames, shows, pointer, kidsOp));
       }
       if (tag === 'select' || tag === 'textarea') kids = []; // options shown as an attribute
       const ids = kids.reduce((sum, k) => sum + (k.ids || 0), 0);
 
-      let interactive = false;
-      if (selfVisible || isFile) {
-        if (isInteractive(el, tag, style, parentPointer)) {
-          const r = el.getBoundingClientRect();
-          interactive = isFile || (r.width > 0 && r.height > 0);
-        }
-      }
+      // an element find gave an id keeps it while it is visible
+      const foundId = state.found.get(el);
+      const interactive = (foundId !== undefined || isInteractive(el, tag, style, parentPointer)) && visible(el);
       const own = interactive ? kids.filter(isText).map((k) => k.s).join(' ') : undefined;
       const attrs = (interactive || KEEP.has(tag) || el.getAttribute('role')) ? keyAttrs(el, tag, own) : '';
       // Where it is, for long pages: only the top document's boxes (frames follow their iframe).
       const box = frames.length ? null : el.getBoundingClientRect();
       const pos = box && (box.width || box.height) ? [box.top, box.bottom] : null;
       if (interactive) {
-        return [{ head: register(el, tag, frames) + attrs, kids, pos, ids: ids + 1, tag }];
+        return [{ head: register(el, tag, frames, foundId) + attrs, kids, pos, ids: ids + 1, tag }];
       }
       if (KEEP.has(tag) || attrs) {
         if (!kids.length && !attrs && tag !== 'img') return [];
@@ -506,7 +599,7 @@
     }
 
     const body = document.body || document.documentElement;
-    const tree = merge(walk(body, [], true, false));
+    const tree = merge(walk(body, [], true, false, true));
 
     const budget = opts.maxChars || 40000;
     // A page over the budget shows what is in and near the viewport (up to a screen above
@@ -584,48 +677,121 @@
     return { lines, truncated };
   }
 
-  // Elements of the last collect whose role is ``role`` and whose name, text, label,
-  // placeholder or value, or the text of their row, item or card, holds ``text``
-  // (case-insensitive). Best first: the whole name, then whole words in the element, whole
-  // words in its row, then part of a word; document order among equals. One line each.
+  // Elements matching ``text`` (case-insensitive) and/or ``role``, best first, one line each.
+  // Two kinds: the elements of the last reading (what can be acted on; containers only when
+  // a role is asked), and, for a text, any visible element whose own text holds it (a text
+  // node's parent: a label, a cell, a card title), which gets an id (text-N) that later
+  // readings keep while it is visible, so the pointer tools can use it. Ranked by its own
+  // text (its name, text, label, placeholder, value or title): the whole of it, whole words,
+  // part of a word; then, last, controls whose row (list item, table row, card: never a form
+  // or section around the whole app) holds the text. Document order among equals.
+  const ROW = 'tr, li, [role=row], [role=listitem], [role=option], [role=treeitem], article';
   function find(text, role, limit) {
     const want = norm(text).toLowerCase();
     const words = new RegExp('(^|\\W)' + want.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '($|\\W)');
-    const rowOf = (el) => el.closest('tr, li, [role=row], [role=listitem], article, section, form') || el.parentElement;
+    const ownScore = (vals) => {
+      if (vals.includes(want)) return 6;
+      if (vals.some((v) => words.test(v))) return 5;
+      return vals.some((v) => v.includes(want)) ? 4 : 0;
+    };
+    const rowOf = (el) => {
+      const row = el.closest(ROW);
+      if (row) return row;
+      // else its parent, when that is no more than a row: not the page, not a container,
+      // not something holding a list (an app's wrapper around its field and its list)
+      const parent = el.parentElement;
+      if (!parent || ['BODY', 'HTML'].includes(parent.tagName) || isContainer(parent, parent.tagName.toLowerCase())) return null;
+      if (parent.querySelector('ul, ol, table, [role=list], [role=listbox], [role=grid], [role=table], [role=tree]')) return null;
+      return parent;
+    };
     const rowText = new Map();
     const textOf = (b) => { if (!rowText.has(b)) rowText.set(b, renderedText(b).toLowerCase()); return rowText.get(b); };
+    const lower = (vals) => vals.filter((v) => v).map((v) => norm(String(v)).toLowerCase());
     const score = (el) => {
       if (!want) return 1;
-      const own = [accessibleName(el), renderedText(el), labelText(el), el.getAttribute('placeholder'),
-        el.value, el.getAttribute('title')].filter((v) => v).map((v) => norm(String(v)).toLowerCase());
-      if (own.includes(want)) return 5;
-      if (own.some((v) => words.test(v))) return 4;
+      const own = ownScore(lower([accessibleName(el), renderedText(el), labelText(el),
+        el.getAttribute('placeholder'), el.value, el.getAttribute('title')]));
+      if (own) return own;
       const row = rowOf(el);
       const around = row ? textOf(row) : '';
-      if (words.test(around)) return 3;
-      if (own.some((v) => v.includes(want))) return 2;
-      return around.includes(want) ? 1 : 0;
+      return words.test(around) ? 2 : (around.includes(want) ? 1 : 0);
     };
+    const all = deepAllFrames(document);
+    const order = new Map(all.map((el, i) => [el, i]));
     const hits = [];
-    let n = 0;
+    const registered = new Set();
     for (const [id, el] of state.byId) {
-      n++;
+      registered.add(el);
       if (!el.isConnected || (role && roleOf(el) !== role && el.tagName.toLowerCase() !== role)) continue;
       // containers have ids only to scope evidence: find looks for what can be acted on
       if (!role && isContainer(el, el.tagName.toLowerCase()) && !isInteractive(el, el.tagName.toLowerCase(), getComputedStyle(el), false)) continue;
       const sc = score(el);
-      if (sc) hits.push([sc, n, id, el]);
+      if (sc) hits.push([sc, order.has(el) ? order.get(el) : all.length, id, el]);
+    }
+    if (want) {
+      const owners = [];
+      for (const el of all) {
+        const tag = el.tagName.toLowerCase();
+        if (registered.has(el) || SKIP.has(tag) || ['input', 'select', 'textarea', 'option'].includes(tag)) continue;
+        if (role && roleOf(el) !== role && tag !== role) continue;
+        if (!list(el.childNodes).some((c) => c.nodeType === 3 && c.nodeValue.trim())) continue;
+        if (!norm(el.textContent).toLowerCase().includes(want)) continue; // cheap first test
+        if (!visible(el)) continue;
+        const sc = ownScore([renderedText(el).toLowerCase()]);
+        if (sc) owners.push([sc, el]);
+      }
+      // the innermost owner of the text, and none inside a control (a button's span)
+      const inside = (el) => {
+        for (let n = el.parentElement || hostOf(el); n; n = n.parentElement || hostOf(n)) {
+          if (registered.has(n) && !isContainer(n, n.tagName.toLowerCase())) return true;
+        }
+        return false;
+      };
+      for (const [sc, el] of owners) {
+        if (owners.some(([, o]) => o !== el && el.contains(o)) || inside(el)) continue;
+        if (framesOf(el) === null) continue; // in an iframe the last reading did not enter
+        hits.push([sc, order.get(el), null, el]);
+      }
     }
     hits.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
-    const lines = hits.slice(0, limit).map(([, , id, el]) => {
+    const ids = {};
+    const lines = hits.slice(0, limit).map(([, , known, el]) => {
+      let id = known;
+      if (id === null) {
+        id = state.found.get(el) || ('text-' + state.texts++);
+        el.setAttribute(ID_ATTR, id);
+        state.els.push(el);
+        state.byId.set(id, el);
+        state.found.set(el, id);
+        ids[id] = { frames: framesOf(el) };
+      }
       const tag = el.tagName.toLowerCase();
       const t = renderedText(el);
-      const b = el.closest('tr, li, [role=row], [role=listitem], article');
+      const b = el.closest(ROW);
       const ctx = b && b !== el ? renderedText(b) : '';
       return '- ' + id + keyAttrs(el, tag, t) + (t ? ' ' + q(clip(t, 80)) : '') +
         (ctx && ctx !== t ? ' in ' + q(clip(ctx, 80)) : '');
     });
-    return { lines, total: hits.length };
+    return { lines, total: hits.length, ids };
+  }
+
+  function hostOf(el) {
+    const root = el.getRootNode && el.getRootNode();
+    return root && root.host ? root.host : null;
+  }
+
+  // The iframe chain (frame ids of the last reading) from this document to el, or null when
+  // an iframe on the way has none.
+  function framesOf(el) {
+    const chain = [];
+    let win = el.ownerDocument.defaultView;
+    while (win && win !== w && win.frameElement) {
+      const fid = win.frameElement.getAttribute(FRAME_ATTR);
+      if (!fid) return null;
+      chain.unshift(fid);
+      win = win.parent;
+    }
+    return chain;
   }
 
   function settle(quiet, max) {
@@ -667,6 +833,20 @@
     }
     document.documentElement.appendChild(layer);
     return n;
+  }
+
+  // Every element of the document, open shadow roots and same-origin iframes included.
+  function deepAllFrames(doc) {
+    const out = [];
+    for (const el of deepAll(doc)) {
+      out.push(el);
+      if (el.tagName === 'IFRAME') {
+        let inner = null;
+        try { inner = el.contentDocument; } catch (e) { inner = null; }
+        if (inner && inner.documentElement) out.push(...deepAllFrames(inner));
+      }
+    }
+    return out;
   }
 
   // Every element of the document, open shadow roots included (iframes are not entered).
@@ -728,7 +908,7 @@
         const token = 't' + state.tok;
         el.setAttribute(attr, token);
         state.targets[attr].push(el);
-        tokens.set(el, { token, visible: isVisible(el), fp: fingerprint(el, !!fp.near),
+        tokens.set(el, { token, visible: visible(el), fp: fingerprint(el, !!fp.near),
           text: norm(el.innerText || el.textContent || el.value || '') });
       }
       return tokens.get(el);
@@ -738,10 +918,10 @@
 
   // -- typed checks (replay and record time share them) -----------------------------------
 
-  function shown(el) {
-    if (!el || !el.isConnected) return false;
-    if (el.checkVisibility) return el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
-    return isVisible(el);
+  // A subtree whose text can show: rendered, and no opacity 0 on it or above.
+  function textShows(el) {
+    return !!el && el.isConnected && rendersContent(el) && opaque(el) &&
+      !clipsAway(el, getComputedStyle(el));
   }
 
   function isControl(el) {
@@ -755,24 +935,40 @@
   // visible element's whole rendered text, and each run of text between element boundaries
   // (inline pieces joined as rendered: "<b>2</b> items left" -> "2 items left"). Hidden
   // parts are left out, as innerText does. Document order.
+  // The nodes a person sees inside el, as the page state walks them: its shadow root's, a
+  // slot's assigned nodes, an iframe's body (same origin).
+  function shownKids(el, tag) {
+    if (tag === 'iframe') {
+      let doc = null;
+      try { doc = el.contentDocument; } catch (e) { doc = null; }
+      return doc && doc.body ? [doc.body] : [];
+    }
+    if (tag === 'slot') {
+      const assigned = el.assignedNodes({ flatten: true });
+      return assigned.length ? assigned : list(el.childNodes);
+    }
+    return list(el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes);
+  }
+
   function textCandidates(root) {
     const out = [];
     const seen = new Set();
     const push = (t) => { if (t && !seen.has(t)) { seen.add(t); out.push(t); } };
     const visit = (el) => {
-      if (!shown(el)) return;
+      if (!textShows(el)) return;
       const tag = el.tagName.toLowerCase();
       if (SKIP.has(tag)) return;
       if (tag === 'select' || tag === 'textarea' || tag === 'input') return; // values, not text
       push(renderedText(el)); // the page state's own merge: what the model was shown
+      const ownShows = getComputedStyle(el).visibility === 'visible'; // its own text nodes
       let run = '';
       const flush = () => { push(norm(run)); run = ''; };
-      for (const c of list(el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes)) {
-        if (c.nodeType === 3) { run += c.nodeValue; continue; }
+      for (const c of shownKids(el, tag)) {
+        if (c.nodeType === 3) { if (ownShows) run += c.nodeValue; continue; }
         if (c.nodeType !== 1) continue;
         const ctag = c.tagName.toLowerCase();
         if (ctag === 'br') { flush(); continue; }
-        if (SKIP.has(ctag) || !shown(c)) continue; // not rendered: adds nothing, splits nothing
+        if (SKIP.has(ctag) || !textShows(c)) continue; // not rendered: adds nothing, splits nothing
         if (getComputedStyle(c).display.startsWith('inline') && !isControl(c)) run += c.innerText || '';
         else flush();
         visit(c);
@@ -781,6 +977,13 @@
     };
     visit(root);
     return out;
+  }
+
+  // Does root show anything: a text, or a visible picture or control?
+  const CONTENT_TAGS = new Set(['IMG', 'SVG', 'CANVAS', 'VIDEO', 'IFRAME', 'INPUT', 'BUTTON', 'SELECT', 'TEXTAREA']);
+  function hasContent(root, cands) {
+    if ((cands || textCandidates(root)).length) return true;
+    return deepAll(root).some((el) => CONTENT_TAGS.has(el.tagName.toUpperCase()) && visible(el));
   }
 
   function matches(candidates, c) {
@@ -825,12 +1028,12 @@
     else if (role === 'list') items = list(c.querySelectorAll('[role=listitem]'));
     else if (tag === 'DL') items = list(c.children).filter((k) => k.tagName === 'DT');
     else {
-      const lists = list(c.querySelectorAll('ul, ol, table, [role=list], [role=listbox], [role=grid], [role=table]')).filter(shown);
+      const lists = list(c.querySelectorAll('ul, ol, table, [role=list], [role=listbox], [role=grid], [role=table]')).filter(visible);
       const outer = lists.filter((l) => !lists.some((o) => o !== l && o.contains(l)));
       if (outer.length === 1) return itemsOf(outer[0]);
       items = list(c.children);
     }
-    return items.filter((k) => tag === 'SELECT' || shown(k));
+    return items.filter((k) => tag === 'SELECT' || visible(k));
   }
 
   // The item of a list that holds el, and its position: the nearest list item, table row or
@@ -843,7 +1046,7 @@
     }
     if (!item) {
       for (let n = el; n && n.parentElement; n = n.parentElement) {
-        const same = list(n.parentElement.children).filter((k) => k.tagName === n.tagName && shown(k));
+        const same = list(n.parentElement.children).filter((k) => k.tagName === n.tagName && visible(k));
         if (same.length > 1) { item = n; break; }
       }
     }
@@ -851,7 +1054,7 @@
     let container = item.parentElement;
     if (item.tagName === 'TR' || item.getAttribute('role') === 'row') container = item.closest('table, [role=table], [role=grid]') || container;
     const items = (container && isList(container)) ? itemsOf(container)
-      : list(item.parentElement.children).filter((k) => k.tagName === item.tagName && shown(k));
+      : list(item.parentElement.children).filter((k) => k.tagName === item.tagName && visible(k));
     const index = items.indexOf(item);
     return index < 0 ? null : { index: index + 1, count: items.length };
   }
@@ -864,7 +1067,7 @@
     for (let n = el; n && n.nodeType === 1; n = n.parentElement) parts.unshift(n.tagName.toLowerCase());
     let found = [];
     try { found = list(el.getRootNode().querySelectorAll(parts.join(' > '))); } catch (e) { found = [el]; }
-    return found.filter((x) => shown(x) && isVisible(x) && (!scope || scope.contains(x)));
+    return found.filter((x) => visible(x) && (!scope || scope.contains(x)));
   }
 
   function stateOf(el) {
@@ -906,7 +1109,7 @@
 
   // One typed check on this frame's page; el and scope are attribute selectors of elements
   // found before. Returns {ok, got}: got says what the page has, for a failure message.
-  function check(c, elSel, scopeSel) {
+  function check(c, elSel, scopeSel, vacuous) {
     const el = deepFind(elSel);
     const scope = deepFind(scopeSel);
     if (elSel && !el) return { ok: false, got: 'the element is no longer on the page' };
@@ -915,7 +1118,7 @@
     const root = scope || document.body || document.documentElement;
     switch (c.expect) {
       case 'visible':
-        return { ok: !!el && shown(el), got: 'it is not visible' };
+        return { ok: !!el && visible(el), got: 'it is not visible' };
       case 'text': {
         if (el) {
           const t = renderedText(el);
@@ -926,10 +1129,21 @@
         return { ok, got: ok ? '' : closest(cands, c.text, root) };
       }
       case 'hidden': {
-        if (el) return { ok: !shown(el), got: 'it is visible' };
-        const cands = textCandidates(root);
-        const hit = cands.find((t) => matches([t], c));
-        return { ok: hit === undefined, got: hit === undefined ? '' : 'it is visible: ' + q(clip(hit, 200)) };
+        if (el && visible(el)) return { ok: false, got: 'it is visible' };
+        let cands = null;
+        if (!el && (c.text !== null && c.text !== undefined || c.pattern)) {
+          cands = textCandidates(root);
+          const hit = cands.find((t) => matches([t], c));
+          if (hit !== undefined) return { ok: false, got: 'it is visible: ' + q(clip(hit, 200)) };
+        }
+        // absent, or not visible: that proves something only where the page shows something
+        // (a blank page lacks everything; an emptied list in a page is a real outcome); on
+        // the page before a step it held, vacuously
+        const page = document.body || document.documentElement;
+        if (!vacuous && !hasContent(page, scope ? null : cands)) {
+          return { ok: false, got: 'the page shows nothing, so an absence proves nothing' };
+        }
+        return { ok: true, got: '' };
       }
       case 'count': {
         const n = el ? likeElements(el, scope).length : itemsOf(scope).length;
@@ -969,33 +1183,84 @@
     }
   }
 
-  // The page as HTML with its form state written into attributes, scripts removed and a
-  // base URL, so a static copy can be checked later: "did this check hold before the step?"
-  function freeze() {
-    const copy = document.documentElement.cloneNode(true);
-    const live = list(document.documentElement.querySelectorAll('input, textarea, select'));
-    const dead = list(copy.querySelectorAll('input, textarea, select'));
-    live.forEach((el, i) => {
-      const c = dead[i];
-      if (!c) return;
-      if (el.tagName === 'SELECT') {
-        list(el.options).forEach((o, k) => { if (o.selected) c.options[k].setAttribute('selected', ''); else c.options[k].removeAttribute('selected'); });
-      } else if (el.tagName === 'TEXTAREA') c.textContent = el.value;
-      else if (['checkbox', 'radio'].includes((el.type || '').toLowerCase())) { if (el.checked) c.setAttribute('checked', ''); else c.removeAttribute('checked'); }
-      else if ((el.type || '').toLowerCase() !== 'file') c.setAttribute('value', el.value);
-    });
-    for (const el of list(copy.querySelectorAll('script, [data-webtask-id], [data-webtask-frame]'))) {
-      if (el.tagName === 'SCRIPT') el.remove();
-      else { el.removeAttribute(ID_ATTR); el.removeAttribute(FRAME_ATTR); }
+  // The page as static HTML, so a check can be evaluated later on the page as it was: "did
+  // this check hold before the step?" Kept: form state (as attributes), open shadow roots
+  // (declarative shadow DOM), same-origin iframes (srcdoc, their state frozen the same way),
+  // stylesheets as the CSSOM has them now (rules a script inserted, constructed sheets a
+  // document or shadow root adopted), custom elements as defined (empty definitions, so
+  // :defined styles apply), open popovers and modal dialogs. Left out: scripts, inline
+  // handlers, our own attributes, cross-origin iframes' content.
+  const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link',
+    'meta', 'source', 'track', 'wbr']);
+  const OURS = /^(?:data-webtask-(?:id|frame|target|scope)|on.*)$/i;
+  function freeze(doc) {
+    const esc = (t) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    const escAttr = (v) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+    const names = new Set();
+    const rules = (sheet) => {
+      try { return list(sheet.cssRules).map((r) => r.cssText).join('\n'); } catch (e) { return null; }
+    };
+    const adopted = (root) => list(root.adoptedStyleSheets || [])
+      .map((sheet) => '<style>' + (rules(sheet) || '') + '</style>').join('');
+    const children = (node) => list(node.childNodes).map(ser).join('');
+    function ser(node) {
+      if (node.nodeType === 3) return esc(node.nodeValue);
+      if (node.nodeType !== 1) return '';
+      const el = node;
+      const tag = el.localName;
+      if (tag === 'script' || tag === 'noscript') return '';
+      if (tag.includes('-')) names.add(tag);
+      let attrs = '';
+      const set = new Map();
+      for (const a of list(el.attributes)) if (!OURS.test(a.name)) set.set(a.name, a.value);
+      if (tag === 'input') {
+        const type = (el.type || '').toLowerCase();
+        if (type === 'checkbox' || type === 'radio') { if (el.checked) set.set('checked', ''); else set.delete('checked'); }
+        else if (type !== 'file') set.set('value', el.value);
+      } else if (tag === 'option') {
+        if (el.selected) set.set('selected', ''); else set.delete('selected');
+      } else if (tag === 'iframe') {
+        set.delete('src');
+        let inner = null;
+        try { inner = el.contentDocument; } catch (e) { inner = null; }
+        if (inner && inner.documentElement) set.set('srcdoc', freeze(inner));
+        else set.delete('srcdoc');
+      }
+      let reopen = false;
+      try { reopen = el.matches(':popover-open'); } catch (e) { reopen = false; }
+      if (tag === 'dialog' && el.open) {
+        try { reopen = el.matches(':modal'); } catch (e) { reopen = false; }
+        if (reopen) set.delete('open');
+      }
+      if (reopen) set.set('data-webtask-reopen', '');
+      for (const [k, v] of set) attrs += ' ' + k + (v === '' ? '' : '="' + escAttr(v) + '"');
+      if (VOID.has(tag)) return '<' + tag + attrs + '>';
+      let inside;
+      if (tag === 'style') inside = el.sheet ? (rules(el.sheet) ?? el.textContent) : el.textContent;
+      else if (tag === 'textarea') inside = esc(el.value);
+      else if (tag === 'template') inside = el.innerHTML;
+      else {
+        inside = '';
+        if (el.shadowRoot) {
+          inside += '<template shadowrootmode="open">' + adopted(el.shadowRoot) +
+            children(el.shadowRoot) + '</template>';
+        }
+        inside += children(el);
+        if (tag === 'head') inside = '\n' + inside + adopted(el.ownerDocument);
+      }
+      return '<' + tag + attrs + '>' + inside + '</' + tag + '>';
     }
-    for (const el of list(copy.querySelectorAll('*'))) {
-      for (const a of list(el.attributes)) if (/^on/i.test(a.name)) el.removeAttribute(a.name);
-    }
-    const head = copy.querySelector('head') || copy;
-    const base = document.createElement('base');
-    base.setAttribute('href', location.href);
-    head.insertBefore(base, head.firstChild);
-    return '<!DOCTYPE html>' + copy.outerHTML;
+    const body = ser(doc.documentElement);
+    // run in the copy only: define the custom elements the page had, reopen what was open
+    const base = /^(https?|file):/.test(doc.location.href) ? '<base href="' + escAttr(doc.location.href) + '">' : '';
+    const boot = base + '<script>' +
+      JSON.stringify([...names]) + '.forEach((n) => { try { customElements.get(n) || customElements.define(n, class extends HTMLElement {}); } catch (e) {} });' +
+      'addEventListener("DOMContentLoaded", () => document.querySelectorAll("[data-webtask-reopen]").forEach((el) => {' +
+      ' try { el.tagName === "DIALOG" ? el.showModal() : el.showPopover(); } catch (e) {} }));</script>';
+    const at = body.indexOf('<head');
+    const headEnd = at < 0 ? -1 : body.indexOf('>', at) + 1;
+    return '<!DOCTYPE html>' + (headEnd > 0 ? body.slice(0, headEnd) + boot + body.slice(headEnd)
+      : '<head>' + boot + '</head>' + body);
   }
 
   // Give an id to the one visible element showing exactly ``text`` (the innermost one), for
@@ -1003,22 +1268,24 @@
   function mark(text) {
     const want = norm(text);
     const hits = deepAll(document).filter((el) => !SKIP.has(el.tagName.toLowerCase()) &&
-      isVisible(el) && renderedText(el) === want);
+      visible(el) && renderedText(el) === want);
     const inner = hits.filter((el) => !hits.some((o) => o !== el && el.contains(o)));
     if (inner.length !== 1) return { count: inner.length };
     const el = inner[0];
-    const id = 'text-' + state.els.length;
+    const had = el.getAttribute(ID_ATTR);
+    const id = had && state.byId.get(had) === el ? had : (state.found.get(el) || 'text-' + state.texts++);
     el.setAttribute(ID_ATTR, id);
     state.els.push(el);
     state.byId.set(id, el);
+    if (id.startsWith('text-')) state.found.set(el, id);
     return { id, count: 1 };
   }
 
   switch (args.op) {
     case 'mark': return mark(args.text || '');
     case 'resolve': return resolve(args.fp, args.slot, !!args.keep);
-    case 'check': return check(args.check, args.el, args.scope);
-    case 'freeze': return freeze();
+    case 'check': return check(args.check, args.el, args.scope, !!args.vacuous);
+    case 'freeze': return freeze(document);
     case 'element': { // a cited element as a claim reads it: a checkable's state, a field's value, else its text
       const el = deepFind(args.el);
       if (!el) throw new Error('element ' + args.el + ' is no longer on the page');

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from ..defaults import LLM_MAX_TOKENS
 from ..errors import ConfigurationError, LLMError, ProposalError, WebtaskError
 from .options import FIELDS, ExploreOptions
 from .plan import PlanError, secret_env
@@ -129,7 +130,7 @@ def model_factory(args: argparse.Namespace) -> Callable[[], Any]:
         try:
             return OpenAILLM.from_env(
                 model=args.model or None,
-                max_tokens=int(os.environ.get("WEBTASK_LLM_MAX_TOKENS") or 4096),
+                max_tokens=int(os.environ.get("WEBTASK_LLM_MAX_TOKENS") or LLM_MAX_TOKENS),
                 response_format=os.environ.get("WEBTASK_RESPONSE_FORMAT") or "auto")
         except ConfigurationError as exc:
             raise ConfigurationError(f"{exc} Or pass --llm MODULE:CALLABLE.") from None

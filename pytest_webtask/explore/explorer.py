@@ -166,7 +166,7 @@ class Explorer:
         self.progress = progress
         self.task = TaskContext.create("Explore the app", variables=variables, secrets=secrets,
                                        resources=files, known=self.secrets)
-        self.browser = LLMBrowser(page, max_chars=self.options.page_chars, secrets=self.secrets)
+        self.browser = LLMBrowser(page, page_chars=self.options.page_chars, secrets=self.secrets)
         self.usage = Usage()
         self.budget = Budget(max_calls=self.options.max_llm_calls,
                              max_tokens=self.options.max_tokens,

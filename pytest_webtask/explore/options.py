@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..defaults import PAGE_CHARS
 from ..errors import ConfigurationError
 
 # name -> (type, default, environment variable, help)
@@ -22,7 +23,7 @@ FIELDS: dict[str, tuple[type, Any, str, str]] = {
                    "most tokens (prompt + completion) in all; 0: no limit"),
     "max_seconds": (float, 600.0, "WEBTASK_EXPLORE_MAX_SECONDS",
                     "wall time for exploring, in seconds (the plan is written after)"),
-    "page_chars": (int, 40_000, "WEBTASK_PAGE_CHARS",
+    "page_chars": (int, PAGE_CHARS, "WEBTASK_PAGE_CHARS",
                    "page-state budget in characters, as for recording"),
     "allow_writes": (bool, False, "WEBTASK_EXPLORE_ALLOW_WRITES",
                      "also submit forms that look destructive (delete, cancel, remove...)"),
@@ -39,7 +40,7 @@ class ExploreOptions:
     max_llm_calls: int = 30
     max_tokens: int = 1_000_000
     max_seconds: float = 600.0
-    page_chars: int = 40_000
+    page_chars: int = PAGE_CHARS
     allow_writes: bool = False
     allow_subresources: bool = False
     allowed_origins: tuple[str, ...] = ()  # besides the start page's origin

@@ -36,14 +36,3 @@ class Trail:
              secrets: dict[str, Any]) -> None:
         self.events.append(Ran(step, {k: str(v) for k, v in variables.items()},
                                {k: Path(v) for k, v in resources.items()}, sorted(secrets)))
-
-
-class NoTrail:
-    """The trail when nothing is exported: hears everything, keeps nothing."""
-
-    def goto(self, url: str) -> None:
-        pass
-
-    def step(self, step: RecipeStep, variables: dict[str, Any], resources: dict[str, Any],
-             secrets: dict[str, Any]) -> None:
-        pass

@@ -7,9 +7,11 @@ from __future__ import annotations
 import keyword
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from ..recipes.model import RecipeAction
+from ..tools.builtin import BUILT_IN
 from .checks import CheckWriter
 from .locators import locator
 from .source import Strings
@@ -142,62 +144,23 @@ class Writer:
         return out
 
     def _action(self, a: RecipeAction, s: Strings, ran: Ran) -> list[str]:
-        p = a.params
-        el = locator(a.target, s) if a.target is not None else None
-        value = s.expr(str(p.get("value", "")))
-        tool = a.tool
-        if el is None and p.get("text") and tool in ("hover", "double_click", "click"):
-            el = f"page.get_by_text({s.expr(str(p['text']))}, exact=True)"
-        if tool == "navigate":
-            line = f"page.goto({s.expr(str(p['url']))})"
-        elif tool == "press":
-            line = f"{el}.press({p['key']!r})" if el else f"page.keyboard.press({p['key']!r})"
-        elif tool == "scroll":
-            sign = 1 if p.get("direction", "down") == "down" else -1
-            line = f"{el}.scroll_into_view_if_needed()" if el else \
-                f"page.mouse.wheel(0, {sign * 600})"
-        elif tool == "go_back":
-            line = "page.go_back()"
-        elif tool == "wait":
-            line = (f"expect(page.get_by_text({s.expr(str(p['text']))}).filter(visible=True)"
-                    f".first).to_be_visible(timeout={float(p.get('seconds') or 5) * 1000:.0f})")
-        elif tool == "switch_tab":
-            return [f"page = page.context.pages[{int(p['tab'])}]", "page.bring_to_front()"]
-        elif tool in ("find", "dialog"):
-            return []  # reads the page / answers a dialog the action before opened
-        elif el is None:
-            raise NotExportable(f"its {tool!r} action has no target element")
-        elif tool == "click":
-            line = f"{el}.click()"
-        elif tool == "fill":
-            line = f"{el}.fill({value})"
-        elif tool == "type":
-            line = f"{el}.press_sequentially({value})"
-        elif tool == "select":
-            line = f"{el}.select_option({value})"
-        elif tool == "upload":
-            files = ", ".join(self._file(ran, n) for n in p.get("resource_names", []))
-            line = f"{el}.set_input_files([{files}])"
-        elif tool == "hover":
-            line = f"{el}.hover()"
-        elif tool == "double_click":
-            line = f"{el}.dblclick()"
-        elif tool in ("check", "uncheck"):
-            line = f"{el}.{tool}()"
-        elif tool == "drag" and a.to is not None:
-            line = f"{el}.drag_to({locator(a.to, s)})"
-        else:
-            raise NotExportable(f"it uses the {tool!r} tool, which the export does not know")
-        out = []
+        tool = BUILT_IN.get(a.tool)
+        lines = tool.code(ActionCode(a, s, lambda name: self._file(ran, name))) \
+            if tool is not None else None
+        if lines is None:
+            raise NotExportable(f"it uses the {a.tool!r} tool, which the export does not know")
+        if not lines:
+            return []
+        *before, line = lines
         if a.dialogs:
             answers = ", ".join(
                 f"({d.accept}, {s.expr(d.text) if d.text is not None else None})"
                 for d in a.dialogs)
-            out.append(f"answer(page, {answers})")
+            before.append(f"answer(page, {answers})")
         if a.opens_tab:
-            return [*out, "with page.context.expect_page() as new_tab:", f"    {line}",
+            return [*before, "with page.context.expect_page() as new_tab:", f"    {line}",
                     "page = new_tab.value"]
-        return [*out, line]
+        return [*before, line]
 
     def _file(self, ran: Ran, name: str) -> str:
         path = ran.resources.get(name)
@@ -206,6 +169,38 @@ class Writer:
                                 "did not pass")
         rel = os.path.relpath(path.resolve(), self.folder.resolve())
         return f"HERE / {Path(rel).as_posix()!r}"
+
+
+class ActionCode:
+    """One recorded action as its tool's ``code`` reads it (``tools.spec.Code``)."""
+
+    def __init__(self, action: RecipeAction, s: Strings, file: Callable[[str], str]) -> None:
+        self.action = action
+        self.params = action.params
+        self.expr = s.expr
+        self.file = file
+        self.s = s
+
+    def element_or_none(self) -> str | None:
+        """The target's locator, or the element with the exact text the action named (an
+        element the page state showed without an id)."""
+        a = self.action
+        if a.target is not None:
+            return locator(a.target, self.s)
+        if a.params.get("text"):
+            return f"page.get_by_text({self.s.expr(str(a.params['text']))}, exact=True)"
+        return None
+
+    def element(self) -> str:
+        el = self.element_or_none()
+        if el is None:
+            raise NotExportable(f"its {self.action.tool!r} action has no target element")
+        return el
+
+    def drop_target(self) -> str:
+        if self.action.to is None:
+            raise NotExportable(f"its {self.action.tool!r} action has no drop target")
+        return locator(self.action.to, self.s)
 
 
 SECRET_HELPER = '''def secret(name: str) -> str:

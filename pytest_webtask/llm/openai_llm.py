@@ -12,6 +12,7 @@ from typing import Any
 
 import openai
 
+from ..defaults import LLM_MAX_TOKENS, LLM_TIMEOUT
 from ..errors import ConfigurationError, LLMError
 from ..types import Usage
 from .base import LLMReply
@@ -33,11 +34,11 @@ class OpenAILLM:
         *,
         base_url: str | None = None,
         api_key: str | None = None,
-        timeout: float = 60.0,
+        timeout: float = LLM_TIMEOUT,
         max_retries: int = 2,
         supports_images: bool = False,
         structured_outputs: bool = True,
-        max_tokens: int = 4096,
+        max_tokens: int = LLM_MAX_TOKENS,
         response_format: str = "auto",
     ) -> None:
         if not model:

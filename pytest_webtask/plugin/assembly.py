@@ -8,9 +8,9 @@ import json
 import os
 import shlex
 from collections.abc import Callable
-from contextlib import nullcontext
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -19,6 +19,12 @@ from ..recipes.naming import recipe_test_name
 from ..settings import Settings
 from .keys import FLAVOUR, RECIPE_OWNERS, REPORTS, RUN_BUDGET, SETTINGS
 from .unused import RecipeUse
+
+if TYPE_CHECKING:
+    from ..steps.context import StepServices, TestInfo
+    from ..steps.listeners import StepListener
+    from ..steps.session import RecipeSession
+    from ..types import Secrets
 
 
 def browser_of(node: Any) -> str | None:
@@ -58,7 +64,7 @@ def fix_command(config: pytest.Config, item: pytest.Item) -> str:
     return command
 
 
-def _session(request: pytest.FixtureRequest, s: Settings) -> Any:
+def _session(request: pytest.FixtureRequest, s: Settings) -> RecipeSession:
     from ..steps.session import RecipeSession
 
     node = request.node
@@ -87,19 +93,6 @@ def _llm_provider(request: pytest.FixtureRequest) -> Callable[[], Any]:
                 f"no model is configured: {exc} (or override the webtask_llm fixture)"
             ) from None
     return provide
-
-
-def _reporter(config: pytest.Config) -> Callable[[str], None]:
-    """With -v, a live line per step (not from xdist workers: they have no terminal)."""
-    terminal = config.pluginmanager.get_plugin("terminalreporter")
-    capture = config.pluginmanager.get_plugin("capturemanager")
-    if terminal is None or config.get_verbosity() < 1 or hasattr(config, "workerinput"):
-        return lambda line: None
-
-    def write(line: str) -> None:
-        with capture.global_and_fixture_disabled() if capture else nullcontext():
-            terminal.write_line("    " + line)
-    return write
 
 
 def claim_flavour(request: pytest.FixtureRequest, flavour: str) -> None:
@@ -144,15 +137,39 @@ def _run_budget(config: pytest.Config) -> Any:
     return config.stash[RUN_BUDGET]
 
 
-def pipeline_parts(request: pytest.FixtureRequest, flavour: str,
-              artifacts: Path | None) -> dict[str, Any]:
-    """What ``WebTask``/``AsyncWebTask`` are built with, for this test."""
-    from ..report.progress import for_terminal
-    from ..steps.observer import StepObserver
-    from ..steps.session import StepStats
+@dataclass
+class PipelineParts:
+    """What a test's pipeline is built with, before its page exists (the async fixture
+    starts its browser with the settings)."""
+
+    flavour: str
+    session: RecipeSession
+    settings: Settings
+    services: StepServices
+    test: TestInfo
+    listeners: list[StepListener]
+    secrets: Secrets
+
+    def open(self, page: Any) -> Any:
+        """The test's ``Pipeline`` (``AsyncPipeline`` for the async flavour) on ``page``."""
+        if self.flavour == "async":
+            from ..steps._async.pipeline import AsyncPipeline
+
+            return AsyncPipeline(page, self.session, self.settings, services=self.services,
+                                 test=self.test, listeners=self.listeners,
+                                 secrets=self.secrets)
+        from ..steps._sync.pipeline import Pipeline
+
+        return Pipeline(page, self.session, self.settings, services=self.services,
+                        test=self.test, listeners=self.listeners, secrets=self.secrets)
+
+
+def pipeline_parts(request: pytest.FixtureRequest, flavour: str, base_url: str | None,
+                   artifacts: Path | None) -> PipelineParts:
+    """What ``WebTask``/``AsyncWebTask``'s pipeline is built with, for this test."""
+    from ..steps.context import StepServices, TestInfo
     from ..types import Secrets
-    from . import export as export_plugin
-    from .report import report_for
+    from .listeners import ExportListener, HookRelay, LiveLine, ReportListener, StepLines
 
     item = request.node
     s = _test_settings(request)
@@ -160,21 +177,21 @@ def pipeline_parts(request: pytest.FixtureRequest, flavour: str,
         tools, strategies = _extensions(item.ihook, flavour)
     except ConfigurationError as exc:
         raise pytest.fail.Exception(str(exc), pytrace=False) from None
-    hook = request.config.hook
-    observer = StepObserver(
-        done=lambda outcome: hook.pytest_webtask_step_done(item=item, outcome=outcome),
-        failed=lambda kind, text, message: hook.pytest_webtask_step_failed(
-            item=item, kind=kind, text=text, message=message))
+    session = _session(request, s)
     secrets = Secrets()  # every secret the test's steps pass, masked everywhere from then on
-    return dict(session=_session(request, s), settings=s, llm_provider=_llm_provider(request),
-                stats=StepStats(), report=_reporter(request.config),
-                artifacts=(lambda: artifacts) if artifacts is not None else None,
-                run_budget=_run_budget(request.config), strategies=strategies, tools=tools,
-                observer=observer, fix_command=fix_command(request.config, item),
-                screenshot=_option(request.config, "screenshot", "off") != "off",
-                trail=export_plugin.trail_for(request.config),
-                progress=for_terminal(request.config), secrets=secrets,
-                html_report=report_for(request, secrets))
+    config = request.config
+    listeners = [LiveLine.for_terminal(config),
+                 ExportListener.for_test(request, base_url, session.test_name),
+                 ReportListener.for_test(request, secrets), StepLines.for_terminal(config),
+                 HookRelay(item)]
+    return PipelineParts(
+        flavour, session, s,
+        StepServices(llm=_llm_provider(request), run_budget=_run_budget(config),
+                     strategies=strategies, tools=tools),
+        TestInfo(base_url=base_url, fix_command=fix_command(config, item),
+                 artifacts=artifacts,
+                 screenshot=_option(config, "screenshot", "off") != "off"),
+        [listener for listener in listeners if listener is not None], secrets)
 
 
 def _option(config: pytest.Config, name: str, default: Any) -> Any:
@@ -185,20 +202,17 @@ def _option(config: pytest.Config, name: str, default: Any) -> Any:
         return default
 
 
-def finish(request: pytest.FixtureRequest, task: Any) -> None:
-    from . import export as export_plugin
+def finish(request: pytest.FixtureRequest, pipe: Any) -> None:
+    """The test is over: the pipeline stores its recipe (and the listeners write the export
+    and the report); the test's counts and recipe use go to its user properties."""
     reports = request.node.stash.get(REPORTS, {})
     passed = "call" in reports and reports["call"].passed
-    pipe = task._pipe
     session = pipe.session
     try:
         recorded = session.recipe() if not session.record_all else None
     except WebtaskError:  # a broken recipe: the test has already failed saying so
         recorded = None
-    session.finish(passed)
-    export_plugin.finish(request, pipe.trail, passed, pipe.base_url,
-                         session.test_name)
-    pipe.html_report.save("passed" if passed else "failed")
+    pipe.finish(passed)
     props = request.node.user_properties
     props.append(("webtask", json.dumps(pipe.stats.as_dict())))
     if recorded is not None:

@@ -1,6 +1,6 @@
-"""The export's side of a test run: a trail per test, the file written when the test has
-passed, and a line in the terminal summary (works on the xdist controller: each worker
-writes its own tests' files and reports them through ``user_properties``)."""
+"""The export's side of a run: a line in the terminal summary (works on the xdist
+controller: each worker writes its own tests' files, by ``listeners.ExportListener``, and
+reports them through ``user_properties``)."""
 
 from __future__ import annotations
 
@@ -9,39 +9,8 @@ from typing import Any
 
 import pytest
 
+from .keys import EXPORT_PROPERTY
 from .options import export_dir
-
-PROPERTY = "webtask_export"
-
-
-def trail_for(config: pytest.Config) -> Any:
-    from ..export.trail import NoTrail, Trail
-
-    return Trail() if export_dir(config) is not None else NoTrail()
-
-
-def finish(request: pytest.FixtureRequest, trail: Any, passed: bool, base_url: str | None,
-           test_name: str) -> None:
-    """Write the test's file, or say why not, in the test's user properties."""
-    from ..export.trail import Ran, Trail
-    from ..export.writer import NotExportable, export
-
-    folder = export_dir(request.config)
-    if folder is None or not isinstance(trail, Trail):
-        return
-    node = request.node
-    if not any(isinstance(e, Ran) for e in trail.events):
-        return  # no step ran: nothing the export would add to the test
-    if not passed:
-        outcome = {"test": node.nodeid, "skipped": "the test did not pass"}
-    else:
-        try:
-            path = export(trail, base_url=base_url, folder=folder, test_name=test_name,
-                          module=node.path.stem, origin=node.nodeid)
-            outcome = {"test": node.nodeid, "path": str(path)}
-        except NotExportable as exc:
-            outcome = {"test": node.nodeid, "skipped": str(exc)}
-    node.user_properties.append((PROPERTY, json.dumps(outcome)))
 
 
 class ExportSummary:
@@ -56,7 +25,7 @@ class ExportSummary:
         if report.when != "teardown":
             return
         for key, value in report.user_properties:
-            if key != PROPERTY or not isinstance(value, str):
+            if key != EXPORT_PROPERTY or not isinstance(value, str):
                 continue
             try:
                 data = json.loads(value)

@@ -47,13 +47,13 @@ def webtask(request: pytest.FixtureRequest, page: Any, base_url: str | None,
     from ..steps._sync.webtask import WebTask
 
     claim_flavour(request, "sync")
-    task = WebTask(page, base_url=base_url or None,
-                   **pipeline_parts(request, "sync", Path(output_path)))
+    pipe = pipeline_parts(request, "sync", base_url or None, Path(output_path)).open(page)
+    task = WebTask(pipe)
     request.node.stash[TEST_SECRETS] = task.secrets
     request.node.stash[TEST_ARTIFACTS] = Path(output_path)
     yield task
     task.scrub_page()  # before pytest-playwright's end-of-test screenshot
-    finish(request, task)
+    finish(request, pipe)
 
 
 try:
@@ -80,13 +80,14 @@ if pytest_asyncio is not None:
             base_url = request.getfixturevalue("base_url")  # pytest-base-url, or overridden
         except pytest.FixtureLookupError:
             base_url = None
-        kwargs = pipeline_parts(request, "async", Path(output_path))
+        parts = pipeline_parts(request, "async", base_url, Path(output_path))
         browser = TestBrowser(BrowserOptions.for_test(
             request, browser_name=browser_name, launch_args=browser_type_launch_args,
-            connect_options=connect_options, connect_cdp=kwargs["settings"].connect_cdp,
+            connect_options=connect_options, connect_cdp=parts.settings.connect_cdp,
             base_url=base_url, output_path=output_path))
         try:
-            task = AsyncWebTask(await browser.start(), base_url=base_url, **kwargs)
+            pipe = parts.open(await browser.start())
+            task = AsyncWebTask(pipe)
             request.node.stash[TEST_SECRETS] = task.secrets
             request.node.stash[TEST_ARTIFACTS] = Path(output_path)
             yield task
@@ -94,4 +95,4 @@ if pytest_asyncio is not None:
         finally:
             reports = request.node.stash.get(REPORTS, {})
             await browser.finish(failed=not ("call" in reports and reports["call"].passed))
-        finish(request, task)
+        finish(request, pipe)

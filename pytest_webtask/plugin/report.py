@@ -1,5 +1,6 @@
-"""The report's side of a run: a TestReport per test (its fragment written when the test
-ends, on whichever process ran it), merged into one HTML file by the controller."""
+"""The report's side of a run: the fragments each test's ``listeners.ReportListener``
+writes when it ends, on whichever process ran it, merged into one HTML file by the
+controller."""
 
 from __future__ import annotations
 
@@ -11,15 +12,6 @@ from typing import Any
 import pytest
 
 from .options import parts_dir, report_path
-
-
-def report_for(request: pytest.FixtureRequest, secrets: Any) -> Any:
-    from ..report.collect import NoReport, TestReport
-
-    path = report_path(request.config)
-    if path is None:
-        return NoReport()
-    return TestReport(request.node.nodeid, parts_dir(path), secrets.mask)
 
 
 class HtmlReportWriter:

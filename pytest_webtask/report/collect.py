@@ -15,7 +15,8 @@ from typing import Any
 
 
 class TestReport:
-    """One test's steps, model calls and failure, filled by the pipeline."""
+    """One test's steps, model calls and failure, filled by its listener (the plugin's
+    ``ReportListener``)."""
 
     __test__ = False  # not a pytest test class
 
@@ -27,8 +28,6 @@ class TestReport:
         self.steps: list[dict[str, Any]] = []
         self._calls: list[dict[str, Any]] = []
         self._before: list[str | None] = []  # each replayed action's target, boxed
-
-    live = True
 
     def action(self, action: Any, shot: bytes | None) -> None:
         self._before.append(_b64(shot))
@@ -67,9 +66,6 @@ class TestReport:
         return {"tool": a.tool, "target": target, "params": json.dumps(params),
                 "before": before}
 
-    def watch(self, llm: Any) -> Any:
-        return _Recorded(llm, self)
-
     def save(self, outcome: str) -> None:
         """Write this test's fragment for the controller to merge."""
         if not self.steps:
@@ -84,56 +80,5 @@ class TestReport:
         tmp.replace(path)
 
 
-class NoReport:
-    """The report when ``--webtask-report`` is off: keeps nothing."""
-
-    live = False
-
-    def action(self, action: Any, shot: bytes | None) -> None:
-        pass
-
-    def model_call(self, prompt: str, reply: str, tokens: int) -> None:
-        pass
-
-    def step_finished(self, outcome: Any, shot: bytes | None) -> None:
-        pass
-
-    def step_failed(self, kind: str, text: str, message: str, seconds: float,
-                    shot: bytes | None) -> None:
-        pass
-
-    def watch(self, llm: Any) -> Any:
-        return llm
-
-    def save(self, outcome: str) -> None:
-        pass
-
-
 def _b64(shot: bytes | None) -> str | None:
     return base64.b64encode(shot).decode("ascii") if shot else None
-
-
-class _Recorded:
-    """An LLM whose every prompt and reply goes to the report."""
-
-    def __init__(self, llm: Any, report: TestReport) -> None:
-        self._llm = llm
-        self._report = report
-
-    def generate(self, context: Any) -> Any:
-        reply = self._llm.generate(context)
-        self._note(context, reply)
-        return reply
-
-    async def agenerate(self, context: Any) -> Any:
-        reply = await self._llm.agenerate(context)
-        self._note(context, reply)
-        return reply
-
-    def _note(self, context: Any, reply: Any) -> None:
-        usage = getattr(reply, "usage", None)
-        tokens = (usage.prompt_tokens + usage.completion_tokens) if usage is not None else 0
-        self._report.model_call(context.to_text(), getattr(reply, "text", str(reply)), tokens)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._llm, name)

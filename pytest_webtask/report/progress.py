@@ -47,10 +47,6 @@ class Progress:
         self._erase()
         self._where = ""
 
-    def watch(self, llm: Any) -> Any:
-        """``llm``, counting its calls on this line (the same object when not live)."""
-        return _Counted(llm, self.model_call) if self.live else llm
-
     def _text(self) -> str:
         calls = f"{self._calls} model call{'s' if self._calls != 1 else ''}"
         tail = f": {calls}, {time.monotonic() - self._started:.0f}s]"
@@ -77,25 +73,6 @@ class Progress:
             self._out.write("\b" * self._shown + "\x1b[K")
             self._out.flush()
         self._shown = 0
-
-
-class _Counted:
-    """An LLM that says when it is asked; everything else passes through."""
-
-    def __init__(self, llm: Any, tick: Callable[[], None]) -> None:
-        self._llm = llm
-        self._tick = tick
-
-    def generate(self, context: Any) -> Any:
-        self._tick()
-        return self._llm.generate(context)
-
-    async def agenerate(self, context: Any) -> Any:
-        self._tick()
-        return await self._llm.agenerate(context)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._llm, name)
 
 
 def for_terminal(config: Any) -> Progress:

@@ -15,6 +15,8 @@ from ..agent.task_context import TaskContext
 from ..recipes.model import Check, RecipeAction, RecipeStep
 from ..recipes.patterns import varying
 from ..recipes.urls import absolute_url, relative_url, url_change
+from ..tools.builtin import BUILT_IN
+from ..tools.spec import ToolSpec
 from ..types import Fingerprint
 
 
@@ -105,11 +107,6 @@ class CheckCompiler:
         return Check(**fields)
 
 
-# Tools whose effect lives elsewhere in the recipe: a dialog's answer is stored with the
-# action that opened the dialog; find only reads the page.
-NOT_REPLAYED = ("dialog", "find")
-
-
 def compile_step(kind: str, text: str, result: TaskResult, ctx: TaskContext,
                  base_url: str | None, start_url: str,
                  dynamic: list[str] | None = None) -> RecipeStep:
@@ -117,14 +114,15 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: TaskContext,
     actions = []
     for step in result.steps:
         for action, execution in zip(step.proposal.actions, step.executions, strict=False):
-            if not execution.success or action.tool_name in NOT_REPLAYED:
+            tool = BUILT_IN.get(action.tool_name, ToolSpec)  # a plugin's: the defaults
+            if not execution.success or not tool.replayed:
                 continue
             params = dict(_templated(action.parameters, ctx))  # type: ignore[call-overload]
             params.pop("element_id", None)
             params.pop("to_element_id", None)  # ids never reach a recipe: see target and to
-            if action.tool_name == "navigate":
-                params["url"] = relative_url(absolute_url(params["url"], base_url, start_url),
-                                             base_url)
+            if tool.url_param is not None:
+                params[tool.url_param] = relative_url(
+                    absolute_url(params[tool.url_param], base_url, start_url), base_url)
             dialogs = [d.model_copy(update={
                 "message": ctx.placeholders(d.message),
                 "text": ctx.placeholders(d.text) if d.text is not None else None})

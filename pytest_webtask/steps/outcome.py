@@ -56,13 +56,27 @@ class StepOutcome:
 
 
 class StepRun:
-    """One step while it runs: the request, its task context, its place in the test."""
+    """One step while it runs: the request, its task context, its place in the test, the
+    path it started at; and what its kind found: a verified heal, or a recorded step none
+    of whose checks discriminates (``weak``)."""
 
-    def __init__(self, request: StepRequest, ctx: TaskContext, index: int) -> None:
+    def __init__(self, request: StepRequest, ctx: TaskContext, index: int,
+                 start_path: str = "") -> None:
         self.request = request
         self.ctx = ctx
         self.index = index
+        self.start_path = start_path
         self.where = f"Step {index + 1} {request.kind}({request.text!r})"
         self.started = time.monotonic()
-        self.healed: RecipeStep | None = None  # set by an accepted heal: the recipe's new step
-        self.heal_diff: list[str] = []
+        self.heal: Heal | None = None
+        self.weak = False
+
+
+@dataclass
+class Heal:
+    """A verified heal of a replayed step: the step with the model's actions, what changed
+    (one line per action), and what it cost."""
+
+    step: RecipeStep
+    diff: list[str]
+    calls: str  # "3 model call(s)"

@@ -9,11 +9,13 @@ call per step) and ``plan`` (rolling-horizon planning); a plugin adds more with 
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..agent.budget import Budget
+from ..defaults import MAX_ITERATIONS, PAGE_CHARS, PLAN_HORIZON
 from ..errors import ConfigurationError
 from ..types import Secrets
 
@@ -27,9 +29,9 @@ class StrategyOptions:
     secrets: Secrets
     max_steps: int
     block_subresources: bool = False
-    max_page_chars: int = 40_000
-    plan_horizon: int = 3
-    max_iterations: int = 30
+    page_chars: int = PAGE_CHARS
+    plan_horizon: int = PLAN_HORIZON
+    max_iterations: int = MAX_ITERATIONS
     extra_tools: list[type] = field(default_factory=list)
 
     def agent_kwargs(self) -> dict[str, Any]:
@@ -37,7 +39,14 @@ class StrategyOptions:
         return dict(allowed_origins=self.allowed_origins, require_evidence=True,
                     budget=self.budget, secrets=self.secrets,
                     block_subresources=self.block_subresources,
-                    max_page_chars=self.max_page_chars, extra_tools=self.extra_tools)
+                    page_chars=self.page_chars, extra_tools=self.extra_tools)
+
+    @property
+    def max_page_chars(self) -> int:
+        """Deprecated: ``page_chars``."""
+        warnings.warn("StrategyOptions.max_page_chars is deprecated: read page_chars",
+                      DeprecationWarning, stacklevel=2)
+        return self.page_chars
 
 
 Strategy = Callable[[Any, Any, StrategyOptions], Any]

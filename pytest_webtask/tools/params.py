@@ -78,9 +78,13 @@ class NoParams(ToolParams):
     pass
 
 
+WAIT_SECONDS = 5  # the wait tool's default (a recipe may leave it out)
+
+
 class WaitParams(ToolParams):
     text: str = Field(description="Text to wait for until it is visible on the page")
-    seconds: float = Field(default=5, gt=0, le=15, description="How long to wait at most")
+    seconds: float = Field(default=WAIT_SECONDS, gt=0, le=15,
+                           description="How long to wait at most")
 
 
 class DialogParams(ToolParams):

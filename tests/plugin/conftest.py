@@ -1,11 +1,19 @@
-"""Helpers for pytester runs of the plugin: an inner project using the demo shop and a
-ScriptedLLM, run in a subprocess (sync Playwright and xdist need their own process)."""
+"""pytester runs of the plugin: an inner project using the demo shop and a ScriptedLLM.
+
+An inner run is in-process (``pytester.runpytest_inprocess``) unless a separate process is
+the behaviour under test (xdist's ``-n``, or ``Inner(process=True)``). In-process, the inner
+session cannot start a second sync Playwright (the outer session's keeps an event loop in
+this thread), so it borrows the outer one, and one browser launched with the same launch
+arguments and browser name (``Lender``); what it asks for differently (another browser,
+``--headed``, other launch arguments, a remote browser) it launches or connects itself."""
 
 from __future__ import annotations
 
 import json
 import os
 import textwrap
+import types
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -93,12 +101,66 @@ def test_add_again(webtask):
 _RECORDED: dict[tuple[str, str, str], dict[Path, bytes]] = {}
 
 
+class Lender:
+    """The outer session's Playwright and browsers, lent to in-process inner runs."""
+
+    def __init__(self, playwright: Any) -> None:
+        self.playwright = playwright
+        self._browsers: dict[str, Any] = {}
+
+    def browser(self, name: str, launch_args: dict[str, Any]) -> Any:
+        key = repr((name, sorted(launch_args.items())))
+        browser = self._browsers.get(key)
+        if browser is None or not browser.is_connected():
+            browser = self._browsers[key] = getattr(self.playwright, name).launch(**launch_args)
+        return browser
+
+    def close(self) -> None:
+        for browser in self._browsers.values():
+            if browser.is_connected():
+                browser.close()
+        self._browsers.clear()
+
+    def plugin(self) -> Any:
+        """A plugin for ``runpytest_inprocess(plugins=...)``: on configure it registers the
+        fixtures below, after pytest-playwright (loaded from its entry point), so they win."""
+        lender = self
+
+        @pytest.fixture(scope="session")
+        def playwright() -> Iterator[Any]:
+            yield lender.playwright  # the outer session stops it
+
+        @pytest.fixture(scope="session")
+        def browser(launch_browser: Any, browser_name: str, browser_type_launch_args: dict,
+                    connect_options: dict | None, pytestconfig: pytest.Config) -> Iterator[Any]:
+            if connect_options or pytestconfig.pluginmanager.has_plugin("webtask-remote"):
+                remote = launch_browser()  # connects: nothing to lend
+                yield remote
+                remote.close()
+                return
+            yield lender.browser(browser_name, browser_type_launch_args)
+
+        fixtures = types.ModuleType("webtask_tests_lent_browser")
+        fixtures.playwright = playwright  # type: ignore[attr-defined]
+        fixtures.browser = browser  # type: ignore[attr-defined]
+
+        class Register:
+            @staticmethod
+            def pytest_configure(config: pytest.Config) -> None:
+                config.pluginmanager.register(fixtures, "webtask-tests-lent-browser")
+
+        return Register()
+
+
 class Inner:
     """An inner pytest project in a temp folder."""
 
-    def __init__(self, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+                 lender: Lender | None = None, process: bool = False) -> None:
         self.pytester = pytester
         self.path = pytester.path
+        self.lender = lender
+        self.process = process or lender is None
         monkeypatch.setenv("PYTHONPATH", str(ROOT))
         monkeypatch.delenv("CI", raising=False)
         monkeypatch.delenv("WEBTASK_MODEL", raising=False)
@@ -133,11 +195,17 @@ class Inner:
             target.write_bytes(data)
 
     def run(self, *args: str, env: dict[str, str] | None = None) -> pytest.RunResult:
+        """Run pytest on the project: in this process, or in a new one for xdist (``-n``)
+        or when this project was made with ``process=True``."""
         old = dict(os.environ)
         os.environ.update(env or {})
         try:
-            return self.pytester.runpytest_subprocess("-p", "no:cacheprovider", *args,
-                                                      timeout=240)
+            if self.process or "-n" in args:
+                return self.pytester.runpytest_subprocess("-p", "no:cacheprovider", *args,
+                                                          timeout=240)
+            assert self.lender is not None
+            return self.pytester.runpytest_inprocess("-p", "no:cacheprovider", *args,
+                                                     plugins=[self.lender.plugin()])
         finally:
             os.environ.clear()
             os.environ.update(old)
@@ -162,11 +230,18 @@ class Inner:
 
 
 @pytest.fixture
-def inner(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Inner:
-    return Inner(pytester, monkeypatch)
+def inner(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, lender: Lender) -> Inner:
+    """An inner project whose runs are in this process (xdist's ``-n`` runs excepted)."""
+    return Inner(pytester, monkeypatch, lender)
 
 
-@pytest.fixture(params=["serial", "xdist"])
+@pytest.fixture
+def inner_process(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Inner:
+    """An inner project whose every run is a new Python process."""
+    return Inner(pytester, monkeypatch, process=True)
+
+
+@pytest.fixture(params=["serial", pytest.param("xdist", marks=pytest.mark.subprocess)])
 def dist(request: pytest.FixtureRequest) -> list[str]:
     """Run once without and once with ``-n 2``: for the tests whose behaviour differs under
     xdist (reports and recipes written from workers, unused recipes on the controller)."""

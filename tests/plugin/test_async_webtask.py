@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.plugin.conftest import Inner
 
 ASYNC_TEST = '''
@@ -20,6 +22,12 @@ MIXED = ASYNC_TEST + '''
 def test_sync(webtask):
     webtask.goto("/")
 '''
+
+
+@pytest.fixture
+def inner(inner_process: Inner) -> Inner:
+    """async_webtask runs its own event loop: each inner run is a new process."""
+    return inner_process
 
 
 def test_async_record_then_replay(inner: Inner) -> None:

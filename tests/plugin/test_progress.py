@@ -62,7 +62,8 @@ def _shown(raw: str) -> str:
 
 
 def test_recording_in_a_terminal_shows_the_step_and_model_calls_then_erases_it(
-        inner: Inner) -> None:
+        inner_process: Inner) -> None:
+    inner = inner_process
     inner.tests(ONE_TEST)
     raw = _in_terminal(inner)
     assert "1 passed" in raw
@@ -73,7 +74,8 @@ def test_recording_in_a_terminal_shows_the_step_and_model_calls_then_erases_it(
     assert re.search(r"test_shop\.py \.\s+\[100%\]", shown), shown
 
 
-def test_no_progress_line_under_q_in_ci_or_through_a_pipe(inner: Inner) -> None:
+def test_no_progress_line_under_q_in_ci_or_through_a_pipe(inner_process: Inner) -> None:
+    inner = inner_process
     inner.tests(ONE_TEST)
     assert "[recording" not in _in_terminal(inner, "-q", "--webtask-record")
     ci = _in_terminal(inner, "--webtask-record", CI="true")
@@ -95,5 +97,30 @@ def test_a_long_step_text_gives_way_to_the_counts() -> None:
     assert drawn[2].startswith(" [recording Step 3 do('xxx") and "…: 1 model call, 0s]" in \
         drawn[2]
     assert _shown(out.getvalue()) == ""
-    silent = Progress()
-    assert silent.watch(progress) is progress  # no wrapper when nothing is drawn
+
+
+def test_the_live_line_hears_each_model_call_of_a_recording() -> None:
+    from pytest_webtask.agent.task_context import TaskContext
+    from pytest_webtask.plugin.listeners import LiveLine
+    from pytest_webtask.steps.identity import StepKey
+    from pytest_webtask.steps.listeners import Listeners
+    from pytest_webtask.steps.outcome import StepRequest, StepRun
+
+    class Model:
+        supports_images = False
+
+        def generate(self, context: str) -> str:
+            return f"reply to {context}"
+
+    model = Model()
+    assert Listeners([]).heard(model) is model  # no wrapper when nobody listens
+    out = io.StringIO()
+    listeners = Listeners([LiveLine(Progress(out, room=lambda: 200))])
+    heard = listeners.heard(model)
+    run = StepRun(StepRequest(StepKey.make("do", "buy")), TaskContext.create("buy"), 0)
+    listeners.recording_started(run)
+    assert heard.generate("a") == "reply to a" and heard.supports_images is False
+    heard.generate("b")
+    assert _shown(out.getvalue()) == " [recording Step 1 do('buy'): 2 model calls, 0s]"
+    listeners.recording_ended(run)
+    assert _shown(out.getvalue()) == ""

@@ -34,9 +34,16 @@ def test_a_bad_spec_says_what_is_expected(text: str) -> None:
         Shard.parse(text)
 
 
+def _pytest(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    """pytest on the project: in this process, or a new one under xdist (``-n``)."""
+    if "-n" in args:
+        return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args, timeout=240)
+    return pytester.runpytest_inprocess("-p", "no:cacheprovider", *args)
+
+
 def test_a_bad_spec_is_a_usage_error_on_the_command_line(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(PLAIN)
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--webtask-shard", "3/2")
+    result = _pytest(pytester, "--webtask-shard", "3/2")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--webtask-shard should be i/n*got '3/2'*"])
 
@@ -46,16 +53,14 @@ def _ran(result: pytest.RunResult) -> list[str]:
                   for name in re.findall(r"::(test_\w+)", line))
 
 
-@pytest.mark.parametrize("dist", [[], ["-n", "2"]], ids=["serial", "xdist"])
 def test_shards_are_disjoint_and_cover_the_suite(pytester: pytest.Pytester,
                                                  dist: list[str]) -> None:
     pytester.makepyfile(PLAIN)
-    every = _ran(pytester.runpytest_subprocess("-p", "no:cacheprovider", "-v", *dist))
+    every = _ran(_pytest(pytester, "-v"))  # the whole suite, as a run without xdist sees it
     assert len(every) == 11
     shards = []
     for i in (1, 2, 3):
-        result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-v", "--webtask-shard",
-                                    f"{i}/3", *dist)
+        result = _pytest(pytester, "-v", "--webtask-shard", f"{i}/3", *dist)
         result.stdout.fnmatch_lines([f"webtask: shard {i} of 3"])
         shards.append(_ran(result))
         outcomes = result.parseoutcomes()
@@ -68,10 +73,8 @@ def test_shards_are_disjoint_and_cover_the_suite(pytester: pytest.Pytester,
 
 def test_a_shard_slices_what_k_selected(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(PLAIN)
-    first = _ran(pytester.runpytest_subprocess("-p", "no:cacheprovider", "-v", "-k", "not slow",
-                                    "--webtask-shard", "1/2"))
-    second = _ran(pytester.runpytest_subprocess("-p", "no:cacheprovider", "-v", "-k", "not slow",
-                                     "--webtask-shard", "2/2"))
+    first = _ran(_pytest(pytester, "-v", "-k", "not slow", "--webtask-shard", "1/2"))
+    second = _ran(_pytest(pytester, "-v", "-k", "not slow", "--webtask-shard", "2/2"))
     assert first == [f"test_{i:02}" for i in range(5)]
     assert second == [f"test_{i:02}" for i in range(5, 10)]
 
@@ -96,7 +99,7 @@ def test_each_shard_replays_alone_and_reports_no_unused_recipes(inner: Inner) ->
         assert stale.exists()
 
 
-def test_the_documented_workflow_runs_a_shard(pytester: pytest.Pytester) -> None:
+def test_the_documented_workflow_runs_a_shard(pytester_process: pytest.Pytester) -> None:
     """docs/github-actions-shards.yml: its pytest command, with the matrix filled in, works."""
     import shlex
     from pathlib import Path
@@ -111,8 +114,9 @@ def test_the_documented_workflow_runs_a_shard(pytester: pytest.Pytester) -> None
     args = shlex.split(command.replace("${{ matrix.shard }}", "2")
                        .replace("${{ strategy.job-total }}", "4"))
     assert args[:3] == ["python", "-m", "pytest"] and "-n" in args
+    pytester = pytester_process
     pytester.makepyfile(PLAIN)
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-v", *args[3:])
+    result = _pytest(pytester, "-v", *args[3:])
     assert result.ret == 0, result.stdout.str()
     result.stdout.fnmatch_lines(["webtask: shard 2 of 4"])
     assert len(_ran(result)) == 3  # 11 tests in 4 slices: 2, 3, 3, 3

@@ -3,6 +3,9 @@ selected and run; deleted only then, and only with --webtask-prune."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 import yaml
 
 from tests.plugin.conftest import TWO_TESTS, Inner
@@ -17,8 +20,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 def test_unused_recipe_reported(inner: Inner, dist: list[str]) -> None:
-    inner.tests(TWO_TESTS)
-    inner.run(*dist).assert_outcomes(passed=2)
+    inner.recorded(TWO_TESTS)
     inner.tests(TWO_TESTS.split("def test_add_again")[0])  # the second test is deleted
     result = inner.run(*dist)
     result.assert_outcomes(passed=1)
@@ -37,8 +39,7 @@ def test_no_unused_report_on_partial_runs(inner: Inner) -> None:
 
 
 def test_a_conftest_that_deselects_is_a_partial_run(inner: Inner, dist: list[str]) -> None:
-    inner.tests(TWO_TESTS)
-    inner.run(*dist).assert_outcomes(passed=2)
+    inner.recorded(TWO_TESTS)
     conftest = inner.path / "conftest.py"
     conftest.write_text(conftest.read_text() + DESELECTING_CONFTEST)
     result = inner.run(*dist, "--webtask-prune")
@@ -87,3 +88,53 @@ def test_a_skipped_test_keeps_its_recipe_under_prune(inner: Inner) -> None:
     assert "recipe(s) unused" not in result.stdout.str()
     assert "recipe(s) deleted" not in result.stdout.str()
     assert inner.recipe("test_add_again").exists()
+
+
+# -- the same bookkeeping with plain tests: no browser, in this process -------------------
+
+PLAIN = '''
+def test_a():
+    pass
+
+
+def test_b():
+    pass
+'''
+
+
+def _plain_project(pytester: pytest.Pytester) -> tuple[Path, Path]:
+    pytester.makepyfile(test_x=PLAIN)
+    folder = pytester.path / "__webtask__" / "test_x"
+    folder.mkdir(parents=True)
+    for name in ("test_a", "test_b", "test_gone"):
+        (folder / f"{name}.yaml").write_text(f"version: 3\ntest: {name}\nsteps: []\n")
+    return folder / "test_a.yaml", folder / "test_gone.yaml"
+
+
+def test_a_recipe_whose_test_is_gone_is_reported_then_pruned(pytester: pytest.Pytester) -> None:
+    kept, gone = _plain_project(pytester)
+    reported = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    reported.assert_outcomes(passed=2)
+    reported.stdout.fnmatch_lines([
+        "*1 recipe(s) unused: their tests are gone or renamed (--webtask-prune deletes them):",
+        "*__webtask__/test_x/test_gone.yaml"])
+    assert gone.exists()
+    pruned = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--webtask-prune")
+    pruned.stdout.fnmatch_lines(["*1 recipe(s) deleted:", "*__webtask__/test_x/test_gone.yaml"])
+    assert not gone.exists() and kept.exists()
+    again = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    assert "recipe(s)" not in again.stdout.str()
+
+
+@pytest.mark.parametrize("args", [["-k", "test_a"], ["test_x.py::test_a"],
+                                  ["--deselect", "test_x.py::test_b"]],
+                         ids=["k", "node-id", "deselect"])
+def test_a_partial_run_reports_and_prunes_nothing(pytester: pytest.Pytester,
+                                                  args: list[str]) -> None:
+    _kept, gone = _plain_project(pytester)
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--webtask-prune", *args)
+    out = result.stdout.str()
+    assert "recipe(s) unused" not in out and "recipe(s) deleted" not in out
+    result.stdout.fnmatch_lines(["*--webtask-prune: nothing deleted, this run is not the "
+                                 "whole suite (*); prune on a run of every test."])
+    assert gone.exists()

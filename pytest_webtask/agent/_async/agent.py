@@ -10,12 +10,13 @@ from playwright.async_api import Page
 from ...browser._async.guard import AsyncOriginGuard
 from ...browser._async.llm_browser import AsyncLLMBrowser
 from ...browser.origins import default_origins
+from ...defaults import MAX_STEPS, PAGE_CHARS, chosen_page_chars
 from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
 from ...tools._async.browser_tools import AsyncTool
-from ...tools._async.registry import AsyncToolRegistry, browser_registry, note_events
+from ...tools._async.registry import AsyncToolRegistry, browser_registry
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget
 from ..loops import RepeatedFailure
@@ -109,8 +110,8 @@ class AsyncExecuter:
                         "new page state.")
                 break
         await self.browser.settle(timeout_ms=self.settle_timeout_ms)
-        if results:  # a dialog or a tab that came late belongs to the last action run
-            await note_events(self.browser, results[-1])
+        # a dialog or a tab that came late belongs to the last action run
+        await self.tools.late_events()
         blocked = self.guard.note() if self.guard else None
         return results, " ".join(filter(None, [note, blocked])) or None
 
@@ -130,7 +131,7 @@ class AsyncAgent:
         page: Page,
         llm: LLM,
         *,
-        max_page_chars: int = 40_000,
+        page_chars: int = PAGE_CHARS,
         screenshot: bool | None = None,
         settle_timeout_ms: float = 3000,
         allowed_origins: list[str] | None = None,
@@ -139,11 +140,13 @@ class AsyncAgent:
         secrets: Secrets | None = None,
         block_subresources: bool = False,
         extra_tools: list[type[AsyncTool]] | None = None,
+        max_page_chars: int | None = None,
     ) -> None:
         self.llm = llm
         self.secrets = secrets if secrets is not None else Secrets()
+        page_chars = chosen_page_chars(page_chars, max_page_chars)
         use_images = getattr(llm, "supports_images", False) if screenshot is None else screenshot
-        self.browser = AsyncLLMBrowser(page, max_chars=max_page_chars, screenshot=use_images,
+        self.browser = AsyncLLMBrowser(page, page_chars=page_chars, screenshot=use_images,
                                        secrets=self.secrets)
         self.settle_timeout_ms = settle_timeout_ms
         self.allowed_origins = allowed_origins
@@ -168,7 +171,7 @@ class AsyncAgent:
     def task_context(self) -> TaskContext | None:
         return self._task_context
 
-    async def set_task(self, task: str, max_steps: int = 10,
+    async def set_task(self, task: str, max_steps: int = MAX_STEPS,
                        resources: dict[str, str] | None = None,
                        variables: dict[str, str] | None = None,
                        secrets: dict[str, str] | None = None) -> None:
@@ -182,6 +185,7 @@ class AsyncAgent:
         self.tool_registry = browser_registry(self.browser, self._task_context, origins,
                                               self.extra_tools)
         self.browser.watch.attach()
+        await self.browser.watch.track_windows(self.page)
         self.proposer = AsyncProposer(self.llm, self._task_context, self.tool_registry,
                                       self.browser, usage=self.usage, budget=self.budget)
         self.proposer.between_steps = self._late_requests
@@ -240,7 +244,7 @@ class AsyncAgent:
                   proposal.message)
         return step
 
-    async def execute(self, task: str, max_steps: int = 10,
+    async def execute(self, task: str, max_steps: int = MAX_STEPS,
                       resources: dict[str, str] | None = None,
                       variables: dict[str, str] | None = None,
                       secrets: dict[str, str] | None = None) -> TaskResult:
@@ -274,7 +278,9 @@ class AsyncAgent:
         except ProposalError as exc:
             return self._result(False, str(exc), start_usage)
         finally:
-            self.browser.watch.detach()
+            if self.tool_registry is not None:  # what came after the last action is its own
+                await self.tool_registry.late_events()
+            await self.browser.watch.detach()
         last = ctx.steps[-1].proposal.message if ctx.steps else "no step ran"
         return self._result(
             False, f"Task not completed after {max_steps} steps (max_steps). The model's last "

@@ -20,12 +20,13 @@ from ...agent.plan_params import DoneParams, Plan, PlannerParams, PlanStep, Tool
 from ...browser._async.guard import AsyncOriginGuard
 from ...browser._async.llm_browser import AsyncLLMBrowser
 from ...browser.origins import default_origins
+from ...defaults import MAX_ITERATIONS, PAGE_CHARS, PLAN_HORIZON, chosen_page_chars
 from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
 from ...tools._async.browser_tools import AsyncTool
-from ...tools._async.registry import AsyncToolRegistry, browser_registry, note_events
+from ...tools._async.registry import AsyncToolRegistry, browser_registry
 from ...tools.params import render_tool
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget
@@ -38,9 +39,6 @@ from .evidence import evidence_problem, resolve_evidence
 
 log = logging.getLogger("pytest_webtask.plan")
 
-MAX_ITERATIONS = 30
-ROLLING_HORIZON_STEPS = 3
-
 
 class AsyncPlannerTool(AsyncTool):
     """Asks the model for a JSON plan of up to ``max_steps`` steps (seed 004's planner)."""
@@ -48,6 +46,7 @@ class AsyncPlannerTool(AsyncTool):
     name = "planner"
     description = "Create a step-by-step plan in JSON format"
     params_class = PlannerParams
+    replayed = False
 
     def __init__(self, browser: AsyncLLMBrowser, task: TaskContext, asker: AsyncAsker,
                  reader: MessageReader, tools: AsyncToolRegistry) -> None:
@@ -78,6 +77,7 @@ class AsyncDoneTool(AsyncTool):
     name = "done"
     description = "Mark the task as complete (cite evidence) or impossible"
     params_class = DoneParams
+    replayed = False
 
     def __init__(self, browser: AsyncLLMBrowser, task: TaskContext,
                  require_evidence: bool) -> None:
@@ -113,9 +113,9 @@ class AsyncPlanAgent:
         page: Page,
         llm: LLM,
         *,
-        horizon: int = ROLLING_HORIZON_STEPS,
+        horizon: int = PLAN_HORIZON,
         max_iterations: int = MAX_ITERATIONS,
-        max_page_chars: int = 40_000,
+        page_chars: int = PAGE_CHARS,
         settle_timeout_ms: float = 3000,
         allowed_origins: list[str] | None = None,
         require_evidence: bool = False,
@@ -123,12 +123,15 @@ class AsyncPlanAgent:
         secrets: Secrets | None = None,
         block_subresources: bool = False,
         extra_tools: list[type[AsyncTool]] | None = None,
+        max_page_chars: int | None = None,
     ) -> None:
         self.llm = llm
         self.horizon = horizon
         self.max_iterations = max_iterations
         self.secrets = secrets if secrets is not None else Secrets()
-        self.browser = AsyncLLMBrowser(page, max_chars=max_page_chars, secrets=self.secrets)
+        self.browser = AsyncLLMBrowser(
+            page, page_chars=chosen_page_chars(page_chars, max_page_chars),
+            secrets=self.secrets)
         self.settle_timeout_ms = settle_timeout_ms
         self.allowed_origins = allowed_origins
         self.require_evidence = require_evidence
@@ -175,11 +178,12 @@ class AsyncPlanAgent:
         registry.register(done)
         system = get_prompt("agent/plan", "agent_system").format(tools="\n\n".join(
             render_tool(t.name, t.description, t.params_class) for t in registry.tools()
-            if t.name != "planner"))
+            if t is not planner))
         self.messages.add_system(system)
         self.messages.add_user(ctx.get_task_context().text)
         steps: list[Step] = []
         self.browser.watch.attach()
+        await self.browser.watch.track_windows(self.page)
         await self.browser.settle(timeout_ms=self.settle_timeout_ms, quiet_ms=FIRST_QUIET_MS)
 
         def result(completed: bool, message: str, impossible: bool = False) -> TaskResult:
@@ -206,7 +210,7 @@ class AsyncPlanAgent:
                 executed = await registry.execute(action)
                 await self.browser.settle(timeout_ms=self.settle_timeout_ms)
                 executed.output = cap(executed.output, MAX_MESSAGE)
-                await note_events(self.browser, executed)
+                await registry.late_events()
                 self.messages.add_assistant(ctx.redact(
                     f"Tool: {action.tool_name}\nReasoning: {action.reason}\nResult: "
                     + (executed.output or "Success" if executed.success
@@ -214,7 +218,7 @@ class AsyncPlanAgent:
                 blocked = guard.note()
                 if blocked:
                     self.messages.add_assistant(ctx.redact(blocked))
-                if action.tool_name == "done" and executed.success:
+                if action.tool_name == done.name and executed.success:
                     params = DoneParams.model_validate(action.parameters)
                     steps.append(Step(ProposalResult(
                         complete=not params.impossible, message=executed.output, actions=[],
@@ -225,7 +229,9 @@ class AsyncPlanAgent:
                     return result(True, executed.output)
                 steps.append(Step(ProposalResult(False, action.reason, [action]), [executed],
                                   url=executed.url_before))
-                moved = (action.tool_name != "navigate" and executed.url_before
+                tool = registry.get(action.tool_name)
+                sent = tool is not None and tool.url_param is not None  # told where to go
+                moved = (not sent and executed.url_before
                          and executed.url_after != executed.url_before)
                 if not executed.success or moved or blocked:
                     why = ("the step failed" if not executed.success
@@ -235,7 +241,8 @@ class AsyncPlanAgent:
         except ProposalError as exc:
             return result(False, str(exc))
         finally:
-            self.browser.watch.detach()
+            await registry.late_events()
+            await self.browser.watch.detach()
         last = self.messages.reader().get_last_assistant() or ""
         return result(False, f"Task not completed after {limit} iterations (MAX_ITERATIONS). "
                       f"Last: {last}")

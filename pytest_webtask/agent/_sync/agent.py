@@ -11,12 +11,13 @@ from playwright.sync_api import Page
 from ...browser._sync.guard import OriginGuard
 from ...browser._sync.llm_browser import LLMBrowser
 from ...browser.origins import default_origins
+from ...defaults import MAX_STEPS, PAGE_CHARS, chosen_page_chars
 from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
 from ...tools._sync.browser_tools import Tool
-from ...tools._sync.registry import ToolRegistry, browser_registry, note_events
+from ...tools._sync.registry import ToolRegistry, browser_registry
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget
 from ..loops import RepeatedFailure
@@ -110,8 +111,8 @@ class Executer:
                         "new page state.")
                 break
         self.browser.settle(timeout_ms=self.settle_timeout_ms)
-        if results:  # a dialog or a tab that came late belongs to the last action run
-            note_events(self.browser, results[-1])
+        # a dialog or a tab that came late belongs to the last action run
+        self.tools.late_events()
         blocked = self.guard.note() if self.guard else None
         return results, " ".join(filter(None, [note, blocked])) or None
 
@@ -131,7 +132,7 @@ class Agent:
         page: Page,
         llm: LLM,
         *,
-        max_page_chars: int = 40_000,
+        page_chars: int = PAGE_CHARS,
         screenshot: bool | None = None,
         settle_timeout_ms: float = 3000,
         allowed_origins: list[str] | None = None,
@@ -140,11 +141,13 @@ class Agent:
         secrets: Secrets | None = None,
         block_subresources: bool = False,
         extra_tools: list[type[Tool]] | None = None,
+        max_page_chars: int | None = None,
     ) -> None:
         self.llm = llm
         self.secrets = secrets if secrets is not None else Secrets()
+        page_chars = chosen_page_chars(page_chars, max_page_chars)
         use_images = getattr(llm, "supports_images", False) if screenshot is None else screenshot
-        self.browser = LLMBrowser(page, max_chars=max_page_chars, screenshot=use_images,
+        self.browser = LLMBrowser(page, page_chars=page_chars, screenshot=use_images,
                                        secrets=self.secrets)
         self.settle_timeout_ms = settle_timeout_ms
         self.allowed_origins = allowed_origins
@@ -169,7 +172,7 @@ class Agent:
     def task_context(self) -> TaskContext | None:
         return self._task_context
 
-    def set_task(self, task: str, max_steps: int = 10,
+    def set_task(self, task: str, max_steps: int = MAX_STEPS,
                        resources: dict[str, str] | None = None,
                        variables: dict[str, str] | None = None,
                        secrets: dict[str, str] | None = None) -> None:
@@ -183,6 +186,7 @@ class Agent:
         self.tool_registry = browser_registry(self.browser, self._task_context, origins,
                                               self.extra_tools)
         self.browser.watch.attach()
+        self.browser.watch.track_windows(self.page)
         self.proposer = Proposer(self.llm, self._task_context, self.tool_registry,
                                       self.browser, usage=self.usage, budget=self.budget)
         self.proposer.between_steps = self._late_requests
@@ -241,7 +245,7 @@ class Agent:
                   proposal.message)
         return step
 
-    def execute(self, task: str, max_steps: int = 10,
+    def execute(self, task: str, max_steps: int = MAX_STEPS,
                       resources: dict[str, str] | None = None,
                       variables: dict[str, str] | None = None,
                       secrets: dict[str, str] | None = None) -> TaskResult:
@@ -275,6 +279,8 @@ class Agent:
         except ProposalError as exc:
             return self._result(False, str(exc), start_usage)
         finally:
+            if self.tool_registry is not None:  # what came after the last action is its own
+                self.tool_registry.late_events()
             self.browser.watch.detach()
         last = ctx.steps[-1].proposal.message if ctx.steps else "no step ran"
         return self._result(

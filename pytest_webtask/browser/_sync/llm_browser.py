@@ -6,6 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FrameLocator, Locator, Page
 
+from ...defaults import PAGE_CHARS
 from ...errors import BrowserError, UnknownElementError
 from ...llm.context import Block
 from ...types import Fingerprint, Secrets
@@ -24,10 +25,10 @@ class LLMBrowser:
     next reading; elements carry a ``data-webtask-id`` attribute until then.
     """
 
-    def __init__(self, page: Page, *, max_chars: int = 40_000, screenshot: bool = False,
+    def __init__(self, page: Page, *, page_chars: int = PAGE_CHARS, screenshot: bool = False,
                  secrets: Secrets | None = None) -> None:
         self.page = page  # the current tab; an action that opens or switches tabs changes it
-        self.max_chars = max_chars
+        self.page_chars = page_chars
         self.screenshot = screenshot
         self.snapshot: PageSnapshot | None = None
         # masked in the page before any value or text is cut to size
@@ -40,7 +41,7 @@ class LLMBrowser:
         for attempt in range(3):
             try:
                 data = self.page.evaluate(
-                    COLLECTOR_JS, {"op": "collect", "maxChars": self.max_chars,
+                    COLLECTOR_JS, {"op": "collect", "maxChars": self.page_chars,
                                    "secrets": self.secrets.pairs()})
                 break
             except PlaywrightError as exc:
@@ -78,14 +79,18 @@ class LLMBrowser:
 
     def find(self, text: str, role: str, limit: int = 20) -> tuple[list[str], int]:
         """Page-state lines of the elements matching ``text`` and/or ``role`` anywhere on the
-        page (read afresh; ids stay those of the new reading), and how many matched."""
-        self.read()
+        page (read afresh; ids stay those of the new reading), and how many matched. An
+        element found by its own text that the reading gave no id (a label, a cell) gets one
+        (``text-N``), which later readings keep while it is visible."""
+        snapshot = self.read()
         try:
             data = self.page.evaluate(
                 COLLECTOR_JS, {"op": "find", "text": text, "role": role, "limit": limit,
                                "secrets": self.secrets.pairs()})
         except PlaywrightError as exc:
             raise BrowserError(f"Could not search the page: {_first_line(exc)}") from None
+        for element_id, info in data["ids"].items():
+            snapshot.elements[element_id] = list(info["frames"])
         return list(data["lines"]), int(data["total"])
 
     def mark_text(self, text: str) -> str:

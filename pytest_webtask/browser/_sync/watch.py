@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import BrowserContext, Page
+import time
+from typing import Any
+
+from playwright.sync_api import BrowserContext, CDPSession, Page
 from playwright.sync_api import Dialog as PlaywrightDialog
 from playwright.sync_api import Error as PlaywrightError
 
@@ -19,15 +22,28 @@ class PageWatch:
     only answer) and dismissed otherwise, which is what a browser without a person does and
     never confirms a destructive action by accident. Attached only while a step runs, so
     plain Playwright code around the steps keeps Playwright's own behaviour.
+
+    Each dialog and page is stamped with the action under way when it came (``begin``
+    counts the actions): it belongs to the last action begun before it, however late after
+    that action it came (a confirm a timer opens), as long as the next action has not begun.
+    Playwright reports a new tab some tens of milliseconds after the click that opened it;
+    with ``track_windows`` (Chromium: the DevTools protocol tells at once that a window was
+    created) ``wait_windows`` waits for the tabs the last action opened, so none is
+    credited to the action after it.
     """
 
     def __init__(self, context: BrowserContext) -> None:
         self.context = context
         self.answers: list[DialogAnswer] = []  # for the next dialogs, in order
-        self.dialogs: list[Dialog] = []  # not yet tied to the action that opened them
+        self.dialogs: list[tuple[int, Dialog]] = []  # (action, dialog), not yet taken
         self.unshown: list[Dialog] = []  # not yet shown in a page state
-        self.opened: list[Page] = []
+        self.opened: list[tuple[int, Page]] = []  # (action, page), not yet taken
+        self.action = 0  # actions begun since attached
         self._attached = False
+        self._cdp: CDPSession | None = None
+        self._context_id: str | None = None
+        self._windows = 0  # windows the browser created in this context since tracked
+        self._pages = 0  # pages Playwright reported since tracked
 
     def attach(self) -> None:
         if not self._attached:
@@ -40,31 +56,105 @@ class PageWatch:
             self.context.remove_listener("dialog", self._on_dialog)
             self.context.remove_listener("page", self._on_page)
             self._attached = False
+        if self._cdp is not None:
+            cdp, self._cdp = self._cdp, None
+            try:
+                cdp.detach()
+            except PlaywrightError:
+                pass  # its page is gone
         self.answers = []
         self.dialogs, self.unshown, self.opened = [], [], []
+        self.action = 0
 
-    def take_dialogs(self) -> list[Dialog]:
-        seen, self.dialogs = self.dialogs, []
-        return seen
+    def track_windows(self, page: Page) -> None:
+        """Count the windows the browser creates in this context as it creates them (a
+        DevTools session on ``page``; Chromium only: elsewhere tabs are credited as
+        Playwright reports them)."""
+        if self._cdp is not None:
+            return
+        try:
+            cdp = self.context.new_cdp_session(page)
+            info = cdp.send("Target.getTargetInfo")
+            cdp.on("Target.targetCreated", self._on_target)
+            cdp.send("Target.setDiscoverTargets", {"discover": True})
+        except PlaywrightError:
+            return  # not Chromium, or the page closed
+        self._context_id = info["targetInfo"].get("browserContextId")
+        self._cdp = cdp
+        self._windows = self._pages = 0  # the targets listed on discovery are old ones
+
+    def begin(self, answers: list[DialogAnswer] | None = None) -> int:
+        """An action begins: what comes from now on is its own. ``answers``: how to answer
+        its dialogs (a replay's recorded answers), replacing any left."""
+        self.action += 1
+        if answers is not None:
+            self.answers = list(answers)
+        return self.action
+
+    def take_dialogs(self, action: int | None = None) -> list[Dialog]:
+        """The dialogs that came (up to ``action``), no longer held."""
+        upto = self.action if action is None else action
+        taken = [d for n, d in self.dialogs if n <= upto]
+        self.dialogs = [(n, d) for n, d in self.dialogs if n > upto]
+        return taken
+
+    def take_pages(self, action: int | None = None) -> list[Page]:
+        """The pages opened (up to ``action``) and still open, no longer held."""
+        upto = self.action if action is None else action
+        taken = [p for n, p in self.opened if n <= upto and not p.is_closed()]
+        self.opened = [(n, p) for n, p in self.opened if n > upto]
+        return taken
 
     def take_unshown(self) -> list[Dialog]:
         seen, self.unshown = self.unshown, []
         return seen
 
-    def take_opened(self) -> list[Page]:
-        pages, self.opened = [p for p in self.opened if not p.is_closed()], []
-        return pages
+    def count(self, action: int) -> tuple[int, int]:
+        """How many dialogs and pages of ``action`` are held."""
+        return (sum(1 for n, _ in self.dialogs if n == action),
+                sum(1 for n, _ in self.opened if n == action))
 
-    def _on_dialog(self, dialog: PlaywrightDialog) -> None:
-        answer = self.answers.pop(0) if self.answers else None
-        if answer is None or not answer.fits(dialog.type, dialog.message):
+    def wait_dialogs(self, action: int, count: int, timeout_ms: float) -> None:
+        """Wait (for Playwright's dialog events) until ``action`` has ``count`` dialogs."""
+        self._wait("dialog", lambda: self.count(action)[0] >= count, timeout_ms)
+
+    def wait_pages(self, action: int, count: int, timeout_ms: float) -> None:
+        """Wait (for Playwright's page events) until ``action`` opened ``count`` pages."""
+        self._wait("page", lambda: self.count(action)[1] >= count, timeout_ms)
+
+    def wait_windows(self, timeout_ms: float) -> None:
+        """Wait until Playwright reported every window the browser created (tracked only)."""
+        if self._cdp is not None:
+            self._wait("page", lambda: self._pages >= self._windows, timeout_ms)
+
+    def _wait(self, event: str, done: Any, timeout_ms: float) -> None:
+        deadline = time.monotonic() + timeout_ms / 1000
+        while not done():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            try:  # our own listener, registered first, has stamped it when this returns
+                self.context.wait_for_event(event, timeout=left * 1000)
+            except PlaywrightError:
+                return  # the time is up (or the context closed)
+
+    def _on_dialog(self, dialog: PlaywrightDialog) -> Any:
+        # noted here, at the event, and answered in what this returns (in the async twin,
+        # a coroutine Playwright runs as a task)
+        # the next answer if it is meant for this dialog; another dialog does not use it up
+        if self.answers and self.answers[0].fits(dialog.type, dialog.message):
+            answer = self.answers.pop(0)
+        else:
             answer = DialogAnswer(accept=dialog.type == "alert")
         text = answer.text if answer.accept and dialog.type == "prompt" else None
         seen = Dialog(type=dialog.type, message=dialog.message, accept=answer.accept, text=text)
-        self.dialogs.append(seen)
+        self.dialogs.append((self.action, seen))
         self.unshown.append(seen)
+        return self._answer(dialog, answer.accept, text)
+
+    def _answer(self, dialog: PlaywrightDialog, accept: bool, text: str | None) -> None:
         try:
-            if answer.accept:
+            if accept:
                 (dialog.accept(text) if text is not None else dialog.accept())
             else:
                 dialog.dismiss()
@@ -72,4 +162,12 @@ class PageWatch:
             pass  # the page closed under the dialog
 
     def _on_page(self, page: Page) -> None:
-        self.opened.append(page)
+        self._pages += 1
+        self.opened.append((self.action, page))
+
+    def _on_target(self, params: dict[str, Any]) -> None:
+        info = params.get("targetInfo", {})
+        # a tab or window of this context (not a prerendered page, which is no tab)
+        if info.get("type") == "page" and not info.get("subtype") \
+                and info.get("browserContextId") == self._context_id:
+            self._windows += 1

@@ -18,6 +18,7 @@ from playwright.async_api import Page
 
 from ...agent._async.asker import AsyncAsker
 from ...agent.task_context import TaskContext
+from ...defaults import TIMEOUT
 from ...errors import ExtractionError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
@@ -188,7 +189,7 @@ class AsyncExtractor:
     """Runs the three phases on ``page`` and executes the generated recipe."""
 
     def __init__(self, page: Page, llm: LLM, *, report: SessionReport | None = None,
-                 max_turns: int = 12, timeout_ms: float = 5000) -> None:
+                 max_turns: int = 12, timeout_ms: float = TIMEOUT * 1000) -> None:
         self.page = page
         self.llm = llm
         self.max_turns = max_turns

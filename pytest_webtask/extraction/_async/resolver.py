@@ -12,6 +12,7 @@ from typing import Any
 from playwright.async_api import ElementHandle, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from ...defaults import TIMEOUT
 from ..outcome import BindingMissing
 from ..targets import BIND_JS, Target
 
@@ -23,7 +24,7 @@ WAIT_JS = "(a) => {" + BIND_JS + "\nconst r = WT.resolve(a.scope || document, a)
 
 class AsyncResolver:
     def __init__(self, page: Page, targets: dict[str, Target] | None = None, *,
-                 record: bool = False, timeout_ms: float = 5000) -> None:
+                 record: bool = False, timeout_ms: float = TIMEOUT * 1000) -> None:
         self.page = page
         self.targets: dict[str, Target] = dict(targets or {})
         self.record = record

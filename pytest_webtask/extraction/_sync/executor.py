@@ -20,6 +20,7 @@ from playwright.sync_api import ElementHandle, Locator, Page
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from ...defaults import TIMEOUT
 from ...errors import ExtractionError
 from ..model import Bindings, Command, Condition, ExtractionRecipe
 from ..outcome import BindingMissing, ExtractionOutcome, ItemFailed
@@ -92,7 +93,7 @@ class RecipeExecutor:
     (returned in ``outcome.targets``); ``recorded_items`` is quoted when a replay fails."""
 
     def __init__(self, page: Page, bindings: Bindings, *, max_items: int = 20,
-                 timeout_ms: float = 5000, on_log: Callable[[str], None] | None = None,
+                 timeout_ms: float = TIMEOUT * 1000, on_log: Callable[[str], None] | None = None,
                  targets: dict[str, Target] | None = None, record: bool = False,
                  allow_skipped: int = 0, recorded_items: int | None = None) -> None:
         self.page = page

@@ -19,6 +19,7 @@ from playwright.sync_api import Page
 
 from ...agent._sync.asker import Asker
 from ...agent.task_context import TaskContext
+from ...defaults import TIMEOUT
 from ...errors import ExtractionError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
@@ -189,7 +190,7 @@ class Extractor:
     """Runs the three phases on ``page`` and executes the generated recipe."""
 
     def __init__(self, page: Page, llm: LLM, *, report: SessionReport | None = None,
-                 max_turns: int = 12, timeout_ms: float = 5000) -> None:
+                 max_turns: int = 12, timeout_ms: float = TIMEOUT * 1000) -> None:
         self.page = page
         self.llm = llm
         self.max_turns = max_turns

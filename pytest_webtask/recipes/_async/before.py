@@ -48,7 +48,7 @@ class AsyncStartState:
             await copy.set_content(self.html, wait_until="load", timeout=5000)
             replayer = AsyncReplayer(copy, timeout_ms=0, substitute=substitute)
             for check in checks:
-                held, _ = await replayer.holds(check, url=self.url)
+                held, _ = await replayer.holds(check, url=self.url, before=True)
                 check.held_before = held
         except PlaywrightError as exc:
             log.warning("could not check the page as it was before the step: %s", exc)

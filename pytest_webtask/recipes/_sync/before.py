@@ -49,7 +49,7 @@ class StartState:
             copy.set_content(self.html, wait_until="load", timeout=5000)
             replayer = Replayer(copy, timeout_ms=0, substitute=substitute)
             for check in checks:
-                held, _ = replayer.holds(check, url=self.url)
+                held, _ = replayer.holds(check, url=self.url, before=True)
                 check.held_before = held
         except PlaywrightError as exc:
             log.warning("could not check the page as it was before the step: %s", exc)

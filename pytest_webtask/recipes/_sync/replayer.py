@@ -11,11 +11,14 @@ from urllib.parse import parse_qsl, urlsplit
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from ...browser._sync.watch import PageWatch
 from ...browser.script import COLLECTOR_JS
+from ...defaults import TIMEOUT
 from ...errors import CheckFailed, ElementError, ReplayError
-from ...tools._sync.browser_tools import perform
+from ...tools._sync.browser_tools import Scene, Tool
+from ...tools._sync.registry import tool_class
 from ...types import Dialog, DialogAnswer, Fingerprint
 from ..model import Check, RecipeAction, RecipeStep
 from ..patterns import escape
@@ -39,10 +42,10 @@ class Replayer:
         page: Page,
         *,
         base_url: str | None = None,
-        timeout_ms: float = 5000,
+        timeout_ms: float = TIMEOUT * 1000,
         substitute: Callable[[str], str] | None = None,
         resources: dict[str, str] | None = None,
-        tools: Mapping[str, Any] | None = None,
+        tools: Mapping[str, type[Tool]] | None = None,
         before_action: Callable[[RecipeAction, Locator | None], Any] | None = None,
     ) -> None:
         self.page = page
@@ -55,21 +58,31 @@ class Replayer:
 
     def run_step(self, step: RecipeStep, where: str) -> None:
         """Replay one step: each action on its verified target (its dialogs answered as
-        recorded, following a tab it opens), then each check. ``page`` is the tab the step
-        ended on."""
+        recorded, following a tab it opens), then each check. A dialog is the action's that
+        was under way or last done when it came, as when recording; one the recording did not
+        see, at any time in the step, fails it. ``page`` is the tab the step ended on."""
         watch = PageWatch(self.page.context)
         watch.attach()
+        after = where  # the last action done, for a dialog that comes after it
         try:
             for n, action in enumerate(step.actions, 1):
+                at = f"{where}, action {n} ({action.tool})"
+                if n > 1:  # a dialog before the first action is the first action's, as recorded
+                    self._unexpected(watch, after)
                 try:
-                    self.run_action(action, f"{where}, action {n} ({action.tool})",
-                                          watch)
+                    self.run_action(action, at, watch)
                 except ElementError as exc:
                     exc.index = n - 1
                     raise
+                after = f"{at} on {self._what(action)}"
+            self.run_checks(step.checks, where)
+            self._unexpected(watch, after)
         finally:
             watch.detach()
-        self.run_checks(step.checks, where)
+
+    @staticmethod
+    def _what(action: RecipeAction) -> str:
+        return action.target.describe() if action.target else "the page"
 
     def run_action(self, action: RecipeAction, where: str,
                          watch: PageWatch | None = None) -> None:
@@ -79,20 +92,29 @@ class Replayer:
             if action.to else None
         if self.before_action is not None:
             self.before_action(action, locator)
-        if action.tool == "navigate":
-            params["url"] = absolute_url(self.substitute(params["url"]), self.base_url,
-                                         self.page.url)
-        if watch is not None:
-            watch.take_dialogs()
-            watch.take_opened()
-            watch.answers = [self._answer(d) for d in action.dialogs]
-        what = action.target.describe() if action.target else "the page"
+        tool = tool_class(action.tool, self.tools)
+        if tool is None:
+            raise ReplayError(f"{where}: Unknown tool {action.tool!r}.")
+        if tool.url_param is not None:
+            params[tool.url_param] = absolute_url(self.substitute(params[tool.url_param]),
+                                                  self.base_url, self.page.url)
+        mine = watch.begin([self._answer(d) for d in action.dialogs]) if watch else 0
+        what = self._what(action)
+        scene = Scene(self.page, locator=locator, to_locator=to_locator,
+                           substitute=self.substitute, resources=self.resources,
+                           timeout_ms=self.timeout_ms, watch=watch)
         try:
-            result = perform(self.page, action.tool, params, locator,
-                                   substitute=self.substitute, resources=self.resources,
-                                   timeout_ms=self.timeout_ms, watch=watch,
-                                   to_locator=to_locator, custom=self.tools)
+            result = tool.perform(params, scene)
         except PlaywrightError as exc:
+            why = _not_actionable(exc, self.timeout_ms) if locator is not None else None
+            if why is not None:
+                # the element is there but can't be acted on (hidden, covered, disabled):
+                # the page drifted under the action, as for a missing element
+                raise ElementError(
+                    f"{where}: {action.tool} could not act on {what}: {why}\n"
+                    f"  page: {self.page.url}\n"
+                    "  If the page changed on purpose, record again: pytest --webtask-record"
+                ) from None
             raise ReplayError(f"{where}: {action.tool} failed on {what}: "
                               f"{str(exc).strip().splitlines()[0]}") from None
         if not result.success:
@@ -100,9 +122,9 @@ class Replayer:
         if result.page is not None:
             self.page = result.page
         if watch is not None:
-            self._expect_dialogs(action, watch, f"{where} on {what}")
+            self._expect_dialogs(action, watch, mine, f"{where} on {what}")
             if action.opens_tab:
-                self._follow_tab(watch, f"{where} on {what}")
+                self._follow_tab(watch, mine, f"{where} on {what}")
 
     def _answer(self, dialog: Dialog) -> DialogAnswer:
         return DialogAnswer(accept=dialog.accept, type=dialog.type,
@@ -110,26 +132,17 @@ class Replayer:
                             text=self.substitute(dialog.text) if dialog.text is not None
                             else None)
 
-    def _expect_dialogs(self, action: RecipeAction, watch: PageWatch,
+    def _expect_dialogs(self, action: RecipeAction, watch: PageWatch, mine: int,
                               where: str) -> None:
-        """The recorded dialogs came, saying the same; no other dialog came."""
+        """The recorded dialogs came (however late after the action, within the timeout),
+        saying the same; no other dialog came."""
         want = [self._answer(d) for d in action.dialogs]
-        seen: list[Dialog] = []
-
-        def attempt() -> tuple[bool | None, str]:
-            seen.extend(watch.take_dialogs())
-            return (True if len(seen) >= len(want) else None), ""
-
         if want:
-            self._until(attempt)
-        else:
-            seen.extend(watch.take_dialogs())
+            watch.wait_dialogs(mine, len(want), self.timeout_ms)
+        seen = watch.take_dialogs(mine)
         for n, got in enumerate(seen):
             if n >= len(want):
-                raise ReplayError(f"{where}: the page opened a {got.describe()}, which the "
-                                  "recording did not see\n"
-                                  "  If the page changed on purpose, record again: "
-                                  "pytest --webtask-record")
+                raise ReplayError(_unseen(where, got))
             if not want[n].fits(got.type, got.message):
                 raise ReplayError(f"{where}: expected a {want[n].type} dialog "
                                   f"{want[n].message!r}; instead the page opened a "
@@ -140,18 +153,22 @@ class Replayer:
                               f"but no dialog appeared within {self.timeout_ms / 1000:g}s\n"
                               f"  page: {self.page.url}")
 
-    def _follow_tab(self, watch: PageWatch, where: str) -> None:
-        """The action opened a tab when recorded: wait for it and make it the current page."""
+    @staticmethod
+    def _unexpected(watch: PageWatch, after: str) -> None:
+        """A dialog that came after the last action's own were checked: not recorded."""
+        dialogs = watch.take_dialogs()
+        if dialogs:
+            raise ReplayError(_unseen(after + " (after it)", dialogs[0]))
 
-        def attempt() -> tuple[Page | None, str]:
-            opened = watch.take_opened()
-            return (opened[-1] if opened else None), ""
-
-        page, _ = self._until(attempt)
-        if page is None:
+    def _follow_tab(self, watch: PageWatch, mine: int, where: str) -> None:
+        """The action opened a tab when recorded: wait for the one it opens now (however
+        late Playwright reports it) and make it the current page."""
+        watch.wait_pages(mine, 1, self.timeout_ms)
+        pages = watch.take_pages(mine)
+        if not pages:
             raise ReplayError(f"{where}: expected a new tab to open, but none opened within "
                               f"{self.timeout_ms / 1000:g}s\n  page: {self.page.url}")
-        self.page = page
+        page = self.page = pages[-1]
         try:
             page.wait_for_load_state("load", timeout=self.timeout_ms)
         except PlaywrightError:
@@ -271,11 +288,15 @@ class Replayer:
         return re.sub(r"\\\{(\w+)\\\}",
                       lambda m: escape(self.substitute("{" + m.group(1) + "}")), pattern)
 
-    def holds(self, check: Check, url: str | None = None) -> tuple[bool, str]:
-        """One try of ``check`` (no waiting): (holds, what the page has instead)."""
+    def holds(self, check: Check, url: str | None = None, *, before: bool = False
+                    ) -> tuple[bool, str]:
+        """One try of ``check`` (no waiting): (holds, what the page has instead). An absence
+        (``hidden``) holds only where the page shows something, except on the page as it was
+        before a step (``before``), where it held vacuously: it discriminates nothing."""
         if check.expect == "url":
             return self._url_holds(check, url or self.page.url)
         frame, el, scope = self.page.main_frame, None, None
+        spec = self._spec(check)
         if check.within is not None:
             found, problem = self._find(check.within, slot="scope")
             if found is None:
@@ -284,14 +305,18 @@ class Replayer:
         if check.element is not None:
             found, problem = self._find(check.element)
             if check.expect == "hidden":
-                return found is None and problem.startswith(NOT_VISIBLE), (
-                    "it is visible" if found is not None else problem)
-            if found is None:
+                if found is not None or not problem.startswith(NOT_VISIBLE):
+                    return False, "it is visible" if found is not None else problem
+                # not there: the collector says whether the page shows anything at all
+                spec.update(text=None, pattern=None, match="exact")
+            elif found is None:
                 return False, problem
-            frame, el = found.frame, found.selector
+            else:
+                frame, el = found.frame, found.selector
         try:
-            got = frame.evaluate(COLLECTOR_JS, {"op": "check", "check": self._spec(check),
-                                                      "el": el, "scope": scope})
+            got = frame.evaluate(COLLECTOR_JS, {"op": "check", "check": spec,
+                                                      "el": el, "scope": scope,
+                                                      "vacuous": before})
         except PlaywrightError as exc:
             return False, script_problem(exc, self.page.url)
         return bool(got["ok"]), str(got["got"])
@@ -312,6 +337,47 @@ class Replayer:
 
 
 NOT_VISIBLE = "no visible element matches it"
+
+
+def _unseen(where: str, dialog: Dialog) -> str:
+    return (f"{where}: the page opened a {dialog.describe()}, which the recording did not "
+            "see\n  If the page changed on purpose, record again: pytest --webtask-record")
+
+
+# What Playwright's call log says when it waited for an element that never became
+# actionable, as a person would say it.
+_ACTIONABILITY = (
+    ("intercepts pointer events", "it is covered by another element"),
+    ("not enabled", "it is disabled"),
+    ("not editable", "it is not editable (read-only or disabled)"),
+    ("not visible", "it is not visible"),
+    ("not stable", "it kept moving"),
+    ("outside of the viewport", "it is outside the page's viewport"),
+    ("not attached", "it was removed from the page"),
+    ("waiting for locator", "it is no longer on the page"),
+)
+# Lines that say Playwright got past the element's checks: a timeout after them is the
+# action's (a slow navigation, a busy page), not the element's.
+_ACTED = ("performing", "navigat")
+
+
+def _not_actionable(exc: Exception, timeout_ms: float) -> str | None:
+    """Why the element could not be acted on, when that is what the Playwright error says
+    (a timeout waiting for it to be actionable, or the element gone), else None."""
+    text = str(exc)
+    if not isinstance(exc, PlaywrightTimeoutError) and "not attached" not in text:
+        return None
+    log = [ln.strip(" -") for ln in text.splitlines()[1:] if ln.strip()] or [text]
+    for line in reversed(log):  # the latest state of the wait decides
+        for needle, said in _ACTIONABILITY:
+            if needle in line:
+                cover = line.split(" intercepts pointer events")[0] \
+                    if needle == "intercepts pointer events" else ""
+                return said + (f" ({cover})" if cover else "") + \
+                    f", for {timeout_ms / 1000:g}s"
+        if any(word in line for word in _ACTED):
+            return None
+    return f"it did not become actionable within {timeout_ms / 1000:g}s"
 
 
 def script_problem(exc: Exception, url: str) -> str:

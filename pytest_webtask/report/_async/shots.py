@@ -1,12 +1,19 @@
-"""The report's picture of an action's target: the part of the page around it, the element
-boxed by a stylesheet that applies only while the screenshot is taken."""
+"""Screenshots with every secret field masked: the failure screenshot, and the report's
+pictures (the page after a step; an action's target: the part of the page around it, the
+element boxed by a stylesheet that applies only while the screenshot is taken)."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
+
+from ...browser.secret_fields import SECRET_ATTR, SECRET_FIELDS_JS
+from ...types import Secrets
+
+log = logging.getLogger("pytest_webtask")
 
 BOX_ATTR = "data-webtask-report-target"
 BOX_STYLE = (f"[{BOX_ATTR}]{{outline:3px solid #e0002a !important;"
@@ -40,3 +47,27 @@ async def unbox(target: Locator) -> None:
         await target.evaluate(f"el => el.removeAttribute('{BOX_ATTR}')", timeout=1000)
     except PlaywrightError:
         pass  # gone with the page: nothing left to unmark
+
+
+async def screenshot_masked(page: Page, secrets: Secrets, **options: Any) -> bytes:
+    """A screenshot of ``page`` with every field that shows a secret masked: the one way
+    the plugin takes a screenshot."""
+    if secrets:
+        await page.evaluate(SECRET_FIELDS_JS, {"op": "mark", "values": secrets.values})
+    return await page.screenshot(mask=[page.locator(f"[{SECRET_ATTR}]")], **options)
+
+
+async def report_shot(page: Page, secrets: Secrets, target: Locator | None = None
+                      ) -> bytes | None:
+    """The page for the HTML report: a small JPEG, secret fields masked. With ``target``:
+    the part of the page around it, the element boxed. None when the page cannot be shot."""
+    try:
+        clip = await report_clip(page, target) if target is not None else None
+        return await screenshot_masked(page, secrets, type="jpeg", quality=35, scale="css",
+                                       clip=clip, style=BOX_STYLE)
+    except PlaywrightError as exc:
+        log.debug("no report screenshot: %s", exc)
+        return None
+    finally:
+        if target is not None:
+            await unbox(target)

@@ -1,10 +1,12 @@
-"""The step kinds: how ``do``, ``check`` and ``extract`` replay and record. Everything they
-share (matching, policy, counting, failing, storing) is the pipeline's."""
+"""The step kinds: how ``do``, ``check`` and ``extract`` replay and record, through the
+step's ``AsyncStepContext``. Everything they share (matching, policy, counting, failing,
+storing) is the pipeline's."""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
+from urllib.parse import urlsplit
 
 from ...agent.models import TaskResult
 from ...agent.parsing import MAX_MESSAGE, cap, show
@@ -17,11 +19,11 @@ from ...llm.prompts import get_prompt
 from ...recipes._async.before import AsyncStartState
 from ...recipes.model import Extraction, RecipeStep
 from ...recipes.patterns import user_patterns
-from ...recipes.urls import relative_url
+from ...recipes.urls import absolute_url, relative_url
 from ..compile import compile_step
 from ..outcome import StepRun
+from .context import AsyncStepContext
 from .heal import AsyncHealer
-from .pipeline import AsyncPipeline
 
 log = logging.getLogger("pytest_webtask")
 
@@ -34,16 +36,17 @@ class AsyncDoStep:
     freeze_before = True  # compare the checks with the page before the step (held_before)
     healable = True  # an element that drifted under an action may be healed (never a check)
 
-    def max_steps(self, pipe: AsyncPipeline) -> int:
-        return pipe.settings.max_steps
+    def max_steps(self, context: AsyncStepContext) -> int:
+        return context.settings.max_steps
 
-    async def replay(self, pipe: AsyncPipeline, run: StepRun, recorded: RecipeStep
+    async def replay(self, context: AsyncStepContext, recorded: RecipeStep
                      ) -> list[dict[str, Any]]:
-        replayer = pipe.replayer(run, report=True)
+        run = context.run
+        replayer = context.replayer(report=True)
         guard = None
-        if pipe.settings.guard_replay:  # opt-in: it routes every request of the context
-            guard = AsyncOriginGuard(pipe.page.context, pipe.origins(),
-                                     subresources=pipe.settings.block_subresources)
+        if context.settings.guard_replay:  # opt-in: it routes every request of the context
+            guard = AsyncOriginGuard(context.page.context, context.origins(),
+                                     subresources=context.settings.block_subresources)
             await guard.start()
         failure: ReplayError | None = None
         blocked = None
@@ -53,56 +56,50 @@ class AsyncDoStep:
             failure = exc
             blocked = guard.note() if guard else None
         finally:
-            pipe.page = replayer.page  # the tab the step ended on
+            context.page = replayer.page  # the tab the step ended on
             if guard is not None:
                 await guard.stop()
         if failure is None:
             return []
-        message = (f"Replay failed. {failure}{pipe.start_hint(recorded)}"
+        message = (f"Replay failed. {failure}{start_hint(context, recorded)}"
                    + (f"\n  {blocked}" if blocked else ""))
         if isinstance(failure, ElementError) and self.healable:
             # the page drifted under an action: a verified heal may follow it
-            await AsyncHealer(pipe, run, self.max_steps(pipe)).heal(recorded, failure, message)
+            await AsyncHealer(context, self.max_steps(context)).heal(recorded, failure,
+                                                                     message)
             return []
-        await pipe.fail(message, run)
+        await context.fail(message)
 
-    async def record(self, pipe: AsyncPipeline, run: StepRun, llm: Any
+    async def record(self, context: AsyncStepContext, llm: Any
                      ) -> tuple[RecipeStep, TaskResult, list[dict[str, Any]]]:
-        ctx = run.ctx
-        start_url = pipe.page.url
-        before = await AsyncStartState.take(pipe.page) if self.freeze_before else None
-        agent = await pipe.runner(llm, self.max_steps(pipe), run)
-        try:
-            result = await agent.execute(run.request.agent_task or run.request.text,
-                                         self.max_steps(pipe), ctx.resources, ctx.variables,
-                                         ctx.secrets)
-        except WebtaskError as exc:
-            pipe.count(agent.usage)
-            await pipe.fail(f"{run.where}: recording stopped: {exc}", run)
-        finally:
-            pipe.page = agent.page  # the tab the step ended on
-        pipe.count(agent.usage)
+        run, ctx = context.run, context.run.ctx
+        start_url = context.page.url
+        before = await AsyncStartState.take(context.page) if self.freeze_before else None
+        attempt = await context.run_agent(llm, self.max_steps(context))
+        result = attempt.result
+        if result is None:
+            await context.fail(f"{run.where}: recording stopped: {attempt.stopped}")
         if not result.completed:
             label = "check failed" if self.kind == "check" else "task not completed"
-            await pipe.fail(f"{run.where}: {label}: {result.message}\n\n"
-                            + step_log(result, ctx), run)
-        step = compile_step(self.kind, run.request.text, result, ctx, pipe.base_url,
-                            start_url, user_patterns(pipe.settings.dynamic))
+            await context.fail(f"{run.where}: {label}: {result.message}\n\n"
+                               + step_log(result, ctx))
+        step = compile_step(self.kind, run.request.text, result, ctx, context.base_url,
+                            start_url, user_patterns(context.settings.dynamic))
         if not step.checks:
-            await pipe.fail(
+            await context.fail(
                 f"{run.where}: the model reported completion without citing evidence found on "
                 "the page, so a replay could not verify the outcome; nothing was recorded.\n\n"
-                + step_log(result, ctx), run)
+                + step_log(result, ctx))
         try:
-            await pipe.replayer(run).run_checks(
+            await context.replayer().run_checks(
                 step.checks, run.where + " (checks right after recording)")
         except ReplayError as exc:
-            await pipe.fail(f"The recorded checks do not hold even right after recording, so "
-                            f"nothing was recorded. {exc}", run)
+            await context.fail(f"The recorded checks do not hold even right after recording, "
+                               f"so nothing was recorded. {exc}")
         if before is not None:
             await before.mark(step.checks, ctx.substitute)
-            if not any(c.discriminating for c in step.checks):
-                await pipe.weak(run, step)
+            # every check held before the step: the pipeline warns, or fails if strict
+            run.weak = not any(c.discriminating for c in step.checks)
         return step, result, []
 
 
@@ -114,8 +111,8 @@ class AsyncCheckStep(AsyncDoStep):
     freeze_before = False
     healable = False
 
-    def max_steps(self, pipe: AsyncPipeline) -> int:
-        return pipe.settings.check_max_steps
+    def max_steps(self, context: AsyncStepContext) -> int:
+        return context.settings.check_max_steps
 
     @staticmethod
     def task(statement: str) -> str:
@@ -130,33 +127,37 @@ class AsyncExtractStep:
     def __init__(self, fields: list[str] | None) -> None:
         self.fields = fields
 
-    def _report(self, pipe: AsyncPipeline, run: StepRun) -> SessionReport:
-        return SessionReport(task=run.request.text, source_url=pipe.page.url,
-                             path=pipe.artifact_path(f"webtask-extract-{run.index + 1}.json"))
+    @staticmethod
+    def _report(context: AsyncStepContext) -> SessionReport:
+        run = context.run
+        return SessionReport(task=run.request.text, source_url=context.page.url,
+                             path=context.artifact(f"webtask-extract-{run.index + 1}.json"))
 
-    async def replay(self, pipe: AsyncPipeline, run: StepRun, recorded: RecipeStep
+    async def replay(self, context: AsyncStepContext, recorded: RecipeStep
                      ) -> list[dict[str, Any]]:
+        run = context.run
         spec = recorded.extraction
         assert spec is not None  # RecipeStep guarantees it for kind extract
         failure = None  # failed outside the except block: the message shows once
         try:
             outcome = await execute_recipe(
-                pipe.page, spec.bindings, spec.recipe, report=self._report(pipe, run),
-                max_items=run.request.max_items, timeout_ms=pipe.settings.timeout * 1000,
+                context.page, spec.bindings, spec.recipe, report=self._report(context),
+                max_items=run.request.max_items, timeout_ms=context.settings.timeout * 1000,
                 phase_name="RecipeExecutor (replay)", targets=spec.targets,
                 allow_skipped=run.request.allow_skipped, recorded_items=spec.recorded_items)
         except ExtractionError as exc:
             failure = f"Replay failed. {run.where}: {exc}"
         if failure is not None:
-            await pipe.fail(failure, run)
+            await context.fail(failure)
         self._warn_skipped(run, outcome.skipped)
         return outcome.items
 
-    async def record(self, pipe: AsyncPipeline, run: StepRun, llm: Any
+    async def record(self, context: AsyncStepContext, llm: Any
                      ) -> tuple[RecipeStep, None, list[dict[str, Any]]]:
-        extractor = AsyncExtractor(pipe.page, llm, report=self._report(pipe, run),
-                                   timeout_ms=pipe.settings.timeout * 1000)
-        start_url = pipe.page.url
+        run = context.run
+        extractor = AsyncExtractor(context.page, llm, report=self._report(context),
+                                   timeout_ms=context.settings.timeout * 1000)
+        start_url = context.page.url
         failure = None
         try:
             done = await extractor.run(run.request.text, max_items=run.request.max_items,
@@ -164,12 +165,12 @@ class AsyncExtractStep:
                                        allow_skipped=run.request.allow_skipped)
         except WebtaskError as exc:
             failure = f"{run.where}: recording stopped: {exc}"
-        pipe.count(extractor.usage)
+        context.count(extractor.usage)
         if failure is not None:
-            await pipe.fail(failure, run)
+            await context.fail(failure)
         outcome = done.outcome
         step = RecipeStep(kind="extract", text=run.request.text,
-                          url=relative_url(start_url, pipe.base_url),
+                          url=relative_url(start_url, context.base_url),
                           extraction=Extraction(fields=self.fields or [],
                                                 recorded_items=len(outcome.items),
                                                 bindings=done.bindings, recipe=done.recipe,
@@ -183,6 +184,16 @@ class AsyncExtractStep:
         if skipped:
             log.warning("%s: skipped %d item(s) (allowed: %d): %s", run.where, len(skipped),
                         run.request.allow_skipped, skipped)
+
+
+def start_hint(context: AsyncStepContext, step: RecipeStep) -> str:
+    """Where the step was recorded from, when the page started elsewhere this time."""
+    started = context.run.start_path
+    start = urlsplit(absolute_url(step.url or "/", context.base_url, context.page.url)).path
+    if step.url and started != start:
+        return (f"\n  note: this step was recorded starting at {start}, but this time it "
+                f"started at {started}")
+    return ""
 
 
 def step_log(result: TaskResult, ctx: TaskContext) -> str:

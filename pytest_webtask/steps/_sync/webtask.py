@@ -26,10 +26,11 @@ log = logging.getLogger("pytest_webtask")
 
 
 class WebTask:
-    """The ``async_webtask`` fixture's object: plain-English steps on a Playwright page."""
+    """The ``async_webtask`` fixture's object: plain-English steps on a Playwright page,
+    each run by ``pipeline`` (whose owner calls ``pipeline.finish`` when the test ends)."""
 
-    def __init__(self, page: Page, **pipeline: Any) -> None:
-        self._pipe = Pipeline(page, **pipeline)
+    def __init__(self, pipeline: Pipeline) -> None:
+        self._pipe = pipeline
 
     @property
     def page(self) -> Page:
@@ -57,13 +58,13 @@ class WebTask:
 
     def goto(self, url: str) -> None:
         """Open ``url``; a relative URL resolves against ``--base-url``."""
-        target = absolute_url(url, self._pipe.base_url, self.page.url or "")
+        target = absolute_url(url, self._pipe.test.base_url, self.page.url or "")
         if not urlsplit(target).scheme or target.startswith("about:"):
             pytest.fail(f"goto({url!r}): a relative URL needs a base URL: pass --base-url, "
                         "set base_url in the ini file, or override the base_url fixture.",
                         pytrace=False)
         self.page.goto(target)
-        self._pipe.trail.goto(target)  # --webtask-export repeats the goto calls
+        self._pipe.listeners.page_opened(target)  # --webtask-export repeats the goto calls
 
     def do(self, task: str, resources: dict[str, Any] | None = None,
                  secrets: dict[str, Any] | None = None, **variables: Any) -> StepOutcome:

@@ -1,57 +1,105 @@
-"""The tools that act on the page or its tabs rather than on an element: go_back, wait,
-dialog, switch_tab, close_tab (``perform`` hands them to ``perform_on_page``)."""
+"""The built-in tools that act on the page or its tabs rather than on an element. Each is
+its ``tools.builtin`` definition plus what it does, for recording and replay alike."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
+from urllib.parse import urljoin
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from ...browser._async.watch import AsyncPageWatch
+from ...browser.origins import allowed
 from ...types import DialogAnswer, ExecutionResult
+from ..builtin import CloseTab, Dialog, Find, GoBack, Navigate, SwitchTab, Wait
+from ..params import WAIT_SECONDS
+from .browser_tools import AsyncScene, AsyncTool
 
-# Tools that act on the page or its tabs, not on an element.
-PAGE_TOOLS = ("go_back", "wait", "dialog", "switch_tab", "close_tab")
+NAVIGATION_TIMEOUT_MS = 15_000
 
 
-async def perform_on_page(page: Page, tool: str, params: dict[str, Any],
-                          sub: Callable[[str], str],
-                          watch: AsyncPageWatch | None) -> ExecutionResult:
-    """``perform`` for the tools in ``PAGE_TOOLS``."""
-    if tool == "go_back":
-        if await page.go_back(timeout=15_000) is None:
+class AsyncNavigateTool(Navigate, AsyncTool):
+    @classmethod
+    async def perform(cls, params: dict[str, Any], scene: AsyncScene) -> ExecutionResult:
+        url = urljoin(scene.page.url, params["url"])
+        if not allowed(url, scene.allowed_origins):
+            return ExecutionResult(
+                success=False,
+                error=f"Navigation to {url} refused: only "
+                f"{', '.join(scene.allowed_origins or ['http(s) URLs'])} may be visited in "
+                "this task.",
+            )
+        await scene.page.goto(url, timeout=NAVIGATION_TIMEOUT_MS)
+        return ExecutionResult(success=True)
+
+
+class AsyncGoBackTool(GoBack, AsyncTool):
+    @classmethod
+    async def perform(cls, params: dict[str, Any], scene: AsyncScene) -> ExecutionResult:
+        if await scene.page.go_back(timeout=NAVIGATION_TIMEOUT_MS) is None:
             return ExecutionResult(success=False,
                                    error="go_back: this tab has no previous page to go back to.")
-    elif tool == "wait":
-        text = sub(params["text"])
-        seconds = float(params.get("seconds") or 5)
+        return ExecutionResult(success=True)
+
+
+class AsyncWaitTool(Wait, AsyncTool):
+    @classmethod
+    async def perform(cls, params: dict[str, Any], scene: AsyncScene) -> ExecutionResult:
+        text = scene.substitute(params["text"])
+        seconds = float(params.get("seconds") or WAIT_SECONDS)
         try:
-            await page.get_by_text(text).filter(visible=True).first.wait_for(
+            await scene.page.get_by_text(text).filter(visible=True).first.wait_for(
                 timeout=seconds * 1000)
         except PlaywrightError:
             return ExecutionResult(success=False,
                                    error=f"{text!r} did not appear within {seconds:g}s.")
-    elif tool == "dialog":
-        if watch is None:
+        return ExecutionResult(success=True)
+
+
+class AsyncDialogTool(Dialog, AsyncTool):
+    @classmethod
+    async def perform(cls, params: dict[str, Any], scene: AsyncScene) -> ExecutionResult:
+        if scene.watch is None:
             return ExecutionResult(success=False, error="dialogs are not watched here.")
         answer = params.get("text")
-        watch.answers.append(DialogAnswer(accept=bool(params["accept"]),
-                                          text=sub(answer) if answer is not None else None))
-    else:
-        pages = page.context.pages
-        index = params.get("tab")
-        if tool == "close_tab" and index is None:
+        scene.watch.answers.append(DialogAnswer(
+            accept=bool(params["accept"]),
+            text=scene.substitute(answer) if answer is not None else None))
+        return ExecutionResult(success=True)
+
+
+def _tab(tool: str, pages: list[Page], index: Any) -> ExecutionResult | None:
+    """None when ``index`` is one of the open tabs, else the error that says which are."""
+    if isinstance(index, int) and 0 <= index < len(pages):
+        return None
+    return ExecutionResult(success=False, error=(
+        f"{tool}: there is no tab {index}; {len(pages)} tab(s) are open "
+        f"(0 to {len(pages) - 1})."))
+
+
+class AsyncSwitchTabTool(SwitchTab, AsyncTool):
+    @classmethod
+    async def perform(cls, params: dict[str, Any], scene: AsyncScene) -> ExecutionResult:
+        page, pages = scene.page, scene.page.context.pages
+        index: Any = params.get("tab")
+        wrong = _tab(cls.name, pages, index)
+        if wrong:
+            return wrong
+        await pages[index].bring_to_front()
+        return ExecutionResult(success=True,
+                               page=pages[index] if pages[index] is not page else None)
+
+
+class AsyncCloseTabTool(CloseTab, AsyncTool):
+    @classmethod
+    async def perform(cls, params: dict[str, Any], scene: AsyncScene) -> ExecutionResult:
+        page, pages = scene.page, scene.page.context.pages
+        index: Any = params.get("tab")
+        if index is None:
             index = pages.index(page) if page in pages else len(pages) - 1
-        if not isinstance(index, int) or not 0 <= index < len(pages):
-            return ExecutionResult(success=False, error=(
-                f"{tool}: there is no tab {index}; {len(pages)} tab(s) are open "
-                f"(0 to {len(pages) - 1})."))
-        if tool == "switch_tab":
-            await pages[index].bring_to_front()
-            return ExecutionResult(success=True,
-                                   page=pages[index] if pages[index] is not page else None)
+        wrong = _tab(cls.name, pages, index)
+        if wrong:
+            return wrong
         if len(pages) == 1:
             return ExecutionResult(success=False, error="close_tab: this is the only tab.")
         closing = pages[index]
@@ -63,4 +111,20 @@ async def perform_on_page(page: Page, tool: str, params: dict[str, Any],
         await closing.close()
         await current.bring_to_front()
         return ExecutionResult(success=True, page=current if current is not page else None)
-    return ExecutionResult(success=True)
+
+
+class AsyncFindTool(Find, AsyncTool):
+    """Reads the page's element ids while recording (a recipe keeps no find)."""
+
+    async def execute(self, params: Any) -> ExecutionResult:
+        if not params.text and not params.role:
+            return ExecutionResult(success=False, error="find needs a text, a role, or both.")
+        text = self.task.substitute(params.text or "") if self.task else params.text or ""
+        lines, total = await self.browser.find(text, params.role or "")
+        what = " and ".join(f"{k} {v!r}" for k, v in
+                            (("text", params.text), ("role", params.role)) if v)
+        if not lines:
+            return ExecutionResult(success=True, output=f"No element matches {what}.")
+        more = f" (showing {len(lines)})" if total > len(lines) else ""
+        return ExecutionResult(success=True, output=f"{total} element(s) match {what}{more}:\n"
+                               + "\n".join(lines))

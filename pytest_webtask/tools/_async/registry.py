@@ -1,17 +1,63 @@
-"""AsyncToolRegistry: the tools a task may use, their prompt block, and safe execution."""
+"""The built-in tools by name, and AsyncToolRegistry: the tools a task may use, their prompt
+block, and safe execution."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from playwright.async_api import Error as PlaywrightError
 from pydantic import ValidationError
 
 from ...browser._async.llm_browser import AsyncLLMBrowser
+from ...browser.origins import allowed
 from ...errors import BrowserError
 from ...llm.context import Block
 from ...types import Action, ExecutionResult
 from ..params import PointerParams, render_tool
 from ..task import TaskValues
-from .browser_tools import BROWSER_TOOLS, AsyncTool, AsyncUploadTool, allowed
+from .browser_tools import AsyncTool
+from .element_tools import (
+    AsyncCheckTool,
+    AsyncClickTool,
+    AsyncDoubleClickTool,
+    AsyncDragTool,
+    AsyncFillTool,
+    AsyncHoverTool,
+    AsyncPressTool,
+    AsyncScrollTool,
+    AsyncSelectTool,
+    AsyncTypeTool,
+    AsyncUncheckTool,
+    AsyncUploadTool,
+)
+from .page_tools import (
+    AsyncCloseTabTool,
+    AsyncDialogTool,
+    AsyncFindTool,
+    AsyncGoBackTool,
+    AsyncNavigateTool,
+    AsyncSwitchTabTool,
+    AsyncWaitTool,
+)
+
+# In the order the prompt lists them; upload only for a task with resources.
+BROWSER_TOOLS: tuple[type[AsyncTool], ...] = (
+    AsyncNavigateTool, AsyncClickTool, AsyncFillTool, AsyncTypeTool, AsyncSelectTool,
+    AsyncPressTool, AsyncScrollTool, AsyncHoverTool, AsyncDoubleClickTool, AsyncCheckTool,
+    AsyncUncheckTool, AsyncDragTool, AsyncGoBackTool, AsyncWaitTool, AsyncDialogTool,
+    AsyncSwitchTabTool, AsyncCloseTabTool, AsyncFindTool,
+)
+ALL_TOOLS: tuple[type[AsyncTool], ...] = (*BROWSER_TOOLS, AsyncUploadTool)
+BUILT_IN_TOOLS: dict[str, type[AsyncTool]] = {tool.name: tool for tool in ALL_TOOLS}
+
+
+def tool_class(name: str, plugins: Mapping[str, type[AsyncTool]] | None = None
+               ) -> type[AsyncTool] | None:
+    """The tool called ``name``: a plugin's (which replaces a built-in of its name), else
+    the built-in one; None when there is none."""
+    return (plugins or {}).get(name) or BUILT_IN_TOOLS.get(name)
+
+NEW_TAB_TIMEOUT_MS = 5000  # for Playwright to report a tab the browser has opened
 
 
 class AsyncToolRegistry:
@@ -21,11 +67,25 @@ class AsyncToolRegistry:
 
     def __init__(self, tools: list[AsyncTool] | None = None) -> None:
         self._tools: dict[str, AsyncTool] = {}
+        # the last action a recipe keeps: a dialog or tab that comes after it (a confirm a
+        # timer opens while the model thinks) is its own
+        self.last: ExecutionResult | None = None
+        self._browser: AsyncLLMBrowser | None = None
         for tool in tools or []:
             self.register(tool)
 
     def register(self, tool: AsyncTool) -> None:
         self._tools[tool.name] = tool
+        self._browser = self._browser or tool.browser
+
+    async def late_events(self) -> None:
+        """Tie the dialogs and tabs that came since the last action ran to that action (or
+        leave them for the next one when no action is kept yet)."""
+        browser = self._browser
+        if browser is None or self.last is None:
+            return
+        await flush(browser)
+        await note_events(browser, self.last)
 
     def get(self, name: str) -> AsyncTool | None:
         return self._tools.get(name)
@@ -56,6 +116,8 @@ class AsyncToolRegistry:
         except ValidationError as exc:
             return ExecutionResult(success=False,
                                    error=f"Invalid parameters for {tool.name}: {_errors(exc)}")
+        await self.late_events()
+        tool.browser.watch.begin()
         result = ExecutionResult(success=False, url_before=tool.browser.page.url)
         element_id = getattr(params, "element_id", None)
         to_id = getattr(params, "to_element_id", None)
@@ -76,8 +138,11 @@ class AsyncToolRegistry:
         outcome.target = outcome.target or result.target
         outcome.to = outcome.to or result.to
         outcome.url_before = result.url_before
+        await tool.browser.watch.wait_windows(NEW_TAB_TIMEOUT_MS)
         await note_events(tool.browser, outcome)
         outcome.url_after = tool.browser.page.url
+        if outcome.success and tool.replayed:
+            self.last = outcome
         return outcome
 
 
@@ -97,6 +162,16 @@ def _playwright_message(exc: Exception) -> str:
     return head + (f" ({tail[-1].lstrip('- ')})" if tail else "")
 
 
+async def flush(browser: AsyncLLMBrowser) -> None:
+    """One round trip to the browser, so that every event it sent before (a dialog a timer
+    opened while the model was thinking) has reached the watch: the sync twin receives
+    events only while it waits for Playwright."""
+    try:
+        await browser.page.evaluate("0")
+    except PlaywrightError:
+        pass  # navigating or closed: the events came all the same
+
+
 async def note_events(browser: AsyncLLMBrowser, result: ExecutionResult) -> None:
     """Tie the dialogs and new tabs that appeared since the last action to ``result``; a new
     tab becomes the current page, as it does for a person."""
@@ -110,7 +185,7 @@ async def note_events(browser: AsyncLLMBrowser, result: ExecutionResult) -> None
             notes.append(f"A {dialog.type} dialog asked {dialog.message!r}: dismissed, as no "
                          "answer was set beforehand. To accept it, call the dialog tool with "
                          "accept=true before the action that opens it.")
-    for tab in browser.watch.take_opened():
+    for tab in browser.watch.take_pages():
         try:
             await tab.wait_for_load_state("load", timeout=5000)
         except PlaywrightError:

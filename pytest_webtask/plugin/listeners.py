@@ -1,0 +1,168 @@
+"""The plugin's step listeners: the ``pytest_webtask_step_*`` hooks, the ``-v`` line per
+step, the live line while a step records, the HTML report and the export. Imported when a
+test first uses a fixture."""
+
+from __future__ import annotations
+
+import json
+import time
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..export.trail import Ran, Trail
+from ..recipes.model import RecipeAction
+from ..report.collect import TestReport
+from ..report.progress import Progress, for_terminal
+from ..steps.listeners import StepListener
+from ..steps.outcome import StepOutcome, StepRun
+from ..types import Secrets
+from .keys import EXPORT_PROPERTY
+from .options import export_dir, parts_dir, report_path
+
+
+class HookRelay(StepListener):
+    """Relays each step's end to ``pytest_webtask_step_done`` / ``pytest_webtask_step_failed``."""
+
+    def __init__(self, item: pytest.Item) -> None:
+        self.item = item
+
+    def step_finished(self, run: StepRun, outcome: StepOutcome, shot: bytes | None) -> None:
+        self.item.config.hook.pytest_webtask_step_done(item=self.item, outcome=outcome)
+
+    def step_failed(self, run: StepRun, message: str, shot: bytes | None) -> None:
+        self.item.config.hook.pytest_webtask_step_failed(
+            item=self.item, kind=run.request.kind, text=run.request.text, message=message)
+
+
+class StepLines(StepListener):
+    """With -v, a line per step: how it ran, what it holds, how long it took."""
+
+    def __init__(self, terminal: Any, capture: Any) -> None:
+        self.terminal = terminal
+        self.capture = capture
+
+    @classmethod
+    def for_terminal(cls, config: pytest.Config) -> StepLines | None:
+        """The lines, or None without -v or a terminal (an xdist worker has none)."""
+        terminal = config.pluginmanager.get_plugin("terminalreporter")
+        if terminal is None or config.get_verbosity() < 1 or hasattr(config, "workerinput"):
+            return None
+        return cls(terminal, config.pluginmanager.get_plugin("capturemanager"))
+
+    def step_finished(self, run: StepRun, outcome: StepOutcome, shot: bytes | None) -> None:
+        step = outcome.recipe_step
+        counts = (f"{len(outcome.items)} item(s)" if outcome.kind == "extract" else
+                  f"{len(step.actions)} action(s), {len(step.checks)} check(s)")
+        line = f"webtask {run.where}: {outcome.how} ({counts}, {outcome.seconds:.2f}s)"
+        with self.capture.global_and_fixture_disabled() if self.capture else nullcontext():
+            self.terminal.write_line("    " + line)
+
+
+class LiveLine(StepListener):
+    """The live line while a step records (report/progress.py): the step, its model calls,
+    the time; erased when the recording ends."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+
+    @classmethod
+    def for_terminal(cls, config: pytest.Config) -> LiveLine | None:
+        """The line, or None where nothing is drawn (-q, CI, an xdist worker, a pipe)."""
+        progress = for_terminal(config)
+        return cls(progress) if progress.live else None
+
+    def recording_started(self, run: StepRun) -> None:
+        self.progress.step_started(run.where)
+
+    def model_call_started(self) -> None:
+        self.progress.model_call()
+
+    def recording_ended(self, run: StepRun) -> None:
+        self.progress.step_finished()
+
+
+class ReportListener(StepListener):
+    """``--webtask-report``: fills the test's ``TestReport`` (screenshots, model calls) and
+    writes its fragment when the test ends."""
+
+    wants_shots = True
+
+    def __init__(self, report: TestReport) -> None:
+        self.report = report
+
+    @classmethod
+    def for_test(cls, request: pytest.FixtureRequest, secrets: Secrets
+                 ) -> ReportListener | None:
+        path = report_path(request.config)
+        if path is None:
+            return None
+        return cls(TestReport(request.node.nodeid, parts_dir(path), secrets.mask))
+
+    def model_call_finished(self, context: Any, reply: Any) -> None:
+        usage = getattr(reply, "usage", None)
+        tokens = (usage.prompt_tokens + usage.completion_tokens) if usage is not None else 0
+        self.report.model_call(context.to_text(), getattr(reply, "text", str(reply)), tokens)
+
+    def action(self, run: StepRun, action: RecipeAction, shot: bytes | None) -> None:
+        self.report.action(action, shot)
+
+    def step_finished(self, run: StepRun, outcome: StepOutcome, shot: bytes | None) -> None:
+        self.report.step_finished(outcome, shot)
+
+    def step_failed(self, run: StepRun, message: str, shot: bytes | None) -> None:
+        self.report.step_failed(run.request.kind, run.request.text, message,
+                                time.monotonic() - run.started, shot)
+
+    def test_finished(self, passed: bool) -> None:
+        self.report.save("passed" if passed else "failed")
+
+
+class ExportListener(StepListener):
+    """``--webtask-export``: keeps the pages the test opened and the steps it ran (a
+    ``Trail``), and writes the test's file when it has passed, or says in its user
+    properties why not."""
+
+    def __init__(self, item: pytest.Item, folder: Path, base_url: str | None,
+                 test_name: str) -> None:
+        self.item = item
+        self.folder = folder
+        self.base_url = base_url
+        self.test_name = test_name
+        self.trail = Trail()
+
+    @classmethod
+    def for_test(cls, request: pytest.FixtureRequest, base_url: str | None,
+                 test_name: str) -> ExportListener | None:
+        folder = export_dir(request.config)
+        if folder is None:
+            return None
+        return cls(request.node, folder, base_url, test_name)
+
+    def page_opened(self, url: str) -> None:
+        self.trail.goto(url)
+
+    def step_finished(self, run: StepRun, outcome: StepOutcome, shot: bytes | None) -> None:
+        request = run.request
+        self.trail.step(outcome.recipe_step, request.variables, request.resources,
+                        request.secrets)
+
+    def test_finished(self, passed: bool) -> None:
+        from ..export.writer import NotExportable, export
+
+        node = self.item
+        if not any(isinstance(e, Ran) for e in self.trail.events):
+            return  # no step ran: nothing the export would add to the test
+        if not passed:
+            outcome = {"test": node.nodeid, "skipped": "the test did not pass"}
+        else:
+            try:
+                path = export(self.trail, base_url=self.base_url, folder=self.folder,
+                              test_name=self.test_name, module=node.path.stem,
+                              origin=node.nodeid)
+                outcome = {"test": node.nodeid, "path": str(path)}
+            except NotExportable as exc:
+                outcome = {"test": node.nodeid, "skipped": str(exc)}
+        node.user_properties.append((EXPORT_PROPERTY, json.dumps(outcome)))

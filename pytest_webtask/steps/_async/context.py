@@ -1,0 +1,157 @@
+"""AsyncStepContext: what a step kind is handed for one step, and nothing more: the step
+(``run``), the tab, the settings; replay on the page, run the agent, count model use, fail
+the test. The pipeline builds one per step and reads the tab back when the kind is done."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any, NoReturn
+
+import pytest
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator, Page
+
+from ...agent.budget import Budget
+from ...errors import WebtaskError
+from ...recipes._async.replayer import AsyncReplayer
+from ...recipes.model import RecipeAction
+from ...report._async.shots import report_shot, screenshot_masked
+from ...settings import Settings
+from ...types import Secrets, Usage
+from ..context import AgentAttempt, StepServices, TestInfo
+from ..listeners import Listeners
+from ..outcome import StepRun
+from ..session import StepStats
+from ..strategy import StrategyOptions, pick
+from .strategies import builtin_strategies
+
+log = logging.getLogger("pytest_webtask")
+
+
+class AsyncStepContext:
+    """One step's view of its test: read ``run``, ``page`` (a kind that ends on another tab
+    sets it), ``settings``, ``base_url`` and ``fix_command``; call the rest."""
+
+    def __init__(self, run: StepRun, page: Page, settings: Settings, test: TestInfo,
+                 services: StepServices, secrets: Secrets, stats: StepStats,
+                 listeners: Listeners) -> None:
+        self.run = run
+        self.page = page
+        self.settings = settings
+        self.base_url = test.base_url
+        self.fix_command = test.fix_command
+        self._test = test
+        self._services = services
+        self._secrets = secrets
+        self._stats = stats
+        self._listeners = listeners
+
+    # -- replay ---------------------------------------------------------------------------
+
+    def replayer(self, *, report: bool = False) -> AsyncReplayer:
+        """A replayer on the current page with the step's values; ``report``: each action's
+        target is shot for the listeners that want it before it is acted on."""
+        ctx = self.run.ctx
+        return AsyncReplayer(self.page, base_url=self.base_url,
+                             timeout_ms=self.settings.timeout * 1000,
+                             substitute=ctx.substitute, resources=ctx.resources,
+                             tools={t.name: t for t in self._services.tools},  # type: ignore[attr-defined]
+                             before_action=self._before_action
+                             if report and self._listeners.wants_shots else None)
+
+    async def _before_action(self, action: RecipeAction, target: Locator | None) -> None:
+        self._listeners.action(self.run, action,
+                               await report_shot(self.page, self._secrets, target))
+
+    def origins(self) -> list[str] | None:
+        """The origins the step may reach: the configured ones and the test's site."""
+        origins = list(self.settings.allowed_origins)
+        if self.base_url:
+            origins.append(self.base_url)
+        elif self.page.url.startswith("http"):
+            origins.append(self.page.url)
+        return origins or None
+
+    def artifact(self, name: str) -> Path | None:
+        """Where to keep a file of the step beside the test's other artifacts, if anywhere."""
+        return self._test.artifacts / name if self._test.artifacts is not None else None
+
+    # -- the agent ------------------------------------------------------------------------
+
+    async def llm(self, failing: str) -> Any:
+        """The test's model (``webtask_llm``), or the test failed with ``failing`` and why
+        there is none."""
+        try:
+            return self._services.llm()
+        except WebtaskError as exc:
+            await self.fail(f"{failing}{exc}")
+
+    async def run_agent(self, llm: Any, max_steps: int, *, heal: bool = False
+                        ) -> AgentAttempt:
+        """The agent of the test's strategy works the step's task out on the page, within
+        the step's budget (a heal's: ``webtask_heal_max_llm_calls``). The page becomes the
+        tab it ended on; its model use is counted."""
+        s, run = self.settings, self.run
+        try:
+            factory = pick({**builtin_strategies(), **self._services.strategies}, s.strategy)
+        except WebtaskError as exc:
+            await self.fail(f"{run.where}: {exc}")
+        calls, calls_setting = ((s.heal_max_llm_calls, "webtask_heal_max_llm_calls") if heal
+                                else (s.max_llm_calls, "webtask_max_llm_calls"))
+        budget = Budget(max_calls=calls, max_tokens=s.max_tokens,
+                        run=self._services.run_budget,
+                        names=(calls_setting, "webtask_max_tokens",
+                               "webtask_run_max_llm_calls", "webtask_run_max_tokens"))
+        options = StrategyOptions(allowed_origins=self.origins() or ["*"], budget=budget,
+                                  secrets=self._secrets, max_steps=max_steps,
+                                  block_subresources=s.block_subresources,
+                                  page_chars=s.page_chars, plan_horizon=s.plan_horizon,
+                                  max_iterations=s.max_iterations,
+                                  extra_tools=self._services.tools)
+        agent = factory(self.page, llm, options)
+        ctx = run.ctx
+        result, stopped = None, ""
+        try:
+            result = await agent.execute(run.request.agent_task or run.request.text,
+                                         max_steps, ctx.resources, ctx.variables, ctx.secrets)
+        except WebtaskError as exc:
+            stopped = str(exc)
+        finally:
+            self.page = agent.page  # the tab the step ended on
+        self.count(agent.usage, heal=heal)
+        return AgentAttempt(result, stopped, agent.usage)
+
+    def count(self, usage: Usage, *, heal: bool = False) -> None:
+        """Add a step's model use to the test's counts."""
+        self._stats.llm_calls += usage.calls
+        self._stats.prompt_tokens += usage.prompt_tokens
+        self._stats.completion_tokens += usage.completion_tokens
+        if heal:
+            self._stats.heal_llm_calls += usage.calls
+
+    # -- failing --------------------------------------------------------------------------
+
+    async def fail(self, message: str) -> NoReturn:
+        """Fail the test: count the failed step, tell the listeners, save the message and a
+        screenshot to the artifacts folder, and report without a traceback from inside the
+        plugin."""
+        run = self.run
+        self._stats.failed += 1
+        message = run.ctx.redact(message)
+        shot = (await report_shot(self.page, self._secrets)
+                if self._listeners.wants_shots else None)
+        self._listeners.step_failed(run, message, shot)
+        folder = self._test.artifacts
+        if folder is not None:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                (folder / "webtask-failure.txt").write_text(message + "\n", encoding="utf-8")
+                if self._test.screenshot:
+                    await screenshot_masked(self.page, self._secrets,
+                                            path=str(folder / "webtask-failure.png"))
+                saved = "step log and screenshot" if self._test.screenshot else "step log"
+                message += f"\n({saved} in {folder})"
+            except (OSError, PlaywrightError) as exc:
+                log.warning("could not save failure artifacts: %s", exc)
+        raise pytest.fail.Exception(message, pytrace=False) from None  # printed once

@@ -1,0 +1,183 @@
+"""The built-in tools that act on an element (press and scroll: or on the page). Each is
+its ``tools.builtin`` definition plus what it does, for recording and replay alike."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+from playwright.async_api import Locator
+
+from ...types import ExecutionResult
+from ..builtin import (
+    Check,
+    Click,
+    DoubleClick,
+    Drag,
+    Fill,
+    Hover,
+    Press,
+    Scroll,
+    Select,
+    Type,
+    Uncheck,
+    Upload,
+)
+from .browser_tools import AsyncScene, AsyncTool
+
+
+class AsyncElementTool(AsyncTool):
+    """A tool whose action needs its target element. ``on`` does it: by default the
+    ``OnElement`` call of its definition (Playwright's ``method``, given the typed value)."""
+
+    method: ClassVar[str]
+    typed: ClassVar[bool]
+
+    @classmethod
+    async def perform(cls, params: dict[str, Any], scene: AsyncScene) -> ExecutionResult:
+        if scene.locator is None:
+            return ExecutionResult(success=False, error=f"{cls.name} needs an element_id.")
+        error = await cls.on(scene.locator, params, scene)
+        return ExecutionResult(success=False, error=error) if error else \
+            ExecutionResult(success=True)
+
+    @classmethod
+    async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
+        """Act on ``el``: None when done, else what went wrong."""
+        args = [_value(params, scene)] if cls.typed else []
+        await getattr(el, cls.method)(*args, timeout=scene.timeout_ms)
+        return None
+
+
+def _value(params: dict[str, Any], scene: AsyncScene) -> str:
+    return scene.substitute(str(params.get("value", "")))
+
+
+class AsyncClickTool(Click, AsyncElementTool):
+    pass
+
+
+class AsyncFillTool(Fill, AsyncElementTool):
+    pass
+
+
+class AsyncTypeTool(Type, AsyncElementTool):
+    pass
+
+
+class AsyncSelectTool(Select, AsyncElementTool):
+    @classmethod
+    async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
+        value = _value(params, scene)
+        options = await el.evaluate(
+            "el => Array.from(el.options || []).map(o => [o.label.trim(), o.value])"
+        )
+        chosen = [v for label, v in options if value in (label, v)]
+        if not chosen:
+            shown = ", ".join(repr(label) for label, _ in options) or "none"
+            return f"No option {value!r} in this dropdown; options: {shown}"
+        await el.select_option(value=chosen[0], timeout=scene.timeout_ms)
+        return None
+
+
+class AsyncHoverTool(Hover, AsyncElementTool):
+    pass
+
+
+class AsyncDoubleClickTool(DoubleClick, AsyncElementTool):
+    pass
+
+
+class AsyncCheckTool(Check, AsyncElementTool):
+    @classmethod
+    async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
+        return await set_checked(el, True, scene.timeout_ms)
+
+
+class AsyncUncheckTool(Uncheck, AsyncElementTool):
+    @classmethod
+    async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
+        return await set_checked(el, False, scene.timeout_ms)
+
+
+class AsyncDragTool(Drag, AsyncElementTool):
+    @classmethod
+    async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
+        if scene.to_locator is None:
+            return "drag needs a to_element_id to drop on."
+        await el.drag_to(scene.to_locator, timeout=scene.timeout_ms)
+        return None
+
+
+class AsyncUploadTool(Upload, AsyncElementTool):
+    @classmethod
+    async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
+        paths, error = resource_paths(params.get("resource_names", []), scene.resources)
+        if error:
+            return error
+        await el.set_input_files(paths, timeout=scene.timeout_ms)
+        return None
+
+
+class AsyncPressTool(Press, AsyncTool):
+    @classmethod
+    async def perform(cls, params: dict[str, Any], scene: AsyncScene) -> ExecutionResult:
+        if scene.locator is None:
+            await scene.page.keyboard.press(params["key"])
+        else:
+            await scene.locator.press(params["key"], timeout=scene.timeout_ms)
+        return ExecutionResult(success=True)
+
+
+class AsyncScrollTool(Scroll, AsyncTool):
+    @classmethod
+    async def perform(cls, params: dict[str, Any], scene: AsyncScene) -> ExecutionResult:
+        if scene.locator is not None:
+            await scene.locator.scroll_into_view_if_needed(timeout=scene.timeout_ms)
+        else:
+            sign = -1 if params.get("direction") == "up" else 1
+            await scene.page.evaluate(
+                "s => window.scrollBy(0, s * Math.round(window.innerHeight * 0.8))", sign
+            )
+        return ExecutionResult(success=True)
+
+
+CHECKED_JS = """el => {
+  if (el.type === 'checkbox' || el.type === 'radio') return el.checked;
+  const role = el.getAttribute('role');
+  const roles = ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'];
+  if (!roles.includes(role)) return null;
+  return el.getAttribute('aria-checked') === 'true';
+}"""
+
+
+async def set_checked(locator: Locator, want: bool, timeout_ms: float) -> str | None:
+    """Click a checkbox, radio or switch (native or by role) unless it is already as wanted.
+    Not Playwright's ``set_checked``: apps that re-render the control on click leave it no
+    element to verify; the new one is checked when still there."""
+    state = await locator.evaluate(CHECKED_JS, timeout=timeout_ms)
+    if state is None:
+        return ("check and uncheck work on a checkbox, radio button or switch; this element "
+                "is none of them.")
+    if state != want:
+        await locator.click(timeout=timeout_ms)
+        if await locator.count() and await locator.evaluate(CHECKED_JS) != want:
+            return "the click did not change its state."
+    return None
+
+
+def resource_paths(names: list[str], resources: Mapping[str, str]) -> tuple[list[Path], str | None]:
+    """Files for resource names, or an error naming what is missing."""
+    paths = []
+    for name in names:
+        if name not in resources:
+            known = ", ".join(resources) or "none"
+            return [], f"Resource not found: {name!r}. Available resources: {known}."
+        path = Path(resources[name])
+        if not path.is_file():
+            return [], f"Resource {name!r} points to a missing file: {path}"
+        paths.append(path)
+    if not paths:
+        return [], "No resource_names given to upload."
+    return paths, None

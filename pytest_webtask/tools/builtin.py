@@ -1,0 +1,235 @@
+"""The built-in tools, each defined once for both flavours: name, description, parameters,
+recipe handling and exported code. ``_async/element_tools.py`` and ``_async/page_tools.py``
+subclass each with what it does to the page (``perform``); ``BUILT_IN`` maps names to these
+classes for the code that needs no browser (the export, recipe compilation)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from .params import (
+    WAIT_SECONDS,
+    ClickParams,
+    CloseTabParams,
+    DialogParams,
+    DragParams,
+    ElementParams,
+    FillParams,
+    FindParams,
+    NavigateParams,
+    NoParams,
+    PointerParams,
+    PressParams,
+    ScrollParams,
+    SelectParams,
+    TabParams,
+    TypeParams,
+    UploadParams,
+    WaitParams,
+)
+from .spec import Code, ToolSpec
+
+SCROLL_PX = 600  # what the exported test scrolls by: about most of a screen, as the tool does
+
+
+class OnElement(ToolSpec):
+    """A tool whose action is one Playwright call on its element: ``method``, given the
+    typed value when ``typed``. The export writes that call; the recorder and the replayer
+    make it too unless the tool's ``perform`` says otherwise."""
+
+    method: ClassVar[str]
+    typed: ClassVar[bool] = False
+
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
+        value = c.expr(str(c.params.get("value", ""))) if cls.typed else ""
+        return [f"{c.element()}.{cls.method}({value})"]
+
+
+class Navigate(ToolSpec):
+    name = "navigate"
+    description = "Navigate to a URL"
+    params_class = NavigateParams
+    url_param = "url"
+
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
+        return [f"page.goto({c.expr(str(c.params['url']))})"]
+
+
+class Click(OnElement):
+    name = "click"
+    description = "Click an element"
+    params_class = ClickParams
+    method = "click"
+
+
+class Fill(OnElement):
+    name = "fill"
+    description = "Fill a form field"
+    params_class = FillParams
+    method = "fill"
+    typed = True
+
+
+class Type(OnElement):
+    name = "type"
+    description = "Type into an element with keyboard simulation"
+    params_class = TypeParams
+    method = "press_sequentially"
+    typed = True
+
+
+class Select(OnElement):
+    name = "select"
+    description = "Choose an option in a dropdown"
+    params_class = SelectParams
+    method = "select_option"
+    typed = True
+
+
+class Press(ToolSpec):
+    name = "press"
+    description = "Press a key (Enter, Tab, Escape, ArrowDown...), on an element or the page"
+    params_class = PressParams
+
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
+        el, key = c.element_or_none(), c.params["key"]
+        return [f"{el}.press({key!r})" if el else f"page.keyboard.press({key!r})"]
+
+
+class Scroll(ToolSpec):
+    name = "scroll"
+    description = "Scroll the page, or scroll an element into view"
+    params_class = ScrollParams
+
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
+        el = c.element_or_none()
+        if el:
+            return [f"{el}.scroll_into_view_if_needed()"]
+        sign = -1 if c.params.get("direction") == "up" else 1
+        return [f"page.mouse.wheel(0, {sign * SCROLL_PX})"]
+
+
+class Hover(OnElement):
+    name = "hover"
+    description = ("Move the pointer over an element; controls shown only on hover (a row's "
+                   "delete button, a menu) then appear in the next page state")
+    params_class = PointerParams
+    method = "hover"
+
+
+class DoubleClick(OnElement):
+    name = "double_click"
+    description = "Double-click an element (for example to edit an item in place)"
+    params_class = PointerParams
+    method = "dblclick"
+
+
+class Check(OnElement):
+    name = "check"
+    description = "Check a checkbox, radio button or switch (nothing happens if already checked)"
+    params_class = ElementParams
+    method = "check"
+
+
+class Uncheck(OnElement):
+    name = "uncheck"
+    description = "Uncheck a checkbox or switch (nothing happens if already unchecked)"
+    params_class = ElementParams
+    method = "uncheck"
+
+
+class Drag(ToolSpec):
+    name = "drag"
+    description = "Drag an element and drop it on another element"
+    params_class = DragParams
+
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
+        return [f"{c.element()}.drag_to({c.drop_target()})"]
+
+
+class Upload(ToolSpec):
+    name = "upload"
+    description = "Upload file resources to a file input element"
+    params_class = UploadParams
+
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
+        el = c.element()
+        files = ", ".join(c.file(n) for n in c.params.get("resource_names", []))
+        return [f"{el}.set_input_files([{files}])"]
+
+
+class GoBack(ToolSpec):
+    name = "go_back"
+    description = "Go back to the previous page of this tab"
+    params_class = NoParams
+
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
+        return ["page.go_back()"]
+
+
+class Wait(ToolSpec):
+    name = "wait"
+    description = "Wait until a text is visible on the page (at most a few seconds)"
+    params_class = WaitParams
+
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
+        ms = float(c.params.get("seconds") or WAIT_SECONDS) * 1000
+        return [f"expect(page.get_by_text({c.expr(str(c.params['text']))}).filter(visible=True)"
+                f".first).to_be_visible(timeout={ms:.0f})"]
+
+
+class Dialog(ToolSpec):
+    name = "dialog"
+    description = ("Decide the answer to the next dialog (alert, confirm, prompt) the page "
+                   "opens; put it BEFORE the action that opens the dialog. A dialog nobody "
+                   "answered beforehand is dismissed (an alert is accepted)")
+    params_class = DialogParams
+    replayed = False  # the answer is stored with the action that opened the dialog
+
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
+        return []  # the answer is written before the action that opens the dialog
+
+
+class SwitchTab(ToolSpec):
+    name = "switch_tab"
+    description = "Make another open tab the current one"
+    params_class = TabParams
+
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
+        return [f"page = page.context.pages[{int(c.params['tab'])}]", "page.bring_to_front()"]
+
+
+class CloseTab(ToolSpec):
+    name = "close_tab"
+    description = "Close a tab (the current one by default)"
+    params_class = CloseTabParams
+
+
+class Find(ToolSpec):
+    name = "find"
+    description = ("Find elements anywhere on the page, including parts a long page state only "
+                   "counts, by text (their own text, name or label, or the text of their row) "
+                   "and/or role; returns their element IDs, best match first. A text the page "
+                   "state shows without an ID (a label, a cell) gets one, for click, "
+                   "double_click or hover")
+    params_class = FindParams
+    replayed = False  # it only reads the page
+
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
+        return []
+
+
+BUILT_IN: dict[str, type[ToolSpec]] = {tool.name: tool for tool in (
+    Navigate, Click, Fill, Type, Select, Press, Scroll, Hover, DoubleClick, Check, Uncheck,
+    Drag, GoBack, Wait, Dialog, SwitchTab, CloseTab, Find, Upload)}
