@@ -260,7 +260,8 @@ def test_a_key_press_without_an_element_is_refused(page: Page, server: LocalServ
         server.url + "/account")
     assert server.posts == []
     assert site.pages[0].not_tried == [
-        "enter: a key press needs an element while exploring",
+        "enter: press on the whole page (no element) is not tried while exploring: it needs "
+        "an element",
         "a tab: the 'switch_tab' tool is not used while exploring"]
 
 

@@ -44,7 +44,8 @@ from ..types import Action, Fingerprint, Secrets, Usage
 from .options import ExploreOptions
 from .sitemap import ExploreReply, PageInfo, SiteMap
 
-# What the explorer may do on a page: reading and form tools, never tabs, drags or dialogs.
+# The tools exploring may use: pointer and form tools, and opening a URL; never tabs, drags,
+# dialogs or waits.
 EXPLORE_TOOLS = ("click", "fill", "type", "select", "check", "uncheck", "press", "upload",
                  "hover", "navigate")
 NAVIGATION_TIMEOUT_MS = 15_000
@@ -370,7 +371,8 @@ class Explorer:
                 info.not_tried.append(f"{exploration.why}: {refusal}")
                 continue
             targets = [self._target(a) for a in actions]
-            described = [_describe(a, t) for a, t in zip(actions, targets, strict=True)]
+            described = [_describe(a, t, self._spec(a))
+                         for a, t in zip(actions, targets, strict=True)]
             link = self._link_target(actions)
             if link is not None:
                 if not allowed(link, self.origins):
@@ -397,16 +399,22 @@ class Explorer:
         except WebtaskError:
             return None
 
+    def _spec(self, action: Action) -> Any:
+        """The tool an action names, among those exploring may use (None: another)."""
+        return self.registry.get(action.tool_name) if self.registry is not None else None
+
     def _link_target(self, actions: list[Action]) -> str | None:
         """The URL of a plain same-tab link when the exploration is only a click on it (or
-        a ``navigate``): opened by its URL, so a link many pages show is visited once."""
+        opens a URL): opened by its URL, so a link many pages show is visited once."""
         if len(actions) != 1:
             return None
-        action = actions[0]
-        if action.tool_name == "navigate":
-            return urljoin(self.browser.page.url, str(action.parameters.get("url", "")))
+        action, spec = actions[0], self._spec(actions[0])
+        if spec is None:
+            return None
+        if spec.url_param:
+            return urljoin(self.browser.page.url, str(action.parameters.get(spec.url_param, "")))
         element = action.parameters.get("element_id")
-        if action.tool_name != "click" or not isinstance(element, str):
+        if getattr(spec, "method", "") != "click" or not isinstance(element, str):
             return None
         info = self._surroundings(element)
         href = str(info.get("href") or "") if info else ""
@@ -424,20 +432,22 @@ class Explorer:
     def _refusal(self, action: Action, destructive_forms: set[str],
                  ids: set[str] | None = None) -> str | None:
         """Why this action must not run while exploring, or None."""
-        if action.tool_name not in EXPLORE_TOOLS:
+        spec = self._spec(action)
+        if spec is None:
             return f"the {action.tool_name!r} tool is not used while exploring"
         p = action.parameters
         element = p.get("element_id")
-        if action.tool_name == "press" and not isinstance(element, str):
-            return "a key press needs an element while exploring"
         if not isinstance(element, str):
+            if spec.url_param is None and "element_id" in spec.params_class.model_fields:
+                return (f"{action.tool_name} on the whole page (no element) is not tried "
+                        "while exploring: it needs an element")
             return None
         if ids is not None and element not in ids:
             return f"{element} is not on the page"
         info = self._surroundings(element)
         if info is None:
             return f"{element} could not be read"
-        if action.tool_name in ("fill", "type"):
+        if getattr(spec, "typed", False):
             value = str(p.get("value", ""))
             named = any(value == "{" + name + "}" for name in self.task.secrets)
             if info["type"] == "password" and not named:
@@ -448,15 +458,14 @@ class Explorer:
             return None
         if self.options.allow_writes:
             return None
-        if info["formId"] and info["formId"] in destructive_forms \
-                and action.tool_name in ("click", "press"):
+        if info["formId"] and info["formId"] in destructive_forms:
             return f"it submits a form marked destructive ({_short(info['form'] or info['own'])})"
-        submits = action.tool_name == "press" or action.tool_name == "click" and (
+        # a key pressed in a form, or a submit button, submits the form: its words count
+        submits = "key" in spec.params_class.model_fields or (
             info["tag"] == "button" and info["type"] in ("", "submit")
             or info["tag"] == "input" and info["type"] in ("submit", "image"))
         said = str(info["own"]) + (" | " + str(info["form"]) if submits and info["form"] else "")
-        acts = action.tool_name in ("click", "press", "check")
-        found = DESTRUCTIVE.search(said) if acts else None
+        found = DESTRUCTIVE.search(said)
         if found:
             return (f"it looks destructive ({found.group(0)!r} in {_short(said)!r}); "
                     "--allow-writes allows it")
@@ -482,23 +491,18 @@ _CLEAR_STORAGE_JS = """() => {
 }"""
 
 
-def _describe(action: Action, target: Fingerprint | None) -> str:
+def _describe(action: Action, target: Fingerprint | None, spec: Any) -> str:
     """An action as a person reads it: ``click button "Add to cart" near "Blue Oxford
-    Shirt"``."""
+    Shirt"``, ``fill textbox "Email" with '{email}'``, ``open /cart``."""
     what = target.describe() if target else ""
     p = action.parameters
-    tool = action.tool_name
-    if tool in ("fill", "type"):
-        return f"{tool} {what} with {str(p.get('value', ''))!r}"
-    if tool == "select":
-        return f"select {str(p.get('value', ''))!r} in {what}"
-    if tool == "navigate":
-        return f"open {p.get('url', '')}"
-    if tool == "press":
-        return f"press {p.get('key', '')}" + (f" in {what}" if what else "")
-    if tool == "upload":
-        return f"upload {', '.join(p.get('resource_names', []))} into {what}"
-    return f"{tool} {what}".strip()
+    if spec is not None and spec.url_param:
+        return f"open {p.get(spec.url_param, '')}"
+    if spec is not None and getattr(spec, "typed", False):
+        return f"{action.tool_name} {what} with {str(p.get('value', ''))!r}"
+    rest = "".join(f" ({key}: {value})" for key, value in p.items()
+                   if key not in ("element_id", "to_element_id"))
+    return f"{action.tool_name} {what}{rest}".replace("  ", " ").strip()
 
 
 def _normal(url: str) -> str:

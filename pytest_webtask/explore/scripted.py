@@ -329,8 +329,7 @@ def _other_option(select: PageNode) -> str:
 # -- plan ---------------------------------------------------------------------------------
 
 _CLICK = re.compile(r'^click (\w+) "(.+?)"(?: near "(.+?)")?(?: \(.*\))?$')
-_FILL = re.compile(r'^(?:fill|type) (\w+) "(.+?)"(?: near "(.+?)")? with (.+)$')
-_SELECT = re.compile(r'^select (.+?) in (\w+) "(.+?)"(?: near "(.+?)")?$')
+_FILL = re.compile(r'^(fill|type|select) (\w+) "(.+?)"(?: near "(.+?)")? with (.+)$')
 
 
 def _value(text: str) -> str:
@@ -354,7 +353,13 @@ def _sentences(reached: list[str], variables: dict[str, str]) -> tuple[list[str]
         if line.startswith("open "):
             continue
         if m := _FILL.match(line):
-            role, label, value = m.group(1), m.group(2), _value(m.group(4))
+            verb, role, label, near_item, value = m.groups()
+            value = _value(value)
+            if verb == "select":
+                near = f' for "{near_item}"' if near_item else ""
+                pending.append(f'choose "{value}" in "{label}"{near}')
+                kind = "choose"
+                continue
             placeholder = re.fullmatch(r"\{(\w+)\}", value)
             if placeholder and placeholder.group(1) not in variables:
                 secrets.append(placeholder.group(1))
@@ -368,11 +373,6 @@ def _sentences(reached: list[str], variables: dict[str, str]) -> tuple[list[str]
                 pending.append(f'type "{value}" into "{label}"')
                 secret = placeholder is not None and placeholder.group(1) in secrets
                 kind = "sign in" if secret or kind == "sign in" else "form"
-            continue
-        if m := _SELECT.match(line):
-            near = f' for "{m.group(4)}"' if m.group(4) else ""
-            pending.append(f'choose "{_value(m.group(1))}" in "{m.group(3)}"{near}')
-            kind = "choose"
             continue
         if m := _CLICK.match(line):
             near = f' for "{m.group(3)}"' if m.group(3) else ""
