@@ -7,9 +7,7 @@ the element ids they name, as a model would."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,7 +31,6 @@ from tests.server import LocalServer
 from tests.test_openai_llm import KEY
 
 SECRET = "pw-Explore-9d1e-never-shown"
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def nodes(context: Context) -> list[Any]:
@@ -165,7 +162,7 @@ def test_model_call_budget_keeps_one_call_for_the_plan(page: Page, server: Local
 
 def test_token_budget_counts_what_the_endpoint_reports(page: Page, server: LocalServer) -> None:
     chain_pages(server, 8)
-    replies = []
+    replies: list[Any] = []
     for n in range(8):
         replies.append({"title": f"Page {n}", "explore": [
             {"why": "next", "actions": [{"tool": "click",
@@ -338,15 +335,13 @@ def no_flows() -> ScriptedLLM:
                         "explore:plan": lambda c: {"flows": []}})
 
 
-def test_the_site_map_is_kept_when_no_plan_could_be_written(server: LocalServer,
-                                                           tmp_path: Path) -> None:
+def test_the_site_map_is_kept_when_no_plan_could_be_written(
+        server: LocalServer, tmp_path: Path,
+        python: Callable[..., subprocess.CompletedProcess[str]]) -> None:
     chain_pages(server, 2)
     plan = tmp_path / "plan.md"
-    env = {k: v for k, v in os.environ.items() if k != "CI"}
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest_webtask", "explore", server.url + "/p0", "--plan",
-         str(plan), "--llm", "tests.test_explore:no_flows"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
+    proc = python("-m", "pytest_webtask", "explore", server.url + "/p0", "--plan", str(plan),
+                  "--llm", "tests.test_explore:no_flows", env={"CI": None})
     assert proc.returncode == 1, proc.stderr
     assert ("webtask explore: error: no flows were written: The model's plan could not be "
             "used, twice.") in proc.stderr
@@ -354,9 +349,7 @@ def test_the_site_map_is_kept_when_no_plan_could_be_written(server: LocalServer,
     text = plan.read_text()
     assert "No flows: the plan could not be written" in text
     assert "## Site map\n\n### A page\n\n- URL: " + server.url + "/p0" in text
-    again = subprocess.run(
-        [sys.executable, "-m", "pytest_webtask", "generate", str(plan), "--out",
-         str(tmp_path / "test_app.py")], cwd=ROOT, env=env, capture_output=True, text=True,
-        timeout=600, check=False)
+    again = python("-m", "pytest_webtask", "generate", str(plan), "--out",
+                   str(tmp_path / "test_app.py"))
     assert again.returncode == 2
     assert "the plan has no flows" in again.stderr

@@ -8,11 +8,10 @@ the machinery, not what a model would do."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,7 @@ from pytest_webtask.explore.plan import load_plan
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "lovelace-1815"  # the demo shop's test user
-WEBTASK = Path(sys.executable).with_name("webtask")  # the console script
+WEBTASK = Path(sys.executable).with_name("webtask")  # the console script pip installed
 
 CONFTEST = '''
 import pytest
@@ -48,16 +47,19 @@ def shop() -> Iterator[DemoShop]:
         yield running
 
 
-def environment(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("CI", "WEBTASK_MODEL", "OPENAI_API_KEY", MUTANT_ENV)}
-    return {**env, "PYTHONPATH": str(ROOT), "WEBTASK_SECRET_PASSWORD": PASSWORD,
-            "WEBTASK_TIMEOUT": "3", **extra}
+Python = Callable[..., subprocess.CompletedProcess[str]]
 
 
-def run(cmd: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(cmd, cwd=cwd, env=environment(**env), capture_output=True,
-                          text=True, timeout=1500, check=False)
+def runner(python: Python) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``python`` with this module's environment: no CI, no model, the demo password."""
+    def run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+        base: dict[str, str | None] = {"CI": None, "WEBTASK_MODEL": None,
+                                       "OPENAI_API_KEY": None, MUTANT_ENV: None,
+                                       "PYTHONPATH": str(ROOT),
+                                       "WEBTASK_SECRET_PASSWORD": PASSWORD,
+                                       "WEBTASK_TIMEOUT": "3"}
+        return python(*args, cwd=cwd, env={**base, **env}, timeout=1500)
+    return run
 
 
 def project(tmp_path: Path, conftest: str = CONFTEST) -> Path:
@@ -72,8 +74,10 @@ def every_file(folder: Path) -> str:
 
 
 def test_explore_then_generate_a_suite_that_replays_without_a_model(
-        tmp_path: Path, shop: DemoShop) -> None:
+        tmp_path: Path, shop: DemoShop, python: Python) -> None:
+    run = runner(python)
     root = project(tmp_path)
+    # the console script, run by this Python
     explored = run([str(WEBTASK), "explore", shop.url + "/",
                     "--llm", "pytest_webtask.testing:scripted_explorer",
                     "--var", "email=ada@example.com", "--secret", "password"], root)
@@ -91,7 +95,7 @@ def test_explore_then_generate_a_suite_that_replays_without_a_model(
     assert "Please fix the errors below." in plan.flows[6].outcome
     assert plan.app == shop.url + "/" and "### Checkout" in plan.site_map
 
-    generated = run([sys.executable, "-m", "pytest_webtask", "generate",
+    generated = run(["-m", "pytest_webtask", "generate",
                      "tests/webtask-plan.md", "--out", "tests/test_app.py"], root)
     assert generated.returncode == 0, generated.stdout + generated.stderr
     assert "7 test(s) kept, recorded and replayed." in generated.stdout
@@ -103,7 +107,7 @@ def test_explore_then_generate_a_suite_that_replays_without_a_model(
     assert PASSWORD not in every_file(root)
 
     # with CI set and no model at all, the module passes
-    replayed = run([sys.executable, "-m", "pytest", "tests/test_app.py", "-p",
+    replayed = run(["-m", "pytest", "tests/test_app.py", "-p",
                     "no:cacheprovider", "--webtask-replay-only", "--base-url", shop.url],
                    root, CI="true")
     assert replayed.returncode == 0, replayed.stdout[-3000:]
@@ -111,7 +115,7 @@ def test_explore_then_generate_a_suite_that_replays_without_a_model(
 
     # and it fails on a shop whose search is broken: the replay re-checks the outcome
     with DemoShop(seed=7, mutants={"search_ignored"}) as broken:
-        failed = run([sys.executable, "-m", "pytest", "tests/test_app.py", "-p",
+        failed = run(["-m", "pytest", "tests/test_app.py", "-p",
                       "no:cacheprovider", "--webtask-replay-only", "--base-url", broken.url],
                      root, CI="true")
     assert failed.returncode == 1
@@ -167,10 +171,11 @@ Data:
 
 
 def test_a_test_that_fails_to_record_or_to_replay_is_left_out_with_its_reason(
-        tmp_path: Path) -> None:
+        tmp_path: Path, python: Python) -> None:
+    run = runner(python)
     root = project(tmp_path, FLAKY_CONFTEST)
     (root / "tests" / "webtask-plan.md").write_text(PLAN)
-    generated = run([sys.executable, "-m", "pytest_webtask", "generate",
+    generated = run(["-m", "pytest_webtask", "generate",
                      "tests/webtask-plan.md", "--out", "tests/test_app.py",
                      "--llm", "pytest_webtask.testing:scripted_explorer"], root)
     assert generated.returncode == 0, generated.stdout + generated.stderr
@@ -196,15 +201,16 @@ def test_a_test_that_fails_to_record_or_to_replay_is_left_out_with_its_reason(
         ''') in module
     recipes = sorted(p.name for p in (root / "tests" / "__webtask__").rglob("*.yaml"))
     assert recipes == ["test_open_the_details_of_an_item.yaml"]
-    again = run([sys.executable, "-m", "pytest", "tests/test_app.py", "-p",
+    again = run(["-m", "pytest", "tests/test_app.py", "-p",
                  "no:cacheprovider", "-q"], root, CI="true")
     assert again.returncode == 0 and "1 passed" in again.stdout, again.stdout[-3000:]
 
 
-def test_the_committed_generated_suite_replays_and_fails_on_a_mutant() -> None:
+def test_the_committed_generated_suite_replays_and_fails_on_a_mutant(python: Python) -> None:
     """example_suites/generated: what `python -m example_suites.generated.regenerate`
     wrote and kept replays with CI=true and no model, and a broken sort fails it."""
-    cmd = [sys.executable, "-m", "pytest", "example_suites/generated", "-p",
+    run = runner(python)
+    cmd = ["-m", "pytest", "example_suites/generated", "-p",
            "no:cacheprovider", "-q"]
     clean = run(cmd, ROOT, CI="true")
     assert clean.returncode == 0, clean.stdout[-3000:]
