@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from .agent._sync.agent import Agent
     from .agent._sync.plan_agent import PlanAgent
     from .agent.models import TaskResult
-    from .llm.base import BaseLLM
+    from .llm.base import BaseLLM, LLMReply
+    from .llm.context import Block, Context
     from .llm.openai_llm import OpenAILLM
     from .steps._async.webtask import AsyncWebTask
     from .steps._sync.webtask import WebTask
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from .tools._async.browser_tools import AsyncTool
     from .tools._sync.browser_tools import Tool
     from .tools.params import ToolParams
-    from .types import ExecutionResult
+    from .types import ExecutionResult, Usage
 
 _LAZY = {
     "WebTask": ".steps._sync.webtask",
@@ -49,6 +50,10 @@ _LAZY = {
     "ExecutionResult": ".types",
     "OpenAILLM": ".llm.openai_llm",
     "BaseLLM": ".llm.base",
+    "LLMReply": ".llm.base",
+    "Context": ".llm.context",
+    "Block": ".llm.context",
+    "Usage": ".types",
     "Tool": ".tools._sync.browser_tools",
     "AsyncTool": ".tools._async.browser_tools",
     "ToolParams": ".tools.params",
@@ -56,10 +61,11 @@ _LAZY = {
 }
 
 __all__ = [
-    "Agent", "AsyncAgent", "AsyncPlanAgent", "AsyncTool", "AsyncWebTask", "BaseLLM",
-    "BrowserError", "ConfigurationError", "ExecutionResult", "ExtractionError", "LLMError",
-    "OpenAILLM", "PlanAgent", "ProposalError", "RecipeError", "ReplayError", "StepOutcome",
-    "StrategyOptions", "TaskResult", "Tool", "ToolParams", "WebTask", "WebtaskError",
+    "Agent", "AsyncAgent", "AsyncPlanAgent", "AsyncTool", "AsyncWebTask", "BaseLLM", "Block",
+    "BrowserError", "ConfigurationError", "Context", "ExecutionResult", "ExtractionError",
+    "LLMError", "LLMReply", "OpenAILLM", "PlanAgent", "ProposalError", "RecipeError",
+    "ReplayError", "StepOutcome", "StrategyOptions", "TaskResult", "Tool", "ToolParams",
+    "Usage", "WebTask", "WebtaskError",
 ]
 
 

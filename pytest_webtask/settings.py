@@ -72,7 +72,10 @@ class Settings:
                              "seconds a replay waits for an element or check", "WEBTASK_TIMEOUT")
     allowed_origins: tuple[str, ...] = setting(
         (), "space-separated origins the agent may visit besides the base URL's", text=str)
-    llm_timeout: float = setting(defaults.LLM_TIMEOUT, "seconds per model request")
+    llm_timeout: float = setting(
+        defaults.LLM_TIMEOUT, "seconds to wait for one model reply; a request that takes "
+        "longer is closed (a local server stops generating) and retried twice",
+        "WEBTASK_LLM_TIMEOUT")
     strategy: str = setting(
         "step", "how to record: 'step' (one LLM call per step) or 'plan' (rolling-horizon "
         "plans)", "WEBTASK_STRATEGY")

@@ -11,6 +11,8 @@ runs steps on a page of your own against a recipe file, as the ``webtask`` fixtu
 from __future__ import annotations
 
 import json
+import select
+import socket
 import sys
 import threading
 import time
@@ -167,15 +169,15 @@ def read_page_state(text: str) -> list[Any]:
 
 
 class LoopbackServer(ThreadingHTTPServer):
-    """A threaded HTTP server on 127.0.0.1 (a free port), served from a daemon thread: what
-    the demo shop, the test pages and the fake model endpoint run on. A client that goes away
-    mid-response (a browser closing its page) is no error worth a traceback in a test's
-    output."""
+    """A threaded HTTP server on 127.0.0.1 (a free port unless ``port`` is given), served
+    from a daemon thread: what the demo shop, the test pages and the fake model endpoint run
+    on. A client that goes away mid-response (a browser closing its page) is no error worth a
+    traceback in a test's output."""
 
     daemon_threads = True
 
-    def __init__(self, handler: Callable[..., BaseHTTPRequestHandler]) -> None:
-        super().__init__(("127.0.0.1", 0), handler)
+    def __init__(self, handler: Callable[..., BaseHTTPRequestHandler], port: int = 0) -> None:
+        super().__init__(("127.0.0.1", port), handler)
         host, port = self.server_address[:2]
         self.url = f"http://{host!s}:{port}"
         self.thread = threading.Thread(target=self.serve_forever, daemon=True)
@@ -227,12 +229,17 @@ class FakeOpenAIServer:
     four characters a token) with ``finish_reason: "length"``. ``refuse_json_schema`` is an
     HTTP status answered to every request asking for ``json_schema`` (llama.cpp's server
     answers 500), without using up a reply.
+
+    While a ``Fault.slow`` reply is "generating", the server watches the connection, as
+    llama.cpp's server does: a client that closes it (a timed-out request) stops the
+    generation at once, and the request's number (from 0) is added to ``.cancelled``.
     """
 
     replies: list[Reply | Fault] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
     refuse_json_schema: int | None = None
+    cancelled: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._url = ""
@@ -268,6 +275,7 @@ class FakeOpenAIServer:
                     except ValueError:
                         request = {"_raw": raw.decode("utf-8", "replace")}
                     server.requests.append(request)
+                    number = len(server.requests) - 1
                     server.headers.append({k.lower(): v for k, v in self.headers.items()})
                     fmt = (request.get("response_format") or {}).get("type")
                     if server.refuse_json_schema and fmt == "json_schema":
@@ -282,8 +290,10 @@ class FakeOpenAIServer:
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     return self._send(404, json.dumps({"error": {"message": "not found"}}))
                 fault = item if isinstance(item, Fault) else Fault()
-                if fault.delay:
-                    time.sleep(fault.delay)
+                if fault.delay and not self._generate(fault.delay):
+                    with server._lock:
+                        server.cancelled.append(number)
+                    return
                 if fault.body is not None:
                     return self._send(fault.status, fault.body)
                 content = fault.content if isinstance(item, Fault) else item
@@ -301,6 +311,22 @@ class FakeOpenAIServer:
                               "total_tokens": 100 + n + completion},
                 }
                 self._send(200, json.dumps(body))
+
+            def _generate(self, seconds: float) -> bool:
+                """Take ``seconds`` to "generate" a reply; False as soon as the client has
+                closed the connection (nothing to read but the end of the stream)."""
+                conn: socket.socket = self.connection
+                deadline = time.monotonic() + seconds
+                while (left := deadline - time.monotonic()) > 0:
+                    readable, _, _ = select.select([conn], [], [], min(left, 0.05))
+                    if readable:
+                        try:
+                            if conn.recv(1, socket.MSG_PEEK) == b"":
+                                return False
+                        except OSError:
+                            return False
+                        time.sleep(min(left, 0.05))  # a pipelined request: keep going
+                return True
 
             def _send(self, status: int, body: str) -> None:
                 data = body.encode()

@@ -113,7 +113,7 @@ class Usage:
 class Action:
     """One tool invocation proposed by the model."""
 
-    tool_name: str
+    tool: str
     reason: str
     parameters: dict[str, Any] = field(default_factory=dict)
 

@@ -29,8 +29,8 @@ fi
 have_chromium() {
   "$venv/bin/python" - <<'PY'
 import sys
-from pytest_webtask.browser.chromium import _playwright_has_chromium, find_chromium
-sys.exit(0 if (find_chromium() or _playwright_has_chromium()) else 1)
+from pytest_webtask.browser.chromium import find_chromium, playwright_has_chromium
+sys.exit(0 if (find_chromium() or playwright_has_chromium()) else 1)
 PY
 }
 if ! have_chromium; then

@@ -22,7 +22,7 @@ def context() -> TaskContext:
 
 
 def action(tool: str, **parameters: object) -> Action:
-    return Action(tool_name=tool, reason=f"{tool} it", parameters=dict(parameters))
+    return Action(tool=tool, reason=f"{tool} it", parameters=dict(parameters))
 
 
 def result(actions: list[Action], executions: list[ExecutionResult], evidence: list[Evidence],

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pytest_webtask.export.locators import locator
+from pytest_webtask.export.locators import CONTAINER_ROLES, locator
 from pytest_webtask.export.source import Strings
 from pytest_webtask.types import Fingerprint
 from tests.example_run import ExampleRun
@@ -52,7 +52,8 @@ def _pytest(python: Python, args: list[str], cwd: Path, **env: str
             ) -> subprocess.CompletedProcess[str]:
     return python("-m", "pytest", "-p", "no:cacheprovider", *args, cwd=cwd, timeout=900,
                   env={"CI": "true", "OPENAI_API_KEY": "", "WEBTASK_MODEL": "",
-                       "PYTHONPATH": str(ROOT), "WEBTASK_SECRET_PASSWORD": None, **env})
+                       "PYTHONPATH": str(ROOT), "WEBTASK_SECRET_PASSWORD": None,
+                       "WEBTASK_SECRET_TEST_WRONG_PASSWORD_IS_REFUSED_PASSWORD": None, **env})
 
 
 @pytest.fixture
@@ -102,7 +103,8 @@ def test_every_replayed_example_is_exported_and_extracts_are_named(
             assert value not in text, f"a secret's value is in {path}"
     sign_in = (folder / "test_account__test_sign_in.py").read_text(encoding="utf-8")
     assert "@pytest.mark.parametrize('email', ['ada@example.com'])" in sign_in
-    assert "password = secret('WEBTASK_SECRET_PASSWORD')" in sign_in
+    assert ("password = secret('WEBTASK_SECRET_TEST_SIGN_IN_PASSWORD', "
+            "'WEBTASK_SECRET_PASSWORD')") in sign_in
     assert ".fill(password)" in sign_in
     assert "get_by_role('button', name='Sign in', exact=True).click()" in sign_in
 
@@ -111,16 +113,25 @@ def test_exported_suites_pass_with_plain_pytest_playwright(exported: tuple[Path,
                                                           python: Python) -> None:
     folder, _ = exported
     files = list(folder.glob("test_*.py"))
-    wrong = [f for f in files if "wrong_password" in f.name]
-    assert wrong
-    # one secret name, two values: each test gets its own in the environment
-    proc = _pytest(python, ["-p", "no:webtask", "-p", "no:xdist", "-k", "not wrong_password",
-                            "."], folder, WEBTASK_SECRET_PASSWORD="lovelace-1815")
-    assert _passed(proc) == len(files) - len(wrong)  # every exported file's one test
-    proc = _pytest(python, ["-p", "no:webtask", "-p", "no:xdist", "-k", "wrong_password", "."],
-                   folder,
-                   WEBTASK_SECRET_PASSWORD="not-the-password")
-    assert _passed(proc) == len(wrong)
+    assert files
+    # one secret name, two values, one run with every test selected: the test that must be
+    # refused reads its own variable, every other test the shared one (which would sign it
+    # in: it would fail)
+    proc = _pytest(python, ["-p", "no:webtask", "-n", "2", "."], folder,
+                   WEBTASK_SECRET_PASSWORD="lovelace-1815",
+                   WEBTASK_SECRET_TEST_WRONG_PASSWORD_IS_REFUSED_PASSWORD="not-the-password")
+    assert _passed(proc) == len(files)  # every exported file's one test
+    assert "deselected" not in proc.stdout
+
+
+def test_a_test_reads_its_own_secret_before_the_shared_one(exported: tuple[Path, str],
+                                                           python: Python) -> None:
+    folder, _ = exported
+    refused = "test_account__test_wrong_password_is_refused.py"
+    # without its own variable, the refused sign-in gets the right password: it fails
+    proc = _pytest(python, ["-p", "no:webtask", refused], folder,
+                   WEBTASK_SECRET_PASSWORD="lovelace-1815")
+    assert proc.returncode == 1 and "1 failed" in proc.stdout, proc.stdout[-4000:]
 
 
 def _pytest_here(pytester: pytest.Pytester, lender: Lender, folder: Path,
@@ -153,8 +164,78 @@ def test_an_exported_test_without_its_secret_says_which_variable_to_set(
     monkeypatch.delenv("WEBTASK_SECRET_PASSWORD", raising=False)
     result = _pytest_here(pytester, lender, folder, "test_account__test_sign_in.py")
     result.assert_outcomes(failed=1)
-    assert "set the environment variable WEBTASK_SECRET_PASSWORD to run this test" in \
-        result.stdout.str()
+    assert ("set the environment variable WEBTASK_SECRET_TEST_SIGN_IN_PASSWORD or "
+            "WEBTASK_SECRET_PASSWORD to run this test") in result.stdout.str()
+
+
+def test_exported_locators_read_as_a_playwright_user_writes_them(
+        exported: tuple[Path, str]) -> None:
+    folder, _ = exported
+    text = "\n".join(p.read_text(encoding="utf-8") for p in sorted(folder.glob("test_*.py")))
+    assert "page.get_by_role('table').get_by_text('Wool Beanie', exact=True)" in text
+    assert ("page.get_by_role('article').filter(has_text=re.compile(re.escape('Blue') + "
+            "r\"\\s*\" + re.escape('Oxford') + r\"\\s*\" + re.escape('Shirt')))"
+            ".get_by_role('button', name='Add to cart', exact=True).click()") in text
+    assert "page.get_by_role('row').filter(has_text=re.compile(re.escape('Ticket')" in text
+    assert "page.locator('#details')" in text
+    assert "locator('*')" not in text  # every card of the example suites has a role
+
+
+def test_no_locator_is_a_css_path_where_the_element_has_a_role_and_a_name() -> None:
+    """Every element and container the example suites' recipes hold: one with a role and a
+    name, or a container role alone, is found by role (or label, test id, id), never by its
+    CSS path from the root."""
+    found = 0
+    for path in (ROOT / "example_suites" / "__webtask__").rglob("*.yaml"):
+        steps = yaml.safe_load(path.read_text(encoding="utf-8"))["steps"]
+        for fp in _fingerprints([s for s in steps if s["kind"] != "extract"]):
+            if (fp.role and fp.name) or fp.role in CONTAINER_ROLES:
+                found += 1
+                written = locator(fp, Strings({}))
+                assert "html >" not in written and "xpath=" not in written, (path, written)
+    assert found  # the recipes hold such elements: the rule was applied
+
+
+def _fingerprints(data: object) -> list[Fingerprint]:
+    out = []
+    if isinstance(data, dict):
+        if "tag" in data and ("css" in data or "xpath" in data):
+            out.append(Fingerprint.model_validate(data))
+        for value in data.values():
+            out.extend(_fingerprints(value))
+    elif isinstance(data, list):
+        for value in data:
+            out.extend(_fingerprints(value))
+    return out
+
+
+def test_containers_and_cards_are_found_by_role() -> None:
+    s = Strings({})
+    table = Fingerprint(tag="table", role="table", css="html > body > main > table",
+                        xpath="/html[1]/body[1]/main[1]/table[1]")
+    assert locator(table, s) == "page.get_by_role('table')"
+    named = Fingerprint(tag="nav", role="navigation", name="Pages", css="html > body > nav")
+    assert locator(named, s) == "page.get_by_role('navigation', name='Pages', exact=True)"
+    tested = Fingerprint(tag="div", role="dialog", test_id="cart-dialog", css="body > div")
+    assert locator(tested, s) == "page.get_by_test_id('cart-dialog')"
+    # a nameless <section> has no role for Playwright: its CSS path it is
+    section = Fingerprint(tag="section", css="html > body > main > section")
+    assert locator(section, s) == "page.locator('html > body > main > section')"
+    # one list item of many, by position: its CSS path, not an ambiguous role
+    first = Fingerprint(tag="li", role="listitem", css="html > body > ul > li:nth-of-type(1)")
+    assert locator(first, s) == "page.locator('html > body > ul > li:nth-of-type(1)')"
+    assert locator(Fingerprint(tag="aside", id="details"), s) == "page.locator('#details')"
+    assert locator(Fingerprint(tag="aside", id="2nd"), s) == "page.locator(\"[id='2nd']\")"
+    close = Fingerprint(tag="button", role="button", name="Close", near="Ticket 420 Ada",
+                        xpath="/html[1]/body[1]/table[1]/tbody[1]/tr[420]/td[4]/button[1]")
+    assert locator(close, s) == (
+        "page.get_by_role('row').filter(has_text=re.compile(re.escape('Ticket') + r\"\\s*\" + "
+        "re.escape('420') + r\"\\s*\" + re.escape('Ada')))"
+        ".get_by_role('button', name='Close', exact=True)")
+    tick = Fingerprint(tag="input", role="checkbox", near="Beta",
+                       xpath="/html[1]/body[1]/ul[1]/li[2]/input[1]")
+    assert locator(tick, s) == ("page.get_by_role('listitem').filter(has_text=re.compile("
+                                "re.escape('Beta'))).get_by_role('checkbox')")
 
 
 def test_look_alikes_are_scoped_to_their_card_and_placeholders_become_names() -> None:

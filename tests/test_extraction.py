@@ -320,7 +320,7 @@ from playwright.sync_api import sync_playwright
 from example_suites.demo_shop import DemoShop
 from pytest_webtask.browser.chromium import launch_args
 from pytest_webtask.extraction._sync.extractor import Extractor
-from pytest_webtask.extraction.report import SessionReport
+from pytest_webtask.extraction.log import ExtractionLog
 from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.test_extraction import VARIANTS
 
@@ -333,7 +333,7 @@ def reply(ctx):
 with DemoShop() as shop, sync_playwright() as p:
     page = p.chromium.launch(**launch_args()).new_page()
     page.goto(shop.url + "/catalog?view=panel")
-    report = SessionReport(task="t", source_url=page.url, path={path!r})
+    report = ExtractionLog(task="t", source_url=page.url, path={path!r})
     Extractor(page, ScriptedLLM(reply), report=report).run("every product", fields=["name"])
 """
 

@@ -152,8 +152,14 @@ def test_loading_the_plugin_imports_nothing_heavy(python: Callable[..., Any]) ->
 def test_the_public_api_is_what_a_test_touches() -> None:
     for name in pytest_webtask.__all__:
         assert getattr(pytest_webtask, name) is not None, name
-    for internal in ("ProposalResult", "Block", "Context", "TaskContext", "Fingerprint"):
+    for internal in ("ProposalResult", "TaskContext", "Fingerprint", "LLM"):
         assert internal not in pytest_webtask.__all__
+    # what a model adapter implements and returns (docs/models.md)
+    from pytest_webtask.llm.base import LLMReply
+    from pytest_webtask.llm.context import Block, Context
+    from pytest_webtask.types import Usage
+    assert (pytest_webtask.Context, pytest_webtask.Block, pytest_webtask.LLMReply,
+            pytest_webtask.Usage) == (Context, Block, LLMReply, Usage)
     assert issubclass(pytest_webtask.ReplayError, pytest_webtask.WebtaskError)
     from pytest_webtask.steps._async.webtask import AsyncWebTask
     assert pytest_webtask.AsyncWebTask is AsyncWebTask

@@ -45,13 +45,13 @@ def test_spaces_are_kept_readable() -> None:
 
 def test_a_recipe_under_its_old_name_is_pointed_at(tmp_path: Path) -> None:
     from pytest_webtask.recipes.naming import recipe_path
-    from pytest_webtask.steps.identity import StepKey
+    from pytest_webtask.steps.identity import StepIdentity
     from pytest_webtask.steps.session import RecipeSession
 
     name = "test_x[a/b]"
     path = recipe_path(tmp_path / "test_mod.py", name)
     path.parent.mkdir(parents=True)
     (path.parent / "test_x[a_b].yaml").write_text("version: 1\n")
-    why = RecipeSession(path=path, test_name=name).why_missing(0, StepKey.make("do", "t"))
+    why = RecipeSession(path=path, test_name=name).why_missing(0, StepIdentity.make("do", "t"))
     assert "but there is test_x[a_b].yaml, the name an earlier pytest-webtask gave it" in why
     assert f"rename it to {path.name}" in why

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import Page
 
@@ -58,6 +60,28 @@ def test_timeout_is_a_clear_error() -> None:
             llm.generate(ctx())
 
 
+def test_a_timed_out_request_is_cancelled_so_the_server_stops_generating() -> None:
+    # a CPU server still generating when the client gives up: the client must close the
+    # connection (llama.cpp's server then stops), and a retry is a new request
+    with FakeOpenAIServer([Fault.slow(30.0)]) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key=KEY, timeout=0.5, max_retries=1)
+        started = time.monotonic()
+        with pytest.raises(LLMError, match=r"did not answer within 0.5s \(after retries\)"):
+            llm.generate(ctx())
+        deadline = time.monotonic() + 5
+        while len(fake.cancelled) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert fake.cancelled == [0, 1]  # both tries were dropped by the client
+        assert time.monotonic() - started < 10  # not the 30 s generation
+
+
+def test_the_fake_server_finishes_a_slow_reply_for_a_patient_client() -> None:
+    # the other side of the test above: the disconnect watch does not cut a live request
+    with FakeOpenAIServer([Fault.slow(0.5, content='{"ok": 1}')]) as fake:
+        reply = OpenAILLM("m", base_url=fake.base_url, api_key=KEY, timeout=5).generate(ctx())
+    assert reply.text == '{"ok": 1}' and fake.cancelled == []
+
+
 def test_malformed_body_is_a_clear_error() -> None:
     with FakeOpenAIServer([Fault.malformed()]) as fake:
         llm = OpenAILLM("m", base_url=fake.base_url, api_key=KEY, max_retries=0)
@@ -102,3 +126,32 @@ def test_agent_with_openai_llm_end_to_end(page: Page, server: LocalServer) -> No
     assert result.usage.calls == 2 and result.usage.prompt_tokens == 201
     assert server.posts == [("/listings", {"price": "50"}, {})]
     assert "Step History:\n\nStep 1:" in fake.requests[1]["messages"][1]["content"]
+
+
+# an in-process inner run: no browser, so without pytest-playwright (its hooks do not nest)
+INNER = ("-p", "no:xdist", "-p", "no:cacheprovider", "-p", "no:playwright")
+
+
+def test_the_request_timeout_setting_reaches_the_model(pytester: pytest.Pytester,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    pytester.makepyfile("""
+        import os
+
+        def test_timeout(webtask_llm):
+            assert webtask_llm.timeout == float(os.environ["EXPECTED"])
+        """)
+    quiet = "asyncio_default_fixture_loop_scope = function\n"  # no pytest-asyncio warning
+    pytester.makeini("[pytest]\n" + quiet)
+    monkeypatch.setenv("WEBTASK_MODEL", "m")
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    monkeypatch.setenv("WEBTASK_LLM_TIMEOUT", "240")
+    monkeypatch.setenv("EXPECTED", "240")
+    pytester.runpytest(*INNER).assert_outcomes(passed=1)
+    pytester.makeini("[pytest]\n" + quiet + "webtask_llm_timeout = 7.5\n")  # ini beats env
+    monkeypatch.setenv("EXPECTED", "7.5")
+    pytester.runpytest(*INNER).assert_outcomes(passed=1)
+    monkeypatch.setenv("WEBTASK_LLM_TIMEOUT", "soon")
+    pytester.makeini("[pytest]\n" + quiet)
+    result = pytester.runpytest(*INNER)
+    assert "webtask setting llm_timeout should be a float; got 'soon'" in str(result.outlines
+                                                                             + result.errlines)

@@ -70,7 +70,7 @@ def test_a_proposal_keeps_typed_claims_and_drops_empty_ones() -> None:
                                               "count": 3}]}), ProposalModel)
     result = proposal_from(model)
     assert result.message.endswith("[4000 more characters cut]")
-    assert [(a.tool_name, a.parameters) for a in result.actions] == \
+    assert [(a.tool, a.parameters) for a in result.actions] == \
         [("click", {"element_id": "button-0"})]
     assert result.evidence[0] == "Total: $39.00"
     assert result.evidence[1] == EvidenceSpec(expect="count", element="li-0", count=3)

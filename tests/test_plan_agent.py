@@ -70,7 +70,7 @@ def test_multi_step_flow_completes(page: Page, shop: DemoShop) -> None:
     result = agent.execute(ADD)
     assert result.completed, result.message
     assert result.usage.calls == 5  # plan, select, click, (page changed) plan, done
-    assert [s.proposal.actions[0].tool_name for s in result.steps[:-1]] == ["select", "click"]
+    assert [s.proposal.actions[0].tool for s in result.steps[:-1]] == ["select", "click"]
     assert result.steps[-1].proposal.complete and result.evidence[0].found
     assert "Size M" in page.inner_text("main")
     assert len(agent.plans) == 2

@@ -12,7 +12,7 @@ from pathlib import Path
 from pytest_webtask.llm.context import Block, Context
 from pytest_webtask.plugin.listeners import ReportListener
 from pytest_webtask.recipes.model import Check, RecipeAction, RecipeStep
-from pytest_webtask.report.collect import TestReport
+from pytest_webtask.report.collect import ReportPart
 from pytest_webtask.report.html import render
 from pytest_webtask.steps.listeners import Listeners
 from pytest_webtask.steps.outcome import StepOutcome
@@ -38,7 +38,7 @@ def sign_in_step() -> RecipeStep:
 def test_a_test_s_fragment_masks_secrets_in_prompts_messages_and_failures(
         tmp_path: Path) -> None:
     secrets = Secrets({"password": SECRET})
-    report = TestReport("test_shop.py::test_sign_in[chromium]", tmp_path, secrets.mask)
+    report = ReportPart("test_shop.py::test_sign_in[chromium]", tmp_path, secrets.mask)
     llm = Listeners([ReportListener(report)]).heard(
         ScriptedLLM([{"complete": True, "message": f"ok {SECRET}"}]))
     llm.generate(Context(system="s", blocks=[Block(f"the field shows {SECRET}")]))
@@ -74,14 +74,14 @@ def test_a_test_s_fragment_masks_secrets_in_prompts_messages_and_failures(
 
 def test_a_test_with_no_step_leaves_no_fragment_and_no_listener_wraps_nothing(
         tmp_path: Path) -> None:
-    TestReport("t.py::t", tmp_path / "parts", str).save("passed")
+    ReportPart("t.py::t", tmp_path / "parts", str).save("passed")
     assert not (tmp_path / "parts").exists()
     llm = ScriptedLLM(["x"])
     assert Listeners([]).heard(llm) is llm  # the model is not wrapped when nobody listens
 
 
 def test_the_report_counts_steps_and_calls_and_shows_each_step(tmp_path: Path) -> None:
-    report = TestReport("test_shop.py::test_sign_in[chromium]", tmp_path, str)
+    report = ReportPart("test_shop.py::test_sign_in[chromium]", tmp_path, str)
     llm = Listeners([ReportListener(report)]).heard(
         ScriptedLLM([{"complete": True, "message": "ok"}]))
     llm.generate(Context(system="s", blocks=[Block("page: <b>Sign in</b>")]))
@@ -90,7 +90,7 @@ def test_the_report_counts_steps_and_calls_and_shows_each_step(tmp_path: Path) -
     report.step_finished(StepOutcome("check", "signed in", "replayed", 0.2,
                                      RecipeStep(kind="check", text="signed in")), None)
     report.save("passed")
-    other = TestReport("test_cart.py::test_total[chromium]", tmp_path, str)
+    other = ReportPart("test_cart.py::test_total[chromium]", tmp_path, str)
     other.step_failed("check", "the total is <$39>", "expected 'Total: $39.00'", 0.1, PNG)
     other.save("failed")
     tests = sorted((json.loads(p.read_text()) for p in tmp_path.glob("*.json")),

@@ -13,29 +13,29 @@ from pytest_webtask.recipes.model import Recipe, RecipeStep
 from pytest_webtask.recipes.storage import dump_recipe, load_recipe
 from pytest_webtask.recipes.urls import absolute_url, relative_url
 from pytest_webtask.settings import Settings
-from pytest_webtask.steps.identity import StepKey
+from pytest_webtask.steps.identity import StepIdentity
 
 
 def test_identity_is_kind_text_fields_and_names_not_values() -> None:
-    a = StepKey.make("do", "sign in as {email}", variables={"email": "a@x"},
+    a = StepIdentity.make("do", "sign in as {email}", variables={"email": "a@x"},
                      secrets={"password": "p1"})
-    b = StepKey.make("do", "sign in as {email}", variables={"email": "b@y"},
+    b = StepIdentity.make("do", "sign in as {email}", variables={"email": "b@y"},
                      secrets={"password": "p2"})
     assert a == b and a.changes(b) == []
-    assert StepKey.make("extract", "items", fields=["name", "stock"]).changes(
-        StepKey.make("extract", "items", fields=["name"])) == ["the fields changed: + stock"]
-    assert StepKey.make("do", "x", resources={"b": 1}).changes(
-        StepKey.make("do", "x", resources={"a": 1})) == \
+    assert StepIdentity.make("extract", "items", fields=["name", "stock"]).changes(
+        StepIdentity.make("extract", "items", fields=["name"])) == ["the fields changed: + stock"]
+    assert StepIdentity.make("do", "x", resources={"b": 1}).changes(
+        StepIdentity.make("do", "x", resources={"a": 1})) == \
         ["the resource names changed: + b, - a"]
-    assert StepKey.make("check", "x").changes(StepKey.make("do", "x")) == \
+    assert StepIdentity.make("check", "x").changes(StepIdentity.make("do", "x")) == \
         ["the step's kind changed: it is do('x') in the recipe, check('x') in the test"]
 
 
 def test_a_recipe_step_from_before_identities_matches_on_kind_and_text() -> None:
     old = RecipeStep(kind="do", text="x", variables=None, secrets=None, resources=None)
-    assert StepKey.make("do", "x", secrets={"p": "v"}).changes(StepKey.of(old)) == []
+    assert StepIdentity.make("do", "x", secrets={"p": "v"}).changes(StepIdentity.of(old)) == []
     new = RecipeStep(kind="do", text="x", secrets=["p"])
-    assert StepKey.make("do", "x").changes(StepKey.of(new)) == \
+    assert StepIdentity.make("do", "x").changes(StepIdentity.of(new)) == \
         ["the secret names changed: - p"]
 
 

@@ -81,7 +81,8 @@ class DemoShop:
 
     # -- lifecycle ------------------------------------------------------------------------
 
-    def start(self) -> DemoShop:
+    def start(self, port: int = 0) -> DemoShop:
+        """Serve on 127.0.0.1: ``port``, or a free one."""
         shop = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -94,7 +95,7 @@ class DemoShop:
             def do_POST(self) -> None:  # noqa: N802
                 shop._handle(self, "POST")
 
-        self._server = LoopbackServer(Handler)
+        self._server = LoopbackServer(Handler, port)
         self.url = self._server.url
         return self
 

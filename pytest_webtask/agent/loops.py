@@ -48,7 +48,7 @@ class RepeatedFailure:
 
     def stop_message(self) -> str:
         action = self.action
-        what = f"{action.tool_name} {show(action.parameters, 200)}" if action else "?"
+        what = f"{action.tool} {show(action.parameters, 200)}" if action else "?"
         return (f"Stopped: the same action failed {self.count} times in a row ({what}: "
                 f"{self.error}). The model kept repeating it instead of trying something "
                 "else.")
@@ -62,6 +62,6 @@ def _key(action: Action, execution: ExecutionResult) -> str:
     if execution.target is not None:
         target = execution.target.model_dump(exclude={"near"})
     try:
-        return json.dumps([action.tool_name, target, params], sort_keys=True, default=str)
+        return json.dumps([action.tool, target, params], sort_keys=True, default=str)
     except (TypeError, ValueError, RecursionError):
-        return repr([action.tool_name, target, show(params)])
+        return repr([action.tool, target, show(params)])

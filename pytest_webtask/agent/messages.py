@@ -1,4 +1,4 @@
-"""MessageManager (seed 004): the conversation, written only by the agent. Tools get a
+"""MessageManager: the conversation, written only by the agent. Tools get a
 read-only MessageReader."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The agent's data model (seeds 000 and 002): what was proposed, what ran, what came of it."""
+"""The agent's data model: what was proposed, what ran, what came of it."""
 
 from __future__ import annotations
 

@@ -62,7 +62,7 @@ def as_spec(item: str | EvidenceSpec, element_ids: set[str] | frozenset[str] = f
 
 
 class ProposalModel(BaseModel):
-    """The proposer's reply (seed 000, plus evidence and impossible)."""
+    """The proposer's reply."""
 
     model_config = ConfigDict(extra="ignore")
     complete: StrictBool

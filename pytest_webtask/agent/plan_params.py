@@ -1,4 +1,4 @@
-"""Parameters of the planner strategy's own tools (seed 004): planner and done."""
+"""Parameters of the planner strategy's own tools: planner and done."""
 
 from __future__ import annotations
 

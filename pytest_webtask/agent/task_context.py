@@ -1,4 +1,4 @@
-"""TaskContext (seed 002): all task-scoped state, and how it is shown to the model."""
+"""TaskContext: all task-scoped state, and how it is shown to the model."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ class TaskContext:
         return Block("\n".join(lines))
 
     def get_steps_context(self) -> Block:
-        """The step history in seed 000's format."""
+        """The step history in the format."""
         if not self.steps:
             return Block("Step History:\nNo steps executed yet.")
         lines = ["Step History:"]
@@ -94,7 +94,7 @@ class TaskContext:
                 zip(step.proposal.actions, step.executions, strict=False), 1
             ):
                 lines.append(f"  Action {j}:")
-                lines.append(f"    Tool: {action.tool_name}")
+                lines.append(f"    Tool: {action.tool}")
                 lines.append(f"    Reason: {action.reason}")
                 lines.append(f"    Parameters: {show(action.parameters)}")
                 lines.append(f"    Execution: {'Success' if execution.success else 'Failed'}")

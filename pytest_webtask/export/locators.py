@@ -1,7 +1,9 @@
 """A recorded fingerprint as a Playwright locator, the way a person would write it: role and
-accessible name first, then label, placeholder, test id, id, CSS path, XPath. Where the
-element has look-alikes (``near``: twenty "Add to cart" buttons), the locator is scoped to
-the innermost element that holds both the neighbouring text and such an element (its card).
+accessible name first, then label, placeholder, test id, id, a container by its role alone
+(``get_by_role("table")``), and only then a CSS path or an XPath. Where the element has
+look-alikes (``near``: twenty "Add to cart" buttons), the locator is scoped to its card: the
+list item, row, article or dialog around it that shows the neighbouring text
+(``get_by_role("row").filter(has_text=...)``), else the innermost element holding both.
 """
 
 from __future__ import annotations
@@ -19,6 +21,18 @@ NAME_FROM_CONTENT = {
     "menuitemcheckbox", "menuitemradio", "option", "radio", "row", "rowheader", "switch", "tab",
     "tooltip", "treeitem", "textbox", "searchbox", "combobox", "spinbutton", "slider",
 }
+# Containers a person finds by role alone when they have no name (Playwright gives these
+# tags their role whether or not they are named; a nameless <section> or <form> has none).
+# A second one on the page makes the locator ambiguous: Playwright's strict mode then fails
+# the exported test loudly, never on the wrong element. Items (rows, list items, articles)
+# come many to a page: a nameless one keeps its CSS path, which says which one it is.
+CONTAINER_ROLES = {
+    "table", "grid", "list", "dialog", "alertdialog", "navigation", "main", "listbox", "menu",
+    "tabpanel", "tree",
+}
+# The card around an element with look-alikes, from the tags on its XPath: what it is for
+# Playwright's get_by_role.
+CARD_ROLES = {"li": "listitem", "tr": "row", "article": "article", "dialog": "dialog"}
 
 
 def text_rx(text: str, s: Strings, whole: bool = False) -> str:
@@ -54,11 +68,30 @@ def own(fp: Fingerprint, base: str, s: Strings) -> str | None:
     if fp.test_id:
         return f"{base}.get_by_test_id({fp.test_id!r})"
     if fp.id:
-        return f"{base}.locator({'[id=' + repr(fp.id) + ']'!r})"
+        return f"{base}.locator({css_id(fp.id)!r})"
+    if fp.role in CONTAINER_ROLES and not fp.name:
+        return f"{base}.get_by_role({fp.role!r})"
     if fp.css:
         return f"{base}.locator({fp.css!r})"
     if fp.xpath:
         return f"{base}.locator({'xpath=' + fp.xpath!r})"
+    return None
+
+
+def css_id(value: str) -> str:
+    """``#details`` where the id is a plain CSS name, else ``[id='...']``."""
+    if re.fullmatch(r"-?[A-Za-z_][\w-]*", value):
+        return "#" + value
+    return "[id=" + repr(value) + "]"
+
+
+def card_role(fp: Fingerprint) -> str | None:
+    """The role of the innermost list item, row, article or dialog around the element,
+    from its XPath's tags (the element itself left out)."""
+    tags = [part.split("[")[0] for part in (fp.xpath or "").strip("/").split("/")][:-1]
+    for tag in reversed(tags):
+        if tag in CARD_ROLES:
+            return CARD_ROLES[tag]
     return None
 
 
@@ -70,8 +103,12 @@ def locator(fp: Fingerprint, s: Strings, page: str = "page") -> str:
         inner = own(fp, "page", s) if fp.name else \
             (f"page.get_by_role({fp.role!r})" if fp.role else f"page.locator({fp.tag!r})")
         assert inner is not None
-        card = (f"{base}.locator('*').filter(has_text={text_rx(fp.near, s)})"
-                f".filter(has={inner}).last")
+        role = card_role(fp)
+        if role is not None:
+            card = f"{base}.get_by_role({role!r}).filter(has_text={text_rx(fp.near, s)})"
+        else:
+            card = (f"{base}.locator('*').filter(has_text={text_rx(fp.near, s)})"
+                    f".filter(has={inner}).last")
         return card + inner[len("page"):]
     found = own(fp, base, s)
     if found is None:

@@ -1,6 +1,8 @@
 """A passing test's trail as one pytest-playwright test file that needs no pytest-webtask:
 the pages it opened, each replayed action on a Playwright locator, each check as ``expect``.
-Variables become the test's parameters; secrets are read from environment variables."""
+Variables become the test's parameters; secrets are read from environment variables, the
+test's own first (``WEBTASK_SECRET_<TEST>_<NAME>``), then the one every test shares
+(``WEBTASK_SECRET_<NAME>``): two tests may use one secret name with different values."""
 
 from __future__ import annotations
 
@@ -26,8 +28,11 @@ class NotExportable(Exception):
     """The test ran something a plain Playwright test cannot say (an extract step)."""
 
 
-def secret_env(name: str) -> str:
-    return SECRET_ENV + re.sub(r"\W", "_", name).upper()
+def secret_env(name: str, test: str = "") -> str:
+    """``WEBTASK_SECRET_<NAME>``, or with ``test`` (the exported function's name) that
+    test's own ``WEBTASK_SECRET_<TEST>_<NAME>``."""
+    words = f"{test}_{name}" if test else name
+    return SECRET_ENV + re.sub(r"\W", "_", words).upper()
 
 
 def file_name(recipe_name: str, module: str) -> str:
@@ -83,7 +88,9 @@ class Writer:
                 body.append(f"page.goto({self._url(event.url)!r})")
             else:
                 body.extend(self._step(event))
-        head = [f"{self.secrets[n]} = secret({secret_env(n)!r})" for n in self.secrets]
+        function = f"test_{identifier(test_name).removeprefix('test_')}"
+        head = [f"{self.secrets[n]} = secret({secret_env(n, function)!r}, {secret_env(n)!r})"
+                for n in self.secrets]
         code = "\n".join("    " + line if line else "" for line in head + body) or "    pass"
         params = "".join(f", {p}: str" for p in self.params)
         decorator = ""
@@ -93,8 +100,7 @@ class Writer:
             decorator = (f"@pytest.mark.parametrize({names[0]!r}, [{values[0]!r}])\n"
                          if len(names) == 1 else
                          f"@pytest.mark.parametrize({names!r}, [{values!r}])\n")
-        func = (f"{decorator}def test_{identifier(test_name).removeprefix('test_')}"
-                f"(page: Page{params}) -> None:\n{code}\n")
+        func = f"{decorator}def {function}(page: Page{params}) -> None:\n{code}\n"
         return self._module(func, origin)
 
     def _module(self, func: str, origin: str) -> str:
@@ -203,12 +209,15 @@ class ActionCode:
         return locator(self.action.to, self.s)
 
 
-SECRET_HELPER = '''def secret(name: str) -> str:
-    """A secret from the environment: never written in this file."""
-    value = os.environ.get(name)
-    if value is None:
-        pytest.fail(f"set the environment variable {name} to run this test", pytrace=False)
-    return value
+SECRET_HELPER = '''def secret(*names: str) -> str:
+    """A secret from the first of these environment variables that is set (the test's own,
+    then the one its tests share): never written in this file."""
+    for name in names:
+        value = os.environ.get(name)
+        if value is not None:
+            return value
+    pytest.fail(f"set the environment variable {' or '.join(names)} to run this test",
+                pytrace=False)
 '''
 
 ANSWER_HELPER = '''def answer(page: Page, *answers: tuple[bool, str | None]) -> None:

@@ -1,4 +1,4 @@
-// Binding fingerprints (seed 003, issue 16). A binding's CSS selector is what the model wrote;
+// Binding fingerprints. A binding's CSS selector is what the model wrote;
 // its fingerprint is what that selector matched at record time (tag, role, accessible name,
 // test id, stable attributes, parent, position). On replay the CSS is tried first and must
 // still fit the fingerprint; when it matches nothing or no longer fits, candidates built from

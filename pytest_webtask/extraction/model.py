@@ -1,4 +1,4 @@
-"""Seed 003's recipe: bindings (abstract targets -> CSS selectors) and commands."""
+"""An extraction recipe: bindings (abstract targets -> CSS selectors) and commands."""
 
 from __future__ import annotations
 

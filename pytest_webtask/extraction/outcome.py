@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..types import Usage
+from .log import ExtractionLog
 from .model import Bindings, ExtractionRecipe
-from .report import SessionReport
 from .strategy import Strategy
 from .targets import Target
 
@@ -45,5 +45,5 @@ class ExtractionRun:
     recipe: ExtractionRecipe
     outcome: ExtractionOutcome
     strategy: Strategy
-    report: SessionReport
+    report: ExtractionLog
     usage: Usage = field(default_factory=Usage)

@@ -1,4 +1,4 @@
-// In-page helpers of the StrategyPlanner's tools (seed 003). page.evaluate(script, {op, ...}).
+// In-page helpers of the StrategyPlanner's tools. page.evaluate(script, {op, ...}).
 (args) => {
   const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
   const clip = (s, n) => (s.length > n ? s.slice(0, n - 1) + '…' : s);

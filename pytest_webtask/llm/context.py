@@ -40,7 +40,7 @@ class Context:
 
     @property
     def user_text(self) -> str:
-        """The user message as text, blocks separated as in seed 001."""
+        """The user message as text, blocks separated as the prompt shows them."""
         return "\n\n---\n\n".join(b.text for b in self.blocks)
 
     def to_text(self) -> str:

@@ -14,7 +14,7 @@ import pytest
 
 from . import hookspecs
 from .fixtures import async_webtask, webtask, webtask_llm, webtask_recipe_path
-from .keys import REPORTS, SETTINGS, TEST_ARTIFACTS, TEST_SECRETS
+from .keys import CHROMIUM, REPORTS, SETTINGS, TEST_ARTIFACTS, TEST_SECRETS
 from .options import add_options, build, export_dir, report_path
 from .shard import configure as configure_shard
 from .summary import TerminalSummary
@@ -46,6 +46,9 @@ def pytest_configure(config: pytest.Config) -> None:
             f"webtask strategy should be one of {', '.join(sorted(known))} (plugins add more "
             f"with the pytest_webtask_add_strategies hook); got {settings.strategy!r}.")
     configure_shard(config)
+    from . import chromium  # a Chromium for pytest-playwright when Playwright's is missing
+
+    chromium.configure(config)
     if settings.connect or settings.connect_cdp:
         from . import remote  # wraps pytest-playwright's fixtures: registered after it
 
@@ -62,6 +65,11 @@ def pytest_configure(config: pytest.Config) -> None:
             from .report import HtmlReportWriter
 
             config.pluginmanager.register(HtmlReportWriter(config), "webtask-html-report")
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    choice = config.stash.get(CHROMIUM, None)  # which Chromium, when not Playwright's own
+    return f"webtask: {choice.note}" if choice is not None and choice.note else None
 
 
 @pytest.hookimpl(wrapper=True)

@@ -40,6 +40,7 @@ class BrowserOptions:
     tracing: str = "off"  # on | off | retain-on-failure
     video: str = "off"  # on | off | retain-on-failure
     title: str = ""
+    chromium: Any = None  # the ChromiumChoice that explains a failed launch, if ours
 
     @classmethod
     def for_test(cls, request: pytest.FixtureRequest, *, browser_name: str | None,
@@ -57,7 +58,13 @@ class BrowserOptions:
         marker = next(request.node.iter_markers("browser_context_args"), None)
         if marker is not None:
             context_args.update(marker.kwargs)
-        return cls(browser_name=browser_name or "chromium", launch_args=dict(launch_args),
+        name = browser_name or "chromium"
+        chromium = None
+        if not (connect_options or connect_cdp):  # a Chromium when Playwright's is missing
+            from .chromium import launch_options
+
+            launch_args, chromium = launch_options(config, name, dict(launch_args))
+        return cls(browser_name=name, launch_args=dict(launch_args), chromium=chromium,
                    connect_options=connect_options, connect_cdp=connect_cdp,
                    context_args=context_args, device=option("device", None),
                    output=Path(output_path), screenshot=option("screenshot", "off"),
@@ -108,7 +115,15 @@ class TestBrowser:
             self._browser = await browser_type.connect(**{**o.connect_options,
                                                           "headers": headers})
         else:
-            self._browser = await browser_type.launch(**o.launch_args)
+            explained = None
+            try:
+                self._browser = await browser_type.launch(**o.launch_args)
+            except PlaywrightError as exc:
+                explained = o.chromium.explain(exc) if o.chromium is not None else None
+                if explained is None:
+                    raise
+            if explained is not None:  # no Chromium: both fixes, no chained traceback
+                pytest.fail(explained, pytrace=False)
         args = dict(self._pw.devices[o.device]) if o.device else {}
         args.update(o.context_args)
         if o.video in ("on", "retain-on-failure"):

@@ -43,6 +43,7 @@ class ExportSummary:
         tr = terminalreporter
         tr.section("webtask export")
         tr.write_line(f"{len(self.written)} test file(s) written to {folder} (run them with "
-                      "plain pytest-playwright; secrets come from WEBTASK_SECRET_<NAME>)")
+                      "plain pytest-playwright; secrets come from "
+                      "WEBTASK_SECRET_<TEST>_<NAME> or WEBTASK_SECRET_<NAME>)")
         for test, why in self.skipped:
             tr.write_line(f"  not exported: {test}: {why}")

@@ -11,6 +11,7 @@ import pytest
 from ..settings import Settings
 
 SETTINGS = pytest.StashKey[Settings]()  # config: the run's settings
+CHROMIUM = pytest.StashKey[Any]()  # config: the run's ChromiumChoice (imported lazily)
 RUN_BUDGET = pytest.StashKey[Any]()  # config: the run's RunBudget (imported lazily)
 FLAVOUR = pytest.StashKey[str]()  # session: "sync" or "async", whichever fixture came first
 RECIPE_OWNERS = pytest.StashKey[dict[tuple[str, Any], str]]()  # session: recipe -> node id

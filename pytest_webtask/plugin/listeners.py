@@ -14,7 +14,7 @@ import pytest
 
 from ..export.trail import Ran, Trail
 from ..recipes.model import RecipeAction
-from ..report.collect import TestReport
+from ..report.collect import ReportPart
 from ..report.progress import Progress, for_terminal
 from ..steps.listeners import StepListener
 from ..steps.outcome import StepOutcome, StepRun
@@ -85,12 +85,12 @@ class LiveLine(StepListener):
 
 
 class ReportListener(StepListener):
-    """``--webtask-report``: fills the test's ``TestReport`` (screenshots, model calls) and
+    """``--webtask-report``: fills the test's ``ReportPart`` (screenshots, model calls) and
     writes its fragment when the test ends."""
 
     wants_shots = True
 
-    def __init__(self, report: TestReport) -> None:
+    def __init__(self, report: ReportPart) -> None:
         self.report = report
 
     @classmethod
@@ -99,7 +99,7 @@ class ReportListener(StepListener):
         path = report_path(request.config)
         if path is None:
             return None
-        return cls(TestReport(request.node.nodeid, parts_dir(path), secrets.mask))
+        return cls(ReportPart(request.node.nodeid, parts_dir(path), secrets.mask))
 
     def model_call_finished(self, context: Any, reply: Any) -> None:
         usage = getattr(reply, "usage", None)

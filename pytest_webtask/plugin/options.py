@@ -12,8 +12,8 @@ from ..settings import CLI_FIELDS, FIELDS, Mode, Settings
 
 EXPORT_HELP = ("write each passing test that replays or records steps as a plain "
                "pytest-playwright test file in DIR (Playwright locators, expect assertions, "
-               "variables as parameters, secrets from WEBTASK_SECRET_<NAME> environment "
-               "variables)")
+               "variables as parameters, secrets from the environment variables "
+               "WEBTASK_SECRET_<TEST>_<NAME> or WEBTASK_SECRET_<NAME>)")
 REPORT_HELP = ("write one self-contained HTML file at PATH showing every step of the run: how "
                "it ran, its checks, a screenshot, the model's prompts and replies, failures")
 

@@ -162,7 +162,7 @@ class RecipeAction(BaseModel):
 
 
 class Extraction(BaseModel):
-    """An extract step's generated recipe (seed 003): bindings and commands, run with no LLM.
+    """An extract step's generated recipe: bindings and commands, run with no LLM.
     ``targets`` are the bindings' fingerprints (what each selector matched when recorded;
     recipes recorded before them replay by CSS alone); ``recorded_items`` is how many items
     the recording read."""

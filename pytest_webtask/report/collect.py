@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 
-class TestReport:
+class ReportPart:
     """One test's steps, model calls and failure, filled by its listener (the plugin's
     ``ReportListener``)."""
 

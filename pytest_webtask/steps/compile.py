@@ -114,7 +114,7 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: TaskContext,
     actions = []
     for step in result.steps:
         for action, execution in zip(step.proposal.actions, step.executions, strict=False):
-            tool = BUILT_IN.get(action.tool_name, ToolSpec)  # a plugin's: the defaults
+            tool = BUILT_IN.get(action.tool, ToolSpec)  # a plugin's: the defaults
             if not execution.success or not tool.replayed:
                 continue
             params = dict(_templated(action.parameters, ctx))  # type: ignore[call-overload]
@@ -127,7 +127,7 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: TaskContext,
                 "message": ctx.placeholders(d.message),
                 "text": ctx.placeholders(d.text) if d.text is not None else None})
                 for d in execution.dialogs]
-            actions.append(RecipeAction(tool=action.tool_name, reason=action.reason,
+            actions.append(RecipeAction(tool=action.tool, reason=action.reason,
                                         params=params, target=execution.target, to=execution.to,
                                         dialogs=dialogs, opens_tab=execution.opened_tab))
     evidence = result.evidence

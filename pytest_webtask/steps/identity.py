@@ -16,7 +16,7 @@ _PARTS = (("fields", "fields"), ("variables", "variable names"),
 
 
 @dataclass(frozen=True)
-class StepKey:
+class StepIdentity:
     kind: str
     text: str
     fields: tuple[str, ...] = ()
@@ -27,14 +27,14 @@ class StepKey:
     @classmethod
     def make(cls, kind: str, text: str, *, fields: list[str] | None = None,
              variables: object = (), secrets: object = (), resources: object = ()
-             ) -> StepKey:
+             ) -> StepIdentity:
         def names(d: object) -> tuple[str, ...]:
             return tuple(sorted(str(n) for n in (d or ())))  # type: ignore[attr-defined]
         return cls(kind, text, tuple(fields or ()), names(variables), names(secrets),
                    names(resources))
 
     @classmethod
-    def of(cls, step: RecipeStep) -> StepKey:
+    def of(cls, step: RecipeStep) -> StepIdentity:
         """The identity a recorded step was recorded with. A part a recipe does not state
         (recorded before identities were stored) is None and matches anything."""
         fields = tuple(step.extraction.fields) if step.extraction is not None else ()
@@ -42,7 +42,7 @@ class StepKey:
             tuple(v) if v is not None else None  # type: ignore[arg-type]
             for v in (step.variables, step.secrets, step.resources)))
 
-    def changes(self, recorded: StepKey) -> list[str]:
+    def changes(self, recorded: StepIdentity) -> list[str]:
         """What differs from ``recorded``, said for people; empty when it replays."""
         if (self.kind, self.text) != (recorded.kind, recorded.text):
             what = "kind" if self.kind != recorded.kind else "text"

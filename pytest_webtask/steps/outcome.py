@@ -10,7 +10,7 @@ from typing import Any
 from ..agent.models import TaskResult
 from ..agent.task_context import TaskContext
 from ..recipes.model import RecipeStep
-from .identity import StepKey
+from .identity import StepIdentity
 
 
 @dataclass
@@ -18,7 +18,7 @@ class StepRequest:
     """One call of ``do``/``check``/``extract``: its identity, and the values it is run with
     (variables, secrets and resources by name; extraction options)."""
 
-    key: StepKey
+    key: StepIdentity
     agent_task: str = ""  # what the agent is asked (a check's statement is wrapped)
     variables: dict[str, Any] = field(default_factory=dict)
     secrets: dict[str, Any] = field(default_factory=dict)

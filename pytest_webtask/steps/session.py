@@ -8,7 +8,7 @@ from pathlib import Path
 from ..recipes.model import Recipe, RecipeStep
 from ..recipes.naming import legacy_file_stem
 from ..recipes.storage import load_recipe, save_recipe
-from .identity import StepKey
+from .identity import StepIdentity
 
 
 @dataclass
@@ -35,8 +35,8 @@ class StepStats:
 @dataclass
 class RecipeSession:
     """The recipe of one test. Step ``i`` of the test replays ``recipe.steps[i]`` when its
-    identity (``StepKey``) is the same; otherwise it must be recorded. Nothing is written unless a
-    step was recorded."""
+    identity (``StepIdentity``) is the same; otherwise it must be recorded. Nothing is
+    written unless a step was recorded."""
 
     path: Path
     test_name: str
@@ -53,7 +53,7 @@ class RecipeSession:
             self._recipe = load_recipe(self.path)  # RecipeError for a broken file
         return self._recipe
 
-    def expected(self, index: int, key: StepKey) -> RecipeStep | None:
+    def expected(self, index: int, key: StepIdentity) -> RecipeStep | None:
         """The recorded step to replay at ``index``, or None when it must be recorded."""
         if self.record_all:
             return None
@@ -61,9 +61,9 @@ class RecipeSession:
         if recipe is None or index >= len(recipe.steps):
             return None
         step = recipe.steps[index]
-        return None if key.changes(StepKey.of(step)) else step
+        return None if key.changes(StepIdentity.of(step)) else step
 
-    def why_missing(self, index: int, key: StepKey) -> str:
+    def why_missing(self, index: int, key: StepIdentity) -> str:
         recipe = None if self.record_all else self.recipe()
         if recipe is None:
             legacy = self.path.with_name(legacy_file_stem(self.test_name) + ".yaml")
@@ -76,7 +76,7 @@ class RecipeSession:
             return f"the recipe {self.path} has only {len(recipe.steps)} step(s)"
         old = recipe.steps[index]
         return (f"step {index + 1} of the recipe {self.path} ({old.describe()}) was recorded "
-                "for another call: " + "; ".join(key.changes(StepKey.of(old))))
+                "for another call: " + "; ".join(key.changes(StepIdentity.of(old))))
 
     def done(self, index: int, step: RecipeStep, *, recorded: bool) -> None:
         del self.steps[index:]

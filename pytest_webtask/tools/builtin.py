@@ -128,14 +128,14 @@ class DoubleClick(OnElement):
     method = "dblclick"
 
 
-class Check(OnElement):
+class CheckBox(OnElement):
     name = "check"
     description = "Check a checkbox, radio button or switch (nothing happens if already checked)"
     params_class = ElementParams
     method = "check"
 
 
-class Uncheck(OnElement):
+class UncheckBox(OnElement):
     name = "uncheck"
     description = "Uncheck a checkbox or switch (nothing happens if already unchecked)"
     params_class = ElementParams
@@ -186,7 +186,7 @@ class Wait(ToolSpec):
                 f".first).to_be_visible(timeout={ms:.0f})"]
 
 
-class Dialog(ToolSpec):
+class AnswerDialog(ToolSpec):
     name = "dialog"
     description = ("Decide the answer to the next dialog (alert, confirm, prompt) the page "
                    "opens; put it BEFORE the action that opens the dialog. A dialog nobody "
@@ -231,5 +231,5 @@ class Find(ToolSpec):
 
 
 BUILT_IN: dict[str, type[ToolSpec]] = {tool.name: tool for tool in (
-    Navigate, Click, Fill, Type, Select, Press, Scroll, Hover, DoubleClick, Check, Uncheck,
-    Drag, GoBack, Wait, Dialog, SwitchTab, CloseTab, Find, Upload)}
+    Navigate, Click, Fill, Type, Select, Press, Scroll, Hover, DoubleClick, CheckBox, UncheckBox,
+    Drag, GoBack, Wait, AnswerDialog, SwitchTab, CloseTab, Find, Upload)}

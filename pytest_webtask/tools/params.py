@@ -1,4 +1,4 @@
-"""Tool parameter models (pydantic) and their rendering for the prompt (seed 001 format)."""
+"""Tool parameter models (pydantic) and their rendering for the prompt (the prompt's format)."""
 
 from __future__ import annotations
 
@@ -125,7 +125,7 @@ def _type_name(schema: dict[str, Any]) -> str:
 
 
 def render_tool(name: str, description: str, params: type[ToolParams]) -> str:
-    """``Tool: click`` / ``Description: ...`` / ``Parameters:`` as seed 001 shows."""
+    """``Tool: click`` / ``Description: ...`` / ``Parameters:`` as the prompt shows them."""
     schema = params.model_json_schema()
     required = set(schema.get("required", []))
     lines = [f"Tool: {name}", f"Description: {description}", "Parameters:"]

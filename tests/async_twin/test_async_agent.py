@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -9,9 +11,9 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import Page, async_playwright
 
-from pytest_webtask import AsyncAgent, OpenAILLM
+from pytest_webtask import AsyncAgent, Block, Context, LLMError, OpenAILLM
 from pytest_webtask.browser.chromium import launch_args
-from pytest_webtask.testing import FakeOpenAIServer, ScriptedLLM
+from pytest_webtask.testing import FakeOpenAIServer, Fault, ScriptedLLM
 from tests.server import LocalServer
 from tests.test_agent_e2e import SEED_HISTORY, STEP1, STEP2
 
@@ -63,6 +65,17 @@ async def test_async_openai_llm_end_to_end(apage: Page, server: LocalServer) -> 
         result = await AsyncAgent(apage, llm).execute("Fill the price as $50 and submit")
     assert result.completed and result.usage.calls == 2
     assert server.posts == [("/listings", {"price": "50"}, {})]
+
+
+async def test_a_timed_out_async_request_is_cancelled() -> None:
+    with FakeOpenAIServer([Fault.slow(30.0)]) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key="k", timeout=0.5, max_retries=0)
+        started = time.monotonic()
+        with pytest.raises(LLMError, match=r"did not answer within 0.5s"):
+            await llm.agenerate(Context(system="s", blocks=[Block("hi")]))
+        while not fake.cancelled and time.monotonic() - started < 5:
+            await asyncio.sleep(0.05)
+        assert fake.cancelled == [0]  # the connection was closed: the server stopped
 
 
 async def test_async_dialog_answered_and_new_tab_followed(apage: Page,

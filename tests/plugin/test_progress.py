@@ -102,7 +102,7 @@ def test_a_long_step_text_gives_way_to_the_counts() -> None:
 def test_the_live_line_hears_each_model_call_of_a_recording() -> None:
     from pytest_webtask.agent.task_context import TaskContext
     from pytest_webtask.plugin.listeners import LiveLine
-    from pytest_webtask.steps.identity import StepKey
+    from pytest_webtask.steps.identity import StepIdentity
     from pytest_webtask.steps.listeners import Listeners
     from pytest_webtask.steps.outcome import StepRequest, StepRun
 
@@ -117,7 +117,7 @@ def test_the_live_line_hears_each_model_call_of_a_recording() -> None:
     out = io.StringIO()
     listeners = Listeners([LiveLine(Progress(out, room=lambda: 200))])
     heard = listeners.heard(model)
-    run = StepRun(StepRequest(StepKey.make("do", "buy")), TaskContext.create("buy"), 0)
+    run = StepRun(StepRequest(StepIdentity.make("do", "buy")), TaskContext.create("buy"), 0)
     listeners.recording_started(run)
     assert heard.generate("a") == "reply to a" and heard.supports_images is False
     heard.generate("b")

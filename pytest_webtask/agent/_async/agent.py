@@ -1,4 +1,4 @@
-"""AsyncAgent (seeds 000-002): one LLM call per step, driving a real browser."""
+"""AsyncAgent: one LLM call per step, driving a real browser."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ FIRST_QUIET_MS = 250
 
 
 class AsyncProposer:
-    """Builds seed 001's context and makes exactly one LLM call per step (plus one re-ask
+    """Builds the context and makes exactly one LLM call per step (plus one re-ask
     when the reply is unusable)."""
 
     def __init__(self, llm: LLM, task: TaskContext, tools: AsyncToolRegistry,

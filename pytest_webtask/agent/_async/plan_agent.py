@@ -1,4 +1,4 @@
-"""AsyncPlanAgent (seed 004): rolling-horizon plan-then-execute, the second strategy.
+"""AsyncPlanAgent: rolling-horizon plan-then-execute, the second strategy.
 
 A planner tool asks the model for a plan of up to N steps; each step is then resolved, with
 fresh page state, into one concrete tool invocation (one model call) and executed. A failed
@@ -41,7 +41,7 @@ log = logging.getLogger("pytest_webtask.plan")
 
 
 class AsyncPlannerTool(AsyncTool):
-    """Asks the model for a JSON plan of up to ``max_steps`` steps (seed 004's planner)."""
+    """Asks the model for a JSON plan of up to ``max_steps`` steps (the planner)."""
 
     name = "planner"
     description = "Create a step-by-step plan in JSON format"
@@ -104,8 +104,8 @@ class AsyncDoneTool(AsyncTool):
 class AsyncPlanAgent:
     """Completes a task with rolling-horizon planning: plan N steps, run them, replan.
 
-    ``max_iterations`` bounds the tool invocations (seed: 30); ``horizon`` is how many steps
-    each plan holds (seed: 3).
+    ``max_iterations`` bounds the tool invocations (default 30); ``horizon`` is how many steps
+    each plan holds (default 3).
     """
 
     def __init__(
@@ -212,13 +212,13 @@ class AsyncPlanAgent:
                 executed.output = cap(executed.output, MAX_MESSAGE)
                 await registry.late_events()
                 self.messages.add_assistant(ctx.redact(
-                    f"Tool: {action.tool_name}\nReasoning: {action.reason}\nResult: "
+                    f"Tool: {action.tool}\nReasoning: {action.reason}\nResult: "
                     + (executed.output or "Success" if executed.success
                        else f"Failed: {cap(executed.error or '', MAX_MESSAGE)}")))
                 blocked = guard.note()
                 if blocked:
                     self.messages.add_assistant(ctx.redact(blocked))
-                if action.tool_name == done.name and executed.success:
+                if action.tool == done.name and executed.success:
                     params = DoneParams.model_validate(action.parameters)
                     steps.append(Step(ProposalResult(
                         complete=not params.impossible, message=executed.output, actions=[],
@@ -229,7 +229,7 @@ class AsyncPlanAgent:
                     return result(True, executed.output)
                 steps.append(Step(ProposalResult(False, action.reason, [action]), [executed],
                                   url=executed.url_before))
-                tool = registry.get(action.tool_name)
+                tool = registry.get(action.tool)
                 sent = tool is not None and tool.url_param is not None  # told where to go
                 moved = (not sent and executed.url_before
                          and executed.url_after != executed.url_before)

@@ -9,8 +9,8 @@ from ...defaults import PAGE_CHARS
 from ...errors import BrowserError, UnknownElementError
 from ...llm.context import Block
 from ...types import Fingerprint, Secrets
+from ..page_state import PageState
 from ..script import COLLECTOR_JS
-from ..snapshot import PageSnapshot
 from .watch import AsyncPageWatch
 
 ID_ATTR = "data-webtask-id"
@@ -18,7 +18,7 @@ FRAME_ATTR = "data-webtask-frame"
 
 
 class AsyncLLMBrowser:
-    """Reads a Playwright page into seed 001's page-state text and resolves element ids.
+    """Reads a Playwright page into the page-state text and resolves element ids.
 
     Every reading is one ``page.evaluate`` of the collector script. Ids are valid until the
     next reading; elements carry a ``data-webtask-id`` attribute until then.
@@ -29,13 +29,13 @@ class AsyncLLMBrowser:
         self.page = page  # the current tab; an action that opens or switches tabs changes it
         self.page_chars = page_chars
         self.screenshot = screenshot
-        self.snapshot: PageSnapshot | None = None
+        self.snapshot: PageState | None = None
         # masked in the page before any value or text is cut to size
         self.secrets = secrets if secrets is not None else Secrets()
         self.watch = AsyncPageWatch(page.context)
         self.allowed_origins: list[str] | None = None  # for tabs a page opens (None: any)
 
-    async def read(self) -> PageSnapshot:
+    async def read(self) -> PageState:
         """Read the page state (waits out a navigation that is under way)."""
         for attempt in range(3):
             try:
@@ -48,7 +48,7 @@ class AsyncLLMBrowser:
                     raise BrowserError(f"Could not read the page {self.page.url}: "
                                        f"{_first_line(exc)}") from None
                 await self._wait_load()
-        self.snapshot = PageSnapshot.from_js(data)
+        self.snapshot = PageState.from_js(data)
         return self.snapshot
 
     async def get_page_context(self) -> Block:

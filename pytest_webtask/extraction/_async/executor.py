@@ -1,4 +1,4 @@
-"""AsyncRecipeExecutor (seed 003): runs extraction commands against the page. No LLM.
+"""AsyncRecipeExecutor: runs extraction commands against the page. No LLM.
 
 Items are worked through by a key (href or data-id, plus text) so an item is never done
 twice, across pagination, load-more, infinite scroll and returns from detail pages. Every

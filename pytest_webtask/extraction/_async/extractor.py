@@ -1,10 +1,10 @@
-"""The three phases of seed 003 and their orchestration.
+"""The three phases of a list-detail extraction and their orchestration.
 
 StrategyPlanner (phase 1) explores the page with probeClick / describeElement /
 scrollAndObserve and answers with an English strategy whose selectors must all have been
 verified by a tool call; generators (phase 2) write search/filter/sort fragments when the
 strategy asks; RecipeGenerator (phase 3) turns it into bindings and commands, which the
-RecipeExecutor runs. Every phase is written to the session report as it ends.
+RecipeExecutor runs. Every phase is written to the extraction log as it ends.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
 from ...types import Usage
+from ..log import ExtractionLog, ToolCall
 from ..model import Bindings, Command, ExtractionRecipe, Fragment, GeneratedRecipe, StepOfStrategy
 from ..outcome import ExtractionOutcome, ExtractionRun
-from ..report import SessionReport, ToolCall
 from ..strategy import Strategy, parse_strategy
 from ..targets import Target
 from .executor import AsyncRecipeExecutor
@@ -153,7 +153,7 @@ class AsyncPageTools:
 
 
 async def execute_recipe(page: Page, bindings: Bindings, recipe: ExtractionRecipe, *,
-                         report: SessionReport, max_items: int, timeout_ms: float,
+                         report: ExtractionLog, max_items: int, timeout_ms: float,
                          phase_name: str = "RecipeExecutor",
                          targets: dict[str, Target] | None = None, record: bool = False,
                          allow_skipped: int = 0,
@@ -180,7 +180,7 @@ async def execute_recipe(page: Page, bindings: Bindings, recipe: ExtractionRecip
     return outcome
 
 
-def _fill(report: SessionReport, outcome: ExtractionOutcome) -> None:
+def _fill(report: ExtractionLog, outcome: ExtractionOutcome) -> None:
     report.items, report.skipped = outcome.items, outcome.skipped
     report.commands_executed = outcome.commands_executed
 
@@ -188,13 +188,13 @@ def _fill(report: SessionReport, outcome: ExtractionOutcome) -> None:
 class AsyncExtractor:
     """Runs the three phases on ``page`` and executes the generated recipe."""
 
-    def __init__(self, page: Page, llm: LLM, *, report: SessionReport | None = None,
+    def __init__(self, page: Page, llm: LLM, *, report: ExtractionLog | None = None,
                  max_turns: int = 12, timeout_ms: float = TIMEOUT * 1000) -> None:
         self.page = page
         self.llm = llm
         self.max_turns = max_turns
         self.timeout_ms = timeout_ms
-        self.report = report or SessionReport(task="", source_url=page.url)
+        self.report = report or ExtractionLog(task="", source_url=page.url)
         self.usage = Usage()
 
     async def run(self, task: str, *, max_items: int = 20, fields: list[str] | None = None,

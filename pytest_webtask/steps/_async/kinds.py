@@ -14,7 +14,7 @@ from ...agent.task_context import TaskContext
 from ...browser._async.guard import AsyncOriginGuard
 from ...errors import ElementError, ExtractionError, ReplayError, WebtaskError
 from ...extraction._async.extractor import AsyncExtractor, execute_recipe
-from ...extraction.report import SessionReport
+from ...extraction.log import ExtractionLog
 from ...llm.prompts import get_prompt
 from ...recipes._async.before import AsyncStartState
 from ...recipes.model import Extraction, RecipeStep
@@ -120,7 +120,7 @@ class AsyncCheckStep(AsyncDoStep):
 
 
 class AsyncExtractStep:
-    """``extract``: items of a list-detail page, read by a generated recipe (seed 003)."""
+    """``extract``: items of a list-detail page, read by a generated recipe."""
 
     kind = "extract"
 
@@ -128,9 +128,9 @@ class AsyncExtractStep:
         self.fields = fields
 
     @staticmethod
-    def _report(context: AsyncStepContext) -> SessionReport:
+    def _report(context: AsyncStepContext) -> ExtractionLog:
         run = context.run
-        return SessionReport(task=run.request.text, source_url=context.page.url,
+        return ExtractionLog(task=run.request.text, source_url=context.page.url,
                              path=context.artifact(f"webtask-extract-{run.index + 1}.json"))
 
     async def replay(self, context: AsyncStepContext, recorded: RecipeStep
@@ -202,7 +202,7 @@ def step_log(result: TaskResult, ctx: TaskContext) -> str:
         lines.append(f"  {n}. {cap(step.proposal.message, MAX_MESSAGE)}")
         for action, ex in zip(step.proposal.actions, step.executions, strict=False):
             status = "ok" if ex.success else f"FAILED: {cap(ex.error or '', MAX_MESSAGE)}"
-            lines.append(f"     - {action.tool_name} {show(action.parameters)}: {status}")
+            lines.append(f"     - {action.tool} {show(action.parameters)}: {status}")
         if step.note:
             lines.append(f"     note: {step.note}")
     if result.steps:

@@ -15,7 +15,7 @@ from ...browser.secret_fields import SECRET_FIELDS_JS
 from ...recipes.urls import absolute_url
 from ...settings import Settings
 from ...types import Secrets
-from ..identity import StepKey
+from ..identity import StepIdentity
 from ..outcome import StepOutcome, StepRequest
 from ..session import StepStats
 from .kinds import AsyncCheckStep, AsyncDoStep, AsyncExtractStep
@@ -73,7 +73,7 @@ class AsyncWebTask:
         model sees only the name; never written anywhere). ``resources`` name files the
         task may upload.
         """
-        key = StepKey.make("do", task, variables=variables, secrets=secrets,
+        key = StepIdentity.make("do", task, variables=variables, secrets=secrets,
                            resources=resources)
         return await self._pipe.run(AsyncDoStep(), StepRequest(
             key, task, variables, dict(secrets or {}), dict(resources or {})))
@@ -81,15 +81,15 @@ class AsyncWebTask:
     async def check(self, statement: str) -> StepOutcome:
         """Assert ``statement`` about the page; a false statement fails the test."""
         return await self._pipe.run(AsyncCheckStep(), StepRequest(
-            StepKey.make("check", statement), AsyncCheckStep.task(statement)))
+            StepIdentity.make("check", statement), AsyncCheckStep.task(statement)))
 
     async def extract(self, what: str, max_items: int = 20, fields: list[str] | None = None,
                       allow_skipped: int = 0) -> list[dict[str, Any]]:
-        """Extract items from a list-detail page (seed 003): every item of the list, with
+        """Extract items from a list-detail page: every item of the list, with
         ``fields`` (read by per-field selectors) or its details text, at most ``max_items``.
         Recorded once by the three LLM phases; replayed by the recipe executor alone. An
         item that cannot be read fails the step unless ``allow_skipped`` allows that many."""
-        request = StepRequest(StepKey.make("extract", what, fields=fields), what,
+        request = StepRequest(StepIdentity.make("extract", what, fields=fields), what,
                               max_items=max_items, allow_skipped=allow_skipped)
         outcome = await self._pipe.run(AsyncExtractStep(fields), request)
         return outcome.items

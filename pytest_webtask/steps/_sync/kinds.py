@@ -15,7 +15,7 @@ from ...agent.task_context import TaskContext
 from ...browser._sync.guard import OriginGuard
 from ...errors import ElementError, ExtractionError, ReplayError, WebtaskError
 from ...extraction._sync.extractor import Extractor, execute_recipe
-from ...extraction.report import SessionReport
+from ...extraction.log import ExtractionLog
 from ...llm.prompts import get_prompt
 from ...recipes._sync.before import StartState
 from ...recipes.model import Extraction, RecipeStep
@@ -121,7 +121,7 @@ class CheckStep(DoStep):
 
 
 class ExtractStep:
-    """``extract``: items of a list-detail page, read by a generated recipe (seed 003)."""
+    """``extract``: items of a list-detail page, read by a generated recipe."""
 
     kind = "extract"
 
@@ -129,9 +129,9 @@ class ExtractStep:
         self.fields = fields
 
     @staticmethod
-    def _report(context: StepContext) -> SessionReport:
+    def _report(context: StepContext) -> ExtractionLog:
         run = context.run
-        return SessionReport(task=run.request.text, source_url=context.page.url,
+        return ExtractionLog(task=run.request.text, source_url=context.page.url,
                              path=context.artifact(f"webtask-extract-{run.index + 1}.json"))
 
     def replay(self, context: StepContext, recorded: RecipeStep
@@ -203,7 +203,7 @@ def step_log(result: TaskResult, ctx: TaskContext) -> str:
         lines.append(f"  {n}. {cap(step.proposal.message, MAX_MESSAGE)}")
         for action, ex in zip(step.proposal.actions, step.executions, strict=False):
             status = "ok" if ex.success else f"FAILED: {cap(ex.error or '', MAX_MESSAGE)}"
-            lines.append(f"     - {action.tool_name} {show(action.parameters)}: {status}")
+            lines.append(f"     - {action.tool} {show(action.parameters)}: {status}")
         if step.note:
             lines.append(f"     note: {step.note}")
     if result.steps:

@@ -24,7 +24,7 @@ from ...report._sync.shots import report_shot
 from ...settings import Settings
 from ...types import Secrets
 from ..context import StepServices, TestInfo
-from ..identity import StepKey
+from ..identity import StepIdentity
 from ..listeners import Listeners, StepListener
 from ..outcome import Heal, StepOutcome, StepRequest, StepRun
 from ..session import RecipeSession, StepStats
@@ -124,7 +124,7 @@ class Pipeline:
         self.listeners.test_finished(passed)
 
     @staticmethod
-    def _identified(step: RecipeStep, key: StepKey, only_unknown: bool = False) -> RecipeStep:
+    def _identified(step: RecipeStep, key: StepIdentity, only_unknown: bool = False) -> RecipeStep:
         names = {"variables": list(key.variables), "secrets": list(key.secrets),
                  "resources": list(key.resources)}
         if only_unknown:

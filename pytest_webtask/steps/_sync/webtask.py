@@ -16,7 +16,7 @@ from ...browser.secret_fields import SECRET_FIELDS_JS
 from ...recipes.urls import absolute_url
 from ...settings import Settings
 from ...types import Secrets
-from ..identity import StepKey
+from ..identity import StepIdentity
 from ..outcome import StepOutcome, StepRequest
 from ..session import StepStats
 from .kinds import CheckStep, DoStep, ExtractStep
@@ -74,7 +74,7 @@ class WebTask:
         model sees only the name; never written anywhere). ``resources`` name files the
         task may upload.
         """
-        key = StepKey.make("do", task, variables=variables, secrets=secrets,
+        key = StepIdentity.make("do", task, variables=variables, secrets=secrets,
                            resources=resources)
         return self._pipe.run(DoStep(), StepRequest(
             key, task, variables, dict(secrets or {}), dict(resources or {})))
@@ -82,15 +82,15 @@ class WebTask:
     def check(self, statement: str) -> StepOutcome:
         """Assert ``statement`` about the page; a false statement fails the test."""
         return self._pipe.run(CheckStep(), StepRequest(
-            StepKey.make("check", statement), CheckStep.task(statement)))
+            StepIdentity.make("check", statement), CheckStep.task(statement)))
 
     def extract(self, what: str, max_items: int = 20, fields: list[str] | None = None,
                       allow_skipped: int = 0) -> list[dict[str, Any]]:
-        """Extract items from a list-detail page (seed 003): every item of the list, with
+        """Extract items from a list-detail page: every item of the list, with
         ``fields`` (read by per-field selectors) or its details text, at most ``max_items``.
         Recorded once by the three LLM phases; replayed by the recipe executor alone. An
         item that cannot be read fails the step unless ``allow_skipped`` allows that many."""
-        request = StepRequest(StepKey.make("extract", what, fields=fields), what,
+        request = StepRequest(StepIdentity.make("extract", what, fields=fields), what,
                               max_items=max_items, allow_skipped=allow_skipped)
         outcome = self._pipe.run(ExtractStep(fields), request)
         return outcome.items

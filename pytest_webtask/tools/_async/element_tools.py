@@ -11,7 +11,7 @@ from playwright.async_api import Locator
 
 from ...types import ExecutionResult
 from ..builtin import (
-    Check,
+    CheckBox,
     Click,
     DoubleClick,
     Drag,
@@ -21,7 +21,7 @@ from ..builtin import (
     Scroll,
     Select,
     Type,
-    Uncheck,
+    UncheckBox,
     Upload,
 )
 from .browser_tools import AsyncScene, AsyncTool
@@ -89,13 +89,13 @@ class AsyncDoubleClickTool(DoubleClick, AsyncElementTool):
     pass
 
 
-class AsyncCheckTool(Check, AsyncElementTool):
+class AsyncCheckBoxTool(CheckBox, AsyncElementTool):
     @classmethod
     async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
         return await set_checked(el, True, scene.timeout_ms)
 
 
-class AsyncUncheckTool(Uncheck, AsyncElementTool):
+class AsyncUncheckBoxTool(UncheckBox, AsyncElementTool):
     @classmethod
     async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
         return await set_checked(el, False, scene.timeout_ms)

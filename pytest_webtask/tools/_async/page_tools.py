@@ -11,7 +11,7 @@ from playwright.async_api import Page
 
 from ...browser.origins import allowed
 from ...types import DialogAnswer, ExecutionResult
-from ..builtin import CloseTab, Dialog, Find, GoBack, Navigate, SwitchTab, Wait
+from ..builtin import AnswerDialog, CloseTab, Find, GoBack, Navigate, SwitchTab, Wait
 from ..params import WAIT_SECONDS
 from .browser_tools import AsyncScene, AsyncTool
 
@@ -56,7 +56,7 @@ class AsyncWaitTool(Wait, AsyncTool):
         return ExecutionResult(success=True)
 
 
-class AsyncDialogTool(Dialog, AsyncTool):
+class AsyncDialogTool(AnswerDialog, AsyncTool):
     @classmethod
     async def perform(cls, params: dict[str, Any], scene: AsyncScene) -> ExecutionResult:
         if scene.watch is None:

@@ -17,7 +17,7 @@ from ..params import PointerParams, render_tool
 from ..task import TaskValues
 from .browser_tools import AsyncTool
 from .element_tools import (
-    AsyncCheckTool,
+    AsyncCheckBoxTool,
     AsyncClickTool,
     AsyncDoubleClickTool,
     AsyncDragTool,
@@ -27,7 +27,7 @@ from .element_tools import (
     AsyncScrollTool,
     AsyncSelectTool,
     AsyncTypeTool,
-    AsyncUncheckTool,
+    AsyncUncheckBoxTool,
     AsyncUploadTool,
 )
 from .page_tools import (
@@ -43,8 +43,8 @@ from .page_tools import (
 # In the order the prompt lists them; upload only for a task with resources.
 BROWSER_TOOLS: tuple[type[AsyncTool], ...] = (
     AsyncNavigateTool, AsyncClickTool, AsyncFillTool, AsyncTypeTool, AsyncSelectTool,
-    AsyncPressTool, AsyncScrollTool, AsyncHoverTool, AsyncDoubleClickTool, AsyncCheckTool,
-    AsyncUncheckTool, AsyncDragTool, AsyncGoBackTool, AsyncWaitTool, AsyncDialogTool,
+    AsyncPressTool, AsyncScrollTool, AsyncHoverTool, AsyncDoubleClickTool, AsyncCheckBoxTool,
+    AsyncUncheckBoxTool, AsyncDragTool, AsyncGoBackTool, AsyncWaitTool, AsyncDialogTool,
     AsyncSwitchTabTool, AsyncCloseTabTool, AsyncFindTool,
 )
 ALL_TOOLS: tuple[type[AsyncTool], ...] = (*BROWSER_TOOLS, AsyncUploadTool)
@@ -104,11 +104,11 @@ class AsyncToolRegistry:
         return Block(f"Available Tools:\n\n{body}")
 
     async def execute(self, action: Action) -> ExecutionResult:
-        tool = self._tools.get(action.tool_name)
+        tool = self._tools.get(action.tool)
         if tool is None:
             return ExecutionResult(
                 success=False,
-                error=f"Unknown tool {action.tool_name!r}. Available tools: "
+                error=f"Unknown tool {action.tool!r}. Available tools: "
                 f"{', '.join(self._tools)}.",
             )
         try:

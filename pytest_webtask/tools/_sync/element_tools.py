@@ -12,7 +12,7 @@ from playwright.sync_api import Locator
 
 from ...types import ExecutionResult
 from ..builtin import (
-    Check,
+    CheckBox,
     Click,
     DoubleClick,
     Drag,
@@ -22,7 +22,7 @@ from ..builtin import (
     Scroll,
     Select,
     Type,
-    Uncheck,
+    UncheckBox,
     Upload,
 )
 from .browser_tools import Scene, Tool
@@ -90,13 +90,13 @@ class DoubleClickTool(DoubleClick, ElementTool):
     pass
 
 
-class CheckTool(Check, ElementTool):
+class CheckBoxTool(CheckBox, ElementTool):
     @classmethod
     def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
         return set_checked(el, True, scene.timeout_ms)
 
 
-class UncheckTool(Uncheck, ElementTool):
+class UncheckBoxTool(UncheckBox, ElementTool):
     @classmethod
     def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
         return set_checked(el, False, scene.timeout_ms)

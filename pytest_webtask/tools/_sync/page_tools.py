@@ -12,7 +12,7 @@ from playwright.sync_api import Page
 
 from ...browser.origins import allowed
 from ...types import DialogAnswer, ExecutionResult
-from ..builtin import CloseTab, Dialog, Find, GoBack, Navigate, SwitchTab, Wait
+from ..builtin import AnswerDialog, CloseTab, Find, GoBack, Navigate, SwitchTab, Wait
 from ..params import WAIT_SECONDS
 from .browser_tools import Scene, Tool
 
@@ -57,7 +57,7 @@ class WaitTool(Wait, Tool):
         return ExecutionResult(success=True)
 
 
-class DialogTool(Dialog, Tool):
+class DialogTool(AnswerDialog, Tool):
     @classmethod
     def perform(cls, params: dict[str, Any], scene: Scene) -> ExecutionResult:
         if scene.watch is None:

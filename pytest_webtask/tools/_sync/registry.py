@@ -18,7 +18,7 @@ from ..params import PointerParams, render_tool
 from ..task import TaskValues
 from .browser_tools import Tool
 from .element_tools import (
-    CheckTool,
+    CheckBoxTool,
     ClickTool,
     DoubleClickTool,
     DragTool,
@@ -28,7 +28,7 @@ from .element_tools import (
     ScrollTool,
     SelectTool,
     TypeTool,
-    UncheckTool,
+    UncheckBoxTool,
     UploadTool,
 )
 from .page_tools import (
@@ -44,8 +44,8 @@ from .page_tools import (
 # In the order the prompt lists them; upload only for a task with resources.
 BROWSER_TOOLS: tuple[type[Tool], ...] = (
     NavigateTool, ClickTool, FillTool, TypeTool, SelectTool,
-    PressTool, ScrollTool, HoverTool, DoubleClickTool, CheckTool,
-    UncheckTool, DragTool, GoBackTool, WaitTool, DialogTool,
+    PressTool, ScrollTool, HoverTool, DoubleClickTool, CheckBoxTool,
+    UncheckBoxTool, DragTool, GoBackTool, WaitTool, DialogTool,
     SwitchTabTool, CloseTabTool, FindTool,
 )
 ALL_TOOLS: tuple[type[Tool], ...] = (*BROWSER_TOOLS, UploadTool)
@@ -105,11 +105,11 @@ class ToolRegistry:
         return Block(f"Available Tools:\n\n{body}")
 
     def execute(self, action: Action) -> ExecutionResult:
-        tool = self._tools.get(action.tool_name)
+        tool = self._tools.get(action.tool)
         if tool is None:
             return ExecutionResult(
                 success=False,
-                error=f"Unknown tool {action.tool_name!r}. Available tools: "
+                error=f"Unknown tool {action.tool!r}. Available tools: "
                 f"{', '.join(self._tools)}.",
             )
         try:

@@ -1,4 +1,4 @@
-"""PageSnapshot: the page state text and the element ids it defines."""
+"""PageState: the page state text and the element ids it defines."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 
 @dataclass
-class PageSnapshot:
+class PageState:
     """One reading of the page. ``elements`` maps an id (``button-0``) to its iframe chain."""
 
     text: str
@@ -17,7 +17,7 @@ class PageSnapshot:
     truncated: int = 0
 
     @classmethod
-    def from_js(cls, data: dict) -> PageSnapshot:
+    def from_js(cls, data: dict) -> PageState:
         return cls(
             text=data["text"],
             elements={k: v["frames"] for k, v in data["elements"].items()},

@@ -1,4 +1,4 @@
-"""SessionReport (seed 003): written to disk after every event, so a crash leaves a readable
+"""ExtractionLog: written to disk after every event, so a crash leaves a readable
 report of the phases done so far."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class PhaseOutput:
 
 
 @dataclass
-class SessionReport:
+class ExtractionLog:
     task: str
     source_url: str
     path: Path | None = None
