@@ -122,7 +122,7 @@ class _Step:
     def signature(self) -> str:
         if self.goto is not None:
             return f"goto {self.goto}"
-        return repr([(p.action.tool_name, p.target.describe() if p.target else "",
+        return repr([(p.action.tool, p.target.describe() if p.target else "",
                       sorted((k, str(v)) for k, v in p.action.parameters.items()
                              if k != "element_id")) for p in self.actions])
 
@@ -143,7 +143,7 @@ class _Visit:
         last = self.steps[-1]
         if last.goto is not None:
             return "goto " + _normal(last.goto)
-        shape = [(p.action.tool_name, (p.target.role or p.target.tag) if p.target else "",
+        shape = [(p.action.tool, (p.target.role or p.target.tag) if p.target else "",
                   (p.target.name or p.target.label or p.target.text or "") if p.target else "")
                  for p in last.actions]
         return f"{self.origin} {shape!r}"
@@ -401,7 +401,7 @@ class Explorer:
 
     def _spec(self, action: Action) -> Any:
         """The tool an action names, among those exploring may use (None: another)."""
-        return self.registry.get(action.tool_name) if self.registry is not None else None
+        return self.registry.get(action.tool) if self.registry is not None else None
 
     def _link_target(self, actions: list[Action]) -> str | None:
         """The URL of a plain same-tab link when the exploration is only a click on it (or
@@ -434,12 +434,12 @@ class Explorer:
         """Why this action must not run while exploring, or None."""
         spec = self._spec(action)
         if spec is None:
-            return f"the {action.tool_name!r} tool is not used while exploring"
+            return f"the {action.tool!r} tool is not used while exploring"
         p = action.parameters
         element = p.get("element_id")
         if not isinstance(element, str):
             if spec.url_param is None and "element_id" in spec.params_class.model_fields:
-                return (f"{action.tool_name} on the whole page (no element) is not tried "
+                return (f"{action.tool} on the whole page (no element) is not tried "
                         "while exploring: it needs an element")
             return None
         if ids is not None and element not in ids:
@@ -499,10 +499,10 @@ def _describe(action: Action, target: Fingerprint | None, spec: Any) -> str:
     if spec is not None and spec.url_param:
         return f"open {p.get(spec.url_param, '')}"
     if spec is not None and getattr(spec, "typed", False):
-        return f"{action.tool_name} {what} with {str(p.get('value', ''))!r}"
+        return f"{action.tool} {what} with {str(p.get('value', ''))!r}"
     rest = "".join(f" ({key}: {value})" for key, value in p.items()
                    if key not in ("element_id", "to_element_id"))
-    return f"{action.tool_name} {what}{rest}".replace("  ", " ").strip()
+    return f"{action.tool} {what}{rest}".replace("  ", " ").strip()
 
 
 def _normal(url: str) -> str:
