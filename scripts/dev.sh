@@ -44,6 +44,15 @@ if ! have_chromium; then
   have_chromium || { echo "No Chromium found: install one (apt-get install chromium) or set WEBTASK_CHROMIUM=/path/to/chrome" >&2; exit 1; }
 fi
 
+# Playwright records --video with an ffmpeg of its own that `playwright install` downloads
+# from Playwright's servers, out of reach here: the imageio-ffmpeg package ships one (PyPI,
+# no root, any OS), linked where Playwright looks (tests/pictures.py) for the video tests.
+if ! "$venv/bin/python" -c "import imageio_ffmpeg" 2>/dev/null; then
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check "imageio-ffmpeg==0.8.1" \
+    || echo "==> imageio-ffmpeg could not be installed: tests of --video will be skipped"
+fi
+"$venv/bin/python" -m tests.pictures
+
 # the project's tests run in parallel unless the arguments say otherwise (-n, -p no:xdist);
 # the fast tier runs in this one process (starting workers would cost more than it saves)
 tiers=()

@@ -37,12 +37,15 @@ BROWSER_FIXTURES = frozenset({
     "page", "webtask", "async_webtask", "lender", "inner", "inner_process",
     "remote_server", "remote_cdp",  # tests/test_remote_browsers.py: a browser server process
     "apage",  # tests/async_twin: an async Playwright page
+    "picture_runs",  # tests/plugin/test_secret_pictures.py: inner runs with a browser each
 })
 # ... and one of these starts a Python process.
-PROCESS_FIXTURES = frozenset({"python", "pytester_process", "inner_process", "example_run"})
+PROCESS_FIXTURES = frozenset({"python", "pytester_process", "inner_process", "example_run",
+                              "picture_runs"})
 # Module-scoped fixtures that record a flow or start a browser server: under xdist, the tests
 # that share one run on one worker, so that it is made once (xdist_group, --dist loadgroup).
-SHARED_ONCE = frozenset({"recorded_once", "modal_recipe", "remote_server", "remote_cdp"})
+SHARED_ONCE = frozenset({"recorded_once", "modal_recipe", "remote_server", "remote_cdp",
+                         "picture_runs", "recorded_drafts"})
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -279,6 +279,16 @@ def test_a_check_that_held_before_the_step_is_marked_and_warned(
     checks = yaml.safe_load(flow.recipe.read_text())["steps"][0]["checks"]
     assert checks == [{"expect": "text", "text": "Walk dog", "held_before": True}]
     assert task.stats.weak == ["t: Step 1 do('open the details')"]
+    # its replay passes whatever the page did: named as having verified nothing...
+    replay = flow.run("replay")
+    assert replay.stats.replayed == 1
+    assert replay.stats.unverified == ["t: Step 1 do('open the details')"]
+    # ...and failed under --webtask-strict
+    strict_replay = Flow(browser, server, flow.recipe, [("do", DETAILS)], replies, strict=True)
+    with pytest.raises(pytest.fail.Exception) as failure:
+        strict_replay.run("replay")
+    assert "the replay verified nothing" in str(failure.value)
+    assert "each of its checks already held before the step ran" in str(failure.value)
 
     strict = Flow(browser, server, tmp_path / "s.yaml", [("do", DETAILS)], replies, strict=True)
     with pytest.raises(pytest.fail.Exception) as failure:

@@ -10,6 +10,7 @@ the regression). The scripted "model" shows the code paths, not what a real mode
 from __future__ import annotations
 
 import re
+import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,9 +22,7 @@ from playwright.sync_api import Browser
 
 from pytest_webtask import WebTask
 from pytest_webtask.llm.context import Context
-from pytest_webtask.settings import Settings
-from pytest_webtask.steps.session import RecipeSession, StepStats
-from pytest_webtask.testing import ScriptedLLM
+from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.server import PAGES, LocalServer
 
 # A reply from (the page state, the step history, the step number within the task).
@@ -82,23 +81,17 @@ class Flow:
             **settings: Any) -> WebTask:
         self.serve(bug)
         context = self.browser.new_context()
-        page = context.new_page()
-        session = RecipeSession(path=self.recipe, test_name="flow", record_all=mode == "record")
         self.llm = ScriptedLLM(self.reply)
-        task = WebTask(page, session=session,
-                       settings=Settings(mode=mode, timeout=2.0, **settings),  # type: ignore[arg-type]
-                       base_url=self.server.url, llm_provider=lambda: self.llm,
-                       stats=StepStats(), fix_command=FIX)
-        passed = False
         try:
-            task.goto(self.path)
-            for kind, text in self.steps:
-                getattr(task, kind)(text)
-            if after is not None:
-                after(task)
-            passed = True
+            with open_webtask(context.new_page(), self.recipe, mode, base_url=self.server.url,
+                              llm=self.llm, test_name="flow", fix_command=FIX, timeout=3.0,
+                              **settings) as task:
+                task.goto(self.path)
+                for kind, text in self.steps:
+                    getattr(task, kind)(text)
+                if after is not None:
+                    after(task)
         finally:
-            session.finish(test_passed=passed)
             context.close()
         return task
 
@@ -324,7 +317,7 @@ def save_draft(page: str, history: str, n: int) -> dict[str, Any]:
 def close_later(page: str, history: str, n: int) -> dict[str, Any]:
     # a model takes its time: the confirm opens while it thinks (the sync twin receives the
     # event only with the next call to the browser, after the next action's turn began)
-    time.sleep(0.6)
+    time.sleep(1.5)
     return step(act("click", element_id=line_id(page, '"Close editor"')))
 
 
@@ -332,17 +325,29 @@ SAVE_SCRIPT: list[Reply] = [save_draft, close_later,
                             lambda page, history, n: done("Old draft replaced", "Open editor")]
 
 
-@pytest.fixture
-def drafts(browser: Browser, server: LocalServer, tmp_path: Path) -> Flow:
-    flow = Flow(browser, server, tmp_path, "/drafts", [("do", SAVE)], {SAVE: SAVE_SCRIPT})
+@pytest.fixture(scope="module")
+def recorded_drafts(browser: Browser, server: LocalServer,
+                    tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The save-and-close flow, recorded and replayed once for the tests below."""
+    flow = Flow(browser, server, tmp_path_factory.mktemp("drafts"), "/drafts", [("do", SAVE)],
+                {SAVE: SAVE_SCRIPT})
 
     def replaced(task: WebTask) -> None:
         assert task.page.inner_text("#status") == "Old draft replaced"
 
     flow.run("record", after=replaced)
-    assert "A dialog asked: 'Replace the old draft?' (confirm); it was accepted." \
-        in flow.prompts[2]
+    # the model is told, in the first page state read after the confirm came
+    assert any("A dialog asked: 'Replace the old draft?' (confirm); it was accepted." in p
+               for p in flow.prompts[1:])
     flow.run("replay", after=replaced)
+    return flow.recipe
+
+
+@pytest.fixture
+def drafts(browser: Browser, server: LocalServer, recorded_drafts: Path,
+           tmp_path: Path) -> Flow:
+    flow = Flow(browser, server, tmp_path, "/drafts", [("do", SAVE)], {SAVE: SAVE_SCRIPT})
+    shutil.copy(recorded_drafts, flow.recipe)
     return flow
 
 
@@ -355,7 +360,7 @@ def test_a_dialog_between_actions_belongs_to_the_action_before(drafts: Flow) -> 
 
 @pytest.mark.parametrize(("bug", "expected"), [
     ("no_confirm", "action 1 (click) on button \"Save\": expected a confirm dialog 'Replace the "
-                   "old draft?', but no dialog appeared within 2s"),
+                   "old draft?', but no dialog appeared within 3s"),
     ("other_confirm", "action 1 (click) on button \"Save\": expected a confirm dialog 'Replace "
                       "the old draft?'; instead the page opened a confirm dialog 'Overwrite the "
                       "server copy?' (dismissed)"),
@@ -412,7 +417,7 @@ def test_a_tab_is_credited_to_the_click_that_opened_it(browser: Browser, server:
     flow.run("replay", after=on_report)
     message = flow.fails("same_tab")
     assert ("action 1 (click) on button \"Open report\": expected a new tab to open, but none "
-            "opened within 2s") in message, message
+            "opened within 3s") in message, message
 
 
 # -- a Polymer-style app: native inputs inside nested shadow roots ---------------------------

@@ -14,7 +14,7 @@ import pytest
 
 from . import hookspecs
 from .fixtures import async_webtask, webtask, webtask_llm, webtask_recipe_path
-from .keys import CHROMIUM, REPORTS, SETTINGS, TEST_ARTIFACTS, TEST_SECRETS
+from .keys import CHROMIUM, REPORTS, SETTINGS, TEST_ARTIFACTS, TEST_EXPOSED, TEST_SECRETS
 from .options import add_options, build, export_dir, report_path
 from .shard import configure as configure_shard
 from .summary import TerminalSummary
@@ -91,7 +91,9 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     folder = item.stash.get(TEST_ARTIFACTS, None)
     if secrets and folder is not None and folder.is_dir():
         # pytest-playwright has moved its traces here by now
-        from .artifacts import scrub_folder
+        from .artifacts import drop_pictures, scrub_folder
 
         scrub_folder(folder, secrets)
+        if item.stash.get(TEST_EXPOSED, False):
+            drop_pictures(folder)
     return result

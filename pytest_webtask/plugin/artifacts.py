@@ -3,6 +3,7 @@ failure messages), masked after the fact as a last line behind masking at the so
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import tempfile
@@ -55,6 +56,53 @@ def scrub_zip(path: Path, secrets: Secrets) -> None:
     try:
         with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as dst:
             for info, data in masked:
+                dst.writestr(info, data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def drop_pictures(folder: Path) -> None:
+    """Drop what may picture a secret the page showed unmasked: every trace's screencast
+    frames (its actions, DOM snapshots and network stay, masked as text) and every video,
+    which cannot be cut frame by frame without encoding it again."""
+    for path in sorted(folder.rglob("*")):
+        try:
+            if path.suffix == ".zip":
+                drop_screencast(path)
+            elif path.suffix == ".webm":
+                path.unlink()
+        except (OSError, zipfile.BadZipFile) as exc:
+            log.warning("could not drop the pictures in %s: %s", path, exc)
+
+
+def drop_screencast(path: Path) -> None:
+    """Rewrite a Playwright trace without its screencast frames: their events in the
+    ``*.trace`` files and the JPEG files they name."""
+    with zipfile.ZipFile(path) as src:
+        entries = [(info, src.read(info)) for info in src.infolist()]
+    frames: set[str] = set()
+    kept: list[tuple[zipfile.ZipInfo, bytes]] = []
+    for info, data in entries:
+        if info.filename.endswith(".trace"):
+            lines = []
+            for line in data.splitlines(keepends=True):
+                if b'"screencast-frame"' in line:
+                    event = json.loads(line)
+                    if event.get("type") == "screencast-frame":
+                        name = event.get("file") or "resources/" + str(event.get("sha1"))
+                        frames.add(name)
+                        continue
+                lines.append(line)
+            data = b"".join(lines)
+        kept.append((info, data))
+    kept = [(info, data) for info, data in kept if info.filename not in frames]
+    fd, tmp = tempfile.mkstemp(suffix=".zip", dir=path.parent)
+    os.close(fd)
+    try:
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as dst:
+            for info, data in kept:
                 dst.writestr(info, data)
         os.replace(tmp, path)
     except BaseException:

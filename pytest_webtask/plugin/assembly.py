@@ -17,7 +17,7 @@ import pytest
 from ..errors import ConfigurationError, WebtaskError
 from ..recipes.naming import recipe_test_name
 from ..settings import Settings
-from .keys import FLAVOUR, RECIPE_OWNERS, REPORTS, RUN_BUDGET, SETTINGS
+from .keys import FLAVOUR, RECIPE_OWNERS, REPORTS, RUN_BUDGET, SETTINGS, TEST_EXPOSED
 from .unused import RecipeUse
 
 if TYPE_CHECKING:
@@ -213,6 +213,8 @@ def finish(request: pytest.FixtureRequest, pipe: Any) -> None:
     except WebtaskError:  # a broken recipe: the test has already failed saying so
         recorded = None
     pipe.finish(passed)
+    # a page showed a secret unmasked: the test's trace frames and videos are dropped
+    request.node.stash[TEST_EXPOSED] = bool(pipe.stats.exposed)
     props = request.node.user_properties
     props.append(("webtask", json.dumps(pipe.stats.as_dict())))
     if recorded is not None:

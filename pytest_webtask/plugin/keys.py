@@ -18,4 +18,5 @@ RECIPE_OWNERS = pytest.StashKey[dict[tuple[str, Any], str]]()  # session: recipe
 REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()  # item: its reports by phase
 TEST_SECRETS = pytest.StashKey[Any]()  # item: its Secrets, filled as steps pass them
 TEST_ARTIFACTS = pytest.StashKey[Path]()  # item: its output folder
+TEST_EXPOSED = pytest.StashKey[bool]()  # item: a page showed a secret unmasked
 EXPORT_PROPERTY = "webtask_export"  # item user property: its export file, or why none

@@ -88,7 +88,7 @@ class TerminalSummary:
         st = self.stats
         partial, unused, steps, prune = self.partial, self.unused, self.steps, self.prune
         if not (st.replayed or st.recorded or st.healed or st.failed or unused or st.weak
-                or steps or prune):
+                or st.unverified or st.exposed or steps or prune):
             return
         tr = terminalreporter
         tr.section("webtask")
@@ -115,6 +115,7 @@ class TerminalSummary:
                           "run with --webtask-strict to fail them:")
             for where in st.weak:
                 tr.write_line(f"  {where}")
+        _unchecked(tr, st)
         if prune and partial:
             tr.write_line(f"--webtask-prune: nothing deleted, this run is not the whole suite "
                           f"({partial}); prune on a run of every test.")
@@ -140,3 +141,22 @@ class TerminalSummary:
     def _shown(self, path: Path) -> Path:
         root = self.config.rootpath
         return path.relative_to(root) if path.is_relative_to(root) else path
+
+
+def _unchecked(tr: Any, st: Any) -> None:
+    """Replays that verified nothing, and secrets a page showed before they could be masked
+    (the pictures that may show them were dropped)."""
+    if st.unverified:
+        tr.write_line(f"{len(st.unverified)} replayed step(s) verified nothing (the recipe "
+                      "step has no check, or only checks that held before it, so it passes "
+                      "whatever the page did); record each again or add a check(...) after "
+                      "it, or run with --webtask-strict to fail them:")
+        for where in st.unverified:
+            tr.write_line(f"  {where}")
+    if st.exposed:
+        tr.write_line(f"{len(st.exposed)} element(s) showed a secret that was not masked "
+                      "before it was drawn (text the page wrote, or a field no step typed it "
+                      "into), so earlier pictures may show it: the screencast frames of these "
+                      "tests' traces were dropped and their videos deleted:")
+        for where in st.exposed:
+            tr.write_line(f"  {where}")

@@ -201,6 +201,19 @@ class RecipeStep(BaseModel):
     def describe(self) -> str:
         return f"{self.kind}({self.text!r})"
 
+    @property
+    def unverified(self) -> bool:
+        """A ``do`` or ``check`` step whose replay would check nothing the step changed: it
+        has no check, or only checks that already held before it (a hand-edited or cut
+        recipe, or evidence that discriminates nothing). An extract step reads its items."""
+        return self.kind != "extract" and not any(c.discriminating for c in self.checks)
+
+    def why_unverified(self) -> str:
+        if not self.checks:
+            return "it has no check"
+        return ("each of its checks already held before the step ran: "
+                + "; ".join(c.describe() for c in self.checks))
+
 
 class Recipe(BaseModel):
     model_config = ConfigDict(extra="forbid")

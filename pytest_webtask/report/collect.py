@@ -45,6 +45,7 @@ class ReportPart:
                         for i, a in enumerate(step.actions)],
             "checks": [{"says": c.describe(), "held": True, "held_before": c.held_before}
                        for c in step.checks],
+            "unverified": step.unverified,
             "message": self.redact(step.message), "calls": self._calls,
             "items": len(outcome.items), "shot": _b64(shot)})
         self._calls, self._before = [], []

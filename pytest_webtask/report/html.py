@@ -15,6 +15,7 @@ h1{font-size:1.4em}table.sum td{padding:.1em .8em .1em 0}
 .step img.before{width:auto;max-width:240px;max-height:160px;margin:.2em 0}
 .how{font-size:.8em;padding:.1em .4em;border-radius:3px;background:#eee}
 .how.recorded{background:#fff2c6}.how.failed{background:#ffd6d6}.how.replayed{background:#dff3e4}
+.how.unverified{background:#ffd9a8}.unverified-why{color:#8a4b00}
 .fail{white-space:pre-wrap;background:#fff4f4;border-left:3px solid #b00020;padding:.4em}
 pre{white-space:pre-wrap;max-height:20em;overflow:auto;background:#f6f6f6;padding:.4em}
 ul{margin:.2em 0}.held{color:#17692d}.before{color:#777}
@@ -32,6 +33,8 @@ def render(tests: list[dict[str, Any]]) -> str:
         f"<tr><td>steps replayed</td><td id='replayed'>{count['replayed']}</td></tr>"
         f"<tr><td>steps recorded</td><td id='recorded'>{count['recorded']}</td></tr>"
         f"<tr><td>steps failed</td><td id='failed'>{count['failed']}</td></tr>"
+        f"<tr><td>steps that verified nothing</td><td id='unverified'>"
+        f"{sum(bool(s.get('unverified')) for s in steps)}</td></tr>"
         f"<tr><td>model calls</td><td id='calls'>{len(calls)}</td></tr>"
         f"<tr><td>tokens</td><td id='tokens'>{sum(c['tokens'] for c in calls)}</td></tr>"
         "</table>")
@@ -53,6 +56,11 @@ def _step(n: int, s: dict[str, Any]) -> str:
     parts = [f"<div class='info'><b>Step {n}</b> {escape(s['kind'])}: "
              f"<q>{escape(s['text'])}</q> <span class='how {how}'>{how}</span> "
              f"{s['seconds']:.2f}s"]
+    if s.get("unverified"):
+        parts.append(" <span class='how unverified'>unverified</span><div "
+                     "class='unverified-why'>This step verified nothing: it has no check, or "
+                     "only checks that held before it, so it passes whatever the page did."
+                     "</div>")
     if s["actions"]:
         parts.append("<ul class='actions'>" + "".join(
             f"<li>{escape(a['tool'])} {escape(a['target'])} "

@@ -23,6 +23,11 @@ class StepStats:
     completion_tokens: int = 0
     # Recorded do-steps none of whose checks discriminates (each held before the step ran).
     weak: list[str] = field(default_factory=list)
+    # Replayed do/check steps that checked nothing they changed (RecipeStep.unverified).
+    unverified: list[str] = field(default_factory=list)
+    # Elements a page showed a secret in, unmasked ("<test>: <when>: <element>"): the
+    # test's trace screencast frames and videos are dropped (artifacts.drop_pictures).
+    exposed: list[str] = field(default_factory=list)
     healed: int = 0
     heal_llm_calls: int = 0
     # Accepted heals: "<test>: <step>" then the changed actions, one line each.

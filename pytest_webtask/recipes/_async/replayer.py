@@ -14,6 +14,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from ...browser._async.watch import AsyncPageWatch
 from ...browser.script import COLLECTOR_JS
+from ...browser.secret_fields import HIDE_FIELD_JS
 from ...defaults import TIMEOUT
 from ...errors import CheckFailed, ElementError, ReplayError
 from ...tools._async.browser_tools import AsyncScene, AsyncTool
@@ -46,8 +47,11 @@ class AsyncReplayer:
         resources: dict[str, str] | None = None,
         tools: Mapping[str, type[AsyncTool]] | None = None,
         before_action: Callable[[RecipeAction, Locator | None], Any] | None = None,
+        names_secret: Callable[[str], bool] | None = None,
     ) -> None:
         self.page = page
+        # does a typed value hold a secret's placeholder? (its field is masked first)
+        self.names_secret = names_secret or (lambda value: False)
         self.before_action = before_action  # the HTML report shoots the target first
         self.tools = tools  # plugin tools by name: their ``act`` replays their actions
         self.base_url = base_url
@@ -103,6 +107,9 @@ class AsyncReplayer:
                            substitute=self.substitute, resources=self.resources,
                            timeout_ms=self.timeout_ms, watch=watch)
         try:
+            if locator is not None and self.names_secret(str(params.get("value", ""))):
+                # masked before the secret is typed: no picture of the page ever shows it
+                await locator.evaluate(HIDE_FIELD_JS, timeout=self.timeout_ms)
             result = await tool.perform(params, scene)
         except PlaywrightError as exc:
             why = _not_actionable(exc, self.timeout_ms) if locator is not None else None

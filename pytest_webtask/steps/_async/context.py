@@ -57,6 +57,7 @@ class AsyncStepContext:
                              timeout_ms=self.settings.timeout * 1000,
                              substitute=ctx.substitute, resources=ctx.resources,
                              tools={t.name: t for t in self._services.tools},  # type: ignore[attr-defined]
+                             names_secret=ctx.names_secret,
                              before_action=self._before_action
                              if report and self._listeners.wants_shots else None)
 

@@ -49,20 +49,22 @@ class AsyncDoStep:
                                      subresources=context.settings.block_subresources)
             await guard.start()
         failure: ReplayError | None = None
-        blocked = None
+        blocked: list[str] = []
         try:
             await replayer.run_step(recorded, run.where)
         except ReplayError as exc:
             failure = exc
-            blocked = guard.note() if guard else None
         finally:
             context.page = replayer.page  # the tab the step ended on
             if guard is not None:
+                blocked = guard.take()
                 await guard.stop()
+        if blocked:  # the page talked to another origin: that is the outcome under test
+            await context.fail(f"Replay failed. {run.where}: " + guard_message(blocked, context)
+                               + (f"\n  Also: {failure}" if failure else ""))
         if failure is None:
             return []
-        message = (f"Replay failed. {failure}{start_hint(context, recorded)}"
-                   + (f"\n  {blocked}" if blocked else ""))
+        message = f"Replay failed. {failure}{start_hint(context, recorded)}"
         if isinstance(failure, ElementError) and self.healable:
             # the page drifted under an action: a verified heal may follow it
             await AsyncHealer(context, self.max_steps(context)).heal(recorded, failure,
@@ -194,6 +196,16 @@ def start_hint(context: AsyncStepContext, step: RecipeStep) -> str:
         return (f"\n  note: this step was recorded starting at {start}, but this time it "
                 f"started at {started}")
     return ""
+
+
+def guard_message(blocked: list[str], context: AsyncStepContext) -> str:
+    """Why a replay under ``webtask_guard_replay`` failed: what the page tried to send."""
+    shown = "; ".join(blocked[:5]) + (f"; and {len(blocked) - 5} more"
+                                      if len(blocked) > 5 else "")
+    return (f"the page sent {len(blocked)} request(s) to origins outside the allowed ones "
+            f"({', '.join(context.origins() or ['http(s) only'])}): {shown}. The origin "
+            "guard (webtask_guard_replay) stopped them, so nothing was sent there. If the "
+            "page should talk to that origin, add it to webtask_allowed_origins.")
 
 
 def step_log(result: TaskResult, ctx: TaskContext) -> str:

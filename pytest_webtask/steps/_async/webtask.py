@@ -99,6 +99,7 @@ class AsyncWebTask:
         screenshots taken after the test (pytest-playwright's ``--screenshot``) hold none."""
         if not self.secrets:
             return
+        await self._pipe.note_exposed("at the end of the test")
         for page in self.page.context.pages:
             try:
                 await page.evaluate(SECRET_FIELDS_JS, {"op": "scrub",

@@ -50,20 +50,22 @@ class DoStep:
                                      subresources=context.settings.block_subresources)
             guard.start()
         failure: ReplayError | None = None
-        blocked = None
+        blocked: list[str] = []
         try:
             replayer.run_step(recorded, run.where)
         except ReplayError as exc:
             failure = exc
-            blocked = guard.note() if guard else None
         finally:
             context.page = replayer.page  # the tab the step ended on
             if guard is not None:
+                blocked = guard.take()
                 guard.stop()
+        if blocked:  # the page talked to another origin: that is the outcome under test
+            context.fail(f"Replay failed. {run.where}: " + guard_message(blocked, context)
+                               + (f"\n  Also: {failure}" if failure else ""))
         if failure is None:
             return []
-        message = (f"Replay failed. {failure}{start_hint(context, recorded)}"
-                   + (f"\n  {blocked}" if blocked else ""))
+        message = f"Replay failed. {failure}{start_hint(context, recorded)}"
         if isinstance(failure, ElementError) and self.healable:
             # the page drifted under an action: a verified heal may follow it
             Healer(context, self.max_steps(context)).heal(recorded, failure,
@@ -195,6 +197,16 @@ def start_hint(context: StepContext, step: RecipeStep) -> str:
         return (f"\n  note: this step was recorded starting at {start}, but this time it "
                 f"started at {started}")
     return ""
+
+
+def guard_message(blocked: list[str], context: StepContext) -> str:
+    """Why a replay under ``webtask_guard_replay`` failed: what the page tried to send."""
+    shown = "; ".join(blocked[:5]) + (f"; and {len(blocked) - 5} more"
+                                      if len(blocked) > 5 else "")
+    return (f"the page sent {len(blocked)} request(s) to origins outside the allowed ones "
+            f"({', '.join(context.origins() or ['http(s) only'])}): {shown}. The origin "
+            "guard (webtask_guard_replay) stopped them, so nothing was sent there. If the "
+            "page should talk to that origin, add it to webtask_allowed_origins.")
 
 
 def step_log(result: TaskResult, ctx: TaskContext) -> str:

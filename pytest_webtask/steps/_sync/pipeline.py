@@ -15,9 +15,11 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from ...agent.task_context import TaskContext
+from ...browser.secret_fields import SECRET_FIELDS_JS
 from ...errors import WebtaskError
 from ...recipes.model import RecipeStep
 from ...report._sync.shots import report_shot
@@ -83,6 +85,8 @@ class Pipeline:
         result = None
         if recorded is not None:
             items = kind.replay(context, recorded)
+            if run.heal is None and recorded.unverified:
+                self._unverified(context, recorded)
             if run.heal is not None:
                 self._keep_heal(context, run.heal)
             if run.heal is not None and self.settings.heal != "suggest":
@@ -112,6 +116,7 @@ class Pipeline:
                               step, result, items, heal=run.heal.diff if run.heal else [])
         self.session.done(run.index, step, recorded=how != "replayed")
         self.results.append(outcome)
+        self.note_exposed(f"after {run.where}", context.page)
         shot = (report_shot(context.page, self.secrets)
                 if self.listeners.wants_shots else None)
         self.listeners.step_finished(run, outcome, shot)
@@ -157,6 +162,39 @@ class Pipeline:
                 "(--webtask-strict is set).")
         self.stats.weak.append(name)
         log.warning("%s: no check discriminates (all held before the step)", name)
+
+    def _unverified(self, context: StepContext, step: RecipeStep) -> None:
+        """A replayed step whose recipe step checks nothing it changed: it passed without
+        verifying anything. Named in the terminal summary, or failed if strict."""
+        where = context.run.where
+        name = f"{self.session.test_name}: {where}"
+        why = step.why_unverified()
+        if self.settings.strict:
+            context.fail(
+                f"{where}: the replay verified nothing: the recipe step "
+                f"({self.session.path}) checks nothing the step changes ({why}), so it would "
+                f"pass whatever the page did. Record it again ({self.test.fix_command}) or "
+                "add a check(...) after it (--webtask-strict is set).")
+        self.stats.unverified.append(name)
+        log.warning("%s: replayed, but verified nothing (%s)", name, why)
+
+    def note_exposed(self, when: str, page: Page | None = None) -> None:
+        """Count every element a page shows a secret in unmasked (text the page wrote, a
+        field the secret was not typed into by a step): pictures taken before now may show
+        it, so the test's trace frames and videos are dropped afterwards. From now on each
+        is masked."""
+        if not self.secrets:
+            return
+        for each in (page or self.page).context.pages:
+            try:
+                found = each.evaluate(SECRET_FIELDS_JS, {"op": "exposed",
+                                                               "values": self.secrets.values})
+            except PlaywrightError as exc:
+                log.debug("could not look for secrets shown on %s: %s", each.url, exc)
+                continue
+            for element in found:
+                self.stats.exposed.append(self.secrets.mask(
+                    f"{self.session.test_name}: {when}: {element}"))
 
     def _keep_heal(self, context: StepContext, heal: Heal) -> None:
         """Count a verified heal and say where it went: the recipe (rewritten when the test

@@ -100,6 +100,7 @@ class WebTask:
         screenshots taken after the test (pytest-playwright's ``--screenshot``) hold none."""
         if not self.secrets:
             return
+        self._pipe.note_exposed("at the end of the test")
         for page in self.page.context.pages:
             try:
                 page.evaluate(SECRET_FIELDS_JS, {"op": "scrub",

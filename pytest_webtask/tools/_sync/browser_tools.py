@@ -13,7 +13,7 @@ from playwright.sync_api import Locator, Page
 from ...browser._sync.llm_browser import LLMBrowser
 from ...browser._sync.watch import PageWatch
 from ...browser.origins import allowed
-from ...browser.secret_fields import SECRET_ATTR
+from ...browser.secret_fields import HIDE_FIELD_JS
 from ...types import ExecutionResult
 from ..spec import ToolSpec
 from ..task import TaskValues
@@ -66,18 +66,18 @@ class Tool(ToolSpec):
         element_id = getattr(params, "element_id", None)
         locator = self.browser.locator(element_id) if element_id else None
         to_id = getattr(params, "to_element_id", None)
+        values = params.model_dump()
+        if locator is not None and self.task is not None \
+                and self.task.names_secret(str(values.get("value", ""))):
+            # masked before the secret is typed: no picture of the page ever shows it
+            locator.evaluate(HIDE_FIELD_JS, timeout=ACTION_TIMEOUT_MS)
         scene = Scene(
             self.browser.page, locator=locator,
             to_locator=self.browser.locator(to_id) if to_id else None,
             substitute=self.task.substitute if self.task else _unchanged,
             resources=self.task.resources if self.task else {},
             allowed_origins=self.allowed_origins, watch=self.browser.watch)
-        values = params.model_dump()
         result = self.perform(values, scene)
-        if result.success and locator is not None and self.task is not None \
-                and self.task.names_secret(str(values.get("value", ""))):
-            # the field now shows a secret: the page state shows it as masked from now on
-            locator.evaluate(f"el => el.setAttribute('{SECRET_ATTR}', '')")
         if result.page is not None:
             self.browser.page = result.page
         page = self.browser.page
