@@ -16,7 +16,7 @@ from pytest_webtask.explore.generator import (
     render_module,
     render_test,
 )
-from pytest_webtask.explore.plan import Flow, Plan, PlanError, PlanStep, read_plan, write_plan
+from pytest_webtask.explore.plan import Flow, FlowStep, PlanError, TestPlan, read_plan, write_plan
 from pytest_webtask.explore.planner import PlanReply
 from pytest_webtask.explore.scripted import plan_reply
 from pytest_webtask.explore.sitemap import FormInfo, ListInfo, PageInfo, SiteMap
@@ -24,18 +24,18 @@ from pytest_webtask.llm.context import Block, Context
 from pytest_webtask.testing import ScriptedLLM, scripted_explorer
 from pytest_webtask.types import Usage
 
-PLAN = Plan(
+PLAN = TestPlan(
     title="Test plan: a shop",
     app="http://shop.test/",
     intro="Written by hand.",
     flows=[
         Flow(title="Search the catalogue",
-             steps=[PlanStep("goto", "/"), PlanStep("do", "search for {query}")],
+             steps=[FlowStep("goto", "/"), FlowStep("do", "search for {query}")],
              outcome='the page shows "1 product"', variables={"query": "oxford"}),
         Flow(title="Sign in",
-             steps=[PlanStep("goto", "/signin"),
-                    PlanStep("do", "sign in as {email} with {password}"),
-                    PlanStep("check", "the header says Signed in")],
+             steps=[FlowStep("goto", "/signin"),
+                    FlowStep("do", "sign in as {email} with {password}"),
+                    FlowStep("check", "the header says Signed in")],
              outcome="the page shows \"Signed in as Ada\"",
              variables={"email": "ada@example.com", "note": "  spaced: \"quoted\"  "},
              secrets={"password": "SHOP_PASSWORD"}, files={"receipt": "data/receipt.txt"},
@@ -233,11 +233,11 @@ def test_the_module_runs_the_flow_as_the_plan_says(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     flow = Flow(
         title='Odd "quotes" {and} braces',
-        steps=[PlanStep("goto", "/search?q={query}"),
-               PlanStep("do", 'type "it\'s {query}" and upload the receipt, then sign in with '
+        steps=[FlowStep("goto", "/search?q={query}"),
+               FlowStep("do", 'type "it\'s {query}" and upload the receipt, then sign in with '
                         "{password} " + "and wait " * 12),
-               PlanStep("check", 'the list shows "{query}" {literally}'),
-               PlanStep("extract", "every product")],
+               FlowStep("check", 'the list shows "{query}" {literally}'),
+               FlowStep("extract", "every product")],
         outcome="the total is {query}\\n",
         variables={"query": 'a"b{c}', "literally": "x"},
         secrets={"password": "SHOP_PASSWORD"}, files={"receipt": "data/r.txt"})

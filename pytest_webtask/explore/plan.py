@@ -70,7 +70,7 @@ def anchor(title: str) -> str:
 
 
 @dataclass
-class PlanStep:
+class FlowStep:
     """One step of a flow: its kind (``""`` for a plain sentence not classified yet) and
     its text (a path or URL for ``goto``)."""
 
@@ -88,7 +88,7 @@ class Flow:
     """A user flow: what a person would do, and what they would check at the end."""
 
     title: str
-    steps: list[PlanStep] = field(default_factory=list)
+    steps: list[FlowStep] = field(default_factory=list)
     outcome: str = ""
     variables: dict[str, str] = field(default_factory=dict)
     secrets: dict[str, str] = field(default_factory=dict)  # name -> environment variable
@@ -109,7 +109,11 @@ class Flow:
 
 
 @dataclass
-class Plan:
+class TestPlan:
+    """A test plan: its flows, and what is around them (kept as written)."""
+
+    __test__ = False  # not a pytest test class, whatever its name
+
     title: str = "Test plan"
     app: str = ""
     intro: str = ""
@@ -128,7 +132,7 @@ def _value(text: str) -> str:
     return text
 
 
-def write_plan(plan: Plan) -> str:
+def write_plan(plan: TestPlan) -> str:
     out = [f"# {plan.title}", ""]
     if plan.app:
         out += [f"App: {plan.app}", ""]
@@ -163,8 +167,8 @@ class _Reader:
     def fail(self, line: int, message: str) -> PlanError:
         return PlanError(f"{self.where}, line {line}: {message}")
 
-    def read(self) -> Plan:
-        plan = Plan(title="")
+    def read(self) -> TestPlan:
+        plan = TestPlan(title="")
         flow: Flow | None = None
         section = ""
         intro: list[str] = []
@@ -245,10 +249,10 @@ class _Reader:
                             f"got {line.strip()!r}.")
         flow.steps.append(self._parse_step(n, m.group(2)))
 
-    def _parse_step(self, n: int, text: str) -> PlanStep:
+    def _parse_step(self, n: int, text: str) -> FlowStep:
         goto = _GOTO.match(text)
         if goto:
-            return PlanStep("goto", goto.group(1))
+            return FlowStep("goto", goto.group(1))
         if re.match(r"^(goto|go to)\b", text, re.IGNORECASE) and ":" not in text.split()[0]:
             raise self.fail(n, f"`goto` takes a path or a URL (`goto /cart`); got {text!r}.")
         prefix = _PREFIX.match(text)
@@ -265,8 +269,8 @@ class _Reader:
                     "classify.")
             if not body:
                 raise self.fail(n, f"the {kind} step has no text.")
-            return PlanStep(kind, body)
-        return PlanStep("", text.strip())
+            return FlowStep(kind, body)
+        return FlowStep("", text.strip())
 
     def _data(self, flow: Flow, n: int, line: str) -> None:
         m = _DATA.match(line)
@@ -325,7 +329,7 @@ class _Reader:
             raise PlanError(f"{self.where}: {where}: the outcome names a secret; a check "
                             "never shows one.")
 
-    def _check_plan(self, plan: Plan) -> None:
+    def _check_plan(self, plan: TestPlan) -> None:
         if not plan.flows:
             raise PlanError(f"{self.where}: the plan has no flows: each flow is a `## Title` "
                             "section with numbered steps under `Steps:`.")
@@ -339,12 +343,12 @@ class _Reader:
                     "give one another title.")
 
 
-def read_plan(text: str, where: str = "the plan") -> Plan:
+def read_plan(text: str, where: str = "the plan") -> TestPlan:
     """Parse a plan; ``PlanError`` names the line and what to write instead."""
     return _Reader(text, where).read()
 
 
-def load_plan(path: Path) -> Plan:
+def load_plan(path: Path) -> TestPlan:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from ..agent._sync.asker import Asker
 from ..llm.context import Block, Context
 from ..llm.prompts import get_prompt
-from .plan import PLACEHOLDER, Flow, Plan, PlanStep, secret_env
+from .plan import PLACEHOLDER, Flow, FlowStep, TestPlan, secret_env
 from .sitemap import SiteMap
 
 
@@ -77,7 +77,7 @@ def plan_flows(asker: Asker, site: SiteMap, *, variables: Mapping[str, str],
     for f in reply.flows:
         flows.append(Flow(
             title=f.title.strip(),
-            steps=[PlanStep(s.kind, s.text.strip()) for s in f.steps],
+            steps=[FlowStep(s.kind, s.text.strip()) for s in f.steps],
             outcome=f.outcome.strip(),
             variables=dict(f.variables),
             secrets={name: secrets.get(name, secret_env(name)) for name in f.secrets},
@@ -86,12 +86,12 @@ def plan_flows(asker: Asker, site: SiteMap, *, variables: Mapping[str, str],
     return flows
 
 
-def make_plan(site: SiteMap, flows: list[Flow], *, title: str, summary: str) -> Plan:
+def make_plan(site: SiteMap, flows: list[Flow], *, title: str, summary: str) -> TestPlan:
     intro = (f"{summary}\n\n"
              "Edit it freely: `webtask generate` reads it back. A flow is a `##` section: "
              "numbered steps, each\n`goto <path>`, `do: ...`, `check: ...` or `extract: ...` "
              "(a plain sentence is classified by\nthe model), the outcome the test checks "
              "last, and the data it needs (`{name}` in a step).\nThe site map at the end "
              "is for reading; the generator ignores it.")
-    return Plan(title=title, app=site.app, intro=intro, flows=flows,
+    return TestPlan(title=title, app=site.app, intro=intro, flows=flows,
                 site_map=site.as_markdown())
