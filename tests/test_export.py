@@ -117,21 +117,11 @@ def test_exported_suites_pass_with_plain_pytest_playwright(exported: tuple[Path,
     # one secret name, two values, one run with every test selected: the test that must be
     # refused reads its own variable, every other test the shared one (which would sign it
     # in: it would fail)
-    proc = _pytest(python, ["-p", "no:webtask", "-n", "2", "."], folder,
+    proc = _pytest(python, ["-p", "no:webtask", "-p", "no:xdist", "."], folder,
                    WEBTASK_SECRET_PASSWORD="lovelace-1815",
                    WEBTASK_SECRET_TEST_WRONG_PASSWORD_IS_REFUSED_PASSWORD="not-the-password")
     assert _passed(proc) == len(files)  # every exported file's one test
     assert "deselected" not in proc.stdout
-
-
-def test_a_test_reads_its_own_secret_before_the_shared_one(exported: tuple[Path, str],
-                                                           python: Python) -> None:
-    folder, _ = exported
-    refused = "test_account__test_wrong_password_is_refused.py"
-    # without its own variable, the refused sign-in gets the right password: it fails
-    proc = _pytest(python, ["-p", "no:webtask", refused], folder,
-                   WEBTASK_SECRET_PASSWORD="lovelace-1815")
-    assert proc.returncode == 1 and "1 failed" in proc.stdout, proc.stdout[-4000:]
 
 
 def _pytest_here(pytester: pytest.Pytester, lender: Lender, folder: Path,
@@ -141,6 +131,18 @@ def _pytest_here(pytester: pytest.Pytester, lender: Lender, folder: Path,
     return pytester.runpytest_inprocess("-p", "no:webtask", "-p", "no:cacheprovider",
                                         *(str(folder / f) for f in files),
                                         plugins=[lender.plugin()])
+
+
+def test_a_test_reads_its_own_secret_before_the_shared_one(
+        exported: tuple[Path, str], pytester: pytest.Pytester, lender: Lender,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    folder, _ = exported
+    # without its own variable, the refused sign-in gets the right password: it fails
+    monkeypatch.setenv("WEBTASK_SECRET_PASSWORD", "lovelace-1815")
+    monkeypatch.delenv("WEBTASK_SECRET_TEST_WRONG_PASSWORD_IS_REFUSED_PASSWORD", raising=False)
+    result = _pytest_here(pytester, lender, folder,
+                          "test_account__test_wrong_password_is_refused.py")
+    result.assert_outcomes(failed=1)
 
 
 def test_an_exported_test_fails_when_the_app_breaks(
