@@ -1,7 +1,7 @@
 """Mutation bench: do the example suites' replays fail when the demo shop has a real bug?
 
     .venv/bin/python bench/mutants.py [--jobs 2] [--only NAME[,NAME]] [--clean-runs 5]
-                                      [--json PATH]
+                                      [--json PATH] [--suite PATH --covered-by MODULE:NAME]
 
 For each mutant of ``example_suites/demo_shop/mutants.py`` the example suites are replayed
 in a subprocess (``pytest example_suites --webtask-replay-only``, CI=true, no model) against
@@ -11,11 +11,16 @@ flaky replay, a defect. Each mutant's hand-written ``covered_by`` tests say whet
 survivor slipped past a test about that behaviour (a weak check) or past no test (a gap):
 "covered" means one of them ran; tests skipped because their recipes are not recorded yet
 count as "pending". Prints a Markdown report; ``--json`` also writes the figures.
+
+``--suite`` replays another suite against the same mutants (``example_suites/generated``,
+the suite ``webtask explore``/``generate`` wrote); ``--covered-by`` then names its own map
+from a mutant to the tests whose subject it is (``example_suites.generated:COVERED_BY``).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import subprocess
@@ -53,13 +58,13 @@ class Run:
         return not self.outcomes or self.returncode not in (0, 1)
 
 
-def replay(mutant: str, timeout: float) -> Run:
+def replay(mutant: str, timeout: float, suite: str = "example_suites") -> Run:
     """The example suites replayed once against the shop with ``mutant`` switched on."""
     with tempfile.TemporaryDirectory(prefix="webtask-mutant-") as tmp:
         junit = Path(tmp) / "junit.xml"
         env = {**os.environ, "CI": "true", ENV: mutant, "OPENAI_API_KEY": "",
                "WEBTASK_MODEL": ""}
-        cmd = [sys.executable, "-m", "pytest", "example_suites", "--webtask-replay-only",
+        cmd = [sys.executable, "-m", "pytest", suite, "--webtask-replay-only",
                "-p", "no:cacheprovider", "-q", f"--junit-xml={junit}",
                f"--output={Path(tmp) / 'artifacts'}"]
         t0 = time.perf_counter()
@@ -107,10 +112,11 @@ class Verdict:
     error: str = ""
 
 
-def verdict(run: Run) -> Verdict:
+def verdict(run: Run, covered_by: dict[str, tuple[str, ...]] | None = None) -> Verdict:
     mutant = MUTANTS[run.mutant]
+    patterns = mutant.covered_by if covered_by is None else covered_by.get(run.mutant, ())
     covering: dict[str, str] = {}
-    for pattern in mutant.covered_by:
+    for pattern in patterns:
         covering.update(matching(pattern, run.outcomes) or {pattern: "missing"})
     ran = [t for t, o in covering.items() if o in ("passed", "failed")]
     coverage = ("covered" if ran else
@@ -183,7 +189,15 @@ def main() -> int:
                         help="replays of the unmutated suites, to detect flaky replays")
     parser.add_argument("--timeout", type=float, default=600, help="seconds per replay run")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--suite", default="example_suites",
+                        help="the suite to replay (default: the hand-written example suites)")
+    parser.add_argument("--covered-by", default="", metavar="MODULE:NAME",
+                        help="for --suite: a dict mutant -> covering tests (file.py::test)")
     args = parser.parse_args()
+    covered_by = None
+    if args.covered_by:
+        module, _sep, name = args.covered_by.partition(":")
+        covered_by = getattr(importlib.import_module(module), name)
     names = [n.strip() for n in args.only.split(",") if n.strip()] or list(MUTANTS)
     unknown = [n for n in names if n not in MUTANTS]
     if unknown:
@@ -195,7 +209,7 @@ def main() -> int:
     done = iter(range(1, len(todo) + 1))
 
     def one(mutant: str) -> Run:
-        run = replay(mutant, args.timeout)
+        run = replay(mutant, args.timeout, args.suite)
         state = ("broken" if run.broken else
                  f"{len(run.failed)} failed" if run.failed else "all passed")
         print(f"[{next(done)}/{len(todo)}] {mutant or '(no mutant)'}: {state} "
@@ -204,7 +218,7 @@ def main() -> int:
 
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         runs = list(pool.map(one, todo))
-    verdicts = [verdict(r) for r in runs if r.mutant != CLEAN]
+    verdicts = [verdict(r, covered_by) for r in runs if r.mutant != CLEAN]
     text, figures = report(verdicts, [r for r in runs if r.mutant == CLEAN])
     print(text)
     if args.json:

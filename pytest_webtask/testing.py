@@ -53,10 +53,11 @@ class ScriptedLLM:
 
     ``replies`` is a list (each item a string, or a dict/list sent as JSON) consumed one per
     call, or a callable ``f(context) -> reply`` called every time, or a mapping from a
-    request's ``context.purpose`` ("step", "plan", "extract:strategy", ...; a key "extract"
-    answers every "extract:*") to either of those, so a script routes by what a request is
-    for, reading ``context.task`` and ``context.step`` rather than the prompt's prose. Every
-    request is kept on ``.calls`` with its full prompt text. Usage counts calls only (no
+    request's ``context.purpose`` ("step", "plan", "extract:strategy", "explore",
+    "explore:plan", ...; a key "extract" answers every "extract:*") to either of those, so
+    a script routes by what a request is for, reading ``context.task`` and ``context.step``
+    rather than the prompt's prose. Every request is kept on ``.calls`` with its full prompt
+    text. Usage counts calls only (no
     tokens: nothing was tokenized). Works for the sync and the async agent alike.
     """
 
@@ -145,6 +146,26 @@ def open_webtask(page: Any, recipe: str | Path, mode: str = "auto", *,
         passed = True
     finally:
         pipeline.finish(passed)
+
+
+def scripted_explorer() -> ScriptedLLM:
+    """A ``ScriptedLLM`` for ``webtask explore`` and ``webtask generate``: rules that answer
+    the ``"explore"`` (a page), ``"explore:plan"`` and ``"explore:generate"`` requests from
+    what each prompt shows (the page state, the site map, the flow), so the whole path runs
+    without a model. Rules, not a model: they prove the machinery, not which flows a model
+    would find."""
+    from .explore.scripted import explore_reply, generate_reply, plan_reply
+
+    return ScriptedLLM({"explore": explore_reply, "explore:plan": plan_reply,
+                        "explore:generate": generate_reply})
+
+
+def read_page_state(text: str) -> list[Any]:
+    """The tree of a page state as a script reads it (``PageNode``: ``id``, ``tag``,
+    ``attrs``, ``text``, ``children``), so a scripted reply can cite what the page shows."""
+    from .explore.scripted import read_page_state as read
+
+    return list(read(text))
 
 
 class LoopbackServer(ThreadingHTTPServer):
@@ -328,4 +349,5 @@ class FakeOpenAIServer:
             self._server = None
 
 
-__all__ = ["Fault", "FakeOpenAIServer", "ScriptedCall", "ScriptedLLM", "ScriptedLLMExhausted"]
+__all__ = ["Fault", "FakeOpenAIServer", "ScriptedCall", "ScriptedLLM", "ScriptedLLMExhausted",
+           "read_page_state", "scripted_explorer"]

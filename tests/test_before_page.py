@@ -72,10 +72,10 @@ def test_a_hidden_claim_on_a_blank_page_before_the_step_discriminates_nothing(
 
 def test_a_hidden_claim_on_a_blank_page_is_no_evidence(browser: Browser, server: LocalServer,
                                                        tmp_path: Path) -> None:
-    server.pages["/account"] = (
+    server.pages["/signed-in"] = (
         "<!doctype html><html><body><p>Signed in as Ada</p><button type=button "
         "onclick=\"document.body.replaceChildren()\">Sign out</button></body></html>")
-    flow = Flow(browser, server, tmp_path, "/account", [("do", "sign out")], {"sign out": [
+    flow = Flow(browser, server, tmp_path, "/signed-in", [("do", "sign out")], {"sign out": [
         lambda page, history, n: step(act("click", element_id=line_id(page, '"Sign out"'))),
         lambda page, history, n: done({"expect": "hidden", "text": "Signed in as Ada"}),
     ]})

@@ -60,6 +60,8 @@ class Flow:
         self.steps, self.scripts = steps, scripts
         self.recipe = tmp_path / "flow.yaml"
         self.prompts: list[str] = []
+        # a page the test put on the server itself wins over a file of tests/pages
+        self.own_page = path.split("?")[0] in server.pages
 
     def reply(self, context: Context) -> dict[str, Any]:
         page = context.blocks[-1].text
@@ -73,7 +75,7 @@ class Flow:
     def serve(self, bug: str) -> None:
         name = self.path.strip("/").split("?")[0]
         file = PAGES / f"{name}.html"
-        if file.is_file():  # else a page the test put on the server itself
+        if file.is_file() and not self.own_page:
             self.server.pages["/" + name] = file.read_text(encoding="utf-8").replace(
                 "__BUG__", bug)
 

@@ -20,7 +20,8 @@ class Context:
 
     ``purpose``, ``task`` and ``step`` say what the request is for, as data: "step" (the
     proposer; checks too, their task carrying the check's wording), "plan", "plan:resolve",
-    "extract:strategy", "extract:generator", "extract:recipe"; the task text as given (secrets
+    "extract:strategy", "extract:generator", "extract:recipe", and for ``webtask explore``
+    "explore" (one page), "explore:plan" and "explore:generate"; the task text as given (secrets
     redacted like the blocks); ``step`` counts from 1 (the proposer's step, the strategy
     planner's turn). They are never sent to a model: test doubles route replies by them
     instead of parsing the prose, which may change.
