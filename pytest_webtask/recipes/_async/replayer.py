@@ -157,8 +157,10 @@ class AsyncReplayer:
             and self.page.context not in _NO_ENGINE
 
     async def _still_there(self, action: RecipeAction, where: str) -> None:
-        """After a failed action: an ElementError if a target is not on the page (now)."""
-        for fp, label in ((action.target, where), (action.to, where + " (drop target)")):
+        """After a failed action: an ElementError if a target is not on the page (now). A
+        drag's drop target is looked at first: the drag had its source in hand (the mouse is
+        still down on it, which may leave it looking moved) while it waited for the target."""
+        for fp, label in ((action.to, where + " (drop target)"), (action.target, where)):
             if fp is not None:
                 found, problem = await self._find(fp, keep=True)
                 if found is None:
