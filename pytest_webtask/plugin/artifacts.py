@@ -51,11 +51,17 @@ def scrub_zip(path: Path, secrets: Secrets) -> None:
     masked = [(info, secrets.mask_bytes(data)) for info, data in entries]
     if all(a[1] == b[1] for a, b in zip(entries, masked, strict=True)):
         return
+    _rewrite_zip(path, masked)
+
+
+def _rewrite_zip(path: Path, entries: list[tuple[zipfile.ZipInfo, bytes]]) -> None:
+    """Replace the zip at ``path`` with ``entries``, through a temporary file beside it (the
+    old one stays whole if writing fails)."""
     fd, tmp = tempfile.mkstemp(suffix=".zip", dir=path.parent)
     os.close(fd)
     try:
         with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as dst:
-            for info, data in masked:
+            for info, data in entries:
                 dst.writestr(info, data)
         os.replace(tmp, path)
     except BaseException:
@@ -97,14 +103,4 @@ def drop_screencast(path: Path) -> None:
                 lines.append(line)
             data = b"".join(lines)
         kept.append((info, data))
-    kept = [(info, data) for info, data in kept if info.filename not in frames]
-    fd, tmp = tempfile.mkstemp(suffix=".zip", dir=path.parent)
-    os.close(fd)
-    try:
-        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as dst:
-            for info, data in kept:
-                dst.writestr(info, data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    _rewrite_zip(path, [(info, data) for info, data in kept if info.filename not in frames])
