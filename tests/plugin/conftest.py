@@ -41,7 +41,9 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture(scope="session")
 def base_url():
-    shop = DemoShop(seed=3).start()
+    # the demo shop, with the variants (example_suites/demo_shop) named in SHOP_VARIANTS
+    variants = {v for v in os.environ.get("SHOP_VARIANTS", "").split(",") if v}
+    shop = DemoShop(seed=3, variants=variants).start()
     yield shop.url
     shop.stop()
 

@@ -6,22 +6,8 @@ from __future__ import annotations
 
 from tests.plugin.conftest import Inner
 
-# The shop comes up with the variants named in SHOP_VARIANTS (this module's base_url
-# overrides the inner conftest's).
+# The inner conftest's shop comes up with the variants named in SHOP_VARIANTS.
 TEST = '''
-import os
-import pytest
-from example_suites.demo_shop import DemoShop
-
-
-@pytest.fixture(scope="session")
-def base_url():
-    variants = {v for v in os.environ.get("SHOP_VARIANTS", "").split(",") if v}
-    shop = DemoShop(seed=3, variants=variants).start()
-    yield shop.url
-    shop.stop()
-
-
 def test_add(webtask):
     webtask.goto("/")
     webtask.do("add the Blue Oxford Shirt in size M to the cart")
