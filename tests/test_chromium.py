@@ -68,6 +68,39 @@ def test_a_system_chromium_when_playwright_s_is_missing(
     assert "playwright install chromium" in none.problem and "WEBTASK_CHROMIUM" in none.problem
 
 
+def test_a_headless_run_takes_the_system_headless_shell(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    env = {"PLAYWRIGHT_BROWSERS_PATH": str(tmp_path)}
+    full = _executable(tmp_path / "chromium")
+    shell = _executable(tmp_path / "chromium-headless-shell")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    choice = choose_chromium(env)
+    assert choice.executable == full and choice.headless_executable == shell
+    assert f"its headless shell at {shell} for headless runs" in choice.note
+    assert choice.applied({}) == {"executable_path": shell}  # Playwright's default: headless
+    assert choice.applied({"headless": True})["executable_path"] == shell
+    assert choice.applied({"headless": False})["executable_path"] == full
+    assert choice.applied({"channel": "chrome"}) == {"channel": "chrome"}
+    # WEBTASK_CHROMIUM is used for both
+    chosen = choose_chromium({**env, "WEBTASK_CHROMIUM": full})
+    assert chosen.applied({"headless": True})["executable_path"] == full
+
+
+def test_a_headless_shell_alone_runs_headless_and_explains_a_headed_launch(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    env = {"PLAYWRIGHT_BROWSERS_PATH": str(tmp_path)}
+    shell = _executable(tmp_path / "chromium-headless-shell")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    choice = choose_chromium(env)
+    assert choice.applied({"headless": True}) == {"headless": True, "executable_path": shell}
+    assert choice.applied({"headless": False}) == {"headless": False}  # Playwright's own
+    assert "headless only" in choice.note and not choice.certain
+    missing = Exception("BrowserType.launch: Executable doesn't exist at /x/chrome")
+    explained = choice.explain(missing)
+    assert explained is not None and "a headed run needs a full Chromium" in explained
+    assert "apt-get install chromium" in explained
+
+
 def test_launch_options_that_name_a_browser_win() -> None:
     choice = ChromiumChoice("/usr/bin/chromium")
     assert choice.applied({"headless": False}) == {"headless": False,

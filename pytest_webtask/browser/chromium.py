@@ -24,6 +24,11 @@ QUIET_ARGS = [
     "--no-first-run", "--disable-gpu", "--disable-quic",
 ]
 SYSTEM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+# What Playwright itself launches for a headless run when its own build is installed: the
+# headless shell (Debian's package ``chromium-headless-shell``, Chrome for Testing's
+# ``chrome-headless-shell``). The full browser in headless mode starts a WebUI renderer with
+# every new window, so each test's context costs about twice the CPU.
+HEADLESS_SHELL_NAMES = ("chromium-headless-shell", "chrome-headless-shell")
 ENV = "WEBTASK_CHROMIUM"
 NO_CHROMIUM = (
     "No Chromium to launch: Playwright's own is not installed and none was found on PATH "
@@ -48,13 +53,23 @@ class ChromiumChoice:
     note: str = ""
     problem: str = ""
     certain: bool = False
+    headless_executable: str | None = None
+
+    def executable_for(self, headless: bool) -> str | None:
+        """The executable a headless (or headed) launch gets: a headless launch takes the
+        headless shell when one was found, as Playwright does with its own builds."""
+        if headless and self.headless_executable:
+            return self.headless_executable
+        return self.executable
 
     def applied(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """``options`` with the executable added, unless they choose a browser themselves
-        (an ``executable_path``, or a ``channel`` such as ``--browser-channel chrome``)."""
-        if self.executable is None or chooses_browser(options):
+        (an ``executable_path``, or a ``channel`` such as ``--browser-channel chrome``).
+        Playwright launches headless unless ``headless`` is False."""
+        path = self.executable_for(options.get("headless") is not False)
+        if path is None or chooses_browser(options):
             return dict(options)
-        return {**options, "executable_path": self.executable}
+        return {**options, "executable_path": path}
 
 
     def explain(self, error: Exception) -> str | None:
@@ -86,26 +101,44 @@ def choose_chromium(environ: Mapping[str, str] | None = None) -> ChromiumChoice:
         return ChromiumChoice(chosen, note=f"Chromium from {ENV}: {chosen}")
     if playwright_has_chromium(env):
         return ChromiumChoice()
-    found = system_chromium()
+    found, shell = system_chromium(), system_headless_shell()
     if found:
-        return ChromiumChoice(found, note=f"Playwright's own Chromium is not installed; using "
-                                          f"the system one at {found} ({ENV} chooses another)")
+        also = f", its headless shell at {shell} for headless runs" if shell else ""
+        return ChromiumChoice(found, headless_executable=shell,
+                              note=f"Playwright's own Chromium is not installed; using the "
+                                   f"system one at {found}{also} ({ENV} chooses another)")
+    if shell:
+        return ChromiumChoice(
+            headless_executable=shell,
+            note=f"Playwright's own Chromium is not installed; using the system headless "
+                 f"shell at {shell}, headless only ({ENV} chooses another)",
+            problem=f"Only a headless shell was found ({shell}), and a headed run needs a "
+                    f"full Chromium: install one (e.g. `apt-get install chromium`), or run "
+                    f"`playwright install chromium`, or set {ENV} to its path.")
     return ChromiumChoice(note="no Chromium found (`playwright install chromium`, or set "
                                f"{ENV})", problem=NO_CHROMIUM)
 
 
 def system_chromium() -> str | None:
-    for name in SYSTEM_NAMES:
+    return _first_on_path(SYSTEM_NAMES)
+
+
+def system_headless_shell() -> str | None:
+    return _first_on_path(HEADLESS_SHELL_NAMES)
+
+
+def _first_on_path(names: tuple[str, ...]) -> str | None:
+    for name in names:
         found = shutil.which(name)
         if found:
             return found
     return None
 
 
-def find_chromium() -> str | None:
-    """Path to a Chromium for ``executable_path``, or None to let Playwright use its own
-    (or when there is none)."""
-    return choose_chromium().executable
+def find_chromium(headless: bool = True) -> str | None:
+    """Path to a Chromium for ``executable_path`` (for a headless launch, the headless shell
+    when there is one), or None to let Playwright use its own (or when there is none)."""
+    return choose_chromium().executable_for(headless)
 
 
 def playwright_has_chromium(environ: Mapping[str, str] | None = None) -> bool:
@@ -164,7 +197,7 @@ def launch_args(extra: dict | None = None) -> dict:
     repository's set-up): the Chromium chosen above, arguments that keep it quiet on a
     closed network, and no sandbox as root."""
     args = dict(extra or {})
-    path = find_chromium()
+    path = find_chromium(headless=args.get("headless") is not False)
     if path and "executable_path" not in args:
         args["executable_path"] = path
     args["args"] = list(args.get("args", [])) + QUIET_ARGS

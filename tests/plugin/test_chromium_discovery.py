@@ -24,8 +24,10 @@ def test_page(page):
     page.set_content("<h1>Hello</h1>")
     assert page.locator("h1").inner_text() == "Hello"
 '''
-HEADER = ("webtask: Playwright's own Chromium is not installed; using the system one at {} "
-          "(WEBTASK_CHROMIUM chooses another)")
+SHELL = shutil.which("chromium-headless-shell") or shutil.which("chrome-headless-shell")
+HEADER = ("webtask: Playwright's own Chromium is not installed; using the system one at {}"
+          + (f", its headless shell at {SHELL} for headless runs" if SHELL else "")
+          + " (WEBTASK_CHROMIUM chooses another)")
 
 
 @pytest.fixture
