@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import re
-import resource
 import statistics
 import subprocess
 import sys
@@ -38,6 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.common import CpuMeter, run_env  # noqa: E402
 from pytest_webtask.recipes.naming import recipe_path, recipe_test_name  # noqa: E402
 from pytest_webtask.recipes.storage import load_recipe  # noqa: E402
 
@@ -67,13 +67,6 @@ def _secret(request, monkeypatch):
 '''
 
 
-def env(**extra: str) -> dict[str, str]:
-    full = {**os.environ, "CI": "true", "OPENAI_API_KEY": "", "WEBTASK_MODEL": "",
-            "PYTHONPATH": str(ROOT), **extra}
-    full.pop("WEBTASK_SECRET_PASSWORD", None)
-    return full
-
-
 def load() -> float:
     return os.getloadavg()[0]
 
@@ -82,7 +75,7 @@ def pytest_run(args: list[str], cwd: Path, extra_env: dict[str, str] | None = No
                ) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
                            *args], cwd=cwd, capture_output=True, text=True,
-                          env=env(**(extra_env or {})), timeout=1800, check=False)
+                          env=run_env(**(extra_env or {})), timeout=1800, check=False)
 
 
 def export(folder: Path, k: str | None) -> dict[str, str]:
@@ -130,19 +123,18 @@ class Side:
         self.cwd = cwd
         self.n = n
         self.walls: list[float] = []
-        self.cpus: list[float] = []  # CPU s of every process of the run (pytest, browser...)
+        self.cpus: list[float] = []  # the machine's CPU s during the run (CpuMeter)
         self.tests: dict[str, list[float]] = defaultdict(list)  # test name -> seconds
 
     def run(self, scratch: Path, extra: list[str] | None = None,
             extra_env: dict[str, str] | None = None) -> float:
         junit = scratch / f"{self.name}.xml"
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        proc = pytest_run([*self.args, *(extra or []), f"--junit-xml={junit}",
-                           f"--output={scratch / 'artifacts'}"], self.cwd, extra_env)
+        with CpuMeter() as meter:
+            proc = pytest_run([*self.args, *(extra or []), f"--junit-xml={junit}",
+                               f"--output={scratch / 'artifacts'}"], self.cwd, extra_env)
         wall = time.perf_counter() - t0
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        cpu = meter.seconds
         passed = re.search(r"(\d+) passed", proc.stdout)
         if proc.returncode != 0 or not passed or int(passed[1]) != self.n:
             raise SystemExit(f"{self.name} run failed:\n{proc.stdout[-4000:]}\n"
@@ -192,7 +184,7 @@ def summary(replay: Side, exported: Side, steps: int, actions: int, checks: int)
     print(f"| median wall s | {a:.2f} | {b:.2f} | {a / b:.3f} |")
     print(f"| median of the rounds' ratios | | | {statistics.median(ratios):.3f} |")
     ca, cb = statistics.median(replay.cpus), statistics.median(exported.cpus)
-    print(f"| median CPU s (every process of the run) | {ca:.2f} | {cb:.2f} | {ca / cb:.3f} |")
+    print(f"| median CPU s (the machine, during the run) | {ca:.2f} | {cb:.2f} | {ca / cb:.3f} |")
     ta = statistics.median(sum(v[i] for v in replay.tests.values())
                            for i in range(len(replay.walls)))
     tb = statistics.median(sum(v[i] for v in exported.tests.values())

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
 import shutil
 import statistics
 import subprocess
@@ -30,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.common import CpuMeter, run_env  # noqa: E402
 from pytest_webtask.browser.servers import playwright_server  # noqa: E402
 
 EXAMPLES = ROOT / "example_suites"
@@ -75,26 +75,20 @@ def build_suite(folder: Path, wanted: int) -> list[str]:
 
 def collect(folder: Path) -> list[str]:
     proc = subprocess.run([sys.executable, "-m", "pytest", "--co", "-q"], cwd=folder,
-                          capture_output=True, text=True, env=env(), check=False)
+                          capture_output=True, text=True, env=run_env(), check=False)
     return [line for line in proc.stdout.splitlines() if "::" in line]
 
 
-def env() -> dict[str, str]:
-    return {**os.environ, "CI": "true", "OPENAI_API_KEY": "", "WEBTASK_MODEL": "",
-            "PYTHONPATH": str(ROOT)}
-
-
 def timed_run(folder: Path, ids: list[str], args: list[str]) -> tuple[float, float]:
-    """Wall seconds and CPU seconds (every process the run started: pytest, its workers,
-    the browsers, the demo shop; not a remote browser server's) of one pytest run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """Wall seconds and CPU seconds of one pytest run: the whole machine's busy time (see
+    ``CpuMeter``; a remote browser server's included, since it runs here too)."""
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", *args, *ids], cwd=folder,
-                          capture_output=True, text=True, env=env(), check=False,
-                          timeout=1800)
+    with CpuMeter() as meter:
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", *args, *ids],
+                              cwd=folder, capture_output=True, text=True, env=run_env(),
+                              check=False, timeout=1800)
     elapsed = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    cpu = meter.seconds
     passed = re.search(r"(\d+) passed", proc.stdout)
     if proc.returncode != 0 or not passed or int(passed[1]) != len(ids):
         raise SystemExit(f"run {args} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-2000:]}")

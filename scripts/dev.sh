@@ -4,10 +4,15 @@
 #   bash scripts/dev.sh tests      # the project's own tests, in parallel (-n auto)
 #   bash scripts/dev.sh tests --fast   # the fast tier only: no browser, no process
 # Set-up: a virtual environment in .venv, this package with its test extras, and a Chromium
-# (Playwright's own if installed, else a system one; Debian's `chromium` is installed when
+# (Playwright's own if installed, else a system one; Debian's `chromium` and
+# `chromium-headless-shell`, which headless runs take, are installed when
 # missing and we are root). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Python writes its bytecode caches: the suite starts many Python processes (xdist workers,
+# the runs a test makes as a user would), and with PYTHONDONTWRITEBYTECODE set (some CI
+# images set it) each would compile the plugin and every test module from source again.
+unset PYTHONDONTWRITEBYTECODE
 what="${1:-tests}"
 shift || true
 
