@@ -71,7 +71,15 @@ fi
 "$venv/bin/python" -m tests.pictures
 
 # the project's tests run in parallel unless the arguments say otherwise (-n, -p no:xdist);
-# the fast tier runs in this one process (starting workers would cost more than it saves)
+# the fast tier runs in this one process (starting workers would cost more than it saves).
+# -n auto means two workers per core here: a browser test spends much of its time waiting
+# on the browser and on timeouts that must pass, so one worker per core leaves a third of
+# the CPU idle (bench/README.md, "The project's tests"); PYTEST_XDIST_AUTO_NUM_WORKERS set
+# by the caller wins.
+# (at most 16: each worker holds a browser, ~0.3 GB)
+cores="$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)"
+workers=$(( cores * 2 )); [ "$workers" -le 16 ] || workers=16
+export PYTEST_XDIST_AUTO_NUM_WORKERS="${PYTEST_XDIST_AUTO_NUM_WORKERS:-$workers}"
 tiers=()
 parallel=(-n auto --dist loadgroup)
 if [ "${1:-}" = "--fast" ]; then

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
@@ -48,3 +50,9 @@ def test_mask_covers_encoded_forms() -> None:
     s = Secrets({"pw": 'a b&"c'})
     assert s.mask('a b&"c | a+b%26%22c | a%20b%26%22c | a b&\\"c') == \
         "{pw} | {pw} | {pw} | {pw}"
+    # JSON as Python writes it by default (ensure_ascii: a trace, a report's data) escapes
+    # what is not ASCII; JSON written with ensure_ascii=False keeps it, escaping the quote
+    accents = Secrets({"pw": 'pässwörd"1'})
+    assert accents.mask('p\\u00e4ssw\\u00f6rd\\"1 | pässwörd\\"1 | pässwörd"1') == \
+        "{pw} | {pw} | {pw}"
+    assert accents.mask_bytes(json.dumps({"v": 'pässwörd"1'}).encode()) == b'{"v": "{pw}"}'
