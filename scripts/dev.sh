@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One entry point that sets up everything on a fresh machine, then runs what was asked:
 #   bash scripts/dev.sh examples   # the example suites (replays committed recipes, no LLM)
-#   bash scripts/dev.sh tests      # the project's own tests, in parallel (-n auto)
+#   bash scripts/dev.sh tests      # the project's own tests, in parallel (2 xdist workers per core)
 #   bash scripts/dev.sh tests --fast   # the fast tier only: no browser, no process
 # Set-up: a virtual environment in .venv, this package with its test extras, and a Chromium
 # (Playwright's own if installed, else a system one; Debian's `chromium` and
@@ -72,16 +72,15 @@ fi
 
 # the project's tests run in parallel unless the arguments say otherwise (-n, -p no:xdist);
 # the fast tier runs in this one process (starting workers would cost more than it saves).
-# -n auto means two workers per core here: a browser test spends much of its time waiting
-# on the browser and on timeouts that must pass, so one worker per core leaves a third of
-# the CPU idle (bench/README.md, "The project's tests"); PYTEST_XDIST_AUTO_NUM_WORKERS set
-# by the caller wins.
-# (at most 16: each worker holds a browser, ~0.3 GB)
-cores="$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)"
-workers=$(( cores * 2 )); [ "$workers" -le 16 ] || workers=16
-export PYTEST_XDIST_AUTO_NUM_WORKERS="${PYTEST_XDIST_AUTO_NUM_WORKERS:-$workers}"
+# Two workers per core (at most 16: each holds a browser, ~0.3 GB): a browser test spends
+# much of its time waiting on the browser and on timeouts that must pass, and one worker per
+# core left a third of the CPU idle (bench/README.md, "The project's tests"). Passed as -n,
+# not exported, so the runs the tests start keep xdist's own meaning of -n auto;
+# PYTEST_XDIST_AUTO_NUM_WORKERS, if you set it, still chooses.
+workers=$(( $(nproc 2>/dev/null || echo 1) * 2 )); [ "$workers" -le 16 ] || workers=16
+workers="${PYTEST_XDIST_AUTO_NUM_WORKERS:-$workers}"
 tiers=()
-parallel=(-n auto --dist loadgroup)
+parallel=(-n "$workers" --dist loadgroup)
 if [ "${1:-}" = "--fast" ]; then
   shift
   tiers=(-m "not browser and not subprocess")
