@@ -16,9 +16,11 @@ stays fast as the suite grows.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -48,7 +50,52 @@ SHARED_ONCE = frozenset({"recorded_once", "modal_recipe", "remote_server", "remo
                          "picture_runs", "recorded_drafts"})
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+# pytest-xdist's --dist loadgroup reads a group from the xdist_group marker by appending it to
+# the node id, which pytest 9.2's structured node ids no longer allow: every test went to any
+# worker, and a module-scoped recording was made once per worker it landed on (the picture
+# runs five times). The workers write the groups they collected to this file instead, and
+# this project's scheduler (``pytest_xdist_make_scheduler`` below) reads them.
+GROUPS_ENV = "WEBTASK_TESTS_XDIST_GROUPS"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput") and config.getoption("dist", "no") == "loadgroup":
+        fd, path = tempfile.mkstemp(prefix="webtask-tests-groups-", suffix=".json")
+        os.close(fd)
+        os.environ[GROUPS_ENV] = path  # before the workers start: they inherit it
+
+        def cleanup() -> None:
+            os.environ.pop(GROUPS_ENV, None)
+            Path(path).unlink(missing_ok=True)
+
+        config.add_cleanup(cleanup)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    if config.getoption("dist", "no") != "loadgroup" or not os.environ.get(GROUPS_ENV):
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    path = Path(os.environ[GROUPS_ENV])
+
+    class Grouped(LoadGroupScheduling):  # type: ignore[misc]
+        """loadgroup, with each test's group as the workers collected it."""
+
+        groups: dict[str, str] | None = None
+
+        def _split_scope(self, nodeid: str) -> str:
+            if self.groups is None:  # every worker has collected (and written) by now
+                self.groups = json.loads(path.read_text() or "{}")
+            group = self.groups.get(nodeid)
+            return "group:" + group if group else super()._split_scope(nodeid)
+
+    return Grouped(config, log)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    groups: dict[str, str] = {}
+    by_id = {item.nodeid: item for item in items}
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
         if names & BROWSER_FIXTURES:
@@ -59,9 +106,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.examples)
             # one xdist worker runs the suites and every test that reads them (--dist
             # loadgroup), while the other workers go on with the rest
-            item.add_marker(pytest.mark.xdist_group("examples"))
+            groups[item.nodeid] = "examples"
         elif names & SHARED_ONCE:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+            groups[item.nodeid] = item.nodeid.split("::")[0]
+    for nodeid, group in groups.items():
+        by_id[nodeid].add_marker(pytest.mark.xdist_group(group))
+    if hasattr(config, "workerinput") and os.environ.get(GROUPS_ENV):
+        tmp = Path(os.environ[GROUPS_ENV] + f".{os.getpid()}")
+        tmp.write_text(json.dumps(groups))
+        os.replace(tmp, os.environ[GROUPS_ENV])  # every worker writes the same groups
     # the longest chain of work first, so that it does not finish last
     items.sort(key=lambda item: item.get_closest_marker("examples") is None)
 

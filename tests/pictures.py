@@ -77,14 +77,7 @@ FIELD_JS = """async ({images, inset}) => {
     const g = c.getContext('2d');
     g.drawImage(bitmap, 0, 0);
     const all = g.getImageData(0, 0, bitmap.width, bitmap.height).data;
-    let [x0, y0, x1, y1] = [Infinity, Infinity, -1, -1];
-    for (let y = 0; y < bitmap.height; y++)
-      for (let x = 0; x < bitmap.width; x++) {
-        const i = 4 * (y * bitmap.width + x);
-        if (all[i + 2] > 150 && all[i] < 100 && all[i + 1] < 100) {
-          x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
-        }
-      }
+    const [x0, y0, x1, y1] = blue(all, bitmap.width, bitmap.height);
     if (x1 - x0 < 40 || y1 - y0 < 10) continue;  // the field is not in this picture
     const [x, y, w, h] = [x0 + inset, y0 + inset, x1 - x0 + 1 - 2 * inset,
                           y1 - y0 + 1 - 2 * inset];
@@ -95,6 +88,26 @@ FIELD_JS = """async ({images, inset}) => {
     out.push([name, w, h, btoa(grey)]);
   }
   return out;
+
+  // The box around the border's blue pixels (x0 > x1 if none): a function of its own, which
+  // V8 optimises (inline in the loop above it ran 40x slower, 50 ms a frame).
+  function blue(rgba, width, height) {
+    const px = new Uint32Array(rgba.buffer, rgba.byteOffset, width * height);  // ABGR
+    let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
+    for (let y = 0; y < height; y++) {
+      const row = y * width;
+      for (let x = 0; x < width; x++) {
+        const p = px[row + x];
+        if (((p >>> 16) & 255) > 150 && (p & 255) < 100 && ((p >>> 8) & 255) < 100) {
+          if (x < x0) x0 = x;
+          if (y < y0) y0 = y;
+          if (x > x1) x1 = x;
+          if (y > y1) y1 = y;
+        }
+      }
+    }
+    return [x0, y0, x1, y1];
+  }
 }"""
 
 

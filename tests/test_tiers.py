@@ -8,6 +8,8 @@ import sys
 
 import pytest
 
+from tests.conftest import ROOT
+
 
 def test_a_fast_test_cannot_start_a_process() -> None:
     with pytest.raises(AssertionError, match="starts a process but is in the fast tier"):
@@ -16,6 +18,8 @@ def test_a_fast_test_cannot_start_a_process() -> None:
 
 PROJECT = """
 import pytest
+
+from tests.conftest import ROOT
 
 
 @pytest.fixture
@@ -61,3 +65,44 @@ def test_markers_follow_the_fixtures_a_test_uses(pytester: pytest.Pytester) -> N
     assert selected("browser") == ["test_on_a_page", "test_through_a_fixture"]
     assert selected("subprocess") == ["test_reads_the_examples", "test_starts_python"]
     assert selected("examples") == ["test_reads_the_examples"]
+
+
+SHARED = """
+import os
+import pytest
+
+from tests.conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def recorded_once(tmp_path_factory):
+    with open(os.environ["MADE"], "a") as fh:
+        fh.write(os.environ.get("PYTEST_XDIST_WORKER", "-") + "\\n")
+
+
+@pytest.mark.parametrize("n", range(6))
+def test_shares_the_recording(recorded_once, n):
+    pass
+
+
+@pytest.mark.parametrize("n", range(6))
+def test_alone(n):
+    pass
+"""
+
+
+def test_tests_sharing_a_recording_run_on_one_worker(pytester_process: pytest.Pytester,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``-n 2 --dist loadgroup`` a module-scoped recording is made once: its tests go
+    to one worker (pytest-xdist's own grouping does nothing with pytest 9.2's node ids)."""
+    made = pytester_process.path / "made.txt"
+    monkeypatch.setenv("MADE", str(made))
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    pytester_process.makeconftest(
+        "from tests.conftest import (pytest_collection_modifyitems, pytest_configure,  # noqa\n"
+        "                            pytest_xdist_make_scheduler)\n")
+    pytester_process.makepyfile(test_shared=SHARED)
+    result = pytester_process.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2",
+                                                   "--dist", "loadgroup", timeout=120)
+    result.assert_outcomes(passed=12)
+    assert made.read_text().count("\n") == 1, made.read_text()
