@@ -90,6 +90,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             group = self.groups.get(nodeid)
             return "group:" + group if group else super()._split_scope(nodeid)
 
+    config.option.loadscopereorder = False  # in the order the workers collected (longest first)
     return Grouped(config, log)
 
 
@@ -115,8 +116,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         tmp = Path(os.environ[GROUPS_ENV] + f".{os.getpid()}")
         tmp.write_text(json.dumps(groups))
         os.replace(tmp, os.environ[GROUPS_ENV])  # every worker writes the same groups
-    # the longest chain of work first, so that it does not finish last
-    items.sort(key=lambda item: item.get_closest_marker("examples") is None)
+    if hasattr(config, "workerinput"):
+        # Under xdist the workers are handed the tests in this order (the scheduler below
+        # keeps it): the longest first, so the last to start are short ones and the workers
+        # finish together. The groups (the example suites' run first), then the tests that
+        # start processes, then the browser tests, then the fast tier.
+        def weight(item: pytest.Item) -> int:
+            group = groups.get(item.nodeid)
+            if group is not None:
+                return 0 if group == "examples" else 1
+            return 2 if item.get_closest_marker("subprocess") else \
+                3 if item.get_closest_marker("browser") else 4
+
+        items.sort(key=weight)
+    else:  # the longest chain of work first, so that it does not finish last
+        items.sort(key=lambda item: item.get_closest_marker("examples") is None)
 
 
 @pytest.hookimpl(wrapper=True)
