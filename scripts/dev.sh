@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One entry point that sets up everything on a fresh machine, then runs what was asked:
 #   bash scripts/dev.sh examples   # the example suites (replays committed recipes, no LLM)
-#   bash scripts/dev.sh tests      # the project's own tests, in parallel (2 xdist workers per core)
+#   bash scripts/dev.sh tests      # the project's own tests, in parallel (3 xdist workers per core)
 #   bash scripts/dev.sh tests --fast   # the fast tier only: no browser, no process
 # Set-up: a virtual environment in .venv, this package with its test extras, and a Chromium
 # (Playwright's own if installed, else a system one; Debian's `chromium` and
@@ -72,12 +72,13 @@ fi
 
 # the project's tests run in parallel unless the arguments say otherwise (-n, -p no:xdist);
 # the fast tier runs in this one process (starting workers would cost more than it saves).
-# Two workers per core (at most 16: each holds a browser, ~0.3 GB): a browser test spends
-# much of its time waiting on the browser and on timeouts that must pass, and one worker per
-# core left a third of the CPU idle (bench/README.md, "The project's tests"). Passed as -n,
+# Three workers per core (at most 16: each holds a browser, ~0.3 GB): a browser test spends
+# much of its time waiting on the browser and on timeouts that must pass; one worker per core
+# left a third of the CPU idle, two left an eighth, three keep it busy (bench/README.md, "The
+# project's tests": 373 s with two per core, 338 s with three, on 2 cores). Passed as -n,
 # not exported, so the runs the tests start keep xdist's own meaning of -n auto;
 # PYTEST_XDIST_AUTO_NUM_WORKERS, if you set it, still chooses.
-workers=$(( $(nproc 2>/dev/null || echo 1) * 2 )); [ "$workers" -le 16 ] || workers=16
+workers=$(( $(nproc 2>/dev/null || echo 1) * 3 )); [ "$workers" -le 16 ] || workers=16
 workers="${PYTEST_XDIST_AUTO_NUM_WORKERS:-$workers}"
 tiers=()
 parallel=(-n "$workers" --dist loadgroup)
