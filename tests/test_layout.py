@@ -244,3 +244,20 @@ def test_no_code_chooses_by_a_built_in_tool_s_name() -> None:
             if any("tool" in ast.unparse(s) for s in sides) and any(names(s) for s in sides):
                 found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {ast.unparse(node)}")
     assert found == []
+
+
+def test_the_collector_script_can_be_compacted_line_by_line() -> None:
+    """collector.js is sent without its comment lines and indentation (browser/script.py):
+    that keeps its meaning only while no string runs over a line."""
+    from pytest_webtask.browser.script import COLLECTOR_JS, compact
+
+    source = (PACKAGE / "browser" / "collector.js").read_text(encoding="utf-8")
+    for number, line in enumerate(source.splitlines(), 1):
+        assert line.count("`") % 2 == 0, f"collector.js:{number}: a template literal across lines"
+        assert not line.rstrip().endswith("\\"), f"collector.js:{number}: a string across lines"
+    assert COLLECTOR_JS == compact(source) and len(COLLECTOR_JS) < 0.8 * len(source)
+    code = [ln.strip() for ln in source.splitlines()
+            if ln.strip() and not ln.strip().startswith("//")]
+    assert COLLECTOR_JS.splitlines() == code
+    assert compact("  const a = 'x';  // kept: not a comment line\n  // gone\n\n  f(a);") == \
+        "const a = 'x';  // kept: not a comment line\nf(a);"

@@ -1025,10 +1025,6 @@
     return !!role && INTERACTIVE_ROLES.has(role);
   }
 
-  // The visible texts under root a person (and the page state) would read as one piece: each
-  // visible element's whole rendered text, and each run of text between element boundaries
-  // (inline pieces joined as rendered: "<b>2</b> items left" -> "2 items left"). Hidden
-  // parts are left out, as innerText does. Document order.
   // The nodes a person sees inside el, as the page state walks them: its shadow root's, a
   // slot's assigned nodes, an iframe's body (same origin).
   function shownKids(el, tag) {
@@ -1044,50 +1040,83 @@
     return list(el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes);
   }
 
-  function textCandidates(root) {
-    const out = [];
+  // The visible texts under root a person (and the page state) would read as one piece: each
+  // visible element's whole rendered text, and each run of text between element boundaries
+  // (inline pieces joined as rendered: "<b>2</b> items left" -> "2 items left"). Hidden
+  // parts are left out, as innerText does. Document order.
+  // One at a time, each computed only when it is read (a generator).
+  function* textsIn(root) {
     const seen = new Set();
-    const push = (t) => { if (t && !seen.has(t)) { seen.add(t); out.push(t); } };
-    const visit = (el) => {
+    const fresh = (t) => { if (!t || seen.has(t)) return false; seen.add(t); return true; };
+    function* visit(el) {
       if (!textShows(el)) return;
       const tag = el.tagName.toLowerCase();
       if (SKIP.has(tag)) return;
       if (tag === 'select' || tag === 'textarea' || tag === 'input') return; // values, not text
-      push(renderedText(el)); // the page state's own merge: what the model was shown
+      const whole = renderedText(el); // the page state's own merge: what the model was shown
+      if (fresh(whole)) yield whole;
       const ownShows = getComputedStyle(el).visibility === 'visible'; // its own text nodes
       let run = '';
-      const flush = () => { push(norm(run)); run = ''; };
       for (const c of shownKids(el, tag)) {
         if (c.nodeType === 3) { if (ownShows) run += c.nodeValue; continue; }
         if (c.nodeType !== 1) continue;
         const ctag = c.tagName.toLowerCase();
-        if (ctag === 'br') { flush(); continue; }
+        if (ctag === 'br') { const t = norm(run); run = ''; if (fresh(t)) yield t; continue; }
         if (SKIP.has(ctag) || !textShows(c)) continue; // not rendered: adds nothing, splits nothing
         if (getComputedStyle(c).display.startsWith('inline') && !isControl(c)) run += c.innerText || '';
-        else flush();
-        visit(c);
+        else { const t = norm(run); run = ''; if (fresh(t)) yield t; }
+        yield* visit(c);
       }
-      flush();
+      const t = norm(run);
+      if (fresh(t)) yield t;
+    }
+    yield* visit(root);
+  }
+
+  // The texts under root for the checks of one call: read as far as a check needs (a text
+  // that shows early on a long page ends the walk there), each computed once.
+  function lazyTexts(root) {
+    const read = [];
+    const walk = textsIn(root);
+    let done = false;
+    const next = () => {
+      if (done) return false;
+      const step = walk.next();
+      if (step.done) { done = true; return false; }
+      read.push(step.value);
+      return true;
     };
-    visit(root);
-    return out;
+    return {
+      find(pred) {
+        const hit = read.find(pred);
+        if (hit !== undefined) return hit;
+        while (next()) if (pred(read[read.length - 1])) return read[read.length - 1];
+        return undefined;
+      },
+      all() { while (next()); return read; },
+    };
   }
 
   // Does root show anything: a text, or a visible picture or control?
   const CONTENT_TAGS = new Set(['IMG', 'SVG', 'CANVAS', 'VIDEO', 'IFRAME', 'INPUT', 'BUTTON', 'SELECT', 'TEXTAREA']);
   function hasContent(root, cands) {
-    if ((cands || textCandidates(root)).length) return true;
+    if ((cands || lazyTexts(root)).find(() => true) !== undefined) return true;
     return deepAll(root).some((el) => CONTENT_TAGS.has(el.tagName.toUpperCase()) && visible(el));
   }
 
   function matches(candidates, c) {
+    return candidates.some(matcher(c));
+  }
+
+  // Does one text match the check's text (exactly, as a part, or its pattern whole)?
+  function matcher(c) {
     if (c.match === 'pattern') {
       let re;
-      try { re = new RegExp('^(?:' + c.pattern + ')$'); } catch (e) { return false; }
-      return candidates.some((t) => re.test(t));
+      try { re = new RegExp('^(?:' + c.pattern + ')$'); } catch (e) { return () => false; }
+      return (t) => re.test(t);
     }
-    if (c.match === 'contains') return candidates.some((t) => t.includes(c.text));
-    return candidates.includes(c.text);
+    if (c.match === 'contains') return (t) => t.includes(c.text);
+    return (t) => t === c.text;
   }
 
   // What the page shows instead: texts sharing the expected text's longest word, or the start
@@ -1208,7 +1237,7 @@
   function checks(items, vacuous) {
     const texts = new Map();  // the visible texts of a root, read once per call
     const textsOf = (root) => {
-      if (!texts.has(root)) texts.set(root, textCandidates(root));
+      if (!texts.has(root)) texts.set(root, lazyTexts(root));
       return texts.get(root);
     };
     return items.map((item) => {
@@ -1243,7 +1272,7 @@
     const scope = deepFind(scopeSel);
     if (elSel && !el) return { ok: false, got: 'the element is no longer on the page' };
     if (scopeSel && !scope) return { ok: false, got: 'the container is no longer on the page' };
-    return checkOn(c, el, scope, textCandidates, vacuous);
+    return checkOn(c, el, scope, lazyTexts, vacuous);
   }
 
   function checkOn(c, el, scope, textsOf, vacuous) {
@@ -1258,15 +1287,15 @@
           return { ok: matches([t], c), got: 'its text is ' + q(clip(t, 300)) };
         }
         const cands = textsOf(root);
-        const ok = matches(cands, c);
-        return { ok, got: ok ? '' : closest(cands, c.text, root) };
+        const ok = cands.find(matcher(c)) !== undefined;
+        return { ok, got: ok ? '' : closest(cands.all(), c.text, root) };
       }
       case 'hidden': {
         if (el && visible(el)) return { ok: false, got: 'it is visible' };
         let cands = null;
         if (!el && (c.text !== null && c.text !== undefined || c.pattern)) {
           cands = textsOf(root);
-          const hit = cands.find((t) => matches([t], c));
+          const hit = cands.find(matcher(c));
           if (hit !== undefined) return { ok: false, got: 'it is visible: ' + q(clip(hit, 200)) };
         }
         // absent, or not visible: that proves something only where the page shows something
@@ -1288,7 +1317,7 @@
           got: pos ? 'it is in item ' + pos.index + ' of ' + pos.count : 'it is not in a list' };
       }
       case 'order': {
-        const cands = textsOf(root);
+        const cands = textsOf(root).all();
         let from = 0;
         const at = [];
         for (const want of c.texts) {

@@ -1,6 +1,6 @@
 """The in-page collector script, loaded once from collector.js.
 
-``COLLECTOR_JS`` is the whole script (about 50 KB), for one ``evaluate``. ``CALL_JS`` and
+``COLLECTOR_JS`` is the whole script (about 50 KB, compacted), for one ``evaluate``. ``CALL_JS`` and
 ``INSTALL_JS`` serve callers that evaluate it many times on a page, as a replay does: the
 first call on a document installs the script under a name of this process's own, and later
 calls send only a call to it, so the script crosses to the browser and is compiled once per
@@ -12,9 +12,19 @@ from __future__ import annotations
 import secrets
 from importlib import resources
 
-COLLECTOR_JS = resources.files("pytest_webtask.browser").joinpath("collector.js").read_text(
-    encoding="utf-8"
-)
+
+def compact(source: str) -> str:
+    """A script as it is sent to the browser: without its comment lines and indentation (a
+    third of collector.js), line breaks kept, so it reads as the same code. Sent and compiled
+    in every document a replay touches, twice (the page, and the selector engine in
+    Playwright's own world). Holds for scripts with no string over several lines (no line
+    ending in a backslash, no template literal across lines): tests/test_layout.py checks."""
+    lines = (line.strip() for line in source.splitlines())
+    return "\n".join(line for line in lines if line and not line.startswith("//"))
+
+
+COLLECTOR_JS = compact(resources.files("pytest_webtask.browser").joinpath(
+    "collector.js").read_text(encoding="utf-8"))
 
 # Not enumerable, and not guessable by the page's own scripts.
 INSTALLED = "__webtask_collector_" + secrets.token_hex(8)

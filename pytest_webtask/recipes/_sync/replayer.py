@@ -29,11 +29,13 @@ from ..patterns import escape
 from ..urls import absolute_url
 from ..verify import Found, why_not
 
-# Waits between tries, Playwright's own: finding an action's target as an action waits for
-# its element; a check as ``expect`` polls. A first try costs no wait; the last interval
-# repeats until the timeout.
-ACTION_POLL_MS = (20, 100, 100, 500)
-EXPECT_POLL_MS = (100, 250, 500, 1000)
+# Waits between tries, Playwright's own (``retryWithProgressAndBackoff``, with which both an
+# action waiting for its element and ``expect`` retry after their first try): again at once,
+# then after 20, 50, 100, 100 and 500 ms, the last repeating until the timeout; an interval
+# over a fifth of the timeout is left out, as Playwright leaves it out.
+POLL_MS = (0, 20, 50, 100, 100, 500)
+ACTION_POLL_MS = POLL_MS  # finding an action's target where the selector engine does not
+EXPECT_POLL_MS = POLL_MS  # a step's checks
 
 # Browser contexts without the fingerprint selector engine (pages made without the plugin).
 _NO_ENGINE: WeakSet[Any] = WeakSet()
@@ -234,14 +236,16 @@ class Replayer:
         """Try ``attempt`` (returning (value or None, why not)) until a value or the timeout,
         waiting ``poll_ms`` between tries; ``tried``: the first try, already made."""
         deadline = time.monotonic() + self.timeout_ms / 1000
+        waits = backoff(poll_ms, self.timeout_ms)
         n = 0
         value, problem = tried if tried is not None else attempt()
         while value is None:
             left = deadline - time.monotonic()
             if left <= 0:
                 break
-            self.page.wait_for_timeout(min(poll_ms[min(n, len(poll_ms) - 1)],
-                                                 left * 1000))
+            wait = min(waits[min(n, len(waits) - 1)], left * 1000)
+            if wait > 0:
+                self.page.wait_for_timeout(wait)
             n += 1
             value, problem = attempt()
         return value, problem
@@ -405,6 +409,15 @@ class Replayer:
                 return False, f"the URL's query has {have} (URL {url})"
         return True, ""
 
+
+
+def backoff(poll_ms: tuple[int, ...], timeout_ms: float) -> tuple[int, ...]:
+    """``poll_ms`` without the intervals over a fifth of the timeout (Playwright's rule), the
+    first two always kept: a short timeout is still tried more than once, never in a loop."""
+    waits = list(poll_ms)
+    while len(waits) > 2 and timeout_ms and waits[-1] > timeout_ms / 5:
+        waits.pop()
+    return tuple(waits)
 
 
 def _unseen(where: str, dialog: Dialog) -> str:
