@@ -13,6 +13,7 @@ from typing import Any
 
 from playwright.sync_api import Browser
 
+from pytest_webtask.recipes._sync import before
 from tests.server import LocalServer
 from tests.test_real_apps import Flow, Reply, act, done, line_id, step
 
@@ -55,6 +56,10 @@ def test_shadow_roots_iframes_and_cssom_are_kept_in_the_page_before_the_step(
                        "Tip: publish early": True}
     assert task.stats.weak == []
     assert flow.run("replay").stats.replayed == 2
+    # both copies were opened in one page of one context, kept for the next recording (a
+    # context per step cost a renderer each); the next test's copies start from it
+    (copy,) = before._COPIES[browser].values()
+    assert not copy.is_closed() and copy.url == "about:blank"
 
 
 def test_a_hidden_claim_on_a_blank_page_before_the_step_discriminates_nothing(
