@@ -95,8 +95,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    groups: dict[str, str] = {}
-    by_id = {item.nodeid: item for item in items}
+    groups: dict[str, str] = {}  # node id -> xdist group
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
         if names & BROWSER_FIXTURES:
@@ -110,8 +109,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             groups[item.nodeid] = "examples"
         elif names & SHARED_ONCE:
             groups[item.nodeid] = item.nodeid.split("::")[0]
-    for nodeid, group in groups.items():
-        by_id[nodeid].add_marker(pytest.mark.xdist_group(group))
+        if item.nodeid in groups:  # the marker says so to a reader; the scheduler reads the file
+            item.add_marker(pytest.mark.xdist_group(groups[item.nodeid]))
     if hasattr(config, "workerinput") and os.environ.get(GROUPS_ENV):
         tmp = Path(os.environ[GROUPS_ENV] + f".{os.getpid()}")
         tmp.write_text(json.dumps(groups))

@@ -10,8 +10,9 @@ import pytest
 from playwright.sync_api import Page
 
 from pytest_webtask.errors import CheckFailed
-from pytest_webtask.recipes._sync.replayer import EXPECT_POLL_MS, Replayer, backoff
+from pytest_webtask.recipes._sync.replayer import Replayer
 from pytest_webtask.recipes.model import Check
+from pytest_webtask.recipes.waits import POLL_MS, backoff
 from pytest_webtask.types import Fingerprint
 from tests.server import LocalServer
 
@@ -74,17 +75,17 @@ def test_a_check_that_does_not_hold_yet_is_polled_at_expects_intervals(
     replayer.run_checks([text("Notes"), text("Saved"), text("Two")], "Step 1")
     # expect's own intervals, in order, until the text came (about 900 ms after load): tried
     # again at once (no wait), then after 20, 50, 100, 100, 500, 500... ms
-    assert EXPECT_POLL_MS == (0, 20, 50, 100, 100, 500)
+    assert POLL_MS == (0, 20, 50, 100, 100, 500)
     expected = [20, 50, 100, 100, 500, 500, 500]
     assert len(replayer.waits) >= 4 and replayer.waits == expected[:len(replayer.waits)]
 
 
 def test_intervals_over_a_fifth_of_the_timeout_are_left_out_as_playwright_does() -> None:
-    assert backoff(EXPECT_POLL_MS, 5000) == (0, 20, 50, 100, 100, 500)
-    assert backoff(EXPECT_POLL_MS, 1000) == (0, 20, 50, 100, 100)
-    assert backoff(EXPECT_POLL_MS, 300) == (0, 20, 50)
-    assert backoff(EXPECT_POLL_MS, 10) == (0, 20)  # never a loop of tries without a wait
-    assert backoff(EXPECT_POLL_MS, 0) == (0, 20, 50, 100, 100, 500)  # no timeout: one try
+    assert backoff(5000) == (0, 20, 50, 100, 100, 500)
+    assert backoff(1000) == (0, 20, 50, 100, 100)
+    assert backoff(300) == (0, 20, 50)
+    assert backoff(10) == (0, 20)  # never a loop of tries without a wait
+    assert backoff(0) == (0, 20, 50, 100, 100, 500)  # no timeout: one try
 
 
 def test_checks_are_waited_for_in_turn_not_credited_for_an_earlier_moment(

@@ -27,14 +27,7 @@ from ..model import Check, RecipeAction, RecipeStep
 from ..patterns import escape
 from ..urls import absolute_url
 from ..verify import Found, why_not
-
-# Waits between tries, Playwright's own (``retryWithProgressAndBackoff``, with which both an
-# action waiting for its element and ``expect`` retry after their first try): again at once,
-# then after 20, 50, 100, 100 and 500 ms, the last repeating until the timeout; an interval
-# over a fifth of the timeout is left out, as Playwright leaves it out.
-POLL_MS = (0, 20, 50, 100, 100, 500)
-ACTION_POLL_MS = POLL_MS  # finding an action's target where the selector engine does not
-EXPECT_POLL_MS = POLL_MS  # a step's checks
+from ..waits import backoff
 
 # Browser contexts without the fingerprint selector engine (pages made without the plugin).
 _NO_ENGINE: WeakSet[Any] = WeakSet()
@@ -230,12 +223,13 @@ class AsyncReplayer:
 
     # -- finding elements -----------------------------------------------------------------
 
-    async def _until(self, attempt: Callable[[], Any], poll_ms: tuple[int, ...] = ACTION_POLL_MS,
+    async def _until(self, attempt: Callable[[], Any],
                      tried: tuple[Any, str] | None = None) -> tuple[Any, str]:
         """Try ``attempt`` (returning (value or None, why not)) until a value or the timeout,
-        waiting ``poll_ms`` between tries; ``tried``: the first try, already made."""
+        waiting between tries as Playwright does (``waits.py``); ``tried``: the first try,
+        already made."""
         deadline = time.monotonic() + self.timeout_ms / 1000
-        waits = backoff(poll_ms, self.timeout_ms)
+        waits = backoff(self.timeout_ms)
         n = 0
         value, problem = tried if tried is not None else await attempt()
         while value is None:
@@ -319,7 +313,7 @@ class AsyncReplayer:
             return (True if ok else None), instead
 
         first = None if tried is None else ((True if tried[0] else None), tried[1])
-        ok, instead = await self._until(attempt, EXPECT_POLL_MS, first)
+        ok, instead = await self._until(attempt, first)
         if ok is None:
             raise CheckFailed(
                 f"{where}: expected {self._describe(check)}\n  instead: {instead}\n"
@@ -408,15 +402,6 @@ class AsyncReplayer:
                 return False, f"the URL's query has {have} (URL {url})"
         return True, ""
 
-
-
-def backoff(poll_ms: tuple[int, ...], timeout_ms: float) -> tuple[int, ...]:
-    """``poll_ms`` without the intervals over a fifth of the timeout (Playwright's rule), the
-    first two always kept: a short timeout is still tried more than once, never in a loop."""
-    waits = list(poll_ms)
-    while len(waits) > 2 and timeout_ms and waits[-1] > timeout_ms / 5:
-        waits.pop()
-    return tuple(waits)
 
 
 def _unseen(where: str, dialog: Dialog) -> str:
