@@ -1057,18 +1057,18 @@
       if (fresh(whole)) yield whole;
       const ownShows = getComputedStyle(el).visibility === 'visible'; // its own text nodes
       let run = '';
+      const cut = () => { const t = norm(run); run = ''; return fresh(t) ? [t] : []; }; // a run ends
       for (const c of shownKids(el, tag)) {
         if (c.nodeType === 3) { if (ownShows) run += c.nodeValue; continue; }
         if (c.nodeType !== 1) continue;
         const ctag = c.tagName.toLowerCase();
-        if (ctag === 'br') { const t = norm(run); run = ''; if (fresh(t)) yield t; continue; }
+        if (ctag === 'br') { yield* cut(); continue; }
         if (SKIP.has(ctag) || !textShows(c)) continue; // not rendered: adds nothing, splits nothing
         if (getComputedStyle(c).display.startsWith('inline') && !isControl(c)) run += c.innerText || '';
-        else { const t = norm(run); run = ''; if (fresh(t)) yield t; }
+        else yield* cut();
         yield* visit(c);
       }
-      const t = norm(run);
-      if (fresh(t)) yield t;
+      yield* cut();
     }
     yield* visit(root);
   }
@@ -1102,10 +1102,6 @@
   function hasContent(root, cands) {
     if ((cands || lazyTexts(root)).find(() => true) !== undefined) return true;
     return deepAll(root).some((el) => CONTENT_TAGS.has(el.tagName.toUpperCase()) && visible(el));
-  }
-
-  function matches(candidates, c) {
-    return candidates.some(matcher(c));
   }
 
   // Does one text match the check's text (exactly, as a part, or its pattern whole)?
@@ -1284,7 +1280,7 @@
       case 'text': {
         if (el) {
           const t = renderedText(el);
-          return { ok: matches([t], c), got: 'its text is ' + q(clip(t, 300)) };
+          return { ok: matcher(c)(t), got: 'its text is ' + q(clip(t, 300)) };
         }
         const cands = textsOf(root);
         const ok = cands.find(matcher(c)) !== undefined;
@@ -1338,7 +1334,7 @@
       }
       case 'value': {
         const v = valueOf(el);
-        return { ok: matches([v], { text: c.value, match: c.match, pattern: c.pattern }), got: 'its value is ' + q(clip(v, 200)) };
+        return { ok: matcher({ text: c.value, match: c.match, pattern: c.pattern })(v), got: 'its value is ' + q(clip(v, 200)) };
       }
       default:
         throw new Error('webtask collector: unknown check ' + c.expect);
