@@ -206,6 +206,19 @@ def summary(replay: Side, exported: Side, steps: int, actions: int, checks: int)
             rows.append((x - y, name, x, y))
     for diff, name, x, y in sorted(rows, reverse=True):
         print(f"| {name.partition('::')[2]} | {x:.0f} | {y:.0f} | {diff:+.0f} |")
+    print("\nwhere each round's time went beyond the side's medians (the slowest rounds are "
+          "the noise to explain): the round's wall, the time inside its tests, and the "
+          "tests more than 50 ms over their median\n")
+    for side in (replay, exported):
+        med = {name: statistics.median(times) for name, times in side.tests.items()}
+        for r, wall in enumerate(side.walls):
+            inside = sum(times[r] for times in side.tests.values())
+            over = sorted(((times[r] - med[name]) * 1000, name)
+                          for name, times in side.tests.items())
+            slow = ", ".join(f"{name.partition('::')[2]} {ms:+.0f}"
+                             for ms, name in reversed(over) if ms > 50)
+            print(f"- {side.name} round {r + 1}: wall {wall:.2f} s, inside the tests "
+                  f"{inside:.2f} s{'; ' + slow if slow else ''}")
 
 
 def profile(replay: Side, exported: Side, scratch: Path) -> None:

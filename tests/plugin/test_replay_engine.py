@@ -50,3 +50,34 @@ def test_the_engine_replays_and_fails_as_a_lookup_would(inner: Inner) -> None:
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*check 2: expected the page shows text 'Size M'*"])
     assert "a heal might fix this" not in result.stdout.str()
+
+
+
+# With DROP_SIZE, a script of the page's own takes that size off the dropdowns.
+DROPDOWN = '''
+import os
+
+def test_add(webtask, page):
+    if os.environ.get("DROP_SIZE"):
+        size = os.environ["DROP_SIZE"]
+        page.add_init_script(
+            "addEventListener('DOMContentLoaded', () => document.querySelectorAll('option')"
+            f".forEach((o) => {{ if (o.textContent === {size!r}) o.remove(); }}))")
+    webtask.goto("/")
+    webtask.do("add the Blue Oxford Shirt in size M to the cart")
+    assert webtask.stats.replayed + webtask.stats.recorded == 1
+'''
+
+
+def test_a_replayed_dropdown_without_its_option_says_which_it_has(inner: Inner) -> None:
+    """A replayed select goes straight to Playwright's ``select_option`` (one call, as
+    exported code does); when the option never comes, the failure names the options the
+    dropdown has, as recording tells the model; another option that is gone changes
+    nothing."""
+    inner.tests(DROPDOWN)
+    inner.run().assert_outcomes(passed=1)  # recorded
+    inner.run(env={**CI, "DROP_SIZE": "L"}).assert_outcomes(passed=1)
+    result = inner.run(env={**CI, "DROP_SIZE": "M"})
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "*action 1 (select)*No option 'M' in this dropdown; options: 'S', 'L'*"])

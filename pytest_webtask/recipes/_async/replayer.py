@@ -112,7 +112,7 @@ class AsyncReplayer:
         what = self._what(action)
         scene = AsyncScene(self.page, locator=locator, to_locator=to_locator,
                            substitute=self.substitute, resources=self.resources,
-                           timeout_ms=self.timeout_ms, watch=watch)
+                           timeout_ms=self.timeout_ms, watch=watch, replay=True)
         try:
             if locator is not None and self.names_secret(str(params.get("value", ""))):
                 # masked before the secret is typed: no picture of the page ever shows it

@@ -37,6 +37,7 @@ class AsyncScene:
     allowed_origins: list[str] | None = None
     timeout_ms: float = ACTION_TIMEOUT_MS
     watch: AsyncPageWatch | None = None  # answers dialogs
+    replay: bool = False  # a recorded action again: what it chose was there when recorded
 
 
 class AsyncTool(ToolSpec):

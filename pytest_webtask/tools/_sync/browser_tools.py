@@ -38,6 +38,7 @@ class Scene:
     allowed_origins: list[str] | None = None
     timeout_ms: float = ACTION_TIMEOUT_MS
     watch: PageWatch | None = None  # answers dialogs
+    replay: bool = False  # a recorded action again: what it chose was there when recorded
 
 
 class Tool(ToolSpec):

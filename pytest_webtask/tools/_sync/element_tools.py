@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from playwright.sync_api import Locator
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from ...types import ExecutionResult
 from ..builtin import (
@@ -70,15 +71,25 @@ class TypeTool(Type, ElementTool):
 class SelectTool(Select, ElementTool):
     @classmethod
     def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
+        """Playwright's ``select_option`` with the value (an option's value or its label,
+        the first that matches). Recording looks at the options first, so that a model's
+        wrong guess is told the options at once; a replay selects at once, as exported code
+        does, and looks only when the option did not come within the timeout."""
         value = _value(params, scene)
+        if scene.replay:
+            try:
+                el.select_option(value, timeout=scene.timeout_ms)
+                return None
+            except PlaywrightTimeoutError:
+                if not el.count():
+                    raise  # the dropdown is gone: the replayer says so
         options = el.evaluate(
             "el => Array.from(el.options || []).map(o => [o.label.trim(), o.value])",
             timeout=scene.timeout_ms)
-        chosen = [v for label, v in options if value in (label, v)]
-        if not chosen:
+        if not any(value in (label, v) for label, v in options):
             shown = ", ".join(repr(label) for label, _ in options) or "none"
             return f"No option {value!r} in this dropdown; options: {shown}"
-        el.select_option(value=chosen[0], timeout=scene.timeout_ms)
+        el.select_option(value, timeout=scene.timeout_ms)
         return None
 
 
