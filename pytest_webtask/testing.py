@@ -180,7 +180,7 @@ class LoopbackServer(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", port), handler)
         host, port = self.server_address[:2]
         self.url = f"http://{host!s}:{port}"
-        self.thread = threading.Thread(target=self.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.serve_forever, args=(0.05,), daemon=True)
         self.thread.start()
 
     def handle_error(self, request: Any, client_address: Any) -> None:

@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
+from typing import Any
 
 import yaml
+
+# libyaml's parser where PyYAML has it (a check step's task is a prompt: read on replay too)
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@cache
+def _prompts(role: str) -> dict[str, Any]:
+    path = resources.files("pytest_webtask").joinpath(f"prompts_data/{role}.yaml")
+    return dict(yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader))
 
 
 @cache
 def get_prompt(role: str, name: str) -> str:
     """Return prompt ``name`` from ``prompts_data/<role>.yaml`` (e.g. ``agent/proposer``)."""
-    path = resources.files("pytest_webtask").joinpath(f"prompts_data/{role}.yaml")
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return str(data[name]["content"]).strip()
+    return str(_prompts(role)[name]["content"]).strip()
