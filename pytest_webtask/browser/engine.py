@@ -4,7 +4,9 @@ on it in one Playwright call.
 Registered with Playwright (``selectors.register``) by the ``webtask`` fixtures, it answers
 ``webtask-fingerprint=<the fingerprint, base64 JSON>`` with the element collector.js's cascade
 decides on (``findTarget``: unique, visible, still the same element), or with nothing, so the
-action waits for it as it waits for any locator, polling at Playwright's own intervals. Where
+action waits for it as it waits for any locator, polling at Playwright's own intervals. It
+also tries a step's checks (``checks_selector``), where they cost no script in the page's
+own world. Where
 it is not registered (a page made without the plugin), the replayer finds the target with an
 ``evaluate`` first, as it always could.
 """
@@ -23,10 +25,16 @@ ENGINE = "webtask-fingerprint"
 ENGINE_JS = (
     "(() => {\n"
     f"  const collector = {COLLECTOR_JS.strip()};\n"
-    "  const target = (s) => collector({ op: 'target', fp: JSON.parse(atob(s)) });\n"
+    "  const query = (s) => {\n"
+    "    const a = JSON.parse(atob(s));\n"
+    "    if (!a.checks) return collector({ op: 'target', fp: a });\n"
+    "    // a step's checks: the page itself when every one holds, else nothing\n"
+    "    const got = collector({ op: 'checks', checks: a.checks, vacuous: !!a.vacuous });\n"
+    "    return got.every((r) => r.ok) ? document.documentElement : null;\n"
+    "  };\n"
     "  return {\n"
-    "    query(root, s) { return target(s); },\n"
-    "    queryAll(root, s) { const el = target(s); return el ? [el] : []; },\n"
+    "    query(root, s) { return query(s); },\n"
+    "    queryAll(root, s) { const el = query(s); return el ? [el] : []; },\n"
     "  };\n"
     "})()"
 )
@@ -36,6 +44,15 @@ def selector(fp: Fingerprint) -> str:
     """The selector of the element ``fp`` describes, for the engine (ASCII JSON: ``atob``
     gives it back as is)."""
     data = json.dumps(fp.model_dump(), ensure_ascii=True, separators=(",", ":"))
+    return f"{ENGINE}={base64.b64encode(data.encode('ascii')).decode('ascii')}"
+
+
+def checks_selector(items: list[dict[str, Any]], vacuous: bool = False) -> str:
+    """The selector that matches the page (its root element) when every one of ``items``
+    (the collector's ``checks`` op's) holds, and nothing when one does not: a step's checks
+    tried in one call, in Playwright's own world."""
+    data = json.dumps({"checks": items, "vacuous": vacuous}, ensure_ascii=True,
+                      separators=(",", ":"))
     return f"{ENGINE}={base64.b64encode(data.encode('ascii')).decode('ascii')}"
 
 

@@ -1,7 +1,8 @@
 """A replayed action through the ``webtask`` fixture finds, verifies and acts on its target in
-the action's own Playwright call (the fingerprint selector engine the fixture registers), and
-fails as a separate lookup would: an ambiguous or missing element is an element failure with
-the cascade's own account, a wrong outcome still fails its check.
+the action's own Playwright call (the fingerprint selector engine the fixture registers), a
+step's checks are tried in one call through it too, and both fail as a separate lookup
+would: an ambiguous or missing element is an element failure with the cascade's own account,
+a wrong outcome still fails its check.
 
 Without the plugin (a ``WebTask`` built on a plain page, as the other replay tests do) the
 target is found by an ``evaluate`` first and tagged with a ``data-webtask-target`` token; the
@@ -19,6 +20,9 @@ def test_add(webtask, page):
     assert webtask.stats.replayed + webtask.stats.recorded == 1
     if webtask.stats.replayed:  # no resolve evaluate ran: no target token was left behind
         assert page.locator("[data-webtask-target]").count() == 0
+        # the checks held at once, tried through the engine: no script in the page's world
+        assert not page.evaluate(
+            "Object.getOwnPropertyNames(window).some((n) => n.startsWith('__webtask'))")
 '''
 
 CI = {"CI": "true", "FORBID_LLM": "1"}

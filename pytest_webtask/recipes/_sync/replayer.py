@@ -15,7 +15,7 @@ from playwright.sync_api import Frame, Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from ...browser._sync.watch import PageWatch
-from ...browser.engine import selector
+from ...browser.engine import checks_selector, selector
 from ...browser.engine import unknown as unknown_engine
 from ...browser.script import CALL_JS, INSTALL_JS, INSTALLED
 from ...browser.secret_fields import HIDE_FIELD_JS
@@ -214,6 +214,8 @@ class Replayer:
         """Every check must hold, in order, each waiting up to the timeout. All are first
         tried at once (one call); from the first that does not hold yet, they are waited for
         one by one, as if each had been waited for in turn."""
+        if self._all_hold(checks):
+            return
         tried = self.holds_all(checks)
         for n, (check, (ok, instead)) in enumerate(zip(checks, tried, strict=True), 1):
             if not ok:
@@ -364,17 +366,49 @@ class Replayer:
                 out[n] = result
         return [out[n] for n in range(len(checks))]
 
+    def _all_hold(self, checks: list[Check]) -> bool:
+        """Whether every check holds now, in one call per frame through the selector
+        engine (in Playwright's world, where an action's target is found: a step whose
+        checks all hold at once puts no script in the page's world). False when one does
+        not, or there is no engine: then ``holds_all`` says which, and why."""
+        if self.page.context in _NO_ENGINE:
+            return False
+        by_frame: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        for check in checks:
+            if any(self.names_secret(t) for t in (check.text or "", check.value or "",
+                                                  check.pattern or "", *check.texts)):
+                return False  # a selector shows in Playwright's logs; a secret must not
+            if check.expect == "url":
+                if not self._url_holds(check, self.page.url)[0]:
+                    return False
+            else:
+                fp = check.element or check.within
+                by_frame.setdefault(tuple(fp.frame) if fp else (), []).append(self._item(check))
+        try:
+            for chain, items in by_frame.items():
+                frame = self._frame(chain)
+                if frame is None or not frame.locator(checks_selector(items)).count():
+                    return False
+        except PlaywrightError as exc:
+            if unknown_engine(exc):  # a page made without the plugin
+                _NO_ENGINE.add(self.page.context)
+            return False
+        return True
+
+    def _item(self, check: Check) -> dict[str, Any]:
+        """A check as the collector's ``checks`` op takes it."""
+        return {"check": self._spec(check),
+                "element": check.element.model_dump() if check.element else None,
+                "within": check.within.model_dump() if check.within else None}
+
     def _checks_in(self, chain: tuple[str, ...], checks: list[Check], before: bool
                          ) -> list[tuple[bool, str]]:
         try:
             frame = self._frame(chain)
             if frame is None:
                 return [(False, f"its iframe {' > '.join(chain)} is not on the page")] * len(checks)
-            got = self.collect(frame, {"op": "checks", "checks": [
-                {"check": self._spec(c),
-                 "element": c.element.model_dump() if c.element else None,
-                 "within": c.within.model_dump() if c.within else None} for c in checks],
-                "vacuous": before})
+            got = self.collect(frame, {"op": "checks", "vacuous": before,
+                                             "checks": [self._item(c) for c in checks]})
         except PlaywrightError as exc:
             return [(False, script_problem(exc, self.page.url))] * len(checks)
         out = []
