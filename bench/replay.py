@@ -8,6 +8,9 @@ script exports the example suites once (that run is also the warm-up), then time
 ``pytest`` processes, serially, alternating: the suites replayed with their committed recipes
 (``CI=true``, nothing may record) and the exported files run with ``-p no:webtask``, the same
 tests in both (the ones with an extract step cannot be exported and are left out of both).
+The export writes only a test's webtask steps; the test's own code after its last step (its
+Playwright asserts, with the helpers they call) is appended to its exported test, so both
+sides run the same calls.
 Both sides get the example suites' fixtures: the demo shop, the loopback-only request guard,
 this machine's Chromium. Prints each round with the 1-minute load average, the medians and
 their ratio, the overhead per test and per replayed action, and per-test medians from JUnit
@@ -22,6 +25,8 @@ exported code's. ``-k`` narrows both sides to matching tests, for quick iteratio
 from __future__ import annotations
 
 import argparse
+import ast
+import builtins
 import json
 import os
 import re
@@ -78,6 +83,40 @@ def pytest_run(args: list[str], cwd: Path, extra_env: dict[str, str] | None = No
                           env=run_env(**(extra_env or {})), timeout=1800, check=False)
 
 
+def own_code(nodeid: str) -> tuple[list[str], list[str]]:
+    """What the original test runs after its last webtask call that the export leaves out
+    (its own Playwright calls and asserts), as statements the exported test can run, and
+    the helper functions of its module they use. Statements that use ``webtask`` (its
+    page) or anything but ``page``, ``expect`` and those helpers are left out."""
+    file, _, name = nodeid.partition("::")
+    tree = ast.parse(source := (ROOT / file).read_text(encoding="utf-8"))
+    helpers = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)
+               and not f.name.startswith("test_") and not f.decorator_list}
+    test = next(f for f in tree.body if isinstance(f, ast.FunctionDef)
+                and f.name == name.partition("[")[0])
+    names = lambda node: {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}  # noqa: E731
+    last = max(i for i, stmt in enumerate(test.body) if "webtask" in names(stmt))
+    allowed = {"page", "expect", *helpers, *dir(builtins)}
+    kept = [stmt for stmt in test.body[last + 1:] if names(stmt) <= allowed]
+    used = set().union(*(names(stmt) for stmt in kept)) if kept else set()
+    return ([ast.get_source_segment(source, stmt) or "" for stmt in kept],
+            [ast.get_source_segment(source, helpers[h]) or "" for h in sorted(used & set(helpers))])
+
+
+def with_own_code(path: Path, nodeid: str) -> None:
+    """Append the original test's own trailing code to its exported test, so both sides
+    run the same calls and asserts (the export writes only the webtask steps)."""
+    statements, helpers = own_code(nodeid)
+    if not statements:
+        return
+    text = path.read_text(encoding="utf-8").rstrip("\n") + "\n"
+    if re.search(r"^    page = ", text, re.MULTILINE):  # the export followed a new tab
+        text += "    page = page.context.pages[0]  # the page fixture: the first tab\n"
+    text += "".join(f"    {line}\n" for stmt in statements for line in stmt.splitlines())
+    text += "".join(f"\n\n{helper}\n" for helper in helpers)
+    path.write_text(text, encoding="utf-8")
+
+
 def export(folder: Path, k: str | None) -> dict[str, str]:
     """Replay the suites once with ``--webtask-export``: exported module name -> the node id
     it was exported from."""
@@ -93,6 +132,7 @@ def export(folder: Path, k: str | None) -> dict[str, str]:
         if m is None:
             raise SystemExit(f"{path} does not say which test it was exported from")
         ids[path.stem] = m.group(1)
+        with_own_code(path, m.group(1))
     if not ids:
         raise SystemExit("nothing was exported" + (f" for -k {k!r}" if k else ""))
     return ids
