@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Playwright
 
 from pytest_webtask import WebTask
 from pytest_webtask.browser._sync.llm_browser import LLMBrowser
 from pytest_webtask.testing import ScriptedLLM, open_webtask
+from tests.engine import with_engine, without_engine
 from tests.server import LocalServer
 from tests.test_checks import act, done
 
@@ -38,9 +39,15 @@ TICK = "tick Buy milk"
 
 
 def run(browser: Browser, server: LocalServer, recipe: Path, mode: str, html: str,
-        steps: list[tuple[str, str]], replies: list[dict[str, Any]]) -> WebTask:
+        steps: list[tuple[str, str]], replies: list[dict[str, Any]], *,
+        engine: bool | None = None) -> WebTask:
+    """``engine`` False: the replay finds targets and tries checks with the collector in the
+    page's own world, as on a page made without the plugin (else with the selector engine
+    where the session registered it)."""
     server.pages["/app"] = html
     context = browser.new_context()
+    if engine is False:
+        without_engine(context)
     try:
         with open_webtask(context.new_page(), recipe, mode, base_url=server.url,
                           llm=ScriptedLLM(list(replies)), timeout=2.0) as task:
@@ -123,21 +130,28 @@ def test_a_polyfilled_dom_records_and_replays(browser: Browser, server: LocalSer
         " (i) => i.checked).length")
     recipe = tmp_path / "r.yaml"
     run(browser, server, recipe, "record", html, [("do", TICK)], TICK_REPLIES)
-    assert run(browser, server, recipe, "replay", html, [("do", TICK)], []).stats.replayed == 1
+    # the collector in the page's world, where the polyfill is (the engine's world has none)
+    assert run(browser, server, recipe, "replay", html, [("do", TICK)], [],
+               engine=False).stats.replayed == 1
 
 
 def test_a_script_error_is_reported_as_such_not_as_navigation(
-    browser: Browser, server: LocalServer, tmp_path: Path
+    browser: Browser, server: LocalServer, tmp_path: Path, playwright: Playwright
 ) -> None:
     recipe = tmp_path / "r.yaml"
     run(browser, server, recipe, "record", ROWS_LIST, [("do", TICK)], TICK_REPLIES)
     broken = ROWS_LIST.replace("<body>", "<body><script>window.getComputedStyle = () => "
                                "{ throw new Error('styles polyfill broke'); };</script>")
     with pytest.raises(pytest.fail.Exception) as failure:
-        run(browser, server, recipe, "replay", broken, [("do", TICK)], [])
+        run(browser, server, recipe, "replay", broken, [("do", TICK)], [], engine=False)
     message = str(failure.value)
     assert "the page's script failed while checking" in message
     assert "styles polyfill broke" in message and "navigating" not in message
+    # through the selector engine, in Playwright's own world, the page's scripts are not
+    # seen (as they are not by Playwright's own locators): the step replays, checked
+    with_engine(playwright)
+    assert run(browser, server, recipe, "replay", broken, [("do", TICK)], [],
+               engine=True).stats.replayed == 1
 
 
 STYLED = """<!doctype html><html><body><h1>Settings</h1>

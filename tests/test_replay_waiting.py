@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Locator, Page, Playwright
 
 from pytest_webtask.errors import CheckFailed
 from pytest_webtask.recipes._sync.replayer import Replayer
 from pytest_webtask.recipes.model import Check
 from pytest_webtask.recipes.waits import POLL_MS, backoff
 from pytest_webtask.types import Fingerprint
+from tests.engine import with_engine, without_engine
 from tests.server import LocalServer
 
 # "Saving..." shows until 600 ms after load, "Saved" from 900 ms after load.
@@ -58,13 +59,39 @@ def notes(page: Page, server: LocalServer) -> Page:
     return page
 
 
-def test_checks_that_hold_cost_one_call(notes: Page) -> None:
-    replayer = Counted(notes, timeout_ms=2000)
-    within = Fingerprint(tag="ul", css="#notes")
-    replayer.run_checks([text("Notes"), Check(expect="count", count=2, within=within),
-                         Check(expect="text", text="Two", within=within),
-                         Check(expect="url", path="/notes"), text("Saved")], "Step 1")
-    assert replayer.calls == 1 and replayer.waits == []
+@pytest.mark.parametrize("engine", [True, False], ids=["engine", "page-world"])
+def test_checks_that_hold_cost_one_call(engine: bool, browser: Browser, playwright: Playwright,
+                                        server: LocalServer,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through the selector engine (Playwright's world: one ``count`` of the checks'
+    selector, no collector call), or without it (one collector call in the page)."""
+    counts: list[str] = []
+    count = Locator.count
+
+    def counted(self: Locator) -> int:
+        counts.append(str(self))
+        return count(self)
+
+    monkeypatch.setattr(Locator, "count", counted)
+    if engine:
+        with_engine(playwright)
+    context = browser.new_context()
+    if not engine:
+        without_engine(context)
+    try:
+        page = context.new_page()
+        server.pages["/notes"] = PAGE
+        page.goto(server.url + "/notes")
+        page.get_by_text("Saved").wait_for()  # the page as it ends up
+        replayer = Counted(page, timeout_ms=2000)
+        within = Fingerprint(tag="ul", css="#notes")
+        replayer.run_checks([text("Notes"), Check(expect="count", count=2, within=within),
+                             Check(expect="text", text="Two", within=within),
+                             Check(expect="url", path="/notes"), text("Saved")], "Step 1")
+    finally:
+        context.close()
+    assert replayer.waits == []
+    assert (len(counts), replayer.calls) == ((1, 0) if engine else (0, 1))
 
 
 def test_a_check_that_does_not_hold_yet_is_polled_at_expects_intervals(
