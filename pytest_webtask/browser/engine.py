@@ -19,14 +19,21 @@ from typing import Any
 
 from ..types import Fingerprint
 from .script import COLLECTOR_JS
+from .secret_fields import HIDE_FIELD_JS
 
 ENGINE = "webtask-fingerprint"
 
 ENGINE_JS = (
     "(() => {\n"
     f"  const collector = {COLLECTOR_JS.strip()};\n"
+    f"  const hide = {HIDE_FIELD_JS};\n"
     "  const query = (s) => {\n"
     "    const a = JSON.parse(atob(s));\n"
+    "    if (a.hide) {  // a field a secret is typed into: masked as soon as it is found\n"
+    "      const el = collector({ op: 'target', fp: a.hide });\n"
+    "      if (el) hide(el);\n"
+    "      return el;\n"
+    "    }\n"
     "    if (!a.checks) return collector({ op: 'target', fp: a });\n"
     "    // a step's checks: the page itself when every one holds, else nothing\n"
     "    const got = collector({ op: 'checks', checks: a.checks, vacuous: !!a.vacuous });\n"
@@ -40,10 +47,12 @@ ENGINE_JS = (
 )
 
 
-def selector(fp: Fingerprint) -> str:
+def selector(fp: Fingerprint, *, hide: bool = False) -> str:
     """The selector of the element ``fp`` describes, for the engine (ASCII JSON: ``atob``
-    gives it back as is)."""
-    data = json.dumps(fp.model_dump(), ensure_ascii=True, separators=(",", ":"))
+    gives it back as is). ``hide``: a secret is typed into it; the engine masks the field
+    when it finds it, before Playwright types (``HIDE_FIELD_JS``), in the action's own call."""
+    payload = {"hide": fp.model_dump()} if hide else fp.model_dump()
+    data = json.dumps(payload, ensure_ascii=True, separators=(",", ":"))
     return f"{ENGINE}={base64.b64encode(data.encode('ascii')).decode('ascii')}"
 
 

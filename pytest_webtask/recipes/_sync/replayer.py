@@ -95,7 +95,9 @@ class Replayer:
         params: dict[str, Any] = dict(action.params)
         engine = self._engine_serves(action)
         if engine:  # the action's own call finds, verifies and acts on its target
-            locator = self.page.locator(selector(action.target)) if action.target else None
+            hide = self.names_secret(str(params.get("value", "")))
+            locator = self.page.locator(selector(action.target, hide=hide)) \
+                if action.target else None
             to_locator = self.page.locator(selector(action.to)) if action.to else None
         else:
             locator = self.resolve(action.target, where) if action.target else None
@@ -115,7 +117,8 @@ class Replayer:
                            substitute=self.substitute, resources=self.resources,
                            timeout_ms=self.timeout_ms, watch=watch, replay=True)
         try:
-            if locator is not None and self.names_secret(str(params.get("value", ""))):
+            if locator is not None and not engine \
+                    and self.names_secret(str(params.get("value", ""))):
                 # masked before the secret is typed: no picture of the page ever shows it
                 locator.evaluate(HIDE_FIELD_JS, timeout=self.timeout_ms)
             result = tool.perform(params, scene)
