@@ -83,6 +83,11 @@ def pytest_run(args: list[str], cwd: Path, extra_env: dict[str, str] | None = No
                           env=run_env(**(extra_env or {})), timeout=1800, check=False)
 
 
+def names(node: ast.AST) -> set[str]:
+    """The names a piece of code reads or writes."""
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
 def own_code(nodeid: str) -> tuple[list[str], list[str]]:
     """What the original test runs after its last webtask call that the export leaves out
     (its own Playwright calls and asserts), as statements the exported test can run, and
@@ -94,7 +99,6 @@ def own_code(nodeid: str) -> tuple[list[str], list[str]]:
                and not f.name.startswith("test_") and not f.decorator_list}
     test = next(f for f in tree.body if isinstance(f, ast.FunctionDef)
                 and f.name == name.partition("[")[0])
-    names = lambda node: {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}  # noqa: E731
     last = max(i for i, stmt in enumerate(test.body) if "webtask" in names(stmt))
     allowed = {"page", "expect", *helpers, *dir(builtins)}
     kept = [stmt for stmt in test.body[last + 1:] if names(stmt) <= allowed]

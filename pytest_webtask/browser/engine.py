@@ -2,13 +2,12 @@
 on it in one Playwright call.
 
 Registered with Playwright (``selectors.register``) by the ``webtask`` fixtures, it answers
-``webtask-fingerprint=<the fingerprint, base64 JSON>`` with the element collector.js's cascade
-decides on (``findTarget``: unique, visible, still the same element), or with nothing, so the
-action waits for it as it waits for any locator, polling at Playwright's own intervals. It
-also tries a step's checks (``checks_selector``), where they cost no script in the page's
-own world. Where
-it is not registered (a page made without the plugin), the replayer finds the target with an
-``evaluate`` first, as it always could.
+``webtask-fingerprint=<base64 JSON>`` with the element collector.js's cascade decides on
+(``findTarget``: unique, visible, still the same element), or with nothing, so the action
+waits for it as it waits for any locator, polling at Playwright's own intervals. It also
+tries a step's checks (``checks_selector``), where they cost no script in the page's own
+world. Where it is not registered (a page made without the plugin), the replayer finds the
+target with an ``evaluate`` first, as it always could.
 """
 
 from __future__ import annotations
@@ -29,15 +28,13 @@ ENGINE_JS = (
     f"  const hide = {HIDE_FIELD_JS};\n"
     "  const query = (s) => {\n"
     "    const a = JSON.parse(atob(s));\n"
-    "    if (a.hide) {  // a field a secret is typed into: masked as soon as it is found\n"
-    "      const el = collector({ op: 'target', fp: a.hide });\n"
-    "      if (el) hide(el);\n"
-    "      return el;\n"
+    "    if (a.checks) {  // a step's checks: the page itself when every one holds\n"
+    "      const got = collector({ op: 'checks', checks: a.checks, vacuous: false });\n"
+    "      return got.every((r) => r.ok) ? document.documentElement : null;\n"
     "    }\n"
-    "    if (!a.checks) return collector({ op: 'target', fp: a });\n"
-    "    // a step's checks: the page itself when every one holds, else nothing\n"
-    "    const got = collector({ op: 'checks', checks: a.checks, vacuous: !!a.vacuous });\n"
-    "    return got.every((r) => r.ok) ? document.documentElement : null;\n"
+    "    const el = collector({ op: 'target', fp: a.target });\n"
+    "    if (el && a.hide) hide(el);  // a secret is typed into it: masked when found\n"
+    "    return el;\n"
     "  };\n"
     "  return {\n"
     "    query(root, s) { return query(s); },\n"
@@ -47,22 +44,24 @@ ENGINE_JS = (
 )
 
 
-def selector(fp: Fingerprint, *, hide: bool = False) -> str:
-    """The selector of the element ``fp`` describes, for the engine (ASCII JSON: ``atob``
-    gives it back as is). ``hide``: a secret is typed into it; the engine masks the field
-    when it finds it, before Playwright types (``HIDE_FIELD_JS``), in the action's own call."""
-    payload = {"hide": fp.model_dump()} if hide else fp.model_dump()
+def _selector(payload: dict[str, Any]) -> str:
+    """The engine's selector for ``payload`` (ASCII JSON: ``atob`` gives it back as is)."""
     data = json.dumps(payload, ensure_ascii=True, separators=(",", ":"))
     return f"{ENGINE}={base64.b64encode(data.encode('ascii')).decode('ascii')}"
 
 
-def checks_selector(items: list[dict[str, Any]], vacuous: bool = False) -> str:
+def selector(fp: Fingerprint, *, hide: bool = False) -> str:
+    """The selector of the element ``fp`` describes. ``hide``: a secret is typed into it;
+    the engine masks the field when it finds it, before Playwright types
+    (``HIDE_FIELD_JS``), in the action's own call."""
+    return _selector({"target": fp.model_dump(), "hide": hide})
+
+
+def checks_selector(items: list[dict[str, Any]]) -> str:
     """The selector that matches the page (its root element) when every one of ``items``
     (the collector's ``checks`` op's) holds, and nothing when one does not: a step's checks
     tried in one call, in Playwright's own world."""
-    data = json.dumps({"checks": items, "vacuous": vacuous}, ensure_ascii=True,
-                      separators=(",", ":"))
-    return f"{ENGINE}={base64.b64encode(data.encode('ascii')).decode('ascii')}"
+    return _selector({"checks": items})
 
 
 def unknown(exc: Exception) -> bool:

@@ -18,7 +18,6 @@ def _prompts(role: str) -> dict[str, Any]:
     return dict(yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader))
 
 
-@cache
 def get_prompt(role: str, name: str) -> str:
     """Return prompt ``name`` from ``prompts_data/<role>.yaml`` (e.g. ``agent/proposer``)."""
     return str(_prompts(role)[name]["content"]).strip()

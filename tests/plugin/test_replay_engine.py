@@ -10,6 +10,8 @@ engine leaves no token, which is how the tests below see which way the replay we
 
 from __future__ import annotations
 
+import time
+
 from tests.plugin.conftest import Inner
 
 # The inner conftest's shop comes up with the variants named in SHOP_VARIANTS.
@@ -57,16 +59,17 @@ def test_the_engine_replays_and_fails_as_a_lookup_would(inner: Inner) -> None:
 
 
 
-# With DROP_SIZE, a script of the page's own takes that size off the dropdowns.
+# With DROP_SIZE (DISABLE_SIZE), a script of the page's own takes that size off the
+# dropdowns (disables it).
 DROPDOWN = '''
 import os
 
 def test_add(webtask, page):
-    if os.environ.get("DROP_SIZE"):
-        size = os.environ["DROP_SIZE"]
-        page.add_init_script(
-            "addEventListener('DOMContentLoaded', () => document.querySelectorAll('option')"
-            f".forEach((o) => {{ if (o.textContent === {size!r}) o.remove(); }}))")
+    for var, change in (("DROP_SIZE", "o.remove()"), ("DISABLE_SIZE", "o.disabled = true")):
+        if os.environ.get(var):
+            page.add_init_script(
+                "addEventListener('DOMContentLoaded', () => document.querySelectorAll('option')"
+                f".forEach((o) => {{ if (o.textContent === {os.environ[var]!r}) {change}; }}))")
     webtask.goto("/")
     webtask.do("add the Blue Oxford Shirt in size M to the cart")
     assert webtask.stats.replayed + webtask.stats.recorded == 1
@@ -85,3 +88,10 @@ def test_a_replayed_dropdown_without_its_option_says_which_it_has(inner: Inner) 
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines([
         "*action 1 (select)*No option 'M' in this dropdown; options: 'S', 'L'*"])
+    # the option is there but disabled: not said as missing; failed once, not waited twice
+    started = time.monotonic()
+    result = inner.run(env={**CI, "DISABLE_SIZE": "M"})
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*action 1 (select)*combobox \"Size\"*it is disabled*"])
+    assert "No option" not in result.stdout.str()
+    assert time.monotonic() - started < 2 * 3  # the inner runs' timeout is 3 s

@@ -355,14 +355,8 @@ class Replayer:
                         before: bool = False) -> list[tuple[bool, str]]:
         """One try of each check (no waiting), in one call for those on the main frame:
         each finds its element and container and is evaluated in the same ``evaluate``."""
-        out: dict[int, tuple[bool, str]] = {}
-        by_frame: dict[tuple[str, ...], list[int]] = {}
-        for n, check in enumerate(checks):
-            if check.expect == "url":
-                out[n] = self._url_holds(check, url or self.page.url)
-            else:  # in the frame of its element, else of its container
-                fp = check.element or check.within
-                by_frame.setdefault(tuple(fp.frame) if fp else (), []).append(n)
+        urls, by_frame = _by_frame(checks)
+        out = {n: self._url_holds(checks[n], url or self.page.url) for n in urls}
         for chain, indices in by_frame.items():
             for n, result in zip(indices, self._checks_in(
                     chain, [checks[n] for n in indices], before), strict=True):
@@ -374,22 +368,17 @@ class Replayer:
         engine (in Playwright's world, where an action's target is found: a step whose
         checks all hold at once puts no script in the page's world). False when one does
         not, or there is no engine: then ``holds_all`` says which, and why."""
-        if self.page.context in _NO_ENGINE:
+        if self.page.context in _NO_ENGINE or any(
+                self.names_secret(t) for c in checks
+                for t in (c.text or "", c.value or "", c.pattern or "", *c.texts)):
+            return False  # (a selector shows in Playwright's logs; a secret must not)
+        urls, by_frame = _by_frame(checks)
+        if not all(self._url_holds(checks[n], self.page.url)[0] for n in urls):
             return False
-        by_frame: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-        for check in checks:
-            if any(self.names_secret(t) for t in (check.text or "", check.value or "",
-                                                  check.pattern or "", *check.texts)):
-                return False  # a selector shows in Playwright's logs; a secret must not
-            if check.expect == "url":
-                if not self._url_holds(check, self.page.url)[0]:
-                    return False
-            else:
-                fp = check.element or check.within
-                by_frame.setdefault(tuple(fp.frame) if fp else (), []).append(self._item(check))
         try:
-            for chain, items in by_frame.items():
+            for chain, indices in by_frame.items():
                 frame = self._frame(chain)
+                items = [self._item(checks[n]) for n in indices]
                 if frame is None or not frame.locator(checks_selector(items)).count():
                     return False
         except PlaywrightError as exc:
@@ -440,6 +429,20 @@ class Replayer:
                 return False, f"the URL's query has {have} (URL {url})"
         return True, ""
 
+
+
+def _by_frame(checks: list[Check]) -> tuple[list[int], dict[tuple[str, ...], list[int]]]:
+    """The checks' indices: the URL checks (held by the page's URL, no call), and the others
+    by the iframe chain of their element, else of their container (one call per frame)."""
+    urls: list[int] = []
+    by_frame: dict[tuple[str, ...], list[int]] = {}
+    for n, check in enumerate(checks):
+        if check.expect == "url":
+            urls.append(n)
+        else:
+            fp = check.element or check.within
+            by_frame.setdefault(tuple(fp.frame) if fp else (), []).append(n)
+    return urls, by_frame
 
 
 def _unseen(where: str, dialog: Dialog) -> str:

@@ -74,23 +74,40 @@ class SelectTool(Select, ElementTool):
         """Playwright's ``select_option`` with the value (an option's value or its label,
         the first that matches). Recording looks at the options first, so that a model's
         wrong guess is told the options at once; a replay selects at once, as exported code
-        does, and looks only when the option did not come within the timeout."""
+        does, and looks only when that timed out with the dropdown there: a missing option
+        is said with the options it has, anything else (the option or the dropdown
+        disabled) is the replayer's to say."""
         value = _value(params, scene)
         if scene.replay:
             try:
                 el.select_option(value, timeout=scene.timeout_ms)
                 return None
             except PlaywrightTimeoutError:
-                if not el.count():
-                    raise  # the dropdown is gone: the replayer says so
-        options = el.evaluate(
-            "el => Array.from(el.options || []).map(o => [o.label.trim(), o.value])",
-            timeout=scene.timeout_ms)
-        if not any(value in (label, v) for label, v in options):
-            shown = ", ".join(repr(label) for label, _ in options) or "none"
-            return f"No option {value!r} in this dropdown; options: {shown}"
+                options = _options(el, scene.timeout_ms) if el.count() else None
+                if options is None or _has_option(value, options):
+                    raise
+                return _no_option(value, options)
+        options = _options(el, scene.timeout_ms)
+        if not _has_option(value, options):
+            return _no_option(value, options)
         el.select_option(value, timeout=scene.timeout_ms)
         return None
+
+
+def _options(el: Locator, timeout_ms: float) -> list[list[str]]:
+    """A dropdown's options, [label, value] each."""
+    return el.evaluate(  # type: ignore[no-any-return]
+        "el => Array.from(el.options || []).map(o => [o.label.trim(), o.value])",
+        timeout=timeout_ms)
+
+
+def _has_option(value: str, options: list[list[str]]) -> bool:
+    return any(value in (label, v) for label, v in options)
+
+
+def _no_option(value: str, options: list[list[str]]) -> str:
+    shown = ", ".join(repr(label) for label, _ in options) or "none"
+    return f"No option {value!r} in this dropdown; options: {shown}"
 
 
 class HoverTool(Hover, ElementTool):
