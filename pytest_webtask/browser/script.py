@@ -1,10 +1,10 @@
 """The in-page collector script, loaded once from collector.js.
 
-``COLLECTOR_JS`` is the whole script (about 50 KB, compacted), for one ``evaluate``. ``CALL_JS`` and
-``INSTALL_JS`` serve callers that evaluate it many times on a page, as a replay does: the
-first call on a document installs the script under a name of this process's own, and later
-calls send only a call to it, so the script crosses to the browser and is compiled once per
-document rather than once per call (the replayer's ``collect``).
+``COLLECTOR_JS`` is the whole script (about 50 KB, compacted), for one ``evaluate``.
+``CALL_JS`` and ``INSTALL_JS`` serve callers that evaluate it many times on a page, as a
+replay does: the first call on a document installs the script under a name of this
+process's own, and later calls send only a call to it, so the script crosses to the browser
+and is compiled once per document rather than once per call (the replayer's ``collect``).
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from importlib import resources
 def compact(source: str) -> str:
     """A script as it is sent to the browser: without its comment lines and indentation (a
     third of collector.js), line breaks kept, so it reads as the same code. Sent and compiled
-    in every document a replay touches, twice (the page, and the selector engine in
-    Playwright's own world). Holds for scripts with no string over several lines (no line
-    ending in a backslash, no template literal across lines): tests/test_layout.py checks."""
+    in every document a replay acts in (the selector engine, in Playwright's own world), and
+    in the page's world where a check does not hold at once. Holds for scripts with no
+    string over several lines (no line ending in a backslash, no template literal across
+    lines): tests/test_layout.py checks."""
     lines = (line.strip() for line in source.splitlines())
     return "\n".join(line for line in lines if line and not line.startswith("//"))
 
