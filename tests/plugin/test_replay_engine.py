@@ -16,8 +16,18 @@ from tests.plugin.conftest import Inner
 
 # The inner conftest's shop comes up with the variants named in SHOP_VARIANTS.
 TEST = '''
+import os
+
 def test_add(webtask, page):
+    if os.environ.get("STRICT_CSP"):  # the shop served with a policy that forbids eval
+        page.route("**/*", lambda route: route.fulfill(response=(r := route.fetch(max_redirects=0)), headers={
+            **r.headers, "content-security-policy": "script-src 'self' 'unsafe-inline'"}))
+        page.add_init_script(
+            "addEventListener('DOMContentLoaded', () => { try { eval('1') } catch (e) {"
+            " document.documentElement.dataset.evalBlocked = 'yes' } })")
     webtask.goto("/")
+    if os.environ.get("STRICT_CSP"):  # the policy is in force on the page
+        assert page.locator("html[data-eval-blocked=yes]").count() == 1
     webtask.do("add the Blue Oxford Shirt in size M to the cart")
     assert webtask.stats.replayed + webtask.stats.recorded == 1
     if webtask.stats.replayed:  # no resolve evaluate ran: no target token was left behind
@@ -34,6 +44,9 @@ def test_the_engine_replays_and_fails_as_a_lookup_would(inner: Inner) -> None:
     inner.tests(TEST)
     inner.run().assert_outcomes(passed=1)  # recorded
     inner.run(env=CI).assert_outcomes(passed=1)  # replayed through the engine
+    # a page whose policy forbids eval: the engine (evaluated where Playwright evaluates its
+    # own engines) still finds, verifies and checks
+    inner.run(env={**CI, "STRICT_CSP": "1"}).assert_outcomes(passed=1)
 
     # two look-alike buttons in the card: ambiguous, said as the cascade says it
     result = inner.run(env={**CI, "SHOP_VARIANTS": "duplicate_button"})
