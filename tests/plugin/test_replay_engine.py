@@ -20,8 +20,11 @@ import os
 
 def test_add(webtask, page):
     if os.environ.get("STRICT_CSP"):  # the shop served with a policy that forbids eval
-        page.route("**/*", lambda route: route.fulfill(response=(r := route.fetch(max_redirects=0)), headers={
-            **r.headers, "content-security-policy": "script-src 'self' 'unsafe-inline'"}))
+        def strict(route):
+            response = route.fetch(max_redirects=0)
+            route.fulfill(response=response, headers={
+                **response.headers, "content-security-policy": "script-src 'self' 'unsafe-inline'"})
+        page.route("**/*", strict)
         page.add_init_script(
             "addEventListener('DOMContentLoaded', () => { try { eval('1') } catch (e) {"
             " document.documentElement.dataset.evalBlocked = 'yes' } })")
