@@ -43,12 +43,13 @@ ENGINE_JS = (
     "})()"
 )
 
-# What Playwright is given: the engine's source as a string, evaluated on the first query in
-# a document. Playwright evaluates every registered engine's source in every document it
-# queries, and the collector (~50 KB) compiled that way cost ~7 ms per document; as a string
-# it is only scanned, and evaluated (through V8's cache of global evals) where it is used.
-# The stub's eval runs where Playwright's own runs (its injected script evals each engine's
-# source), so a page's Content-Security-Policy treats both alike.
+# What Playwright is given: the engine's source as a string, evaluated on its first query in
+# a document. Playwright's injected script evaluates every registered engine's source each
+# time it is set up in a world of a document: Playwright's own world and the page's main
+# world alike, whatever ``content_script`` says; compiled there, the collector (~50 KB) cost
+# each such world, used or not (a fresh document's first query: 42-45 ms before, 34-36 ms
+# after; bench/README.md). The eval runs where Playwright's own does, so a page's
+# Content-Security-Policy treats both alike.
 STUB_JS = (
     "(() => {\n"
     f"  const source = {json.dumps(ENGINE_JS)};\n"
