@@ -65,3 +65,50 @@ def _key(action: Action, execution: ExecutionResult) -> str:
         return json.dumps([action.tool, target, params], sort_keys=True, default=str)
     except (TypeError, ValueError, RecursionError):
         return repr([action.tool, target, show(params)])
+
+
+class FutileRepeat:
+    """Actions that already ran, succeeded and changed nothing on the page (since it last
+    changed). Proposing only such actions again is refused before they run: the model is
+    asked once more with that fact, and a second such reply ends the task."""
+
+    def __init__(self) -> None:
+        self.futile: set[str] = set()
+        self.refused = 0
+        self.actions: list[Action] = []
+
+    def after(self, actions: list[Action], executions: list[ExecutionResult],
+              unchanged: bool) -> None:
+        """A step's actions ran and the page is now known to have changed or not."""
+        if not unchanged:
+            self.futile = set()
+            return
+        self.futile |= {_plain_key(a) for a, e in zip(actions, executions, strict=False)
+                        if e.success}
+
+    def repeats(self, actions: list[Action]) -> bool:
+        """Would these actions only repeat what changed nothing?"""
+        return bool(actions) and all(_plain_key(a) in self.futile for a in actions)
+
+    def refuse(self, actions: list[Action]) -> None:
+        self.refused += 1
+        self.actions = list(actions)
+
+    @property
+    def exhausted(self) -> bool:
+        return self.refused >= 2
+
+    def stop_message(self, said: str) -> str:
+        what = "; ".join(f"{a.tool} {show(a.parameters, 200)}" for a in self.actions)
+        return (f"Stopped: the model asked twice more for actions that had already run, "
+                f"succeeded and changed nothing on the page ({what}), and never reported the "
+                f"task done. Its last message: {said}")
+
+
+def _plain_key(action: Action) -> str:
+    """Tool and parameters as the model gave them: on a page that did not change, an id
+    means the same element as before."""
+    try:
+        return json.dumps([action.tool, action.parameters], sort_keys=True, default=str)
+    except (TypeError, ValueError, RecursionError):
+        return repr([action.tool, show(action.parameters)])

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..types import Action, ExecutionResult, Fingerprint, Usage
+
+if TYPE_CHECKING:
+    from .changes import PageChange
 
 
 @dataclass
@@ -46,7 +49,8 @@ class Step:
     """One agent cycle: one proposal and the results of the actions that ran.
 
     ``note`` says why fewer actions ran than were proposed (the page navigated or
-    re-rendered, leaving the remaining element ids stale).
+    re-rendered, leaving the remaining element ids stale). ``change`` is what the actions
+    did to the page, known when the next step reads it.
     """
 
     proposal: ProposalResult
@@ -54,6 +58,7 @@ class Step:
     note: str | None = None
     evidence: list[Evidence] = field(default_factory=list)
     url: str = ""
+    change: PageChange | None = None
 
 
 @dataclass

@@ -102,6 +102,8 @@ class TaskContext:
                     lines.append(f"    Error: {cap(self.redact(execution.error), MAX_MESSAGE)}")
                 if execution.output:
                     lines.append(f"    Output: {cap(self.redact(execution.output), MAX_MESSAGE)}")
+            if step.change is not None:
+                lines.append(f"  Page: {step.change.summary()}")
             if step.note:
                 lines.append(f"  Note: {step.note}")
         return Block(self.redact("\n".join(lines)))

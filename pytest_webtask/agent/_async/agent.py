@@ -10,6 +10,7 @@ from playwright.async_api import Page
 from ...browser._async.guard import AsyncOriginGuard
 from ...browser._async.llm_browser import AsyncLLMBrowser
 from ...browser.origins import default_origins
+from ...browser.page_state import PageState
 from ...defaults import MAX_STEPS, PAGE_CHARS, chosen_page_chars
 from ...errors import ProposalError
 from ...llm.base import LLM
@@ -19,9 +20,11 @@ from ...tools._async.browser_tools import AsyncTool
 from ...tools._async.registry import AsyncToolRegistry, browser_registry
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget
-from ..loops import RepeatedFailure
+from ..changes import page_change
+from ..loops import FutileRepeat, RepeatedFailure
 from ..models import ProposalResult, Step, TaskResult
-from ..parsing import ProposalModel, proposal_from
+from ..parsing import ProposalModel, proposal_from, show
+from ..reply_schema import reply_schema
 from ..task_context import TaskContext
 from .asker import AsyncAsker
 from .evidence import evidence_problem, resolve_evidence
@@ -33,7 +36,14 @@ FIRST_QUIET_MS = 250
 
 class AsyncProposer:
     """Builds the context and makes exactly one LLM call per step (plus one re-ask
-    when the reply is unusable)."""
+    when the reply is unusable).
+
+    The request opens with what stays the same for the whole task (instructions, then the
+    tools, in the system message; then the task), so a server's prefix cache reuses it; the
+    step history, the page state and, after actions, what they changed and the question
+    whether the task is now done come last. The reply schema is made for this request: the
+    task's tools and the ids of the page state just read.
+    """
 
     def __init__(self, llm: LLM, task: TaskContext, tools: AsyncToolRegistry,
                  browser: AsyncLLMBrowser, usage: Usage | None = None,
@@ -47,19 +57,46 @@ class AsyncProposer:
         # called after the page is read, before the history is written: what happened
         # between steps (a late navigation the guard stopped) goes into the history
         self.between_steps: Callable[[], None] | None = None
+        # called once per step that ran actions, when the next reading shows what they did
+        self.after_change: Callable[[Step], None] | None = None
+        self.seen: PageState | None = None  # the page state the last request showed
 
     async def build_context(self) -> Context:
         page = await self.browser.get_page_context()
+        state = self.browser.snapshot
         if self.between_steps is not None:
             self.between_steps()
-        context = Context(system=get_prompt("agent/proposer", "proposer_system"),
+        last = self.task.steps[-1] if self.task.steps else None
+        if (last is not None and last.change is None and last.executions
+                and self.seen is not None and state is not None):
+            last.change = page_change(self.seen, state)
+            if self.after_change is not None:
+                self.after_change(last)
+        self.seen = state
+        system = get_prompt("agent/proposer", "proposer_system")
+        context = Context(system=f"{system}\n\n{self.tools.get_tools_context().text}",
                           purpose="step", task=self.task.task, step=len(self.task.steps) + 1)
         context.append(self.task.get_task_context())
         context.append(self.task.get_resources_context())
         context.append(self.task.get_steps_context())
-        context.append(self.tools.get_tools_context())
+        # the question closes the page state's block: what a reader of "the page" gets
+        page.text = f"{page.text}\n\n---\n\n{self.question(last).text}"
         context.append(page)
+        ids = list(state.elements) if state is not None else []
+        context.response_schema = reply_schema(
+            [(t.name, t.params_class) for t in self.tools.tools()], ids)
         return context  # the asker masks secrets before anything is sent
+
+    def question(self, last: Step | None) -> Block:
+        """What the last actions changed, then the question asked first: is the task done?"""
+        if last is None or last.change is None:
+            return Block(get_prompt("agent/proposer", "first_question").format(
+                task=self.task.task))
+        actions = ", ".join(f"{a.tool} {show(a.parameters, 120)}"
+                            for a in last.proposal.actions[:len(last.executions)])
+        return Block(get_prompt("agent/proposer", "changes").format(
+            step=len(self.task.steps), actions=actions, changes=last.change.describe(),
+            task=self.task.task))
 
     async def propose(self, extra: Block | None = None) -> ProposalResult:
         context = await self.build_context()
@@ -79,11 +116,27 @@ class AsyncExecuter:
         self.settle_timeout_ms = settle_timeout_ms
         self.guard = guard
 
+    def refusal(self, action: Action) -> str | None:
+        """Why an action may not run: it names a tool the task does not have, or an element
+        id the page state the model was sent does not have (one from an earlier page, or
+        invented). Such an action never reaches the browser."""
+        if self.tools.get(action.tool) is None:
+            return None  # the registry says so, listing the tools
+        snapshot = self.browser.snapshot
+        known = snapshot.elements if snapshot is not None else {}
+        for name in ("element_id", "to_element_id"):
+            value = action.parameters.get(name)
+            if isinstance(value, str) and value not in known:
+                return unknown_id(value, list(known))
+        return None
+
     async def execute(self, actions: list[Action]) -> tuple[list[ExecutionResult], str | None]:
         results: list[ExecutionResult] = []
         note = None
         for i, action in enumerate(actions, 1):
-            result = await self.tools.execute(action)
+            refusal = self.refusal(action)
+            result = (ExecutionResult(success=False, error=refusal) if refusal
+                      else await self.tools.execute(action))
             results.append(result)
             remaining = actions[i:]
             if not remaining:
@@ -114,6 +167,19 @@ class AsyncExecuter:
         await self.tools.late_events()
         blocked = self.guard.note() if self.guard else None
         return results, " ".join(filter(None, [note, blocked])) or None
+
+
+def unknown_id(element_id: str, known: list[str]) -> str:
+    """The error for an id the current page state does not have, with the ids it has (those
+    of the same kind first)."""
+    kind = element_id.rsplit("-", 1)[0]
+    alike = [k for k in known if k.rsplit("-", 1)[0] == kind]
+    shown = (alike or known)[:20]
+    more = len(alike or known) - len(shown)
+    listed = ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+    return (f"Unknown element id {element_id!r}: the current page state has no such id (it "
+            f"may be from an earlier page). Ids it has{' of that kind' if alike else ''}: "
+            f"{listed or 'none'}.")
 
 
 class AsyncAgent:
@@ -157,6 +223,7 @@ class AsyncAgent:
         self.guard: AsyncOriginGuard | None = None
         self.usage = Usage()
         self._repeats = RepeatedFailure()
+        self._futile = FutileRepeat()
         self._task_context: TaskContext | None = None
         self.tool_registry: AsyncToolRegistry | None = None
         self.proposer: AsyncProposer | None = None
@@ -190,6 +257,8 @@ class AsyncAgent:
                                       self.browser, usage=self.usage, budget=self.budget)
         self.proposer.between_steps = self._late_requests
         self._repeats = RepeatedFailure()
+        self._futile = FutileRepeat()
+        self.proposer.after_change = self._after_change
         if self.guard is None or self.guard.origins != origins:
             await self.close()
             self.guard = AsyncOriginGuard(self.page.context, origins,
@@ -205,6 +274,10 @@ class AsyncAgent:
         if late and self._task_context is not None and self._task_context.steps:
             last = self._task_context.steps[-1]
             last.note = " ".join(filter(None, [last.note, "After this step: " + late]))
+
+    def _after_change(self, step: Step) -> None:
+        assert step.change is not None
+        self._futile.after(step.proposal.actions, step.executions, step.change.unchanged)
 
     async def close(self) -> None:
         """Remove the origin guard's route from the browser context."""
@@ -234,6 +307,24 @@ class AsyncAgent:
                 if proposal.complete:
                     step.evidence = await resolve_evidence(self.browser, proposal.evidence,
                                                            self._task_context.substitute)
+        if self._futile.repeats(proposal.actions) and not proposal.complete \
+                and not proposal.impossible:
+            # the same actions again on a page they did not change: not run; asked once more
+            self._futile.refuse(proposal.actions)
+            extra = Block(get_prompt("agent/proposer", "futile_repeat").format(
+                actions=", ".join(f"{a.tool} {show(a.parameters, 120)}"
+                                  for a in proposal.actions)))
+            proposal = await self.proposer.propose(extra)
+            snapshot = self.browser.snapshot
+            step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
+            if proposal.complete:
+                step.evidence = await resolve_evidence(self.browser, proposal.evidence,
+                                                       self._task_context.substitute)
+            elif self._futile.repeats(proposal.actions) and not proposal.impossible:
+                self._futile.refuse(proposal.actions)
+                step.note = "Not run: these actions already ran and changed nothing."
+                self._task_context.add_step(step)
+                return step
         if proposal.actions and not proposal.complete and not proposal.impossible:
             step.executions, step.note = await self.executer.execute(proposal.actions)
             repeated = self._repeats.see(proposal.actions, step.executions)
@@ -275,6 +366,9 @@ class AsyncAgent:
                     return self._result(True, step.proposal.message, start_usage)
                 if self._repeats.exhausted:
                     return self._result(False, self._repeats.stop_message(), start_usage)
+                if self._futile.exhausted:
+                    return self._result(False, self._futile.stop_message(step.proposal.message),
+                                        start_usage)
         except ProposalError as exc:
             return self._result(False, str(exc), start_usage)
         finally:

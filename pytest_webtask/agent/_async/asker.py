@@ -35,7 +35,8 @@ class AsyncAsker:
         for block in context.blocks:  # secrets never reach the model
             block.text = self.task.redact(block.text)
         context.task = self.task.redact(context.task)
-        context.response_schema = model.model_json_schema()
+        if context.response_schema is None:  # a caller may have made one for this request
+            context.response_schema = model.model_json_schema()
         text = await self._call(context)
         try:
             return parse_model(text, model)

@@ -36,7 +36,8 @@ class Asker:
         for block in context.blocks:  # secrets never reach the model
             block.text = self.task.redact(block.text)
         context.task = self.task.redact(context.task)
-        context.response_schema = model.model_json_schema()
+        if context.response_schema is None:  # a caller may have made one for this request
+            context.response_schema = model.model_json_schema()
         text = self._call(context)
         try:
             return parse_model(text, model)

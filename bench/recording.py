@@ -1,0 +1,252 @@
+"""Recording plain demo-shop tests with a real model, then replaying them with no model.
+
+    bash ../shared/local-model/serve.sh             # or any OpenAI-compatible endpoint
+    export WEBTASK_MODEL=local OPENAI_BASE_URL=http://127.0.0.1:8080/v1 OPENAI_API_KEY=none
+    python -m bench.recording                       # the 10 tests and the quick start's
+    python -m bench.recording --tests search,cart --max-calls 8
+
+Each test is written into a fresh folder and recorded in its own ``pytest --webtask-record``
+process against the demo shop (so one test's figures are its own); every test that recorded
+is then replayed in one run with ``CI=true`` and no model. A small ``conftest.py`` logs each
+step (how it ran, model calls, tokens, seconds) as JSON lines. Results go to ``--out`` as JSON
+and a Markdown table with the model, the machine's cores and the load average. The tests are
+the bench's own, written as a user would write them; none of them is in the example suites.
+
+This is a benchmark of a model's competence, run by hand: the project's tests never call a
+model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from bench.common import ROOT
+from example_suites.demo_shop import DemoShop
+
+# name -> the test's body, as a user writes it. Plain flows of the demo shop: search,
+# category, details, add to cart, sign-in page, sort, cart, checkout, pagination.
+TESTS: dict[str, str] = {
+    "quick_start": '''
+    webtask.goto("/")
+    webtask.do("add the Blue Oxford Shirt in size M to the cart")
+    webtask.check("the cart total is $39.00")''',
+    "search": '''
+    webtask.goto("/")
+    webtask.do("search the products for linen")
+    webtask.check("the list shows the White Linen Shirt")''',
+    "category": '''
+    webtask.goto("/")
+    webtask.do("show only the products of the Jackets category")
+    webtask.check("the Green Field Jacket is listed")''',
+    "details": '''
+    webtask.goto("/")
+    webtask.do("open the details of the Canvas Tote Bag")
+    webtask.check("the details say it is in the Accessories category")''',
+    "add_to_cart": '''
+    webtask.goto("/")
+    webtask.do("add the Canvas Tote Bag to the cart")
+    webtask.check("the cart shows the Canvas Tote Bag")''',
+    "signin_page": '''
+    webtask.goto("/")
+    webtask.do("open the sign in page")
+    webtask.check("the page has a Password field")''',
+    "sort": '''
+    webtask.goto("/")
+    webtask.do("sort the products by price from high to low")
+    webtask.check("the first product is the Green Field Jacket")''',
+    "empty_cart": '''
+    webtask.goto("/")
+    webtask.do("open the cart page")
+    webtask.check("the cart is empty")''',
+    "next_page": '''
+    webtask.goto("/")
+    webtask.do("go to the next page of products")
+    webtask.check("the page says Page 2 of 3")''',
+    "checkout": '''
+    webtask.goto("/")
+    webtask.do("add the Canvas Tote Bag to the cart")
+    webtask.do("proceed to checkout")
+    webtask.check("the checkout page shows a Place order button")''',
+    "wrong_signin": '''
+    webtask.goto("/signin")
+    webtask.do("sign in with email nobody@example.com and password wrong")
+    webtask.check("the page says Wrong email or password.")''',
+}
+
+CONFTEST = '''
+import json, os, time
+import pytest
+
+LOG = os.environ["WEBTASK_BENCH_LOG"]
+
+def pytest_webtask_step_done(item, outcome):
+    usage = outcome.result.usage if outcome.result is not None else None
+    line = {"test": item.name, "kind": outcome.kind, "text": outcome.text, "how": outcome.how,
+            "seconds": round(outcome.seconds, 2),
+            "calls": usage.calls if usage else 0,
+            "prompt_tokens": usage.prompt_tokens if usage else 0,
+            "completion_tokens": usage.completion_tokens if usage else 0}
+    with open(LOG, "a") as f:
+        f.write(json.dumps(line) + "\\n")
+
+def pytest_webtask_step_failed(item, kind, text, message):
+    with open(LOG, "a") as f:
+        f.write(json.dumps({"test": item.name, "kind": kind, "text": text, "how": "failed",
+                            "message": message[:2000]}) + "\\n")
+'''
+
+
+@dataclass
+class TestRecord:
+    name: str
+    recorded: bool = False
+    replayed: bool | None = None
+    seconds: float = 0.0
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    failure: str = ""
+
+    @property
+    def calls(self) -> int:
+        return sum(s.get("calls", 0) for s in self.steps)
+
+
+def write_test(folder: Path, name: str) -> Path:
+    path = folder / f"test_{name}.py"
+    path.write_text(f"def test_{name}(webtask):{TESTS[name]}\n")
+    return path
+
+
+def pytest_run(folder: Path, args: list[str], env: dict[str, str],
+               timeout: float) -> tuple[int, str]:
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-p", "no:xdist",
+           "-p", "no:randomly", *args]
+    try:
+        done = subprocess.run(cmd, cwd=folder, env=env, capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        out = exc.stdout if isinstance(exc.stdout, str) else ""
+        return 124, out + f"\n(timed out after {timeout:g}s)"
+    return done.returncode, done.stdout + done.stderr
+
+
+def load_average() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "?"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tests", default=",".join(TESTS), help="comma-separated test names")
+    ap.add_argument("--max-calls", type=int, default=10, help="model calls per step at most")
+    ap.add_argument("--timeout", type=float, default=900, help="seconds per test at most")
+    ap.add_argument("--out", default="bench/results/recording", help="results, without suffix")
+    ap.add_argument("--keep", help="keep the tests and recipes in this folder")
+    a = ap.parse_args(argv)
+    if not os.environ.get("WEBTASK_MODEL"):
+        print("No model: set WEBTASK_MODEL, OPENAI_BASE_URL and OPENAI_API_KEY "
+              "(bash ../shared/local-model/serve.sh prints them).", file=sys.stderr)
+        return 2
+    names = [n.strip() for n in a.tests.split(",") if n.strip()]
+    unknown = [n for n in names if n not in TESTS]
+    if unknown:
+        print(f"Unknown test(s): {', '.join(unknown)}; known: {', '.join(TESTS)}",
+              file=sys.stderr)
+        return 2
+    folder = Path(a.keep) if a.keep else Path(tempfile.mkdtemp(prefix="webtask-rec-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "conftest.py").write_text(CONFTEST)
+    log = folder / "steps.jsonl"
+    log.unlink(missing_ok=True)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "WEBTASK_BENCH_LOG": str(log),
+           "WEBTASK_MAX_LLM_CALLS": str(a.max_calls)}
+    env.pop("CI", None)
+    env.setdefault("WEBTASK_LLM_TIMEOUT", "600")
+    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    load_start = load_average()
+    records: list[TestRecord] = []
+    with DemoShop(seed=7) as shop:
+        for name in names:
+            rec = TestRecord(name)
+            path = write_test(folder, name)
+            t0 = time.monotonic()
+            code, out = pytest_run(folder, [path.name, "--webtask-record", "--base-url",
+                                            shop.url], env, a.timeout)
+            rec.seconds = round(time.monotonic() - t0, 1)
+            (folder / f"{name}.record.log").write_text(out)
+            rec.recorded = code == 0
+            if not rec.recorded:
+                rec.failure = _failure(out)
+            records.append(rec)
+            print(f"{name}: {'recorded' if rec.recorded else 'NOT recorded'} in "
+                  f"{rec.seconds:.0f}s" + ("" if rec.recorded else f": {rec.failure[:300]}"),
+                  flush=True)
+            shop.reset()
+        done = [r for r in records if r.recorded]
+        if done:
+            replay_env = {**env, "CI": "true", "WEBTASK_MODEL": "", "OPENAI_API_KEY": ""}
+            for rec in done:
+                code, out = pytest_run(folder, [f"test_{rec.name}.py", "--base-url", shop.url],
+                                       replay_env, 300)
+                (folder / f"{rec.name}.replay.log").write_text(out)
+                rec.replayed = code == 0
+                if not rec.replayed:
+                    rec.failure = "replay: " + _failure(out)
+                shop.reset()
+    steps = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    for rec in records:
+        rec.steps = [s for s in steps if s["test"] == f"test_{rec.name}"]
+    report = {"started": started, "model": os.environ.get("WEBTASK_MODEL"),
+              "base_url": os.environ.get("OPENAI_BASE_URL"), "cores": os.cpu_count(),
+              "load_start": load_start, "load_end": load_average(),
+              "max_calls_per_step": a.max_calls, "folder": str(folder),
+              "tests": [{**asdict(r), "calls": r.calls} for r in records]}
+    out = Path(a.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.with_suffix(".json").write_text(json.dumps(report, indent=1))
+    table = markdown(report, records)
+    out.with_suffix(".md").write_text(table)
+    print(table)
+    return 0
+
+
+def markdown(report: dict[str, Any], records: list[TestRecord]) -> str:
+    rows = ["| test | recorded | replayed (CI=true) | model calls | record s | s per call |",
+            "| --- | --- | --- | ---: | ---: | ---: |"]
+    for r in records:
+        per = f"{r.seconds / r.calls:.1f}" if r.calls else "-"
+        rows.append(f"| {r.name} | {'yes' if r.recorded else 'no'} | "
+                    f"{'-' if r.replayed is None else 'yes' if r.replayed else 'no'} | "
+                    f"{r.calls} | {r.seconds:.0f} | {per} |")
+    n = len(records)
+    rec = sum(r.recorded for r in records)
+    rep = sum(bool(r.replayed) for r in records)
+    head = (f"Model {report['model']} at {report['base_url']}, {report['cores']} cores, "
+            f"load {report['load_start']} at the start, {report['load_end']} at the end, "
+            f"{report['started']}. Recorded {rec}/{n}; replayed {rep}/{rec}.\n\n")
+    fails = [f"- {r.name}: {r.failure[:400]}" for r in records if r.failure]
+    return head + "\n".join(rows) + ("\n\nFailures:\n" + "\n".join(fails) if fails else "") + "\n"
+
+
+def _failure(out: str) -> str:
+    """The failure's own lines: pytest's 'E ' lines, else the output's tail."""
+    lines = [ln[1:].strip() for ln in out.splitlines() if ln.startswith("E ")]
+    if not lines:
+        lines = [ln for ln in out.splitlines() if "Step " in ln and ("do(" in ln or "check(" in ln)]
+    text = " ".join(lines) if lines else " ".join(out.strip().splitlines()[-5:])
+    return text[:2000]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

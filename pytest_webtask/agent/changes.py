@@ -1,0 +1,88 @@
+"""What a step's actions changed on the page: the page state before and after, compared line
+by line with element ids left out (a re-rendered page numbers its elements again), and the URL.
+
+The next request shows it to the model right after the page state, so a small model reads
+"the list now shows 2 products" instead of finding it in a page state it has seen before.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+
+from ..browser.page_state import PageState
+
+# "  - button-3 (type=...) ..." -> "- button (type=...) ...": the id's number dropped
+_ID = re.compile(r"^(\s*-\s+)([a-z][a-z0-9]*)-\d+\b")
+SHOWN = 12  # lines shown of what is new, and of what is gone
+
+
+def _plain(line: str) -> str:
+    return _ID.sub(r"\1\2", line).strip()
+
+
+@dataclass
+class PageChange:
+    """How the page after a step differs from the page the step was proposed on. ``added``
+    lines are shown as the new page state has them (with their ids); ``removed`` lines
+    without ids (those ids no longer exist)."""
+
+    url_before: str
+    url_after: str
+    title_before: str = ""
+    title_after: str = ""
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+    @property
+    def unchanged(self) -> bool:
+        return (self.url_before == self.url_after and self.title_before == self.title_after
+                and not self.added and not self.removed)
+
+    def summary(self) -> str:
+        """One line for the step history."""
+        if self.unchanged:
+            return "the page did not change"
+        parts = []
+        if self.url_before != self.url_after:
+            parts.append(f"URL {self.url_after}")
+        if self.added:
+            parts.append(f"{len(self.added)} line(s) new")
+        if self.removed:
+            parts.append(f"{len(self.removed)} line(s) gone")
+        return "the page changed: " + ", ".join(parts)
+
+    def describe(self) -> str:
+        """What changed, as the request after the step shows it."""
+        if self.unchanged:
+            return "The page did not change at all: same URL, same page state."
+        lines = []
+        if self.url_before != self.url_after:
+            lines.append(f"URL: {self.url_before} -> {self.url_after}")
+        if self.title_before != self.title_after:
+            lines.append(f"Title: {self.title_before!r} -> {self.title_after!r}")
+        for name, got, show in (("New on the page", self.added, lambda s: s.strip()),
+                                ("Gone from the page", self.removed, _plain)):
+            if got:
+                lines.append(f"{name}:")
+                lines.extend(f"  {show(line)}" for line in got[:SHOWN])
+                if len(got) > SHOWN:
+                    lines.append(f"  ... and {len(got) - SHOWN} more line(s)")
+        return "\n".join(lines)
+
+
+def page_change(before: PageState, after: PageState) -> PageChange:
+    """The difference between two readings of the page."""
+    old = before.text.splitlines()
+    new = after.text.splitlines()
+    matcher = difflib.SequenceMatcher(None, [_plain(x) for x in old], [_plain(x) for x in new],
+                                      autojunk=False)
+    added: list[str] = []
+    removed: list[str] = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op in ("replace", "delete"):
+            removed.extend(x for x in old[i1:i2] if x.strip())
+        if op in ("replace", "insert"):
+            added.extend(x for x in new[j1:j2] if x.strip())
+    return PageChange(before.url, after.url, before.title, after.title, added, removed)

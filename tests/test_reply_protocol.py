@@ -1,0 +1,186 @@
+"""What a small model is sent and how its replies are held to the page (issue 35): a reply
+schema made for each request, what the last actions changed with the question asked first,
+ids from another page refused, and a successful action repeated on a page it did not change
+stopped. The model is a script or the fake OpenAI-compatible server; the page is real."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import Page
+
+from pytest_webtask import Agent, OpenAILLM
+from pytest_webtask.testing import FakeOpenAIServer, ScriptedLLM
+from tests.server import LocalServer
+
+SEARCH = """<!doctype html><title>Shop</title>
+<form action="/search"><input name="q" aria-label="Search"><button>Search</button></form>
+<ul id="results"></ul>
+<script>
+const q = new URLSearchParams(location.search).get("q");
+if (q) {
+  document.querySelector("input").value = q;
+  for (const name of ["Linen Shirt", "Linen Trousers"])
+    if (name.toLowerCase().includes(q.toLowerCase()))
+      document.querySelector("#results").insertAdjacentHTML("beforeend", `<li>${name}</li>`);
+}
+</script>"""
+
+COUNTER = """<!doctype html><title>Counter</title>
+<p>Count: <span id="n">0</span></p>
+<button onclick="n.textContent = +n.textContent + 1">Add one</button>"""
+
+SEARCH_LINEN = [{"tool": "fill", "parameters": {"element_id": "input-0", "value": "linen"}},
+                {"tool": "click", "parameters": {"element_id": "button-0"}}]
+DONE = {"complete": True, "message": "done", "evidence": [{"expect": "text",
+                                                           "text": "Linen Shirt"}]}
+
+
+def todo(actions: list[dict[str, Any]], message: str = "searching") -> dict[str, Any]:
+    return {"complete": False, "message": message, "actions": actions}
+
+
+def page_ids(prompt: str) -> set[str]:
+    """The element ids of the page state in a prompt."""
+    state = prompt.split("Current Page State:")[1]
+    return set(re.findall(r"^\s*- ([a-z][a-z0-9]*-\d+)\b", state, flags=re.M))
+
+
+def enums(schema: Any, key: str) -> list[list[str]]:
+    """Every enum given for property ``key`` anywhere in ``schema``."""
+    found: list[list[str]] = []
+    if isinstance(schema, dict):
+        for name, value in schema.items():
+            if name == "properties" and isinstance(value, dict) and key in value:
+                found.append(value[key].get("enum") or [value[key].get("const")])
+            found.extend(enums(value, key))
+    elif isinstance(schema, list):
+        for value in schema:
+            found.extend(enums(value, key))
+    return found
+
+
+def serve(server: LocalServer) -> str:
+    server.pages["/search"] = SEARCH
+    server.pages["/counter"] = COUNTER
+    return server.url
+
+
+def test_each_request_carries_a_schema_of_the_page_ids_and_the_tools(
+        page: Page, server: LocalServer) -> None:
+    page.goto(serve(server) + "/search")
+    with FakeOpenAIServer([todo(SEARCH_LINEN), DONE]) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key="none")
+        result = Agent(page, llm).execute("search for linen")
+    assert result.completed, result.message
+    assert len(fake.requests) == 2
+    for request in fake.requests:
+        fmt = request["response_format"]
+        assert fmt["type"] == "json_schema"
+        schema = fmt["json_schema"]["schema"]
+        prompt = request["messages"][1]["content"]
+        ids = page_ids(prompt)
+        assert {"input-0", "button-0", "form-0"} <= ids
+        # every id field (an action's target, a claim's element or container) offers exactly
+        # the ids of the page state sent with it
+        for field in ("element_id", "to_element_id", "element", "within"):
+            for offered in enums(schema, field):
+                assert set(offered) == ids, field
+        tools = {t[0] for t in enums(schema, "tool")}
+        assert {"navigate", "click", "fill", "select", "press", "find"} <= tools
+        assert "upload" not in tools  # a task without resources has no upload tool
+    # the second page has list items the first did not: its schema offers them
+    second = page_ids(fake.requests[1]["messages"][1]["content"])
+    assert second - page_ids(fake.requests[0]["messages"][1]["content"])
+
+
+def test_the_stable_part_comes_first_and_is_the_same_for_every_step(
+        page: Page, server: LocalServer) -> None:
+    page.goto(serve(server) + "/search")
+    llm = ScriptedLLM([todo(SEARCH_LINEN), DONE])
+    Agent(page, llm).execute("search for linen")
+    first, second = (c.context for c in llm.calls)
+    assert first.system == second.system
+    assert "Tool: click" in first.system and "Tool: fill" in first.system
+    assert "Tool: click" not in first.user_text
+    # the user message opens with the task, and the page state comes after the history
+    for ctx in (first, second):
+        text = ctx.user_text
+        assert text.startswith("Task:\nsearch for linen")
+        assert text.index("Step History:") < text.index("Current Page State:")
+
+
+def test_after_actions_the_request_says_what_changed_and_asks_first_if_done(
+        page: Page, server: LocalServer) -> None:
+    page.goto(serve(server) + "/search")
+    noop = [{"tool": "scroll", "parameters": {"direction": "down"}}]
+    llm = ScriptedLLM([todo(SEARCH_LINEN), todo(noop), DONE])
+    result = Agent(page, llm).execute("search for linen")
+    assert result.completed, result.message
+    first, second, third = llm.prompts
+    assert "Is it already done on the page above?" in first
+    assert "What your last actions did" not in first
+    changed = second.split("What your last actions did")[1]
+    assert re.search(r"URL: \S+/search -> \S+/search\?q=linen", changed)
+    assert re.search(r'New on the page:\n(  .*\n)*  - li "Linen Shirt"\n', changed), changed
+    assert 'Gone from the page:\n  - input (name="q" aria-label="Search")' in changed
+    assert "Answer first: is the task done now" in changed
+    # it comes last, after the page state
+    assert second.index("What your last actions did") > second.index("Current Page State:")
+    assert "The page did not change at all" in third.split("What your last actions did")[1]
+    # the history keeps one line per step of what the page did
+    assert "Page: the page changed: URL" in third
+    assert "Page: the page did not change" in third
+
+
+def test_an_id_from_an_earlier_page_is_refused_with_the_ids_there_are_now(
+        page: Page, server: LocalServer) -> None:
+    page.goto(serve(server) + "/counter")
+    # button-5 never existed here; a-0 was never on this page either
+    llm = ScriptedLLM([todo([{"tool": "click", "parameters": {"element_id": "button-5"}}]),
+                       {"complete": True, "message": "done", "evidence": ["button-0"]}])
+    result = Agent(page, llm).execute("press the add button")
+    error = result.steps[0].executions[0].error
+    assert not result.steps[0].executions[0].success
+    assert "Unknown element id 'button-5'" in error
+    assert "Ids it has of that kind: button-0." in error
+    assert page.text_content("#n") == "0"  # nothing was clicked
+    assert "Unknown element id 'button-5'" in llm.prompts[1]
+
+
+def test_a_successful_action_repeated_on_a_page_it_did_not_change_is_stopped(
+        page: Page, server: LocalServer) -> None:
+    page.goto(serve(server) + "/search")
+    llm = ScriptedLLM([todo(SEARCH_LINEN)] * 6)
+    searches: list[str] = []
+    page.on("request", lambda r: searches.append(r.url) if "q=linen" in r.url else None)
+    result = Agent(page, llm).execute("search for linen", max_steps=6)
+    assert not result.completed
+    # the search ran twice (the second time changed nothing); the third time was refused,
+    # asked once more with that fact, and the same reply again ended the task
+    assert len(searches) == 2
+    assert len(llm.calls) == 4
+    assert "These already ran and succeeded, and the page did not" in llm.prompts[3]
+    assert result.message.startswith("Stopped: the model asked twice more for actions that "
+                                     "had already run, succeeded and changed nothing")
+    assert "fill {'element_id': 'input-0', 'value': 'linen'}" in result.message
+
+
+def test_a_refused_repeat_that_reports_done_completes(page: Page, server: LocalServer) -> None:
+    page.goto(serve(server) + "/search")
+    llm = ScriptedLLM([todo(SEARCH_LINEN), todo(SEARCH_LINEN), todo(SEARCH_LINEN), DONE])
+    result = Agent(page, llm).execute("search for linen")
+    assert result.completed, result.message
+    assert len(llm.calls) == 4
+
+
+def test_an_action_that_changes_the_page_each_time_may_repeat(
+        page: Page, server: LocalServer) -> None:
+    page.goto(serve(server) + "/counter")
+    click = [{"tool": "click", "parameters": {"element_id": "button-0"}}]
+    llm = ScriptedLLM([todo(click)] * 4 + [{"complete": True, "message": "done",
+                                            "evidence": [{"expect": "text", "text": "4"}]}])
+    result = Agent(page, llm).execute("add one four times")
+    assert result.completed, result.message
+    assert page.text_content("#n") == "4"
