@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class WebtaskError(Exception):
     """Base class of every error pytest-webtask raises on purpose.
@@ -16,7 +18,17 @@ class ConfigurationError(WebtaskError):
 
 
 class LLMError(WebtaskError):
-    """The model endpoint failed: HTTP error, timeout, or an unusable reply."""
+    """The model endpoint failed: HTTP error, timeout, or an unusable reply.
+
+    ``usage``: what the failed call used before it failed (a ``types.Usage``: its
+    ``seconds``, ``timeouts`` and ``refusals``), or None when the model did not say; whoever
+    counts model use adds it as it adds a reply's. (Typed ``Any``: this module sits beside
+    ``types.py``, not above it.)
+    """
+
+    def __init__(self, *args: object, usage: Any = None) -> None:
+        super().__init__(*args)
+        self.usage = usage
 
 
 class ProposalError(WebtaskError):

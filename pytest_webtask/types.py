@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 from urllib.parse import quote, quote_plus
 
@@ -86,24 +86,34 @@ class Dialog(BaseModel):
 
 @dataclass
 class Usage:
-    """LLM usage added up over a task (or a session)."""
+    """LLM usage added up over a task (or a session).
+
+    ``calls``: replies received; ``prompt_tokens``/``completion_tokens``: as the endpoint
+    reports them; ``seconds``: wall time spent waiting on the model (failed tries, retries
+    and their pauses included); ``timeouts``: requests that ran out of time (each closed,
+    none answered); ``refusals``: requests the endpoint refused for their reply format
+    (``json_schema``), each asked again in JSON mode. A model that measures none of the last
+    three leaves them 0.
+    """
 
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    seconds: float = 0.0
+    timeouts: int = 0
+    refusals: int = 0
 
     def add(self, other: Usage) -> None:
-        self.calls += other.calls
-        self.prompt_tokens += other.prompt_tokens
-        self.completion_tokens += other.completion_tokens
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
     def since(self, start: Usage) -> Usage:
         """What was used after ``start`` (a copy taken earlier)."""
-        return Usage(self.calls - start.calls, self.prompt_tokens - start.prompt_tokens,
-                     self.completion_tokens - start.completion_tokens)
+        return Usage(**{f.name: getattr(self, f.name) - getattr(start, f.name)
+                        for f in fields(self)})
 
     def copy(self) -> Usage:
-        return Usage(self.calls, self.prompt_tokens, self.completion_tokens)
+        return replace(self)
 
     @property
     def total_tokens(self) -> int:
