@@ -290,8 +290,13 @@ def setup(opts: Options) -> tuple[LLMFactory, dict[str, Any]]:
         raise BenchError(NO_MODEL)
     from pytest_webtask.llm.openai_llm import OpenAILLM
 
-    llm = OpenAILLM.from_env()  # ConfigurationError names what is missing
+    # the settings' variables, as recording reads them (WEBTASK_LLM_TIMEOUT, ...);
+    # ConfigurationError names what is missing or wrong
+    llm = OpenAILLM.from_env()
     meta["model"], meta["base_url"] = llm.model, llm.base_url
+    meta["llm"] = {"timeout": llm.timeout, "max_tokens": llm.max_tokens,
+                   "response_format": llm.response_format, "retries": llm.max_retries,
+                   "retry_timeouts": llm.retry_timeouts}
     return (lambda task, instruction: llm), meta
 
 

@@ -12,6 +12,7 @@ MAX_ITERATIONS = 30  # tool calls per task (strategy=plan)
 PAGE_CHARS = 40_000  # the page state's budget in characters
 LLM_TIMEOUT = 60.0  # seconds per model request
 LLM_MAX_TOKENS = 4096  # max_tokens of every model request
+LLM_RETRIES = 2  # retries of a model request the server failed (not one that timed out)
 
 
 def chosen_page_chars(value: int, old_name_value: int | None) -> int:

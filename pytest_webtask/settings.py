@@ -73,9 +73,16 @@ class Settings:
     allowed_origins: tuple[str, ...] = setting(
         (), "space-separated origins the agent may visit besides the base URL's", text=str)
     llm_timeout: float = setting(
-        defaults.LLM_TIMEOUT, "seconds to wait for one model reply; a request that takes "
-        "longer is closed (a local server stops generating) and retried twice",
-        "WEBTASK_LLM_TIMEOUT")
+        defaults.LLM_TIMEOUT, "seconds to wait for one model reply, the whole reply (0: no "
+        "limit); a request that takes longer is closed (a local server stops generating) and "
+        "fails the step", "WEBTASK_LLM_TIMEOUT")
+    llm_retries: int = setting(
+        defaults.LLM_RETRIES, "retries of a model request that could not connect, whose "
+        "connection was closed, or that was answered HTTP 408, 409, 429 or 5xx",
+        "WEBTASK_LLM_RETRIES")
+    llm_retry_timeouts: bool = setting(
+        False, "retry a model request that timed out too (off: a retry takes as long, and a "
+        "local server may still be busy with the first)", "WEBTASK_LLM_RETRY_TIMEOUTS")
     strategy: str = setting(
         "step", "how to record: 'step' (one LLM call per step) or 'plan' (rolling-horizon "
         "plans)", "WEBTASK_STRATEGY")

@@ -195,12 +195,15 @@ class LoopbackServer(ThreadingHTTPServer):
 
 @dataclass
 class Fault:
-    """A scripted failure for ``FakeOpenAIServer``: an HTTP status, a delay, or a bad body."""
+    """A scripted failure for ``FakeOpenAIServer``: an HTTP status, a delay, a bad body, a
+    slow stream, or a connection closed early."""
 
     status: int = 200
-    delay: float = 0.0
+    delay: float = 0.0  # seconds before anything is sent (the prompt being read)
     body: str | None = None
     content: str | None = None
+    stream_seconds: float = 0.0  # a streamed reply's events spread over this long
+    hang_up: int | None = None  # close the connection after this many streamed events
 
     @classmethod
     def http(cls, status: int, message: str = "") -> Fault:
@@ -209,7 +212,20 @@ class Fault:
 
     @classmethod
     def slow(cls, seconds: float, content: str = "{}") -> Fault:
+        """Nothing for ``seconds``, then the reply (a model reading a long prompt)."""
         return cls(delay=seconds, content=content)
+
+    @classmethod
+    def trickle(cls, seconds: float, content: str = "{}") -> Fault:
+        """A streamed reply whose events come every 50 ms for ``seconds`` (a model writing
+        slowly): no wait between two reads is long, the whole reply is."""
+        return cls(stream_seconds=seconds, content=content)
+
+    @classmethod
+    def hangup(cls, after: int = 0) -> Fault:
+        """The connection closed after ``after`` streamed events (0: before any answer), as
+        a server that crashed does."""
+        return cls(hang_up=after, content="{" + '"words": "' + "x" * 40 + '"}')
 
     @classmethod
     def malformed(cls) -> Fault:
@@ -218,33 +234,45 @@ class Fault:
 
 @dataclass
 class FakeOpenAIServer:
-    """A loopback HTTP server speaking ``POST /v1/chat/completions``.
+    """A loopback HTTP server speaking ``POST /v1/chat/completions`` (streamed when the
+    request says ``stream``, as ``OpenAILLM``'s do), ``GET /props`` and ``GET /v1/models``.
 
     ``replies`` are consumed one per request: a string (or dict, sent as JSON) becomes the
     assistant message; a ``Fault`` injects an error. When the script runs out, the last item
-    repeats. Received request bodies are kept on ``.requests``. Use as a context manager;
-    ``.base_url`` is what ``OpenAILLM(base_url=...)`` takes.
+    repeats. Received request bodies are kept on ``.requests`` (their headers on
+    ``.headers``), and every request's method and path on ``.paths``. Use as a context
+    manager; ``.base_url`` is what ``OpenAILLM(base_url=...)`` takes.
 
     Like a real server, a request's ``max_tokens`` is honoured: a longer reply is cut (at
-    four characters a token) with ``finish_reason: "length"``. ``refuse_json_schema`` is an
-    HTTP status answered to every request asking for ``json_schema`` (llama.cpp's server
-    answers 500), without using up a reply.
+    four characters a token) with ``finish_reason: "length"``; a streamed reply reports usage
+    when ``stream_options.include_usage`` asks for it. ``refuse_json_schema`` is an HTTP
+    status answered to every request asking for ``json_schema`` (llama.cpp's server answers
+    500, naming ``response_format``), ``refuse_stream_options`` one answered to every request
+    carrying ``stream_options``; neither uses up a reply. ``props`` is the JSON ``GET /props``
+    answers (llama.cpp's, e.g. ``{"default_generation_settings": {"n_ctx": 8192}}``) and
+    ``models`` the list ``GET /v1/models`` answers; None: 404.
 
-    While a ``Fault.slow`` reply is "generating", the server watches the connection, as
-    llama.cpp's server does: a client that closes it (a timed-out request) stops the
-    generation at once, and the request's number (from 0) is added to ``.cancelled``.
+    While a ``Fault.slow`` reply is "generating", or between a ``Fault.trickle`` reply's
+    events, the server watches the connection, as llama.cpp's server does: a client that
+    closes it (a timed-out request) stops the generation at once, and the request's number
+    (from 0) is added to ``.cancelled``.
     """
 
     replies: list[Reply | Fault] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
     refuse_json_schema: int | None = None
+    refuse_stream_options: int | None = None
+    props: dict[str, Any] | None = None
+    models: list[dict[str, Any]] | None = None
     cancelled: list[int] = field(default_factory=list)
+    paths: list[tuple[str, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._url = ""
         self._lock = threading.Lock()
         self._server: LoopbackServer | None = None
+        self._served = 0
 
     @property
     def base_url(self) -> str:
@@ -259,6 +287,15 @@ class FakeOpenAIServer:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
+    def _refusal(self, request: dict[str, Any]) -> tuple[int, str] | None:
+        fmt = (request.get("response_format") or {}).get("type")
+        if self.refuse_json_schema and fmt == "json_schema":
+            return self.refuse_json_schema, "response_format json_schema is not supported"
+        if self.refuse_stream_options and "stream_options" in request:
+            return (self.refuse_stream_options,
+                    "Unrecognized request argument supplied: stream_options")
+        return None
+
     def start(self) -> None:
         server = self
 
@@ -266,10 +303,22 @@ class FakeOpenAIServer:
             def log_message(self, *args: object) -> None:  # keep test output clean
                 pass
 
+            def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+                with server._lock:
+                    server.paths.append(("GET", self.path))
+                path = self.path.rstrip("/")
+                if path == "/props" and server.props is not None:
+                    return self._send(200, json.dumps(server.props))
+                if path in ("/v1/models", "/models") and server.models is not None:
+                    return self._send(200, json.dumps({"object": "list",
+                                                       "data": server.models}))
+                self._send(404, json.dumps({"error": {"message": "not found"}}))
+
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length)
                 with server._lock:
+                    server.paths.append(("POST", self.path))
                     try:
                         request = json.loads(raw or b"{}")
                     except ValueError:
@@ -277,24 +326,25 @@ class FakeOpenAIServer:
                     server.requests.append(request)
                     number = len(server.requests) - 1
                     server.headers.append({k.lower(): v for k, v in self.headers.items()})
-                    fmt = (request.get("response_format") or {}).get("type")
-                    if server.refuse_json_schema and fmt == "json_schema":
-                        return self._send(server.refuse_json_schema, json.dumps({"error": {
-                            "message": "response_format json_schema is not supported"}}))
-                    n = sum(1 for r in server.requests
-                            if not (server.refuse_json_schema and (
-                                r.get("response_format") or {}).get("type") == "json_schema"))
-                    n -= 1
+                    refusal = server._refusal(request)
+                    if refusal is not None:
+                        return self._send(refusal[0], json.dumps({"error": {
+                            "message": refusal[1]}}))
+                    n = server._served
+                    server._served += 1
                     item = server.replies[min(n, len(server.replies) - 1)] if server.replies \
                         else "{}"
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     return self._send(404, json.dumps({"error": {"message": "not found"}}))
                 fault = item if isinstance(item, Fault) else Fault()
+                if fault.hang_up == 0:
+                    return self._hang_up()
                 if fault.delay and not self._generate(fault.delay):
                     with server._lock:
                         server.cancelled.append(number)
                     return
-                if fault.body is not None:
+                if fault.body is not None and not (request.get("stream") and
+                                                   fault.status == 200):
                     return self._send(fault.status, fault.body)
                 content = fault.content if isinstance(item, Fault) else item
                 text = content if isinstance(content, str) else json.dumps(content)
@@ -302,15 +352,74 @@ class FakeOpenAIServer:
                 limit = request.get("max_tokens")
                 if isinstance(limit, int) and len(text) > limit * 4:
                     text, finish, completion = text[: limit * 4], "length", limit
+                usage = {"prompt_tokens": 100 + n, "completion_tokens": completion,
+                         "total_tokens": 100 + n + completion}
+                if request.get("stream"):
+                    return self._stream(request, number, n, fault, text, finish, usage)
                 body = {
                     "id": f"chatcmpl-fake-{n}", "object": "chat.completion",
                     "created": int(time.time()), "model": "fake-model",
                     "choices": [{"index": 0, "finish_reason": finish,
                                  "message": {"role": "assistant", "content": text}}],
-                    "usage": {"prompt_tokens": 100 + n, "completion_tokens": completion,
-                              "total_tokens": 100 + n + completion},
+                    "usage": usage,
                 }
                 self._send(200, json.dumps(body))
+
+            def _stream(self, request: dict[str, Any], number: int, n: int, fault: Fault,
+                        text: str, finish: str, usage: dict[str, int]) -> None:
+                """The reply as server-sent events in a chunked body, as llama.cpp's server
+                sends it: a role, the text in pieces, the finish reason, the usage when
+                asked for, ``[DONE]``."""
+                def chunk(choices: list[dict[str, Any]], **extra: Any) -> bytes:
+                    return ("data: " + json.dumps({
+                        "id": f"chatcmpl-fake-{n}", "object": "chat.completion.chunk",
+                        "created": int(time.time()), "model": "fake-model",
+                        "choices": choices, **extra}) + "\n\n").encode()
+
+                def delta(content: str, **more: Any) -> list[dict[str, Any]]:
+                    return [{"index": 0, "delta": {"content": content, **more},
+                             "finish_reason": None}]
+
+                size = max(1, -(-len(text) // 4))
+                pieces = [text[i:i + size] for i in range(0, len(text), size)]
+                gaps = max(len(pieces), int(fault.stream_seconds / 0.05))
+                pieces += [""] * (gaps - len(pieces))
+                events = [chunk(delta("", role="assistant"))]
+                events += [chunk(delta(piece)) for piece in pieces]
+                events.append(chunk([{"index": 0, "delta": {}, "finish_reason": finish}]))
+                if (request.get("stream_options") or {}).get("include_usage"):
+                    events.append(chunk([], usage=usage))
+                events.append(b"data: [DONE]\n\n")
+                if fault.body is not None:  # malformed: an event that is not JSON
+                    events = [b"data: " + fault.body.encode() + b"\n\n"]
+                self.protocol_version = "HTTP/1.1"
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                gap = fault.stream_seconds / len(events) if fault.stream_seconds else 0.0
+                try:
+                    for i, event in enumerate(events):
+                        if fault.hang_up is not None and i >= fault.hang_up:
+                            return self._hang_up()
+                        if gap and not self._generate(gap):
+                            with server._lock:
+                                server.cancelled.append(number)
+                            return
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+                    self.wfile.write(b"0\r\n\r\n")
+                except (BrokenPipeError, ConnectionResetError):
+                    with server._lock:
+                        server.cancelled.append(number)
+
+            def _hang_up(self) -> None:
+                """Close the connection now, whatever was sent (a crashed server)."""
+                self.close_connection = True
+                try:
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
 
             def _generate(self, seconds: float) -> bool:
                 """Take ``seconds`` to "generate" a reply; False as soon as the client has
@@ -333,7 +442,7 @@ class FakeOpenAIServer:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
-                self.send_header("retry-after-ms", "10")  # keeps the SDK's retries quick
+                self.send_header("retry-after-ms", "10")  # keeps the retries quick
                 self.end_headers()
                 try:
                     self.wfile.write(data)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page
@@ -60,19 +61,40 @@ def test_timeout_is_a_clear_error() -> None:
             llm.generate(ctx())
 
 
-def test_a_timed_out_request_is_cancelled_so_the_server_stops_generating() -> None:
+def test_a_timed_out_request_is_cancelled_and_not_retried() -> None:
     # a CPU server still generating when the client gives up: the client must close the
-    # connection (llama.cpp's server then stops), and a retry is a new request
+    # connection (llama.cpp's server then stops), and not ask again by default: a retry lands
+    # on a server still busy with the first request, and takes as long
     with FakeOpenAIServer([Fault.slow(30.0)]) as fake:
-        llm = OpenAILLM("m", base_url=fake.base_url, api_key=KEY, timeout=0.5, max_retries=1)
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key=KEY, timeout=0.5, max_retries=2)
         started = time.monotonic()
-        with pytest.raises(LLMError, match=r"did not answer within 0.5s \(after retries\)"):
+        with pytest.raises(LLMError, match=r"did not answer within 0.5s\. The request was "
+                                           r"closed") as info:
             llm.generate(ctx())
-        deadline = time.monotonic() + 5
-        while len(fake.cancelled) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert fake.cancelled == [0, 1]  # both tries were dropped by the client
-        assert time.monotonic() - started < 10  # not the 30 s generation
+        assert time.monotonic() - started < 2
+        _wait_for(lambda: fake.cancelled)
+    assert fake.cancelled == [0] and len(fake.requests) == 1  # closed, and asked once
+    assert "WEBTASK_LLM_TIMEOUT" in str(info.value)
+    usage = info.value.usage
+    assert usage is not None and (usage.calls, usage.timeouts, usage.refusals) == (0, 1, 0)
+    assert 0.4 < usage.seconds < 2
+
+
+def test_a_timed_out_request_is_retried_when_asked() -> None:
+    with FakeOpenAIServer([Fault.slow(30.0)]) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key=KEY, timeout=0.5, max_retries=1,
+                        retry_timeouts=True)
+        with pytest.raises(LLMError, match=r"did not answer within 0.5s after 1 retry") as info:
+            llm.generate(ctx())
+        _wait_for(lambda: len(fake.cancelled) == 2)
+    assert fake.cancelled == [0, 1]  # both tries were dropped by the client
+    assert info.value.usage is not None and info.value.usage.timeouts == 2
+
+
+def _wait_for(condition: Callable[[], object], seconds: float = 5) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def test_the_fake_server_finishes_a_slow_reply_for_a_patient_client() -> None:

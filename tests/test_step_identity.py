@@ -80,6 +80,9 @@ def test_a_default_is_written_once_and_the_parts_made_by_hand_share_it() -> None
         s.max_iterations
     assert default(OpenAILLM, "timeout") == s.llm_timeout
     assert default(OpenAILLM, "max_tokens") == s.llm_max_tokens
+    assert default(OpenAILLM, "max_retries") == s.llm_retries
+    assert default(OpenAILLM, "retry_timeouts") == s.llm_retry_timeouts
+    assert default(OpenAILLM, "response_format") == s.response_format
     assert default(Replayer, "timeout_ms") == default(RecipeExecutor, "timeout_ms") == \
         s.timeout * 1000
 

@@ -19,7 +19,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from ..defaults import LLM_MAX_TOKENS
 from ..errors import ConfigurationError, LLMError, ProposalError, WebtaskError
 from .options import FIELDS, ExploreOptions
 from .plan import PlanError, secret_env
@@ -128,10 +127,8 @@ def model_factory(args: argparse.Namespace) -> Callable[[], Any]:
             return factory()
         from ..llm.openai_llm import OpenAILLM
         try:
-            return OpenAILLM.from_env(
-                model=args.model or None,
-                max_tokens=int(os.environ.get("WEBTASK_LLM_MAX_TOKENS") or LLM_MAX_TOKENS),
-                response_format=os.environ.get("WEBTASK_RESPONSE_FORMAT") or "auto")
+            # the settings' variables, as recording reads them (WEBTASK_LLM_TIMEOUT, ...)
+            return OpenAILLM.from_env(model=args.model or None)
         except ConfigurationError as exc:
             raise ConfigurationError(f"{exc} Or pass --llm MODULE:CALLABLE.") from None
     return make

@@ -18,15 +18,17 @@ from .keys import ENGINE_REGISTERED, REPORTS, SETTINGS, TEST_ARTIFACTS, TEST_SEC
 @pytest.fixture(scope="session")
 def webtask_llm(pytestconfig: pytest.Config) -> Any:
     """The model used to record steps: by default ``OpenAILLM`` from the settings
-    (``WEBTASK_MODEL``, ``OPENAI_BASE_URL``, ``OPENAI_API_KEY``). Override it in
-    ``conftest.py`` to supply any LLM, ``ScriptedLLM`` included. Only requested when a step
-    is recorded: a replay never builds or calls it."""
+    (``WEBTASK_MODEL``, ``OPENAI_BASE_URL``, ``OPENAI_API_KEY``, the ``webtask_llm_*`` ones).
+    Override it in ``conftest.py`` to supply any LLM, ``ScriptedLLM`` included. Only
+    requested when a step is recorded: a replay never builds or calls it."""
     from ..llm.openai_llm import OpenAILLM
 
     s = pytestconfig.stash[SETTINGS]
+    # the settings hold the ini's values over the environment's; from_env reads the rest
     return OpenAILLM.from_env(model=s.model or None, base_url=s.base_url_llm or None,
                               timeout=s.llm_timeout, max_tokens=s.llm_max_tokens,
-                              response_format=s.response_format)
+                              response_format=s.response_format, max_retries=s.llm_retries,
+                              retry_timeouts=s.llm_retry_timeouts)
 
 
 @pytest.fixture

@@ -78,6 +78,40 @@ async def test_a_timed_out_async_request_is_cancelled() -> None:
         assert fake.cancelled == [0]  # the connection was closed: the server stopped
 
 
+async def test_async_replies_stream_and_a_refusal_falls_back_at_once() -> None:
+    schema = Context(system="s", blocks=[Block("hi")], response_schema={"type": "object"})
+    with FakeOpenAIServer(['{"ok": 1}'], refuse_json_schema=500) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key="k")
+        reply = await llm.agenerate(schema)
+    assert reply.text == '{"ok": 1}'
+    assert [r["response_format"]["type"] for r in fake.requests] == \
+        ["json_schema", "json_object"]  # one more request, no SDK retries in between
+    assert all(r["stream"] for r in fake.requests)
+    assert (reply.usage.calls, reply.usage.prompt_tokens, reply.usage.refusals) == (1, 100, 1)
+    assert reply.usage.seconds > 0
+
+
+async def test_async_timeout_bounds_the_whole_reply() -> None:
+    with FakeOpenAIServer([Fault.trickle(10.0)]) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key="k", timeout=0.6)
+        started = time.monotonic()
+        with pytest.raises(LLMError, match=r"did not answer within 0.6s") as info:
+            await llm.agenerate(Context(system="s", blocks=[Block("hi")]))
+        assert time.monotonic() - started < 2
+        while not fake.cancelled and time.monotonic() - started < 5:
+            await asyncio.sleep(0.05)
+    assert fake.cancelled == [0] and len(fake.requests) == 1
+    assert info.value.usage is not None and info.value.usage.timeouts == 1
+
+
+async def test_async_context_window() -> None:
+    with FakeOpenAIServer(props={"default_generation_settings": {"n_ctx": 8192}}) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key="k")
+        assert await llm.acontext_window() == 8192
+        assert await llm.acontext_window() == 8192
+    assert fake.paths == [("GET", "/props")]
+
+
 async def test_async_dialog_answered_and_new_tab_followed(apage: Page,
                                                           server: LocalServer) -> None:
     server.pages["/ask"] = (
