@@ -18,7 +18,7 @@ from ..report.collect import ReportPart
 from ..report.progress import Progress, for_terminal
 from ..steps.listeners import StepListener
 from ..steps.outcome import StepOutcome, StepRun
-from ..types import Secrets
+from ..types import Secrets, Usage
 from .keys import EXPORT_PROPERTY
 from .options import export_dir, parts_dir, report_path
 
@@ -38,11 +38,24 @@ class HookRelay(StepListener):
 
 
 class StepLines(StepListener):
-    """With -v, a line per step: how it ran, what it holds, how long it took."""
+    """With -v, a line per step: how it ran, what it holds, how long it took, and for a step
+    that called the model, what that cost (calls, tokens, seconds)."""
 
     def __init__(self, terminal: Any, capture: Any) -> None:
         self.terminal = terminal
         self.capture = capture
+        self.used = Usage()  # the model's use since the step started
+
+    def recording_started(self, run: StepRun) -> None:
+        self.used = Usage()
+
+    def model_call_finished(self, context: Any, reply: Any) -> None:
+        self.used.add(getattr(reply, "usage", None) or Usage(calls=1))
+
+    def model_call_failed(self, context: Any, error: Exception) -> None:
+        usage = getattr(error, "usage", None)
+        if isinstance(usage, Usage):
+            self.used.add(usage)
 
     @classmethod
     def for_terminal(cls, config: pytest.Config) -> StepLines | None:
@@ -56,7 +69,12 @@ class StepLines(StepListener):
         step = outcome.recipe_step
         counts = (f"{len(outcome.items)} item(s)" if outcome.kind == "extract" else
                   f"{len(step.actions)} action(s), {len(step.checks)} check(s)")
-        line = f"webtask {run.where}: {outcome.how} ({counts}, {outcome.seconds:.2f}s)"
+        used, self.used = self.used, Usage()
+        model = ""
+        if outcome.how != "replayed" and (used.calls or used.timeouts or used.refusals):
+            model = (f"; model: {used.calls} call(s), {used.total_tokens} tokens, "
+                     f"{used.seconds:.1f}s" + _trouble(used))
+        line = f"webtask {run.where}: {outcome.how} ({counts}, {outcome.seconds:.2f}s{model})"
         with self.capture.global_and_fixture_disabled() if self.capture else nullcontext():
             self.terminal.write_line("    " + line)
 
@@ -79,6 +97,16 @@ class LiveLine(StepListener):
 
     def model_call_started(self) -> None:
         self.progress.model_call()
+
+    def model_call_finished(self, context: Any, reply: Any) -> None:
+        usage = getattr(reply, "usage", None)
+        if isinstance(usage, Usage):
+            self.progress.model_trouble(usage.timeouts, usage.refusals)
+
+    def model_call_failed(self, context: Any, error: Exception) -> None:
+        usage = getattr(error, "usage", None)
+        if isinstance(usage, Usage):
+            self.progress.model_trouble(usage.timeouts, usage.refusals)
 
     def recording_ended(self, run: StepRun) -> None:
         self.progress.step_finished()
@@ -103,8 +131,13 @@ class ReportListener(StepListener):
 
     def model_call_finished(self, context: Any, reply: Any) -> None:
         usage = getattr(reply, "usage", None)
-        tokens = (usage.prompt_tokens + usage.completion_tokens) if usage is not None else 0
-        self.report.model_call(context.to_text(), getattr(reply, "text", str(reply)), tokens)
+        self.report.model_call(context.to_text(), getattr(reply, "text", str(reply)),
+                               usage if isinstance(usage, Usage) else None)
+
+    def model_call_failed(self, context: Any, error: Exception) -> None:
+        usage = getattr(error, "usage", None)
+        self.report.model_call(context.to_text(), "", usage if isinstance(usage, Usage)
+                               else None, error=str(error))
 
     def action(self, run: StepRun, action: RecipeAction, shot: bytes | None) -> None:
         self.report.action(action, shot)
@@ -166,3 +199,8 @@ class ExportListener(StepListener):
             except NotExportable as exc:
                 outcome = {"test": node.nodeid, "skipped": str(exc)}
         node.user_properties.append((EXPORT_PROPERTY, json.dumps(outcome)))
+
+
+def _trouble(used: Usage) -> str:
+    return ((f", {used.timeouts} timed out" if used.timeouts else "")
+            + (f", {used.refusals} refused json_schema" if used.refusals else ""))

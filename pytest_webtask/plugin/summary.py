@@ -95,13 +95,7 @@ class TerminalSummary:
         healed = f"{st.healed} healed, " if st.healed or st.heals else ""
         tr.write_line(f"{st.replayed} step(s) replayed, {st.recorded} recorded, {healed}"
                       f"{st.failed} failed")
-        if st.llm_calls and st.prompt_tokens + st.completion_tokens:
-            tr.write_line(f"LLM: {st.llm_calls} call(s), {st.prompt_tokens} prompt + "
-                          f"{st.completion_tokens} completion tokens")
-        elif st.llm_calls:
-            tr.write_line(f"LLM: {st.llm_calls} call(s) (the model reported no token counts)")
-        else:
-            tr.write_line("LLM: 0 calls")
+        tr.write_line(_model_use(st))
         if st.heals or st.heal_llm_calls:
             tr.write_line(f"Heals: {len(st.heals)} accepted, {st.heal_llm_calls} model call(s) "
                           "spent healing; what changed (checks untouched):")
@@ -141,6 +135,25 @@ class TerminalSummary:
     def _shown(self, path: Path) -> Path:
         root = self.config.rootpath
         return path.relative_to(root) if path.is_relative_to(root) else path
+
+
+def _model_use(st: Any) -> str:
+    """The run's model use: calls and tokens, and the seconds spent waiting on the model, the
+    requests that timed out and the reply formats refused, where there were any."""
+    if not (st.llm_calls or st.llm_timeouts or st.llm_refusals):
+        return "LLM: 0 calls"
+    line = f"LLM: {st.llm_calls} call(s)"
+    if st.prompt_tokens + st.completion_tokens:
+        line += f", {st.prompt_tokens} prompt + {st.completion_tokens} completion tokens"
+    elif st.llm_calls:
+        line += " (the model reported no token counts)"
+    if st.llm_seconds:
+        line += f", {st.llm_seconds:.1f}s waiting for the model"
+    if st.llm_timeouts:
+        line += f", {st.llm_timeouts} timed out"
+    if st.llm_refusals:
+        line += f", {st.llm_refusals} refusal(s) of json_schema"
+    return line
 
 
 def _unchecked(tr: Any, st: Any) -> None:

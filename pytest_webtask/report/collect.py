@@ -32,9 +32,17 @@ class ReportPart:
     def action(self, action: Any, shot: bytes | None) -> None:
         self._before.append(_b64(shot))
 
-    def model_call(self, prompt: str, reply: str, tokens: int) -> None:
-        self._calls.append({"prompt": self.redact(prompt), "reply": self.redact(reply),
-                            "tokens": tokens})
+    def model_call(self, prompt: str, reply: str, usage: Any = None, error: str = "") -> None:
+        """One model call: its prompt, and its reply or the error it failed with; ``usage``
+        (a ``Usage``, None when the model counted nothing) gives its tokens, seconds,
+        timeouts and refusals."""
+        self._calls.append({
+            "prompt": self.redact(prompt), "reply": self.redact(reply),
+            "error": self.redact(error),
+            "tokens": usage.total_tokens if usage is not None else 0,
+            "seconds": round(usage.seconds, 3) if usage is not None else 0.0,
+            "timeouts": usage.timeouts if usage is not None else 0,
+            "refusals": usage.refusals if usage is not None else 0})
 
     def step_finished(self, outcome: Any, shot: bytes | None) -> None:
         step = outcome.recipe_step

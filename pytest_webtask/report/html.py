@@ -18,7 +18,7 @@ h1{font-size:1.4em}table.sum td{padding:.1em .8em .1em 0}
 .how.unverified{background:#ffd9a8}.unverified-why{color:#8a4b00}
 .fail{white-space:pre-wrap;background:#fff4f4;border-left:3px solid #b00020;padding:.4em}
 pre{white-space:pre-wrap;max-height:20em;overflow:auto;background:#f6f6f6;padding:.4em}
-ul{margin:.2em 0}.held{color:#17692d}.before{color:#777}
+ul{margin:.2em 0}.held{color:#17692d}.before{color:#777}.model{color:#555;font-size:.9em}
 """
 
 
@@ -35,8 +35,15 @@ def render(tests: list[dict[str, Any]]) -> str:
         f"<tr><td>steps failed</td><td id='failed'>{count['failed']}</td></tr>"
         f"<tr><td>steps that verified nothing</td><td id='unverified'>"
         f"{sum(bool(s.get('unverified')) for s in steps)}</td></tr>"
-        f"<tr><td>model calls</td><td id='calls'>{len(calls)}</td></tr>"
+        f"<tr><td>model calls</td><td id='calls'>"
+        f"{sum(not c.get('error') for c in calls)}</td></tr>"
         f"<tr><td>tokens</td><td id='tokens'>{sum(c['tokens'] for c in calls)}</td></tr>"
+        f"<tr><td>seconds waiting for the model</td><td id='model-seconds'>"
+        f"{sum(c.get('seconds', 0) for c in calls):.1f}</td></tr>"
+        f"<tr><td>model requests timed out</td><td id='timeouts'>"
+        f"{sum(c.get('timeouts', 0) for c in calls)}</td></tr>"
+        f"<tr><td>reply formats refused (json_schema)</td><td id='refusals'>"
+        f"{sum(c.get('refusals', 0) for c in calls)}</td></tr>"
         "</table>")
     body = "".join(_test(t) for t in tests)
     return ("<!DOCTYPE html><html><head><meta charset='utf-8'>"
@@ -56,6 +63,8 @@ def _step(n: int, s: dict[str, Any]) -> str:
     parts = [f"<div class='info'><b>Step {n}</b> {escape(s['kind'])}: "
              f"<q>{escape(s['text'])}</q> <span class='how {how}'>{how}</span> "
              f"{s['seconds']:.2f}s"]
+    if s["calls"]:
+        parts.append(f" <span class='model'>{_model_use(s['calls'])}</span>")
     if s.get("unverified"):
         parts.append(" <span class='how unverified'>unverified</span><div "
                      "class='unverified-why'>This step verified nothing: it has no check, or "
@@ -79,11 +88,34 @@ def _step(n: int, s: dict[str, Any]) -> str:
     elif s["message"]:
         parts.append(f"<div class='message'>{escape(s['message'])}</div>")
     for i, c in enumerate(s["calls"], 1):
-        parts.append(f"<details class='call'><summary>model call {i} ({c['tokens']} tokens)"
-                     f"</summary><pre class='prompt'>{escape(c['prompt'])}</pre>"
-                     f"<pre class='reply'>{escape(c['reply'])}</pre></details>")
+        said = (f"<div class='fail'>{escape(c['error'])}</div>" if c.get("error") else
+                f"<pre class='reply'>{escape(c['reply'])}</pre>")
+        parts.append(f"<details class='call'><summary>model call {i} "
+                     f"({_model_use([c], calls_shown=False)})</summary>"
+                     f"<pre class='prompt'>{escape(c['prompt'])}</pre>{said}</details>")
     parts.append("</div>")
     if s["shot"]:
         parts.append(f"<img class='shot' alt='the page after step {n}' "
                      f"src='data:image/jpeg;base64,{s['shot']}'>")
     return f"<div class='step {how}'>{''.join(parts)}</div>"
+
+
+def _model_use(calls: list[dict[str, Any]], *, calls_shown: bool = True) -> str:
+    """What model calls cost: "3 model calls, 4500 tokens, 11.2s, 1 timed out"."""
+    tokens = sum(c["tokens"] for c in calls)
+    seconds = sum(c.get("seconds", 0) for c in calls)
+    timeouts = sum(c.get("timeouts", 0) for c in calls)
+    refusals = sum(c.get("refusals", 0) for c in calls)
+    failed = sum(bool(c.get("error")) for c in calls)
+    answered = len(calls) - failed
+    parts = [f"{answered} model call{'s' if answered != 1 else ''}"] if calls_shown else []
+    parts.append(f"{tokens} tokens")
+    if seconds:
+        parts.append(f"{seconds:.1f}s")
+    if timeouts:
+        parts.append(f"{timeouts} timed out")
+    if refusals:
+        parts.append(f"{refusals} refused json_schema")
+    if failed and calls_shown:
+        parts.append(f"{failed} failed")
+    return ", ".join(parts)

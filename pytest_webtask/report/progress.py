@@ -1,4 +1,5 @@
-"""The live progress line while a step records: which step, how many model calls, how long.
+"""The live progress line while a step records: which step, how many model calls (and how
+many of them timed out or were refused their reply format), how long.
 
 Drawn on a terminal only (never under ``-q``, in CI or in an xdist worker), at the end of
 the line pytest is writing, and erased with backspaces when the step ends, so pytest's own
@@ -29,6 +30,8 @@ class Progress:
         self._shown = 0
         self._where = ""
         self._calls = 0
+        self._timeouts = 0
+        self._refusals = 0
         self._started = 0.0
 
     @property
@@ -37,11 +40,20 @@ class Progress:
 
     def step_started(self, where: str) -> None:
         self._where, self._calls, self._started = where, 0, time.monotonic()
+        self._timeouts = self._refusals = 0
         self._draw()
 
     def model_call(self) -> None:
         self._calls += 1
         self._draw()
+
+    def model_trouble(self, timeouts: int, refusals: int) -> None:
+        """A model call ended with requests that timed out or whose reply format was
+        refused: counted on the line as they happen."""
+        if timeouts or refusals:
+            self._timeouts += timeouts
+            self._refusals += refusals
+            self._draw()
 
     def step_finished(self) -> None:
         self._erase()
@@ -49,6 +61,10 @@ class Progress:
 
     def _text(self) -> str:
         calls = f"{self._calls} model call{'s' if self._calls != 1 else ''}"
+        if self._timeouts:
+            calls += f", {self._timeouts} timed out"
+        if self._refusals:
+            calls += f", {self._refusals} refused"
         tail = f": {calls}, {time.monotonic() - self._started:.0f}s]"
         head = f" [recording {self._where}"
         width = min(MAX_WIDTH, self._room())

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..errors import LLMError
 from ..recipes.model import RecipeAction
 from .outcome import StepOutcome, StepRun
 
@@ -30,7 +31,12 @@ class StepListener:
         """The model is asked, while a step records."""
 
     def model_call_finished(self, context: Any, reply: Any) -> None:
-        """The model replied: its context (``to_text()``: the prompt) and its reply."""
+        """The model replied: its context (``to_text()``: the prompt) and its reply (its
+        ``usage``: tokens, seconds, timeouts and refusals on the way)."""
+
+    def model_call_failed(self, context: Any, error: Exception) -> None:
+        """The model failed (an ``LLMError``, whose ``usage`` may say what it cost: a
+        timeout); the step goes on or fails as the agent decides."""
 
     def recording_ended(self, run: StepRun) -> None:
         """The recording of ``run`` is over, whatever its end (always after
@@ -72,6 +78,10 @@ class Listeners(StepListener):
         for listener in self.listeners:
             listener.model_call_finished(context, reply)
 
+    def model_call_failed(self, context: Any, error: Exception) -> None:
+        for listener in self.listeners:
+            listener.model_call_failed(context, error)
+
     def recording_ended(self, run: StepRun) -> None:
         for listener in self.listeners:
             listener.recording_ended(run)
@@ -104,16 +114,25 @@ class _Heard:
         self._llm = llm
         self._started: Callable[[], None] = listeners.model_call_started
         self._finished: Callable[[Any, Any], None] = listeners.model_call_finished
+        self._failed: Callable[[Any, Exception], None] = listeners.model_call_failed
 
     def generate(self, context: Any) -> Any:
         self._started()
-        reply = self._llm.generate(context)
+        try:
+            reply = self._llm.generate(context)
+        except LLMError as exc:
+            self._failed(context, exc)
+            raise
         self._finished(context, reply)
         return reply
 
     async def agenerate(self, context: Any) -> Any:
         self._started()
-        reply = await self._llm.agenerate(context)
+        try:
+            reply = await self._llm.agenerate(context)
+        except LLMError as exc:
+            self._failed(context, exc)
+            raise
         self._finished(context, reply)
         return reply
 

@@ -21,6 +21,9 @@ class StepStats:
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    llm_seconds: float = 0.0  # waiting on the model (Usage.seconds)
+    llm_timeouts: int = 0
+    llm_refusals: int = 0  # requests refused for their reply format (json_schema)
     # Recorded do-steps none of whose checks discriminates (each held before the step ran).
     weak: list[str] = field(default_factory=list)
     # Replayed do/check steps that checked nothing they changed (RecipeStep.unverified).

@@ -128,6 +128,9 @@ class AsyncStepContext:
         self._stats.llm_calls += usage.calls
         self._stats.prompt_tokens += usage.prompt_tokens
         self._stats.completion_tokens += usage.completion_tokens
+        self._stats.llm_seconds += usage.seconds
+        self._stats.llm_timeouts += usage.timeouts
+        self._stats.llm_refusals += usage.refusals
         if heal:
             self._stats.heal_llm_calls += usage.calls
 
