@@ -23,6 +23,7 @@ RULES: list[tuple[str, str]] = [
     (r"\bplaywright\.async_api\b", "playwright.sync_api"),
     (r"\._async\b", "._sync"),
     (r"\bagenerate\b", "generate"),
+    (r"\bacontext_window\b", "context_window"),
     (r"\b__aenter__\b", "__enter__"),
     (r"\b__aexit__\b", "__exit__"),
     (r"\basyncio\.sleep\b", "time.sleep"),

@@ -184,3 +184,22 @@ def test_an_action_that_changes_the_page_each_time_may_repeat(
     result = Agent(page, llm).execute("add one four times")
     assert result.completed, result.message
     assert page.text_content("#n") == "4"
+
+
+def test_the_page_state_fits_the_context_the_server_says_the_model_has(
+        page: Page, server: LocalServer) -> None:
+    rows = "".join(f"<tr><td>Ticket {i}</td><td><button>Close {i}</button></td></tr>"
+                   for i in range(300))
+    server.pages["/long"] = f"<!doctype html><title>Tickets</title><table>{rows}</table>"
+    page.goto(server.url + "/long")
+    done = {"complete": True, "message": "done", "evidence": ["button-0"]}
+    sizes = {}
+    for window in (None, 8192):
+        props = {"default_generation_settings": {"n_ctx": window}} if window else None
+        with FakeOpenAIServer([done], props=props) as fake:
+            llm = OpenAILLM("m", base_url=fake.base_url, api_key="none", max_tokens=1024)
+            Agent(page, llm).execute("close ticket 1")
+            state = fake.requests[0]["messages"][1]["content"].split("Current Page State:")[1]
+            sizes[window] = len(state.split("\n---\n")[0])
+    # 8,192 tokens: less 1,024 for the reply and 4,000 for the rest, 3 characters a token
+    assert sizes[8192] <= (8192 - 1024 - 4000) * 3 < sizes[None]

@@ -50,3 +50,19 @@ class Budget:
         if run and run.max_tokens and run.used.total_tokens >= run.max_tokens:
             raise BudgetExhausted(f"The run's budget of {run.max_tokens} tokens is used up "
                                   f"({run.used.total_tokens} used; {run_tokens}).")
+
+
+# A page state's characters per token (its lines are short words, ids and quotes: about 3.5
+# on the demo shop with Qwen's tokenizer, 3 to be safe), and what the rest of a request holds
+# (instructions, tools, the task, the history), in tokens.
+CHARS_PER_TOKEN = 3
+OTHER_TOKENS = 4000
+MIN_PAGE_CHARS = 6000
+
+
+def page_chars_for_window(window: int, reply_tokens: int) -> int:
+    """The page state's budget in characters for a model whose context is ``window`` tokens
+    and whose reply may take ``reply_tokens`` (a step's reply needs far fewer than a
+    max_tokens of 4096: 1,500 are kept for it at most), so the request fits."""
+    room = window - min(reply_tokens, 1500) - OTHER_TOKENS
+    return max(MIN_PAGE_CHARS, room * CHARS_PER_TOKEN)

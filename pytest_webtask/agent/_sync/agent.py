@@ -12,7 +12,7 @@ from ...browser._sync.guard import OriginGuard
 from ...browser._sync.llm_browser import LLMBrowser
 from ...browser.origins import default_origins
 from ...browser.page_state import PageState
-from ...defaults import MAX_STEPS, PAGE_CHARS, chosen_page_chars
+from ...defaults import LLM_MAX_TOKENS, MAX_STEPS, PAGE_CHARS, chosen_page_chars
 from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
@@ -20,7 +20,7 @@ from ...llm.prompts import get_prompt
 from ...tools._sync.browser_tools import Tool
 from ...tools._sync.registry import ToolRegistry, browser_registry
 from ...types import Action, ExecutionResult, Secrets, Usage
-from ..budget import Budget
+from ..budget import Budget, page_chars_for_window
 from ..changes import page_change
 from ..loops import FutileRepeat, RepeatedFailure
 from ..models import ProposalResult, Step, TaskResult
@@ -213,6 +213,7 @@ class Agent:
         self.secrets = secrets if secrets is not None else Secrets()
         page_chars = chosen_page_chars(page_chars, max_page_chars)
         use_images = getattr(llm, "supports_images", False) if screenshot is None else screenshot
+        self.page_chars = page_chars  # the budget asked for; a small model context lowers it
         self.browser = LLMBrowser(page, page_chars=page_chars, screenshot=use_images,
                                        secrets=self.secrets)
         self.settle_timeout_ms = settle_timeout_ms
@@ -248,6 +249,7 @@ class Agent:
         self._task_context = TaskContext.create(task, max_steps=max_steps, resources=resources,
                                                 variables=variables, secrets=secrets,
                                                 known=self.secrets)
+        self._fit_window()
         origins = (self.allowed_origins if self.allowed_origins is not None
                    else default_origins(self.page.url))
         self.tool_registry = browser_registry(self.browser, self._task_context, origins,
@@ -267,6 +269,16 @@ class Agent:
         self.guard.start()
         self.executer = Executer(self.tool_registry, self.browser, self.settle_timeout_ms,
                                       self.guard)
+
+    def _fit_window(self) -> None:
+        """Lower the page state's budget to what the model's context holds, when its server
+        says how large that is (llama.cpp, vLLM; asked once per model object)."""
+        ask = getattr(self.llm, "context_window", None)
+        window = ask() if callable(ask) else None
+        if isinstance(window, int) and window > 0:
+            reply = getattr(self.llm, "max_tokens", 0) or LLM_MAX_TOKENS
+            self.browser.page_chars = min(self.page_chars,
+                                          page_chars_for_window(window, int(reply)))
 
     def _late_requests(self) -> None:
         """Requests the guard stopped since the last step ended (a timer's navigation, a
