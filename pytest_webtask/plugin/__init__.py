@@ -49,6 +49,9 @@ def pytest_configure(config: pytest.Config) -> None:
     from . import chromium  # a Chromium for pytest-playwright when Playwright's is missing
 
     chromium.configure(config)
+    from . import base_url  # pytest-playwright's, without its pytest 9 deprecation warning
+
+    base_url.configure(config)
     if settings.connect or settings.connect_cdp:
         from . import remote  # wraps pytest-playwright's fixtures: registered after it
 

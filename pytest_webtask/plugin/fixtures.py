@@ -78,7 +78,7 @@ def _register_engine(request: pytest.FixtureRequest) -> None:
 
 try:
     import pytest_asyncio
-except ImportError:  # pragma: no cover - the async fixture needs pytest-asyncio
+except ImportError:  # pytest-asyncio is the "async" extra: pip install "pytest-webtask[async]"
     pytest_asyncio = None  # type: ignore[assignment]
 
 if pytest_asyncio is not None:
@@ -116,3 +116,13 @@ if pytest_asyncio is not None:
             reports = request.node.stash.get(REPORTS, {})
             await browser.finish(failed=not ("call" in reports and reports["call"].passed))
         finish(request, pipe)
+
+else:
+
+    @pytest.fixture
+    def async_webtask() -> Any:  # the one definition pytest sees without pytest-asyncio
+        """``async_webtask`` needs pytest-asyncio, which this environment does not have."""
+        pytest.fail(
+            "async_webtask needs pytest-asyncio: pip install \"pytest-webtask[async]\" (or "
+            "pytest-asyncio), and set asyncio_default_fixture_loop_scope = function in your "
+            "pytest configuration, as pytest-asyncio asks of every project.", pytrace=False)
