@@ -225,7 +225,10 @@ def explore_command(args: argparse.Namespace, err: IO[str]) -> int:
     text = explorer.secrets.mask(text)  # a secret's value never reaches the file
     args.plan.parent.mkdir(parents=True, exist_ok=True)
     args.plan.write_text(text, encoding="utf-8")
-    print(f"Explored {len(site.pages)} page(s) ({usage.calls} model calls{tokens}, "
+    waited = (f", {usage.seconds:.0f} s waiting for the model" if usage.seconds else "") + \
+        (f", {usage.timeouts} timed out" if usage.timeouts else "") + \
+        (f", {usage.refusals} refusal(s) of json_schema" if usage.refusals else "")
+    print(f"Explored {len(site.pages)} page(s) ({usage.calls} model calls{tokens}{waited}, "
           f"{explorer.elapsed():.0f} s); wrote {len(flows)} flow(s) to {args.plan}.")
     if site.stopped:
         print(f"Exploring stopped early: {site.stopped}")
