@@ -86,8 +86,24 @@ TESTS: dict[str, str] = {
 CONFTEST = '''
 import json, os, time
 import pytest
+from pytest_webtask.llm import openai_llm
 
 LOG = os.environ["WEBTASK_BENCH_LOG"]
+_generate = openai_llm.OpenAILLM.generate
+
+
+def _logged(self, context):
+    """Every model reply, for reading what the model did (the bench's own wrapper)."""
+    t0 = time.monotonic()
+    reply = _generate(self, context)
+    with open(LOG.replace(".jsonl", ".replies.jsonl"), "a") as f:
+        f.write(json.dumps({"purpose": context.purpose, "task": context.task[:200],
+                            "step": context.step, "seconds": round(time.monotonic() - t0, 1),
+                            "reply": reply.text}) + "\\n")
+    return reply
+
+
+openai_llm.OpenAILLM.generate = _logged
 
 def pytest_webtask_step_done(item, outcome):
     usage = outcome.result.usage if outcome.result is not None else None
@@ -212,11 +228,11 @@ def main(argv: list[str] | None = None) -> int:
               "load_start": load_start, "load_end": load_average(),
               "max_calls_per_step": a.max_calls, "folder": str(folder),
               "tests": [{**asdict(r), "calls": r.calls} for r in records]}
-    out = Path(a.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".json").write_text(json.dumps(report, indent=1))
+    dest = Path(a.out)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.with_suffix(".json").write_text(json.dumps(report, indent=1))
     table = markdown(report, records)
-    out.with_suffix(".md").write_text(table)
+    dest.with_suffix(".md").write_text(table)
     print(table)
     return 0
 

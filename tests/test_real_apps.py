@@ -150,7 +150,8 @@ def test_rename_a_todo_whose_label_handler_is_delegated(browser: Browser, server
     # find returns the label itself first, then the row's control, never the new-todo field
     assert ("Output: 2 element(s) match text 'Buy milk':\n- text-0 \"Buy milk\"\n"
             "- input-1 (type=\"checkbox\") in \"Buy milk\"") in after_find
-    assert "What needs to be done" not in after_find.split("Output:")[1].split("Current Page State")[0]
+    found = after_find.split("Output:")[1].split("Current Page State")[0]
+    assert "What needs to be done" not in found
     assert "- text-0 \"Buy milk\"" in after_find.split("Current Page State:")[1]
     assert 'value="Buy milk"' in editing.split("Current Page State:")[1]
     actions = flow.recorded()[0]["actions"]

@@ -78,7 +78,7 @@ def _register_engine(request: pytest.FixtureRequest) -> None:
 
 try:
     import pytest_asyncio
-except ImportError:  # pytest-asyncio is the "async" extra: pip install "pytest-webtask[async]"
+except ImportError:  # a dependency, but an environment may have lost it
     pytest_asyncio = None  # type: ignore[assignment]
 
 if pytest_asyncio is not None:
@@ -123,6 +123,6 @@ else:
     def async_webtask() -> Any:  # the one definition pytest sees without pytest-asyncio
         """``async_webtask`` needs pytest-asyncio, which this environment does not have."""
         pytest.fail(
-            "async_webtask needs pytest-asyncio: pip install \"pytest-webtask[async]\" (or "
-            "pytest-asyncio), and set asyncio_default_fixture_loop_scope = function in your "
-            "pytest configuration, as pytest-asyncio asks of every project.", pytrace=False)
+            "async_webtask needs pytest-asyncio: pip install pytest-asyncio, and set "
+            "asyncio_default_fixture_loop_scope = function in your pytest configuration, as "
+            "pytest-asyncio asks of every project.", pytrace=False)
