@@ -203,3 +203,23 @@ def test_the_page_state_fits_the_context_the_server_says_the_model_has(
             sizes[window] = len(state.split("\n---\n")[0])
     # 8,192 tokens: less 1,024 for the reply and 4,000 for the rest, 3 characters a token
     assert sizes[8192] <= (8192 - 1024 - 4000) * 3 < sizes[None]
+
+
+def test_a_timed_out_call_is_counted_in_the_agents_usage(
+        page: Page, server: LocalServer) -> None:
+    from pytest_webtask import LLMError
+    from pytest_webtask.testing import Fault
+
+    page.goto(serve(server) + "/search")
+    with FakeOpenAIServer([Fault.slow(5.0)]) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key="none", timeout=0.5)
+        agent = Agent(page, llm)
+        try:
+            agent.execute("search for linen")
+        except LLMError as exc:
+            assert "did not answer within 0.5s" in str(exc)
+        else:
+            raise AssertionError("the timeout was not reported")
+    assert len(fake.requests) == 1  # a timed-out generation is not sent again
+    assert agent.usage.timeouts == 1
+    assert agent.usage.seconds >= 0.5

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ...errors import ProposalError
+from ...errors import LLMError, ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
@@ -58,9 +58,17 @@ class Asker:
     def _call(self, context: Context) -> str:
         if self.budget is not None:
             self.budget.check(self.usage.since(self._start))
-        reply = self.llm.generate(context)
+        try:
+            reply = self.llm.generate(context)
+        except LLMError as exc:  # a call that timed out or failed still cost its time
+            if isinstance(exc.usage, Usage):
+                self._count(exc.usage)
+            raise
         self._truncated = bool(getattr(reply, "truncated", False))
-        self.usage.add(reply.usage)
-        if self.budget is not None and self.budget.run is not None:
-            self.budget.run.used.add(reply.usage)
+        self._count(reply.usage)
         return reply.text
+
+    def _count(self, usage: Usage) -> None:
+        self.usage.add(usage)
+        if self.budget is not None and self.budget.run is not None:
+            self.budget.run.used.add(usage)
