@@ -61,6 +61,14 @@ def enums(schema: Any, key: str) -> list[list[str]]:
     return found
 
 
+def clickable(schema: dict[str, Any]) -> set[str]:
+    """The ids a reply schema offers the click tool."""
+    todo = next(b for b in schema["anyOf"] if "actions" in b["properties"])
+    tools = todo["properties"]["actions"]["items"]["anyOf"]
+    click = next(t for t in tools if t["properties"]["tool"] == {"const": "click"})
+    return set(click["properties"]["parameters"]["properties"]["element_id"]["enum"])
+
+
 def serve(server: LocalServer) -> str:
     server.pages["/search"] = SEARCH
     server.pages["/counter"] = COUNTER
@@ -118,7 +126,7 @@ def test_after_actions_the_request_says_what_changed_and_asks_first_if_done(
     llm = ScriptedLLM([todo(SEARCH_LINEN), todo(noop), DONE])
     result = Agent(page, llm).execute("search for linen")
     assert result.completed, result.message
-    first, second, third = llm.prompts
+    first, second, third = (c.context.user_text for c in llm.calls)
     assert "Is it already done on the page above?" in first
     assert "What your last actions did" not in first
     changed = second.split("What your last actions did")[1]
@@ -149,27 +157,50 @@ def test_an_id_from_an_earlier_page_is_refused_with_the_ids_there_are_now(
     assert "Unknown element id 'button-5'" in llm.prompts[1]
 
 
+SUBMIT = [{"tool": "click", "parameters": {"element_id": "button-0"}}]
+
+
 def test_a_successful_action_repeated_on_a_page_it_did_not_change_is_stopped(
         page: Page, server: LocalServer) -> None:
     page.goto(serve(server) + "/search")
-    llm = ScriptedLLM([todo(SEARCH_LINEN)] * 6)
-    searches: list[str] = []
-    page.on("request", lambda r: searches.append(r.url) if "q=linen" in r.url else None)
-    result = Agent(page, llm).execute("search for linen", max_steps=6)
+    with FakeOpenAIServer([todo(SEARCH_LINEN)] + [todo(SUBMIT)] * 5) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key="none")
+        searches: list[str] = []
+        page.on("request", lambda r: searches.append(r.url) if "q=linen" in r.url else None)
+        result = Agent(page, llm).execute("search for linen", max_steps=6)
     assert not result.completed
     # the search ran twice (the second time changed nothing); the third time was refused,
     # asked once more with that fact, and the same reply again ended the task
     assert len(searches) == 2
-    assert len(llm.calls) == 4
-    assert "These already ran and succeeded, and the page did not" in llm.prompts[3]
+    assert len(fake.requests) == 4
+    prompts = [r["messages"][1]["content"] for r in fake.requests]
+    assert "These already ran and succeeded, and the page did not" in prompts[3]
     assert result.message.startswith("Stopped: the model asked twice more for actions that "
                                      "had already run, succeeded and changed nothing")
-    assert "fill {'element_id': 'input-0', 'value': 'linen'}" in result.message
+    assert "click {'element_id': 'button-0'}" in result.message
+    # from the request after the futile click on, the schema no longer offers it to click
+    offered = [clickable(r["response_format"]["json_schema"]["schema"]) for r in fake.requests]
+    assert "button-0" in offered[0] and "button-0" in offered[1]
+    assert "button-0" not in offered[2] and "button-0" not in offered[3]
+    assert "input-0" in offered[2]  # what was not tried still is
+    assert "Tried on this page without changing it, not offered again until the page " \
+        "changes: click button-0." in prompts[2]
+
+
+def test_a_field_already_holding_the_text_is_not_typed_into_again(
+        page: Page, server: LocalServer) -> None:
+    page.goto(serve(server) + "/search?q=linen")
+    typed = [{"tool": "type", "parameters": {"element_id": "input-0", "value": "linen"}}]
+    llm = ScriptedLLM([todo(typed), DONE])
+    result = Agent(page, llm).execute("search for linen")
+    error = result.steps[0].executions[0].error
+    assert error.startswith("input-0 already holds 'linen': type it again would not help.")
+    assert page.input_value("input") == "linen"
 
 
 def test_a_refused_repeat_that_reports_done_completes(page: Page, server: LocalServer) -> None:
     page.goto(serve(server) + "/search")
-    llm = ScriptedLLM([todo(SEARCH_LINEN), todo(SEARCH_LINEN), todo(SEARCH_LINEN), DONE])
+    llm = ScriptedLLM([todo(SEARCH_LINEN), todo(SUBMIT), todo(SUBMIT), DONE])
     result = Agent(page, llm).execute("search for linen")
     assert result.completed, result.message
     assert len(llm.calls) == 4

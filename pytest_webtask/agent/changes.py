@@ -22,6 +22,24 @@ def _plain(line: str) -> str:
     return _ID.sub(r"\1\2", line).strip()
 
 
+# what a field holds, as the page state shows it: its value, a select's choice, a box's tick
+_HOLDS = re.compile(r' (?:value|selected)="(?:[^"\\]|\\.)*"| checked\b')
+
+
+def _without_values(line: str) -> str:
+    return _HOLDS.sub("", _plain(line))
+
+
+def field_value(text: str, element_id: str) -> str | None:
+    """The value the page state shows for the field ``element_id`` (None when it shows
+    none, or the field is not in it)."""
+    line = re.search(rf"^\s*- {re.escape(element_id)} \((.*)$", text, flags=re.M)
+    if line is None:
+        return None
+    value = re.search(r'\bvalue="((?:[^"\\]|\\.)*)"', line.group(1))
+    return value.group(1).replace('\\"', '"').replace("\\\\", "\\") if value else None
+
+
 @dataclass
 class PageChange:
     """How the page after a step differs from the page the step was proposed on. ``added``
@@ -34,6 +52,14 @@ class PageChange:
     title_after: str = ""
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+
+    @property
+    def values_only(self) -> bool:
+        """Only what fields hold changed (their values, a choice, a tick): nothing was sent
+        or shown in answer yet."""
+        return (self.url_before == self.url_after and bool(self.added or self.removed)
+                and sorted(map(_without_values, self.added))
+                == sorted(map(_without_values, self.removed)))
 
     @property
     def unchanged(self) -> bool:
@@ -69,6 +95,9 @@ class PageChange:
                 lines.extend(f"  {show(line)}" for line in got[:SHOWN])
                 if len(got) > SHOWN:
                     lines.append(f"  ... and {len(got) - SHOWN} more line(s)")
+        if self.values_only:
+            lines.append("Only what the fields hold changed: nothing was sent yet, and the "
+                         "page shows no answer to it.")
         return "\n".join(lines)
 
 

@@ -74,17 +74,25 @@ class FutileRepeat:
 
     def __init__(self) -> None:
         self.futile: set[str] = set()
+        # (tool, element id) pairs tried on this page, which did not change it: the next
+        # request's reply schema does not offer them
+        self.banned: set[tuple[str, str]] = set()
         self.refused = 0
         self.actions: list[Action] = []
 
     def after(self, actions: list[Action], executions: list[ExecutionResult],
               unchanged: bool) -> None:
         """A step's actions ran and the page is now known to have changed or not."""
-        if not unchanged:
+        if not unchanged:  # a new page (its ids may mean other elements): nothing is banned
             self.futile = set()
+            self.banned = set()
             return
-        self.futile |= {_plain_key(a) for a, e in zip(actions, executions, strict=False)
-                        if e.success}
+        for action, execution in zip(actions, executions, strict=False):
+            if execution.success:
+                self.futile.add(_plain_key(action))
+            target = action.parameters.get("element_id")
+            if isinstance(target, str):
+                self.banned.add((action.tool, target))
 
     def repeats(self, actions: list[Action]) -> bool:
         """Would these actions only repeat what changed nothing?"""

@@ -5,12 +5,13 @@ Where the endpoint honours ``json_schema`` (structured outputs, a grammar in lla
 server), a reply can then not name a tool that does not exist or an id that is not on the
 page. Three shapes: the task is done (evidence, at least one claim), the next actions (at
 least one), or the task is impossible. The properties come in the order the model should
-think in: first whether the goal is met, then why, then what proves it or what to do.
+think in: first what the page shows now (a sentence: a small model decides better after
+saying it), then whether the task is done, then what proves it or what to do.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -24,31 +25,42 @@ EXPECTS = ["text", "visible", "hidden", "count", "nth", "order", "state", "value
 STATES = ["checked", "unchecked", "enabled", "disabled", "expanded", "collapsed", "selected"]
 
 
-def reply_schema(tools: Iterable[tuple[str, type[BaseModel]]],
-                 ids: Sequence[str]) -> dict[str, Any]:
+def reply_schema(tools: Iterable[tuple[str, type[BaseModel]]], ids: Sequence[str],
+                 banned: Collection[tuple[str, str]] = ()) -> dict[str, Any]:
     """The JSON schema of a proposer reply for ``tools`` (name, parameter model) on a page
-    whose element ids are ``ids``."""
+    whose element ids are ``ids``. ``banned`` (tool, element id) pairs are not offered: what
+    was tried on this page and did not change it. A tool whose every target is banned is
+    left out."""
     ids = list(dict.fromkeys(ids))
     message = {"type": "string", "minLength": 1, "maxLength": MAX_MESSAGE}
     done = _object({
-        "complete": {"const": True},
         "message": message,
+        "complete": {"const": True},
         "evidence": {"type": "array", "items": _evidence(ids), "minItems": 1,
                      "maxItems": MAX_EVIDENCE},
     })
-    actions = [_action(name, params, ids) for name, params in tools]
+    actions = []
+    for name, params in tools:
+        targets = [i for i in ids if (name, i) not in banned]
+        if targets or not ids or not _takes_target(params):
+            actions.append(_action(name, params, targets if ids else ids))
     todo = _object({
-        "complete": {"const": False},
         "message": message,
+        "complete": {"const": False},
         "actions": {"type": "array", "items": {"anyOf": actions} if len(actions) > 1
                     else actions[0], "minItems": 1, "maxItems": MAX_ACTIONS},
     })
     impossible = _object({
+        "message": message,
         "complete": {"const": False},
         "impossible": {"const": True},
-        "message": message,
     })
     return {"anyOf": [done, todo, impossible]}
+
+
+def _takes_target(params: type[BaseModel]) -> bool:
+    """Does every call of the tool name an element (a required ``element_id``)?"""
+    return "element_id" in params.model_json_schema().get("required", [])
 
 
 def _object(properties: dict[str, Any], required: Sequence[str] | None = None

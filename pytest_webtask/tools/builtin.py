@@ -74,7 +74,8 @@ class Fill(OnElement):
 
 class Type(OnElement):
     name = "type"
-    description = "Type into an element with keyboard simulation"
+    description = ("Type text key by key, adding to what the field holds: only for a field "
+                   "that fill does not work on (an autocomplete, an editor)")
     params_class = TypeParams
     method = "press_sequentially"
     typed = True

@@ -21,7 +21,7 @@ from ...tools._sync.browser_tools import Tool
 from ...tools._sync.registry import ToolRegistry, browser_registry
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
-from ..changes import page_change
+from ..changes import field_value, page_change
 from ..loops import FutileRepeat, RepeatedFailure
 from ..models import ProposalResult, Step, TaskResult
 from ..parsing import ProposalModel, proposal_from, show
@@ -61,6 +61,7 @@ class Proposer:
         # called once per step that ran actions, when the next reading shows what they did
         self.after_change: Callable[[Step], None] | None = None
         self.seen: PageState | None = None  # the page state the last request showed
+        self.futile: FutileRepeat | None = None  # what this page no longer offers
 
     def build_context(self) -> Context:
         page = self.browser.get_page_context()
@@ -84,8 +85,9 @@ class Proposer:
         page.text = f"{page.text}\n\n---\n\n{self.question(last).text}"
         context.append(page)
         ids = list(state.elements) if state is not None else []
+        banned = self.futile.banned if self.futile is not None else set()
         context.response_schema = reply_schema(
-            [(t.name, t.params_class) for t in self.tools.tools()], ids)
+            [(t.name, t.params_class) for t in self.tools.tools()], ids, banned)
         return context  # the asker masks secrets before anything is sent
 
     def question(self, last: Step | None) -> Block:
@@ -95,8 +97,13 @@ class Proposer:
                 task=self.task.task))
         actions = ", ".join(f"{a.tool} {show(a.parameters, 120)}"
                             for a in last.proposal.actions[:len(last.executions)])
+        changes = last.change.describe()
+        if self.futile is not None and self.futile.banned:
+            tried = ", ".join(f"{tool} {target}" for tool, target in sorted(self.futile.banned))
+            changes += (f"\nTried on this page without changing it, not offered again until "
+                        f"the page changes: {tried}.")
         return Block(get_prompt("agent/proposer", "changes").format(
-            step=len(self.task.steps), actions=actions, changes=last.change.describe(),
+            step=len(self.task.steps), actions=actions, changes=changes,
             task=self.task.task))
 
     def propose(self, extra: Block | None = None) -> ProposalResult:
@@ -129,6 +136,15 @@ class Executer:
             value = action.parameters.get(name)
             if isinstance(value, str) and value not in known:
                 return unknown_id(value, list(known))
+        target, value = action.parameters.get("element_id"), action.parameters.get("value")
+        if (action.tool in ("fill", "type") and snapshot is not None and isinstance(target, str)
+                and isinstance(value, str) and value
+                and field_value(snapshot.text, target) == value):
+            # a field that already holds the text: typing it again adds it twice, filling
+            # it again changes nothing
+            return (f"{target} already holds {value!r}: {action.tool} it again would not "
+                    "help. Do the next thing the task needs (submit it, or check whether the "
+                    "task is done).")
         return None
 
     def execute(self, actions: list[Action]) -> tuple[list[ExecutionResult], str | None]:
@@ -262,6 +278,7 @@ class Agent:
         self._repeats = RepeatedFailure()
         self._futile = FutileRepeat()
         self.proposer.after_change = self._after_change
+        self.proposer.futile = self._futile
         if self.guard is None or self.guard.origins != origins:
             self.close()
             self.guard = OriginGuard(self.page.context, origins,
