@@ -24,8 +24,10 @@ from pytest_webtask.llm.prompts import get_prompt
 class Traced(BaseLLM):
     """The model, its prompts' ends and its replies printed as they come."""
 
-    def __init__(self, llm: OpenAILLM, show_prompt: bool) -> None:
+    def __init__(self, llm: OpenAILLM, show_prompt: bool, dump: str | None = None) -> None:
         self.llm = llm
+        self.dump = dump
+        self.n = 0
         self.show_prompt = show_prompt
         self.supports_images = False
         self.max_tokens = llm.max_tokens
@@ -36,6 +38,11 @@ class Traced(BaseLLM):
     def generate(self, context: Context) -> LLMReply:
         if self.show_prompt:
             print("----- prompt (end) -----\n" + context.user_text[-2500:])
+        self.n += 1
+        if self.dump:
+            with open(f"{self.dump}/request-{self.n}.json", "w") as f:
+                json.dump({"system": context.system, "user": context.user_text,
+                           "schema": context.response_schema}, f)
         t0 = time.monotonic()
         reply = self.llm.generate(context)
         print(f"----- reply ({time.monotonic() - t0:.1f}s, {reply.usage.prompt_tokens} prompt "
@@ -50,10 +57,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="the task is a check's statement")
     ap.add_argument("--max-steps", type=int, default=6)
     ap.add_argument("--prompts", action="store_true", help="print each prompt's end too")
+    ap.add_argument("--dump", help="write each request (system, user, schema) to this folder")
     a = ap.parse_args(argv)
     task = (get_prompt("agent/proposer", "check_task").format(statement=a.task) if a.check
             else a.task)
-    llm = Traced(OpenAILLM.from_env(), a.prompts)
+    llm = Traced(OpenAILLM.from_env(), a.prompts, a.dump)
     with DemoShop(seed=7) as shop, sync_playwright() as pw:
         browser = pw.chromium.launch(**launch_args())
         page = browser.new_page()

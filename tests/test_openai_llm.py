@@ -147,7 +147,7 @@ def test_agent_with_openai_llm_end_to_end(page: Page, server: LocalServer) -> No
     assert result.completed
     assert result.usage.calls == 2 and result.usage.prompt_tokens == 201
     assert server.posts == [("/listings", {"price": "50"}, {})]
-    assert "Step History:\n\nStep 1:" in fake.requests[1]["messages"][1]["content"]
+    assert "Step History:\n\nStep 1:" in fake.requests[1]["messages"][-1]["content"]
 
 
 # an in-process inner run: no browser, so without pytest-playwright (its hooks do not nest)

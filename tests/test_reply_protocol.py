@@ -87,7 +87,7 @@ def test_each_request_carries_a_schema_of_the_page_ids_and_the_tools(
         fmt = request["response_format"]
         assert fmt["type"] == "json_schema"
         schema = fmt["json_schema"]["schema"]
-        prompt = request["messages"][1]["content"]
+        prompt = request["messages"][-1]["content"]
         ids = page_ids(prompt)
         assert {"input-0", "button-0", "form-0"} <= ids
         # every id field (an action's target, a claim's element or container) offers exactly
@@ -99,8 +99,8 @@ def test_each_request_carries_a_schema_of_the_page_ids_and_the_tools(
         assert {"navigate", "click", "fill", "select", "press", "find"} <= tools
         assert "upload" not in tools  # a task without resources has no upload tool
     # the second page has list items the first did not: its schema offers them
-    second = page_ids(fake.requests[1]["messages"][1]["content"])
-    assert second - page_ids(fake.requests[0]["messages"][1]["content"])
+    second = page_ids(fake.requests[1]["messages"][-1]["content"])
+    assert second - page_ids(fake.requests[0]["messages"][-1]["content"])
 
 
 def test_the_stable_part_comes_first_and_is_the_same_for_every_step(
@@ -173,7 +173,7 @@ def test_a_successful_action_repeated_on_a_page_it_did_not_change_is_stopped(
     # asked once more with that fact, and the same reply again ended the task
     assert len(searches) == 2
     assert len(fake.requests) == 4
-    prompts = [r["messages"][1]["content"] for r in fake.requests]
+    prompts = [r["messages"][-1]["content"] for r in fake.requests]
     assert "These already ran and succeeded, and the page did not" in prompts[3]
     assert result.message.startswith("Stopped: the model asked twice more for actions that "
                                      "had already run, succeeded and changed nothing")
@@ -230,7 +230,7 @@ def test_the_page_state_fits_the_context_the_server_says_the_model_has(
         with FakeOpenAIServer([done], props=props) as fake:
             llm = OpenAILLM("m", base_url=fake.base_url, api_key="none", max_tokens=1024)
             Agent(page, llm).execute("close ticket 1")
-            state = fake.requests[0]["messages"][1]["content"].split("Current Page State:")[1]
+            state = fake.requests[0]["messages"][-1]["content"].split("Current Page State:")[1]
             sizes[window] = len(state.split("\n---\n")[0])
     # 8,192 tokens: less 1,024 for the reply and 4,000 for the rest, 3 characters a token
     assert sizes[8192] <= (8192 - 1024 - 4000) * 3 < sizes[None]

@@ -72,10 +72,14 @@ class MessagesLLM(BaseLLM):
             content += [{"type": "image", "source": {
                 "type": "base64", "media_type": "image/png",
                 "data": base64.b64encode(image).decode()}} for image in context.images]
+        # worked examples come first, as earlier turns of the conversation
+        turns: list[dict[str, Any]] = [
+            {"role": role, "content": said} for user, reply in context.examples
+            for role, said in (("user", user), ("assistant", reply))]
         try:  # SDK: the request
             message = self.client.messages.create(
                 model=self.model, system=context.system, max_tokens=self.max_tokens,
-                temperature=0, messages=[{"role": "user", "content": content}])
+                temperature=0, messages=[*turns, {"role": "user", "content": content}])
         except Exception as exc:  # SDK: its errors; say what failed, never the key
             raise LLMError(f"The model {self.model!r} failed: {type(exc).__name__}: "
                            f"{exc}") from None

@@ -33,6 +33,9 @@ class Context:
     purpose: str = ""
     task: str = ""
     step: int = 0
+    # earlier turns shown before the request as a conversation (user text, assistant reply):
+    # worked examples, which a small model follows far better than instructions
+    examples: list[tuple[str, str]] = field(default_factory=list)
 
     def append(self, block: Block | None) -> None:
         if block is not None:
@@ -45,7 +48,11 @@ class Context:
 
     def to_text(self) -> str:
         """The whole prompt as text (system, then user), as a person would read it."""
-        return f"=== SYSTEM PROMPT ===\n{self.system}\n\n=== USER MESSAGE ===\n\n{self.user_text}"
+        turns = "".join(f"=== EXAMPLE USER MESSAGE ===\n\n{user}\n\n"
+                        f"=== EXAMPLE REPLY ===\n\n{reply}\n\n"
+                        for user, reply in self.examples)
+        return (f"=== SYSTEM PROMPT ===\n{self.system}\n\n{turns}"
+                f"=== USER MESSAGE ===\n\n{self.user_text}")
 
     @property
     def images(self) -> list[bytes]:

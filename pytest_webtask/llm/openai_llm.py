@@ -131,7 +131,10 @@ class OpenAILLM:
                  "image_url": {"url": "data:image/png;base64," + base64.b64encode(img).decode()}}
                 for img in context.images
             ]
-        return [{"role": "system", "content": context.system}, {"role": "user", "content": user}]
+        turns = [{"role": role, "content": text} for user_text, reply in context.examples
+                 for role, text in (("user", user_text), ("assistant", reply))]
+        return [{"role": "system", "content": context.system}, *turns,
+                {"role": "user", "content": user}]
 
     def _request(self, context: Context) -> dict[str, Any]:
         if context.response_schema and self.structured_outputs:

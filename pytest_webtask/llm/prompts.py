@@ -21,3 +21,11 @@ def _prompts(role: str) -> dict[str, Any]:
 def get_prompt(role: str, name: str) -> str:
     """Return prompt ``name`` from ``prompts_data/<role>.yaml`` (e.g. ``agent/proposer``)."""
     return str(_prompts(role)[name]["content"]).strip()
+
+
+@cache
+def get_examples(role: str, name: str) -> tuple[tuple[str, str], ...]:
+    """Worked examples ``name`` from ``prompts_data/<role>.yaml``: (user text, reply) pairs,
+    shown to a model as earlier turns of its conversation."""
+    return tuple((str(turn["user"]).strip(), " ".join(str(turn["reply"]).split()))
+                 for turn in _prompts(role)[name])

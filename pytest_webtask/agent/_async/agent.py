@@ -15,7 +15,7 @@ from ...defaults import LLM_MAX_TOKENS, MAX_STEPS, PAGE_CHARS, chosen_page_chars
 from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
-from ...llm.prompts import get_prompt
+from ...llm.prompts import get_examples, get_prompt
 from ...tools._async.browser_tools import AsyncTool
 from ...tools._async.registry import AsyncToolRegistry, browser_registry
 from ...types import Action, ExecutionResult, Secrets, Usage
@@ -76,7 +76,8 @@ class AsyncProposer:
         self.seen = state
         system = get_prompt("agent/proposer", "proposer_system")
         context = Context(system=f"{system}\n\n{self.tools.get_tools_context().text}",
-                          purpose="step", task=self.task.task, step=len(self.task.steps) + 1)
+                          purpose="step", task=self.task.task, step=len(self.task.steps) + 1,
+                          examples=list(get_examples("agent/demos", "proposer")))
         context.append(self.task.get_task_context())
         context.append(self.task.get_resources_context())
         context.append(self.task.get_steps_context())

@@ -16,7 +16,7 @@ from ...defaults import LLM_MAX_TOKENS, MAX_STEPS, PAGE_CHARS, chosen_page_chars
 from ...errors import ProposalError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
-from ...llm.prompts import get_prompt
+from ...llm.prompts import get_examples, get_prompt
 from ...tools._sync.browser_tools import Tool
 from ...tools._sync.registry import ToolRegistry, browser_registry
 from ...types import Action, ExecutionResult, Secrets, Usage
@@ -77,7 +77,8 @@ class Proposer:
         self.seen = state
         system = get_prompt("agent/proposer", "proposer_system")
         context = Context(system=f"{system}\n\n{self.tools.get_tools_context().text}",
-                          purpose="step", task=self.task.task, step=len(self.task.steps) + 1)
+                          purpose="step", task=self.task.task, step=len(self.task.steps) + 1,
+                          examples=list(get_examples("agent/demos", "proposer")))
         context.append(self.task.get_task_context())
         context.append(self.task.get_resources_context())
         context.append(self.task.get_steps_context())
