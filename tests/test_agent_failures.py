@@ -143,14 +143,27 @@ def test_fenced_json_reply_is_accepted(page: Page, server: LocalServer) -> None:
     assert Agent(page, llm).execute("look").completed
 
 
-def test_impossible_ends_the_task_at_once(page: Page, server: LocalServer) -> None:
+def test_impossible_before_anything_was_tried_is_asked_once_more_then_ends(
+        page: Page, server: LocalServer) -> None:
     page.goto(server.url + "/price")
-    llm = ScriptedLLM([{"complete": False, "impossible": True, "actions": [],
+    impossible = {"complete": False, "impossible": True, "actions": [],
+                  "message": "There is no discount field on this form"}
+    llm = ScriptedLLM([impossible, impossible])
+    result = Agent(page, llm).execute("apply a discount", max_steps=8)
+    assert result.completed is False and result.impossible is True
+    assert len(llm.calls) == 2
+    assert "You said the task cannot be done, but nothing has been tried yet" in llm.prompts[1]
+    assert result.message == "Task impossible: There is no discount field on this form"
+
+
+def test_impossible_after_actions_ends_the_task_at_once(page: Page, server: LocalServer) -> None:
+    page.goto(server.url + "/price")
+    llm = ScriptedLLM([step(act("fill", element_id="input-0", value="5")),
+                       {"complete": False, "impossible": True, "actions": [],
                         "message": "There is no discount field on this form"}])
     result = Agent(page, llm).execute("apply a discount", max_steps=8)
     assert result.completed is False and result.impossible is True
-    assert len(llm.calls) == 1
-    assert result.message == "Task impossible: There is no discount field on this form"
+    assert len(llm.calls) == 2
 
 
 def test_script_running_out_is_a_clear_error(page: Page, server: LocalServer) -> None:

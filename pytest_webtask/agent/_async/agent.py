@@ -91,7 +91,12 @@ class AsyncProposer:
         return context  # the asker masks secrets before anything is sent
 
     def question(self, last: Step | None) -> Block:
-        """What the last actions changed, then the question asked first: is the task done?"""
+        """What the last actions changed, then the question asked first: is the task done
+        (for a check, is its statement true)?"""
+        statement = checked_statement(self.task.task)
+        if statement is not None and (last is None or last.change is None):
+            return Block(get_prompt("agent/proposer", "check_question").format(
+                statement=statement))
         if last is None or last.change is None:
             return Block(get_prompt("agent/proposer", "first_question").format(
                 task=self.task.task))
@@ -184,6 +189,15 @@ class AsyncExecuter:
         await self.tools.late_events()
         blocked = self.guard.note() if self.guard else None
         return results, " ".join(filter(None, [note, blocked])) or None
+
+
+def checked_statement(task: str) -> str | None:
+    """The statement a check step's task asks about (its first line after the check's
+    wording), None for any other task."""
+    prefix = get_prompt("agent/proposer", "check_task").split("{statement}")[0]
+    if not task.startswith(prefix):
+        return None
+    return task[len(prefix):].split("\n", 1)[0]
 
 
 def unknown_id(element_id: str, known: list[str]) -> str:
@@ -323,6 +337,12 @@ class AsyncAgent:
             # a longer quiet window than after an action, where the page was already live
             await self.browser.settle(timeout_ms=self.settle_timeout_ms, quiet_ms=FIRST_QUIET_MS)
         proposal = await self.proposer.propose()
+        if (proposal.impossible and checked_statement(self._task_context.task) is None
+                and not any(s.executions for s in self._task_context.steps)):
+            # a task called impossible before anything was tried: asked once more (a small
+            # model gives up on what it does not see at once)
+            proposal = await self.proposer.propose(
+                Block(get_prompt("agent/proposer", "impossible_untried")))
         snapshot = self.browser.snapshot
         step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
         if proposal.complete:
