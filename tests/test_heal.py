@@ -282,7 +282,7 @@ def test_a_model_that_cannot_redo_the_step_is_rejected(flow: Flow, shop: DemoSho
 
     message = flow.fails(gives_up, heal="on")
     assert "A heal was tried and rejected, the recipe is unchanged: the model could not " \
-           "re-do the step (1 model call(s)): Task impossible: no such button" in message
+           "re-do the step (2 model call(s)): Task impossible: no such button" in message
     assert flow.recipe.read_bytes() == recipe
 
 

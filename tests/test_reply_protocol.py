@@ -43,7 +43,7 @@ def todo(actions: list[dict[str, Any]], message: str = "searching") -> dict[str,
 
 def page_ids(prompt: str) -> set[str]:
     """The element ids of the page state in a prompt."""
-    state = prompt.split("Current Page State:")[1]
+    state = prompt.split("Current Page State:")[-1]
     return set(re.findall(r"^\s*- ([a-z][a-z0-9]*-\d+)\b", state, flags=re.M))
 
 
@@ -230,7 +230,7 @@ def test_the_page_state_fits_the_context_the_server_says_the_model_has(
         with FakeOpenAIServer([done], props=props) as fake:
             llm = OpenAILLM("m", base_url=fake.base_url, api_key="none", max_tokens=1024)
             Agent(page, llm).execute("close ticket 1")
-            state = fake.requests[0]["messages"][-1]["content"].split("Current Page State:")[1]
+            state = fake.requests[0]["messages"][-1]["content"].split("Current Page State:")[-1]
             sizes[window] = len(state.split("\n---\n")[0])
     # 8,192 tokens: less 1,024 for the reply and 4,000 for the rest, 3 characters a token
     assert sizes[8192] <= (8192 - 1024 - 4000) * 3 < sizes[None]

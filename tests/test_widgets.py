@@ -356,7 +356,7 @@ def test_long_table_find_then_act(browser: Browser, shop: DemoShop, tmp_path: Pa
         assert row.locator(".status").inner_text() == "closed"
 
     flow.run("record", after=closed)
-    first = flow.prompts[0].split("Current Page State:")[1].split("\n---\n")[0]
+    first = flow.prompts[0].split("Current Page State:")[-1].split("\n---\n")[0]
     assert '- td "Ticket 1"' in first and "Ticket 420" not in first
     assert re.search(r"\[\d+ more rows below, holding \d+ element ids: scroll down, or use "
                      r"find\]", first)
@@ -397,7 +397,7 @@ def test_beforeunload_is_dismissed_unless_answered(page: Page, server: LocalServ
     first = result.steps[0].executions[1]
     assert [(d.type, d.accept) for d in first.dialogs] == [("beforeunload", False)]
     assert "A beforeunload dialog asked" in llm.prompts[1]
-    assert "/draft" in llm.prompts[1].split("Current Page State:")[1].splitlines()[1]
+    assert "/draft" in llm.prompts[1].split("Current Page State:")[-1].splitlines()[1]
     assert [(d.type, d.accept) for d in result.steps[1].executions[1].dialogs] == \
         [("beforeunload", True)]
     assert page.url.endswith("/price")

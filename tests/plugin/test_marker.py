@@ -75,7 +75,7 @@ def test_default_budget(webtask):
         {"complete": True, "message": "it does", "evidence": ["Ticket 1"]}]})
     inner.run().assert_outcomes(passed=2)
     small, default = (inner.path / "llm_calls.log").read_text().split("\n=====\n")[:2]
-    state = small.split("Current Page State:")[1]
+    state = small.split("Current Page State:")[-1]
     assert len(state) < 3200
 
     def below(prompt: str) -> int:

@@ -338,12 +338,15 @@ class Agent:
             # a longer quiet window than after an action, where the page was already live
             self.browser.settle(timeout_ms=self.settle_timeout_ms, quiet_ms=FIRST_QUIET_MS)
         proposal = self.proposer.propose()
-        if (proposal.impossible and checked_statement(self._task_context.task) is None
-                and not any(s.executions for s in self._task_context.steps)):
-            # a task called impossible before anything was tried: asked once more (a small
-            # model gives up on what it does not see at once)
-            proposal = self.proposer.propose(
-                Block(get_prompt("agent/proposer", "impossible_untried")))
+        if proposal.impossible and not self._task_context.steps:
+            # given up at once: asked once more (a small model gives up on what it does not
+            # see at once, and calls a statement false it has not read); a second answer
+            # stands
+            statement = checked_statement(self._task_context.task)
+            again = (get_prompt("agent/proposer", "impossible_untried") if statement is None
+                     else get_prompt("agent/proposer", "check_false").format(
+                         statement=statement))
+            proposal = self.proposer.propose(Block(again))
         snapshot = self.browser.snapshot
         step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
         if proposal.complete:
