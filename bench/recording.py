@@ -90,6 +90,11 @@ from pytest_webtask.llm import openai_llm
 
 LOG = os.environ["WEBTASK_BENCH_LOG"]
 _generate = openai_llm.OpenAILLM.generate
+_current = {"test": ""}
+
+
+def pytest_runtest_setup(item):
+    _current["test"] = item.name.split("[")[0]
 
 
 def _logged(self, context):
@@ -97,7 +102,8 @@ def _logged(self, context):
     t0 = time.monotonic()
     reply = _generate(self, context)
     with open(LOG.replace(".jsonl", ".replies.jsonl"), "a") as f:
-        f.write(json.dumps({"purpose": context.purpose, "task": context.task[:200],
+        f.write(json.dumps({"test": _current["test"], "purpose": context.purpose,
+                            "task": context.task[:200],
                             "step": context.step, "seconds": round(time.monotonic() - t0, 1),
                             "reply": reply.text}) + "\\n")
     return reply
@@ -107,7 +113,8 @@ openai_llm.OpenAILLM.generate = _logged
 
 def pytest_webtask_step_done(item, outcome):
     usage = outcome.result.usage if outcome.result is not None else None
-    line = {"test": item.name, "kind": outcome.kind, "text": outcome.text, "how": outcome.how,
+    line = {"test": item.name.split("[")[0], "kind": outcome.kind, "text": outcome.text,
+            "how": outcome.how,
             "seconds": round(outcome.seconds, 2),
             "calls": usage.calls if usage else 0,
             "prompt_tokens": usage.prompt_tokens if usage else 0,
@@ -117,7 +124,8 @@ def pytest_webtask_step_done(item, outcome):
 
 def pytest_webtask_step_failed(item, kind, text, message):
     with open(LOG, "a") as f:
-        f.write(json.dumps({"test": item.name, "kind": kind, "text": text, "how": "failed",
+        f.write(json.dumps({"test": item.name.split("[")[0], "kind": kind, "text": text,
+                            "how": "failed",
                             "message": message[:2000]}) + "\\n")
 '''
 
@@ -129,11 +137,17 @@ class TestRecord:
     replayed: bool | None = None
     seconds: float = 0.0
     steps: list[dict[str, Any]] = field(default_factory=list)
+    replies: list[dict[str, Any]] = field(default_factory=list)
     failure: str = ""
 
     @property
     def calls(self) -> int:
-        return sum(s.get("calls", 0) for s in self.steps)
+        """Model calls the recording made, failed steps' included."""
+        return len(self.replies)
+
+    @property
+    def model_seconds(self) -> float:
+        return round(sum(r.get("seconds", 0.0) for r in self.replies), 1)
 
 
 def write_test(folder: Path, name: str) -> Path:
@@ -221,13 +235,18 @@ def main(argv: list[str] | None = None) -> int:
                     rec.failure = "replay: " + _failure(out)
                 shop.reset()
     steps = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    said = log.with_suffix(".replies.jsonl")
+    replies = [json.loads(line) for line in said.read_text().splitlines()] \
+        if said.exists() else []
     for rec in records:
         rec.steps = [s for s in steps if s["test"] == f"test_{rec.name}"]
+        rec.replies = [r for r in replies if r.get("test") == f"test_{rec.name}"]
     report = {"started": started, "model": os.environ.get("WEBTASK_MODEL"),
               "base_url": os.environ.get("OPENAI_BASE_URL"), "cores": os.cpu_count(),
               "load_start": load_start, "load_end": load_average(),
               "max_calls_per_step": a.max_calls, "folder": str(folder),
-              "tests": [{**asdict(r), "calls": r.calls} for r in records]}
+              "tests": [{**asdict(r), "calls": r.calls, "model_seconds": r.model_seconds}
+                        for r in records]}
     dest = Path(a.out)
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.with_suffix(".json").write_text(json.dumps(report, indent=1))
@@ -238,13 +257,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def markdown(report: dict[str, Any], records: list[TestRecord]) -> str:
-    rows = ["| test | recorded | replayed (CI=true) | model calls | record s | s per call |",
-            "| --- | --- | --- | ---: | ---: | ---: |"]
+    rows = ["| test | recorded | replayed (CI=true) | model calls | steps | record s | "
+            "model s per call |", "| --- | --- | --- | ---: | ---: | ---: | ---: |"]
     for r in records:
-        per = f"{r.seconds / r.calls:.1f}" if r.calls else "-"
+        per = f"{r.model_seconds / r.calls:.1f}" if r.calls else "-"
         rows.append(f"| {r.name} | {'yes' if r.recorded else 'no'} | "
                     f"{'-' if r.replayed is None else 'yes' if r.replayed else 'no'} | "
-                    f"{r.calls} | {r.seconds:.0f} | {per} |")
+                    f"{r.calls} | {len(TESTS[r.name].strip().splitlines()) - 1} | "
+                    f"{r.seconds:.0f} | {per} |")
     n = len(records)
     rec = sum(r.recorded for r in records)
     rep = sum(bool(r.replayed) for r in records)
