@@ -11,6 +11,7 @@ from typing import Any
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent, OpenAILLM
+from pytest_webtask.llm.prompts import get_prompt
 from pytest_webtask.testing import FakeOpenAIServer, ScriptedLLM
 from tests.server import LocalServer
 
@@ -254,3 +255,23 @@ def test_a_timed_out_call_is_counted_in_the_agents_usage(
     assert len(fake.requests) == 1  # a timed-out generation is not sent again
     assert agent.usage.timeouts == 1
     assert agent.usage.seconds >= 0.5
+
+
+def may_give_up(request: dict[str, Any]) -> bool:
+    schema = request["response_format"]["json_schema"]["schema"]
+    return any("impossible" in branch["properties"] for branch in schema["anyOf"])
+
+
+def test_a_task_may_be_given_up_only_once_something_was_tried(
+        page: Page, server: LocalServer) -> None:
+    page.goto(serve(server) + "/search")
+    with FakeOpenAIServer([todo(SEARCH_LINEN), DONE]) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key="none")
+        assert Agent(page, llm).execute("search for linen").completed
+    assert [may_give_up(r) for r in fake.requests] == [False, True]
+    # a check's statement may be false at first sight
+    check = get_prompt("agent/proposer", "check_task").format(statement="it is empty")
+    with FakeOpenAIServer([DONE]) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key="none")
+        Agent(page, llm).execute(check)
+    assert may_give_up(fake.requests[0])

@@ -26,11 +26,12 @@ STATES = ["checked", "unchecked", "enabled", "disabled", "expanded", "collapsed"
 
 
 def reply_schema(tools: Iterable[tuple[str, type[BaseModel]]], ids: Sequence[str],
-                 banned: Collection[tuple[str, str]] = ()) -> dict[str, Any]:
+                 banned: Collection[tuple[str, str]] = (), *,
+                 impossible: bool = True) -> dict[str, Any]:
     """The JSON schema of a proposer reply for ``tools`` (name, parameter model) on a page
     whose element ids are ``ids``. ``banned`` (tool, element id) pairs are not offered: what
     was tried on this page and did not change it. A tool whose every target is banned is
-    left out."""
+    left out. Without ``impossible``, the reply may not give the task up."""
     ids = list(dict.fromkeys(ids))
     message = {"type": "string", "minLength": 1, "maxLength": MAX_MESSAGE}
     done = _object({
@@ -50,12 +51,12 @@ def reply_schema(tools: Iterable[tuple[str, type[BaseModel]]], ids: Sequence[str
         "actions": {"type": "array", "items": {"anyOf": actions} if len(actions) > 1
                     else actions[0], "minItems": 1, "maxItems": MAX_ACTIONS},
     })
-    impossible = _object({
+    give_up = _object({
         "message": message,
         "complete": {"const": False},
         "impossible": {"const": True},
     })
-    return {"anyOf": [done, todo, impossible]}
+    return {"anyOf": [done, todo, give_up] if impossible else [done, todo]}
 
 
 def _takes_target(params: type[BaseModel]) -> bool:

@@ -87,8 +87,13 @@ class Proposer:
         context.append(page)
         ids = list(state.elements) if state is not None else []
         banned = self.futile.banned if self.futile is not None else set()
+        # a task is given up only once something was tried (a check's statement may be false
+        # at once): a small model gives up on what it does not see at first sight
+        tried = checked_statement(self.task.task) is not None or any(
+            s.executions for s in self.task.steps)
         context.response_schema = reply_schema(
-            [(t.name, t.params_class) for t in self.tools.tools()], ids, banned)
+            [(t.name, t.params_class) for t in self.tools.tools()], ids, banned,
+            impossible=tried)
         return context  # the asker masks secrets before anything is sent
 
     def question(self, last: Step | None) -> Block:
