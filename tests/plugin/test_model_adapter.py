@@ -90,7 +90,9 @@ def test_a_step_records_through_the_adapter_and_replays_without_it(
     assert len(seen) == 2
     first = seen[0]
     assert first["model"] == "fake-messages-model" and first["temperature"] == 0
-    prompt = first["messages"][0]["content"][0]["text"]
+    # the worked examples come first, as earlier turns; then the request itself
+    assert [m["role"] for m in first["messages"][:2]] == ["user", "assistant"]
+    prompt = first["messages"][-1]["content"][0]["text"]
     assert "add the Blue Oxford Shirt in size M to the cart" in prompt  # the task
     assert "JSON schema" in prompt and '"actions"' in prompt  # the reply's schema
     assert "Blue Oxford Shirt" in prompt and "select-3" in prompt  # the page state
