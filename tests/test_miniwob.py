@@ -105,9 +105,9 @@ def test_the_reward_is_the_pages_own_a_wrong_click_and_a_false_done_fail() -> No
         wanted = instruction.split("Select ")[1].split(" from the list")[0]
 
         def reply(context: Context) -> Any:
-            box = next(e for e in elements(context.to_text()) if e.tag == "select")
+            box = next(e for e in elements(context.user_text) if e.tag == "select")
             other = next(o for o in box.attrs["options"].split("|") if o != wanted)
-            submit = next(e for e in elements(context.to_text()) if e.text == "Submit")
+            submit = next(e for e in elements(context.user_text) if e.text == "Submit")
             return {"complete": False, "message": "wrong on purpose", "actions": [
                 act("select", element_id=box.id, value=other),
                 act("click", element_id=submit.id)]}

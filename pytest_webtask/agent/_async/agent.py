@@ -138,7 +138,8 @@ class AsyncExecuter:
         """Why an action may not run: it names a tool the task does not have, or an element
         id the page state the model was sent does not have (one from an earlier page, or
         invented). Such an action never reaches the browser."""
-        if self.tools.get(action.tool) is None:
+        tool = self.tools.get(action.tool)
+        if tool is None:
             return None  # the registry says so, listing the tools
         snapshot = self.browser.snapshot
         known = snapshot.elements if snapshot is not None else {}
@@ -147,7 +148,7 @@ class AsyncExecuter:
             if isinstance(value, str) and value not in known:
                 return unknown_id(value, list(known))
         target, value = action.parameters.get("element_id"), action.parameters.get("value")
-        if (action.tool in ("fill", "type") and snapshot is not None and isinstance(target, str)
+        if (getattr(tool, "typed", False) and snapshot is not None and isinstance(target, str)
                 and isinstance(value, str) and value
                 and field_value(snapshot.text, target) == value):
             # a field that already holds the text: typing it again adds it twice, filling
