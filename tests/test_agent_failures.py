@@ -90,7 +90,7 @@ def test_unknown_resource_is_a_failed_execution_naming_it(
 
 def test_upload_tool_only_offered_with_resources(page: Page, server: LocalServer) -> None:
     page.goto(server.url + "/upload")
-    llm = ScriptedLLM([DONE])
+    llm = ScriptedLLM([DONE, DONE])  # done at first sight is asked once more
     Agent(page, llm).execute("look")
     assert "Tool: upload" not in llm.prompts[0]
 
@@ -107,10 +107,10 @@ def test_max_steps_exhausted(page: Page, server: LocalServer) -> None:
 
 def test_malformed_reply_is_reasked_once(page: Page, server: LocalServer) -> None:
     page.goto(server.url + "/price")
-    llm = ScriptedLLM(["Sure! I will click the button.", DONE])
+    llm = ScriptedLLM(["Sure! I will click the button.", DONE, DONE])
     result = Agent(page, llm).execute("look")
     assert result.completed
-    assert len(llm.calls) == 2
+    assert len(llm.calls) == 3  # the re-ask, then done at first sight asked once more
     assert "Your previous reply could not be used: it is not JSON" in llm.prompts[1]
     assert "Sure! I will click the button." in llm.prompts[1]
 
@@ -139,7 +139,7 @@ def test_malformed_twice_fails_clearly(page: Page, server: LocalServer, bad: obj
 
 def test_fenced_json_reply_is_accepted(page: Page, server: LocalServer) -> None:
     page.goto(server.url + "/price")
-    llm = ScriptedLLM(['Here you go:\n```json\n{"complete": true, "message": "ok"}\n```'])
+    llm = ScriptedLLM(['Here you go:\n```json\n{"complete": true, "message": "ok"}\n```'] * 2)
     assert Agent(page, llm).execute("look").completed
 
 
@@ -250,3 +250,13 @@ def test_placeholders_put_back_short_secrets_but_not_short_variables() -> None:
     assert ctx.placeholders("pin 42 for Ada, qty 1") == "pin {pin} for {name}, qty 1"
     assert ctx.placeholders("1") == "{qty}"
     assert ctx.redact("pin 42 for Ada") == "pin {pin} for Ada"
+
+
+def test_a_task_called_done_at_first_sight_is_asked_once_more(
+        page: Page, server: LocalServer) -> None:
+    page.goto(server.url + "/price")
+    llm = ScriptedLLM([DONE, step(act("fill", element_id="input-0", value="50")), DONE])
+    result = Agent(page, llm).execute("fill the price with 50")
+    assert result.completed and len(llm.calls) == 3
+    assert "You said the task is done, but nothing has been done yet" in llm.prompts[1]
+    assert page.input_value("#price") == "50"

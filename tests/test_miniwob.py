@@ -114,7 +114,7 @@ def test_the_reward_is_the_pages_own_a_wrong_click_and_a_false_done_fail() -> No
         return ScriptedLLM(reply)
 
     def claims_done(task: str, instruction: str) -> ScriptedLLM:
-        return ScriptedLLM([{"complete": True, "message": "all done (not really)"}])
+        return ScriptedLLM([{"complete": True, "message": "all done (not really)"}] * 2)
 
     report, _ = _run(["choose-list"], wrong, episodes=2, seed=0)
     for r in report.records:

@@ -18,7 +18,7 @@ from tests.test_openai_llm import KEY, ctx
 def test_deeply_nested_reply_is_reasked_not_a_traceback(page: Page, server: LocalServer) -> None:
     page.goto(server.url + "/price")
     nested = '{"complete": false, "message": "x", "actions": [' + "[" * 1000 + "]" * 1000 + "]}"
-    llm = ScriptedLLM([nested, DONE])
+    llm = ScriptedLLM([nested, DONE, DONE])
     result = Agent(page, llm).execute("look")
     assert result.completed
     assert "could not be used: it is JSON nested too deeply to read" in llm.prompts[1]

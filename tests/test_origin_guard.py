@@ -120,6 +120,6 @@ def test_subresources_from_other_origins_load_unless_blocked(
 def test_the_guard_is_removed_when_the_task_ends(page: Page, server: LocalServer,
                                                   other: LocalServer) -> None:
     page.goto(server.url + "/price")
-    Agent(page, ScriptedLLM([DONE])).execute("nothing")
+    Agent(page, ScriptedLLM([DONE, DONE])).execute("nothing")
     page.goto(other.url + "/after")  # the test's own navigation is not the agent's
     assert "/after" in other.requests

@@ -179,7 +179,7 @@ def test_first_page_state_waits_for_the_page_to_settle(page: Page, server: Local
                              "() => setTimeout(() => root.innerHTML = '<p>Rendered late</p>', "
                              "120))</script>")
     page.goto(server.url + "/late")
-    llm = ScriptedLLM([{"complete": True, "message": "done"}])
+    llm = ScriptedLLM([{"complete": True, "message": "done"}] * 2)
     Agent(page, llm).execute("look")
     assert "Rendered late" in llm.prompts[0]
 

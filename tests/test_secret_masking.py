@@ -40,7 +40,7 @@ def test_a_secret_stays_masked_in_the_agents_later_tasks(page: Page, server: Loc
     agent = Agent(page, ScriptedLLM([step(act("fill", element_id="input-0", value="{t}")),
                                      DONE]))
     agent.execute("save", secrets={"t": "plain-secret-42"})
-    later = ScriptedLLM([DONE])
+    later = ScriptedLLM([DONE, DONE])
     agent.llm = later
     agent.execute("check the page")  # no secrets passed this time
     assert "plain-secret-42" not in later.prompts[0]

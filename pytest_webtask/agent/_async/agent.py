@@ -342,57 +342,71 @@ class AsyncAgent:
             # apps that render after the load event (client-side routers, web components):
             # a longer quiet window than after an action, where the page was already live
             await self.browser.settle(timeout_ms=self.settle_timeout_ms, quiet_ms=FIRST_QUIET_MS)
-        proposal = await self.proposer.propose()
-        if proposal.impossible and not self._task_context.steps:
-            # given up at once: asked once more (a small model gives up on what it does not
-            # see at once, and calls a statement false it has not read); a second answer
-            # stands
-            statement = checked_statement(self._task_context.task)
-            again = (get_prompt("agent/proposer", "impossible_untried") if statement is None
-                     else get_prompt("agent/proposer", "check_false").format(
-                         statement=statement))
-            proposal = await self.proposer.propose(Block(again))
-        snapshot = self.browser.snapshot
-        step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
-        if proposal.complete:
-            step.evidence = await resolve_evidence(self.browser, proposal.evidence,
-                                                   self._task_context.substitute)
-            if self.require_evidence and evidence_problem(step.evidence):
-                extra = Block(get_prompt("agent/proposer", "evidence_missing").format(
-                    detail=evidence_problem(step.evidence)))
-                proposal = await self.proposer.propose(extra)
-                snapshot = self.browser.snapshot
-                step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
-                if proposal.complete:
-                    step.evidence = await resolve_evidence(self.browser, proposal.evidence,
-                                                           self._task_context.substitute)
+        ctx = self._task_context
+        first = not ctx.steps
+        step = await self._ask()
+        # decided at first sight: asked once more (a small model calls a task done when it
+        # sees the button it should click, gives up on what it does not see at once, and
+        # calls a statement false it has not read); the second answer stands. Evidence that
+        # does not hold is asked about first: that question says more.
+        doubt = self._doubt(step.proposal) if first else None
+        if doubt is not None and step.proposal.impossible:
+            step = await self._ask(doubt)
+        if step.proposal.complete and self.require_evidence and evidence_problem(step.evidence):
+            step = await self._ask(get_prompt("agent/proposer", "evidence_missing").format(
+                detail=evidence_problem(step.evidence)))
+        elif doubt is not None and step.proposal.complete:
+            step = await self._ask(doubt)
+        proposal = step.proposal
         if self._futile.repeats(proposal.actions) and not proposal.complete \
                 and not proposal.impossible:
             # the same actions again on a page they did not change: not run; asked once more
             self._futile.refuse(proposal.actions)
-            extra = Block(get_prompt("agent/proposer", "futile_repeat").format(
+            step = await self._ask(get_prompt("agent/proposer", "futile_repeat").format(
                 actions=", ".join(f"{a.tool} {show(a.parameters, 120)}"
                                   for a in proposal.actions)))
-            proposal = await self.proposer.propose(extra)
-            snapshot = self.browser.snapshot
-            step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
-            if proposal.complete:
-                step.evidence = await resolve_evidence(self.browser, proposal.evidence,
-                                                       self._task_context.substitute)
-            elif self._futile.repeats(proposal.actions) and not proposal.impossible:
+            proposal = step.proposal
+            if (self._futile.repeats(proposal.actions) and not proposal.complete
+                    and not proposal.impossible):
                 self._futile.refuse(proposal.actions)
                 step.note = "Not run: these actions already ran and changed nothing."
-                self._task_context.add_step(step)
+                ctx.add_step(step)
                 return step
         if proposal.actions and not proposal.complete and not proposal.impossible:
             step.executions, step.note = await self.executer.execute(proposal.actions)
             repeated = self._repeats.see(proposal.actions, step.executions)
             if repeated:
                 step.note = " ".join(filter(None, [step.note, repeated]))
-        self._task_context.add_step(step)
-        log.debug("step %d: complete=%s %s", self._task_context.step_count, proposal.complete,
+        ctx.add_step(step)
+        log.debug("step %d: complete=%s %s", ctx.step_count, proposal.complete,
                   proposal.message)
         return step
+
+    async def _ask(self, extra: str | None = None) -> Step:
+        """One proposal (with ``extra`` said after the page), as a step; the evidence of a
+        complete one resolved on the page."""
+        assert self.proposer is not None and self._task_context is not None
+        proposal = await self.proposer.propose(Block(extra) if extra is not None else None)
+        snapshot = self.browser.snapshot
+        step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
+        if proposal.complete:
+            step.evidence = await resolve_evidence(self.browser, proposal.evidence,
+                                                   self._task_context.substitute)
+        return step
+
+    def _doubt(self, proposal: ProposalResult) -> str | None:
+        """What to ask again of a task's first reply that ends it before anything ran: a
+        task called done or impossible, or a check's statement called false."""
+        assert self._task_context is not None
+        statement = checked_statement(self._task_context.task)
+        if statement is not None:
+            return (get_prompt("agent/proposer", "check_false").format(statement=statement)
+                    if proposal.impossible else None)
+        if proposal.impossible:
+            return get_prompt("agent/proposer", "impossible_untried")
+        if proposal.complete:
+            return get_prompt("agent/proposer", "complete_untried")
+        return None
 
     async def execute(self, task: str, max_steps: int = MAX_STEPS,
                       resources: dict[str, str] | None = None,
