@@ -275,3 +275,22 @@ def test_a_task_may_be_given_up_only_once_something_was_tried(
         llm = OpenAILLM("m", base_url=fake.base_url, api_key="none")
         Agent(page, llm).execute(check)
     assert may_give_up(fake.requests[0])
+
+
+def may_finish(request: dict[str, Any]) -> bool:
+    schema = request["response_format"]["json_schema"]["schema"]
+    return any("evidence" in branch["properties"] for branch in schema["anyOf"])
+
+
+def test_a_task_called_done_at_first_sight_is_asked_to_act_or_give_up(
+        page: Page, server: LocalServer) -> None:
+    page.goto(serve(server) + "/search")
+    with FakeOpenAIServer([DONE, todo(SEARCH_LINEN), DONE]) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key="none")
+        result = Agent(page, llm).execute("search for linen")
+    assert result.completed, result.message
+    prompts = [r["messages"][-1]["content"] for r in fake.requests]
+    assert "You said the task is done, but nothing has been done yet" in prompts[1]
+    # first: done or act; asked again: act, or give up (saying the page already shows it)
+    assert [(may_finish(r), may_give_up(r)) for r in fake.requests] == \
+        [(True, False), (False, True), (True, True)]

@@ -27,14 +27,15 @@ STATES = ["checked", "unchecked", "enabled", "disabled", "expanded", "collapsed"
 
 def reply_schema(tools: Iterable[tuple[str, type[BaseModel]]], ids: Sequence[str],
                  banned: Collection[tuple[str, str]] = (), *,
-                 impossible: bool = True) -> dict[str, Any]:
+                 impossible: bool = True, done: bool = True) -> dict[str, Any]:
     """The JSON schema of a proposer reply for ``tools`` (name, parameter model) on a page
     whose element ids are ``ids``. ``banned`` (tool, element id) pairs are not offered: what
     was tried on this page and did not change it. A tool whose every target is banned is
-    left out. Without ``impossible``, the reply may not give the task up."""
+    left out. Without ``impossible``, the reply may not give the task up; without ``done``,
+    it may not call it done."""
     ids = list(dict.fromkeys(ids))
     message = {"type": "string", "minLength": 1, "maxLength": MAX_MESSAGE}
-    done = _object({
+    finished = _object({
         "message": message,
         "complete": {"const": True},
         "evidence": {"type": "array", "items": _evidence(ids), "minItems": 1,
@@ -56,7 +57,8 @@ def reply_schema(tools: Iterable[tuple[str, type[BaseModel]]], ids: Sequence[str
         "complete": {"const": False},
         "impossible": {"const": True},
     })
-    return {"anyOf": [done, todo, give_up] if impossible else [done, todo]}
+    shapes = [finished] if done else []
+    return {"anyOf": [*shapes, todo, *([give_up] if impossible else [])]}
 
 
 def _takes_target(params: type[BaseModel]) -> bool:
