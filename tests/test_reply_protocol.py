@@ -128,7 +128,7 @@ def test_after_actions_the_request_says_what_changed_and_asks_first_if_done(
     result = Agent(page, llm).execute("search for linen")
     assert result.completed, result.message
     first, second, third = (c.context.user_text for c in llm.calls)
-    assert "Is it already done on the page above?" in first
+    assert "Reply with the actions that do it on the page above." in first
     assert "What your last actions did" not in first
     changed = second.split("What your last actions did")[1]
     assert re.search(r"URL: \S+/search -> \S+/search\?q=linen", changed)
@@ -269,6 +269,7 @@ def test_a_task_may_be_given_up_only_once_something_was_tried(
         llm = OpenAILLM("m", base_url=fake.base_url, api_key="none")
         assert Agent(page, llm).execute("search for linen").completed
     assert [may_give_up(r) for r in fake.requests] == [False, True]
+    assert [may_finish(r) for r in fake.requests] == [False, True]
     # a check's statement may be false at first sight
     check = get_prompt("agent/proposer", "check_task").format(statement="it is empty")
     with FakeOpenAIServer([DONE]) as fake:
@@ -291,6 +292,7 @@ def test_a_task_called_done_at_first_sight_is_asked_to_act_or_give_up(
     assert result.completed, result.message
     prompts = [r["messages"][-1]["content"] for r in fake.requests]
     assert "You said the task is done, but nothing has been done yet" in prompts[1]
-    # first: done or act; asked again: act, or give up (saying the page already shows it)
+    # first: act (a do task acts first; a model that says done anyway is asked again); asked
+    # again: act, or give up (saying the page already shows it); after acting: anything
     assert [(may_finish(r), may_give_up(r)) for r in fake.requests] == \
-        [(True, False), (False, True), (True, True)]
+        [(False, False), (False, True), (True, True)]

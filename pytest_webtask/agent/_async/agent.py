@@ -347,7 +347,10 @@ class AsyncAgent:
             await self.browser.settle(timeout_ms=self.settle_timeout_ms, quiet_ms=FIRST_QUIET_MS)
         ctx = self._task_context
         first = not ctx.steps
-        step = await self._ask()
+        # a do task acts first: its first reply schema offers no "done" (a step whose result
+        # is on the page already is a check), so a small model does not call a task done
+        # because it sees the button it should click
+        step = await self._ask(done=not first or checked_statement(ctx.task) is not None)
         # decided at first sight: asked once more (a small model calls a task done when it
         # sees the button it should click, gives up on what it does not see at once, and
         # calls a statement false it has not read); the second answer stands. Evidence that
