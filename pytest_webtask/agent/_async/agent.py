@@ -62,7 +62,8 @@ class AsyncProposer:
         self.seen: PageState | None = None  # the page state the last request showed
         self.futile: FutileRepeat | None = None  # what this page no longer offers
 
-    async def build_context(self, *, done: bool = True) -> Context:
+    async def build_context(self, *, done: bool = True, give_up: bool | None = None
+                            ) -> Context:
         page = await self.browser.get_page_context()
         state = self.browser.snapshot
         if self.between_steps is not None:
@@ -92,7 +93,7 @@ class AsyncProposer:
             s.executions for s in self.task.steps)
         context.response_schema = reply_schema(
             [(t.name, t.params_class) for t in self.tools.tools()], ids, banned,
-            impossible=tried or not done, done=done)
+            impossible=tried if give_up is None else give_up, done=done)
         return context  # the asker masks secrets before anything is sent
 
     def question(self, last: Step | None) -> Block:
@@ -116,11 +117,12 @@ class AsyncProposer:
             step=len(self.task.steps), actions=actions, changes=changes,
             task=self.task.task))
 
-    async def propose(self, extra: Block | None = None, *, done: bool = True
-                      ) -> ProposalResult:
+    async def propose(self, extra: Block | None = None, *, done: bool = True,
+                      give_up: bool | None = None) -> ProposalResult:
         """The model's next proposal; without ``done``, its reply schema offers no
-        completion (a do task it called done at first sight: act, or give it up)."""
-        context = await self.build_context(done=done)
+        completion; ``give_up`` says whether it offers giving the task up (by default, once
+        something was tried, and for a check)."""
+        context = await self.build_context(done=done, give_up=give_up)
         context.append(extra)
         model = await self.asker.ask(context, ProposalModel, "reply")
         return proposal_from(model)
@@ -362,7 +364,7 @@ class AsyncAgent:
             step = await self._ask(get_prompt("agent/proposer", "evidence_missing").format(
                 detail=evidence_problem(step.evidence)))
         elif doubt is not None and step.proposal.complete:
-            step = await self._ask(doubt, done=False)
+            step = await self._ask(doubt, done=False, give_up=True)
         proposal = step.proposal
         if self._futile.repeats(proposal.actions) and not proposal.complete \
                 and not proposal.impossible:
@@ -388,12 +390,13 @@ class AsyncAgent:
                   proposal.message)
         return step
 
-    async def _ask(self, extra: str | None = None, *, done: bool = True) -> Step:
+    async def _ask(self, extra: str | None = None, *, done: bool = True,
+                   give_up: bool | None = None) -> Step:
         """One proposal (with ``extra`` said after the page), as a step; the evidence of a
         complete one resolved on the page."""
         assert self.proposer is not None and self._task_context is not None
         proposal = await self.proposer.propose(Block(extra) if extra is not None else None,
-                                               done=done)
+                                               done=done, give_up=give_up)
         snapshot = self.browser.snapshot
         step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
         if proposal.complete:

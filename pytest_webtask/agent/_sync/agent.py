@@ -63,7 +63,8 @@ class Proposer:
         self.seen: PageState | None = None  # the page state the last request showed
         self.futile: FutileRepeat | None = None  # what this page no longer offers
 
-    def build_context(self, *, done: bool = True) -> Context:
+    def build_context(self, *, done: bool = True, give_up: bool | None = None
+                            ) -> Context:
         page = self.browser.get_page_context()
         state = self.browser.snapshot
         if self.between_steps is not None:
@@ -93,7 +94,7 @@ class Proposer:
             s.executions for s in self.task.steps)
         context.response_schema = reply_schema(
             [(t.name, t.params_class) for t in self.tools.tools()], ids, banned,
-            impossible=tried or not done, done=done)
+            impossible=tried if give_up is None else give_up, done=done)
         return context  # the asker masks secrets before anything is sent
 
     def question(self, last: Step | None) -> Block:
@@ -117,11 +118,12 @@ class Proposer:
             step=len(self.task.steps), actions=actions, changes=changes,
             task=self.task.task))
 
-    def propose(self, extra: Block | None = None, *, done: bool = True
-                      ) -> ProposalResult:
+    def propose(self, extra: Block | None = None, *, done: bool = True,
+                      give_up: bool | None = None) -> ProposalResult:
         """The model's next proposal; without ``done``, its reply schema offers no
-        completion (a do task it called done at first sight: act, or give it up)."""
-        context = self.build_context(done=done)
+        completion; ``give_up`` says whether it offers giving the task up (by default, once
+        something was tried, and for a check)."""
+        context = self.build_context(done=done, give_up=give_up)
         context.append(extra)
         model = self.asker.ask(context, ProposalModel, "reply")
         return proposal_from(model)
@@ -363,7 +365,7 @@ class Agent:
             step = self._ask(get_prompt("agent/proposer", "evidence_missing").format(
                 detail=evidence_problem(step.evidence)))
         elif doubt is not None and step.proposal.complete:
-            step = self._ask(doubt, done=False)
+            step = self._ask(doubt, done=False, give_up=True)
         proposal = step.proposal
         if self._futile.repeats(proposal.actions) and not proposal.complete \
                 and not proposal.impossible:
@@ -389,12 +391,13 @@ class Agent:
                   proposal.message)
         return step
 
-    def _ask(self, extra: str | None = None, *, done: bool = True) -> Step:
+    def _ask(self, extra: str | None = None, *, done: bool = True,
+                   give_up: bool | None = None) -> Step:
         """One proposal (with ``extra`` said after the page), as a step; the evidence of a
         complete one resolved on the page."""
         assert self.proposer is not None and self._task_context is not None
         proposal = self.proposer.propose(Block(extra) if extra is not None else None,
-                                               done=done)
+                                               done=done, give_up=give_up)
         snapshot = self.browser.snapshot
         step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
         if proposal.complete:
