@@ -296,3 +296,17 @@ def test_a_task_called_done_at_first_sight_is_asked_to_act_or_give_up(
     # again: act, or give up (saying the page already shows it); after acting: anything
     assert [(may_finish(r), may_give_up(r)) for r in fake.requests] == \
         [(False, False), (False, True), (True, True)]
+
+
+def test_evidence_that_was_on_the_page_before_the_task_is_asked_about_once(
+        page: Page, server: LocalServer) -> None:
+    page.goto(serve(server) + "/search")
+    fill = [{"tool": "fill", "parameters": {"element_id": "input-0", "value": "linen"}}]
+    stale = {"complete": True, "message": "searched", "evidence": [
+        {"expect": "text", "text": "Search"}]}
+    llm = ScriptedLLM([todo(fill), stale, todo(SUBMIT), DONE])
+    result = Agent(page, llm, require_evidence=True).execute("search for linen")
+    assert result.completed, result.message
+    assert len(llm.calls) == 4
+    assert "Your evidence ('Search') was on the page before you acted" in llm.prompts[2]
+    assert result.evidence[0].spec.text == "Linen Shirt"

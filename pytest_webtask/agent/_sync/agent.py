@@ -61,6 +61,7 @@ class Proposer:
         # called once per step that ran actions, when the next reading shows what they did
         self.after_change: Callable[[Step], None] | None = None
         self.seen: PageState | None = None  # the page state the last request showed
+        self.start: PageState | None = None  # the page state the task's first request showed
         self.futile: FutileRepeat | None = None  # what this page no longer offers
 
     def build_context(self, *, done: bool = True, give_up: bool | None = None
@@ -76,6 +77,8 @@ class Proposer:
             if self.after_change is not None:
                 self.after_change(last)
         self.seen = state
+        if self.start is None:
+            self.start = state
         system = get_prompt("agent/proposer", "proposer_system")
         context = Context(system=f"{system}\n\n{self.tools.get_tools_context().text}",
                           purpose="step", task=self.task.task, step=len(self.task.steps) + 1,
@@ -366,6 +369,11 @@ class Agent:
                 detail=evidence_problem(step.evidence)))
         elif doubt is not None and step.proposal.complete:
             step = self._ask(doubt, done=False, give_up=True)
+        elif step.proposal.complete and (stale := self._stale(step)):
+            # every claim was on the page before the task's first action: it proves nothing
+            # the actions did (asked once; the pipeline then finds no check discriminating)
+            step = self._ask(get_prompt("agent/proposer", "evidence_before").format(
+                texts=", ".join(repr(t) for t in stale)))
         proposal = step.proposal
         if self._futile.repeats(proposal.actions) and not proposal.complete \
                 and not proposal.impossible:
@@ -390,6 +398,26 @@ class Agent:
         log.debug("step %d: complete=%s %s", ctx.step_count, proposal.complete,
                   proposal.message)
         return step
+
+    def _stale(self, step: Step) -> list[str]:
+        """The texts a do task's claims cite when every one of them is a text the page showed
+        before the task's first action (else none): what the actions did is not in them."""
+        assert self._task_context is not None and self.proposer is not None
+        start = self.proposer.start
+        if (start is None or not step.evidence or checked_statement(self._task_context.task)
+                or not any(e.success for s in self._task_context.steps for e in s.executions)):
+            return []
+        texts = []
+        for ev in step.evidence:
+            spec = ev.spec
+            text = getattr(spec, "text", None) or ev.text
+            if getattr(spec, "expect", "text") != "text" or not text:
+                return []
+            contains = getattr(spec, "match", "exact") == "contains"
+            if not (f'"{text}"' in start.text or (contains and text in start.text)):
+                return []
+            texts.append(text)
+        return texts
 
     def _ask(self, extra: str | None = None, *, done: bool = True,
                    give_up: bool | None = None) -> Step:
