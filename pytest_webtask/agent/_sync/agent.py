@@ -82,9 +82,7 @@ class Proposer:
         system = get_prompt("agent/proposer", "proposer_system")
         context = Context(system=f"{system}\n\n{self.tools.get_tools_context().text}",
                           purpose="step", task=self.task.task, step=len(self.task.steps) + 1,
-                          examples=list(get_examples("agent/demos", "proposer_check" if
-                                                     checked_statement(self.task.task)
-                                                     is not None else "proposer_do")))
+                          examples=list(get_examples("agent/demos", "proposer")))
         context.append(self.task.get_task_context())
         context.append(self.task.get_resources_context())
         context.append(self.task.get_steps_context())
