@@ -15,7 +15,7 @@ def test_add(webtask):
 
 HEAL = [{"complete": False, "message": "the button reads Add to bag", "actions": [
             {"reason": "add", "tool": "click", "parameters": {"element_id": "button-4"}}]},
-        {"complete": True, "message": "added", "evidence": ["Blue Oxford Shirt"]}]
+        {"complete": True, "message": "added", "evidence": ["Cart (1)"]}]
 
 
 def test_heal_rewrites_the_recipe_and_ci_never_heals(inner: Inner) -> None:
