@@ -86,6 +86,7 @@ class FutileRepeat:
         if not unchanged:  # a new page (its ids may mean other elements): nothing is banned
             self.futile = set()
             self.banned = set()
+            self.refused = 0  # two refusals in a row on one page end the task, not two ever
             return
         for action, execution in zip(actions, executions, strict=False):
             if execution.success:
