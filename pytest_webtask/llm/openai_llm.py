@@ -370,9 +370,7 @@ class _Tries:
         where, kind = llm._where(), _kind(exc)
         tries = f" after {retries} retr{'y' if retries == 1 else 'ies'}" if retries else ""
         if kind == "timeout":
-            streamed = getattr(exc, "streamed", None)
-            written = (f" (it had written {len(streamed.text)} characters)"
-                       if streamed is not None and streamed.parts else "")
+            written = _so_far(exc, " (it had written {} characters)")
             msg = (f"{where} did not answer within {llm.timeout:g}s{tries}{written}. The "
                    "request was closed, so a server that watches its connection (llama.cpp's) "
                    "stops generating. A slow model (a CPU, a long prompt) needs a longer "
@@ -391,9 +389,7 @@ class _Tries:
             msg = (f"could not connect to {where}{tries}: check OPENAI_BASE_URL and that the "
                    "server is running.")
         elif kind == "closed":
-            streamed = getattr(exc, "streamed", None)
-            part = (f" in full (it had sent {len(streamed.text)} characters)"
-                    if streamed is not None and streamed.parts else "")
+            part = _so_far(exc, " in full (it had sent {} characters)")
             msg = (f"{where} closed the connection before replying{part}{tries}: the server "
                    "may have crashed or been stopped, or a proxy dropped the request; see the "
                    "server's log.")
@@ -494,6 +490,12 @@ def _from_text(key: str, name: str, raw: str) -> Any:
     if value < 0:
         raise ConfigurationError(f"{name} should be 0 or more; got {raw!r}.")
     return value
+
+
+def _so_far(exc: Exception, words: str) -> str:
+    """``words`` with the length of the reply streamed before ``exc`` (empty: none came)."""
+    streamed = getattr(exc, "streamed", None)
+    return words.format(len(streamed.text)) if streamed is not None and streamed.parts else ""
 
 
 def _short(text: str, limit: int = 300) -> str:
