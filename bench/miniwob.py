@@ -14,6 +14,7 @@ to ``--out`` as JSON and a Markdown table, partial ones too when Ctrl-C stops th
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -38,6 +39,7 @@ from bench.miniwob_pages import (
 )
 from bench.miniwob_report import EpisodeRecord, RunReport
 from pytest_webtask import Agent, PlanAgent
+from pytest_webtask.agent.models import Step
 from pytest_webtask.browser.chromium import launch_args
 from pytest_webtask.errors import ConfigurationError, LLMError, ProposalError
 from pytest_webtask.llm.base import LLM, LLMReply
@@ -156,6 +158,7 @@ def run_episode(browser: Browser, server: TaskServer, task: str, episode: int, s
         record.calls = result.usage.calls
         record.prompt_tokens = result.usage.prompt_tokens
         record.completion_tokens = result.usage.completion_tokens
+        record.trace = [_trace_line(step) for step in result.steps]
         got = outcome(page)
         record.episode_done, record.reason = got.done, got.reason
         record.reward = got.reward
@@ -164,6 +167,18 @@ def run_episode(browser: Browser, server: TaskServer, task: str, episode: int, s
     finally:
         record.wall_s = round(time.perf_counter() - t0, 3)
         context.close()
+
+
+def _trace_line(step: Step) -> str:
+    """What the model answered in one step and what its actions did, on one line."""
+    proposal = step.proposal
+    said = "done" if proposal.complete else ("impossible" if proposal.impossible else "todo")
+    ran = []
+    for i, action in enumerate(proposal.actions):
+        got = step.executions[i] if i < len(step.executions) else None
+        outcome_ = "not run" if got is None else ("ok" if got.success else f"failed: {got.error}")
+        ran.append(f"{action.tool} {json.dumps(action.parameters)} -> {outcome_}")
+    return f"[{said}] {proposal.message} | " + "; ".join(ran)
 
 
 class Progress:

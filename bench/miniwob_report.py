@@ -31,6 +31,7 @@ class EpisodeRecord:
     completion_tokens: int = 0
     wall_s: float = 0.0
     error: str = ""
+    trace: list[str] = field(default_factory=list)  # one line per agent step: reply, results
 
 
 @dataclass
