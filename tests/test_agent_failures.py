@@ -156,14 +156,16 @@ def test_impossible_before_anything_was_tried_is_asked_once_more_then_ends(
     assert result.message == "Task impossible: There is no discount field on this form"
 
 
-def test_impossible_after_actions_ends_the_task_at_once(page: Page, server: LocalServer) -> None:
+def test_impossible_after_actions_is_asked_once_then_ends_the_task(
+        page: Page, server: LocalServer) -> None:
     page.goto(server.url + "/price")
-    llm = ScriptedLLM([step(act("fill", element_id="input-0", value="5")),
-                       {"complete": False, "impossible": True, "actions": [],
-                        "message": "There is no discount field on this form"}])
+    give_up = {"complete": False, "impossible": True, "actions": [],
+               "message": "There is no discount field on this form"}
+    llm = ScriptedLLM([step(act("fill", element_id="input-0", value="5")), give_up, give_up])
     result = Agent(page, llm).execute("apply a discount", max_steps=8)
     assert result.completed is False and result.impossible is True
-    assert len(llm.calls) == 2
+    assert len(llm.calls) == 3
+    assert "You said the task cannot be done. Read the task again" in llm.prompts[2]
 
 
 def test_script_running_out_is_a_clear_error(page: Page, server: LocalServer) -> None:
@@ -255,8 +257,9 @@ def test_placeholders_put_back_short_secrets_but_not_short_variables() -> None:
 def test_a_task_called_done_at_first_sight_is_asked_once_more(
         page: Page, server: LocalServer) -> None:
     page.goto(server.url + "/price")
-    llm = ScriptedLLM([DONE, step(act("fill", element_id="input-0", value="50")), DONE])
+    llm = ScriptedLLM([DONE, step(act("fill", element_id="input-0", value="50")), DONE, DONE])
     result = Agent(page, llm).execute("fill the price with 50")
-    assert result.completed and len(llm.calls) == 3
+    # and after filling, "done" is asked about once more: only the field changed
+    assert result.completed and len(llm.calls) == 4
     assert "You said the task is done, but nothing has been done yet" in llm.prompts[1]
     assert page.input_value("#price") == "50"

@@ -23,7 +23,7 @@ def test_form_post_to_another_origin_never_sends_the_secret(
                               '<input name="pw" type="text"><button>Sign in</button></form>')
     page.goto(server.url + "/login")
     llm = ScriptedLLM([step(act("fill", element_id="input-0", value="{pw}"),
-                            act("click", element_id="button-0")), DONE])
+                            act("click", element_id="button-0")), DONE, DONE])
     result = Agent(page, llm).execute("sign in", secrets={"pw": SECRET})
     assert other.requests == [] and other.posts == []
     assert page.url == server.url + "/login"

@@ -96,6 +96,10 @@ def test_each_request_carries_a_schema_of_the_page_ids_and_the_tools(
         for field in ("element_id", "to_element_id", "element", "within"):
             for offered in enums(schema, field):
                 assert set(offered) == ids, field
+        # after the task, the lines that hold its words: the search box and its button
+        said = prompt.split("The task: search for linen")[1]
+        assert "Lines of the page state above that hold words of it:" in said
+        assert 'button-0 "Search" (in form-0)' in said
         tools = {t[0] for t in enums(schema, "tool")}
         assert {"navigate", "click", "fill", "select", "press", "find"} <= tools
         assert "upload" not in tools  # a task without resources has no upload tool
@@ -310,3 +314,65 @@ def test_evidence_that_was_on_the_page_before_the_task_is_asked_about_once(
     assert len(llm.calls) == 4
     assert "Your evidence ('Search') was on the page before you acted" in llm.prompts[2]
     assert result.evidence[0].spec.text == "Linen Shirt"
+
+
+TABS = """<!doctype html><title>Tabs</title>
+<a href="/counter" target="_blank">Open the counter</a>"""
+
+
+def test_tab_tools_are_offered_only_while_another_tab_is_open(
+        page: Page, server: LocalServer) -> None:
+    serve(server)
+    server.pages["/tabs"] = TABS
+    page.goto(server.url + "/tabs")
+    opened = {"complete": True, "message": "the counter is open",
+              "evidence": [{"expect": "text", "text": "Count"}]}
+    llm = ScriptedLLM([todo([{"tool": "click", "parameters": {"element_id": "a-0"}}]),
+                       opened])
+    result = Agent(page, llm).execute("open the counter")
+    assert result.completed, result.message
+    first, second = ({t[0] for t in enums(c.context.response_schema, "tool")}
+                     for c in llm.calls)
+    # one tab: "tab" in a task means a tab on the page, not switch_tab
+    assert "click" in first and not {"switch_tab", "close_tab"} & first
+    assert {"switch_tab", "close_tab", "click"} <= second
+
+
+FILLED = {"complete": True, "message": "typed", "evidence": [
+    {"expect": "value", "element": "input-0", "value": "linen"}]}
+FILL = [{"tool": "fill", "parameters": {"element_id": "input-0", "value": "linen"}}]
+
+
+def test_done_after_only_filling_a_field_is_asked_about_once(
+        page: Page, server: LocalServer) -> None:
+    page.goto(serve(server) + "/search")
+    # asked, the model sends the search: the recording has the click
+    llm = ScriptedLLM([todo(FILL), FILLED, todo(SUBMIT), DONE])
+    result = Agent(page, llm).execute("search for linen")
+    assert result.completed, result.message
+    assert len(llm.calls) == 4
+    assert "Your last actions only changed what fields hold" in llm.prompts[2]
+    assert "q=linen" in page.url
+    # a task that only fills: the second "done" stands, asked no more
+    page.goto(server.url + "/search")
+    llm = ScriptedLLM([todo(FILL), FILLED, FILLED])
+    result = Agent(page, llm).execute("type linen in the search box")
+    assert result.completed, result.message
+    assert len(llm.calls) == 3
+    assert "q=linen" not in page.url
+
+
+def test_a_task_given_up_after_acting_is_asked_about_once(
+        page: Page, server: LocalServer) -> None:
+    page.goto(serve(server) + "/search")
+    give_up = {"complete": False, "impossible": True, "message": "no shirt"}
+    llm = ScriptedLLM([todo(FILL), give_up, todo(SUBMIT), DONE])
+    result = Agent(page, llm).execute("search for linen")
+    assert result.completed, result.message
+    assert "You said the task cannot be done. Read the task again" in llm.prompts[2]
+    # the second "impossible" stands, and a third later one is not asked about again
+    page.goto(server.url + "/search")
+    llm = ScriptedLLM([todo(FILL), give_up, give_up])
+    result = Agent(page, llm).execute("search for wool")
+    assert result.impossible and not result.completed
+    assert len(llm.calls) == 3

@@ -17,7 +17,8 @@ LONG = "sk-" + "".join(chr(97 + (i * 5) % 26) for i in range(78))  # 81 characte
 
 def test_long_secret_in_its_own_step_leaks_no_part(page: Page, server: LocalServer) -> None:
     page.goto(server.url + "/upload")
-    llm = ScriptedLLM([step(act("fill", element_id="input-0", value="{token}")), DONE])
+    # only the field changed: "done" is asked about once
+    llm = ScriptedLLM([step(act("fill", element_id="input-0", value="{token}")), DONE, DONE])
     Agent(page, llm).execute("save the token", secrets={"token": LONG})
     assert page.input_value("input[name=who]") == LONG  # typed for real
     assert 'value="••••"' in llm.prompts[1]
@@ -38,7 +39,7 @@ def test_secret_echoed_inside_page_text_is_masked(page: Page, server: LocalServe
 def test_a_secret_stays_masked_in_the_agents_later_tasks(page: Page, server: LocalServer) -> None:
     page.goto(server.url + "/upload")
     agent = Agent(page, ScriptedLLM([step(act("fill", element_id="input-0", value="{t}")),
-                                     DONE]))
+                                     DONE, DONE]))
     agent.execute("save", secrets={"t": "plain-secret-42"})
     later = ScriptedLLM([DONE, DONE])
     agent.llm = later

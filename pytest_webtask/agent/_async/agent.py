@@ -21,13 +21,17 @@ from ...tools._async.registry import AsyncToolRegistry, browser_registry
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change
+from ..hints import hint
 from ..loops import FutileRepeat, RepeatedFailure
+from ..meant import meant
 from ..models import ProposalResult, Step, TaskResult
 from ..parsing import ProposalModel, proposal_from, show
 from ..reply_schema import reply_schema
 from ..task_context import TaskContext
 from .asker import AsyncAsker
 from .evidence import evidence_problem, resolve_evidence
+
+TAB_TOOLS = ("switch_tab", "close_tab")  # tools about the browser's tabs, not the page's
 
 log = logging.getLogger("pytest_webtask.agent")
 
@@ -86,7 +90,7 @@ class AsyncProposer:
         context.append(self.task.get_resources_context())
         context.append(self.task.get_steps_context())
         # the question closes the page state's block: what a reader of "the page" gets
-        page.text = f"{page.text}\n\n---\n\n{self.question(last).text}"
+        page.text = f"{page.text}\n\n---\n\n{self.question(last, state).text}"
         context.append(page)
         ids = list(state.elements) if state is not None else []
         banned = self.futile.banned if self.futile is not None else set()
@@ -94,21 +98,27 @@ class AsyncProposer:
         # at once): a small model gives up on what it does not see at first sight
         tried = checked_statement(self.task.task) is not None or any(
             s.executions for s in self.task.steps)
-        context.response_schema = reply_schema(
-            [(t.name, t.params_class) for t in self.tools.tools()], ids, banned,
+        # a tab tool is not offered while one tab is open: "tab" in a task is most often a
+        # tab widget on the page, which a small model would otherwise switch_tab to
+        one_tab = len(self.browser.page.context.pages) < 2
+        offered = [(t.name, t.params_class) for t in self.tools.tools()
+                   if not (one_tab and t.name in TAB_TOOLS)]
+        context.response_schema = reply_schema(offered, ids, banned,
             impossible=tried if give_up is None else give_up, done=done)
         return context  # the asker masks secrets before anything is sent
 
-    def question(self, last: Step | None) -> Block:
+    def question(self, last: Step | None, state: PageState | None = None) -> Block:
         """What the last actions changed, then the question asked first: is the task done
-        (for a check, is its statement true)?"""
+        (for a check, is its statement true)? After the task, the page-state lines that hold
+        its words."""
         statement = checked_statement(self.task.task)
+        lines = hint(state.text, statement or self.task.task) if state is not None else ""
         if statement is not None and (last is None or last.change is None):
             return Block(get_prompt("agent/proposer", "check_question").format(
-                statement=statement))
+                statement=statement, lines=lines))
         if last is None or last.change is None:
             return Block(get_prompt("agent/proposer", "first_question").format(
-                task=self.task.task))
+                task=self.task.task, lines=lines))
         actions = ", ".join(f"{a.tool} {show(a.parameters, 120)}"
                             for a in last.proposal.actions[:len(last.executions)])
         changes = last.change.describe()
@@ -118,7 +128,7 @@ class AsyncProposer:
                         f"the page changes: {tried}.")
         return Block(get_prompt("agent/proposer", "changes").format(
             step=len(self.task.steps), actions=actions, changes=changes,
-            task=self.task.task))
+            task=self.task.task, lines=lines))
 
     async def propose(self, extra: Block | None = None, *, done: bool = True,
                       give_up: bool | None = None) -> ProposalResult:
@@ -170,9 +180,17 @@ class AsyncExecuter:
         results: list[ExecutionResult] = []
         note = None
         for i, action in enumerate(actions, 1):
+            snapshot = self.browser.snapshot
+            instead = meant(action, snapshot.text) if snapshot is not None else None
+            if instead is not None and self.tools.get(instead[0].tool) is None:
+                instead = None  # a task without that tool: the proposed action fails as is
+            if instead is not None:  # the step keeps the action that ran (history, recipe)
+                action = actions[i - 1] = instead[0]
             refusal = self.refusal(action)
             result = (ExecutionResult(success=False, error=refusal) if refusal
                       else await self.tools.execute(action))
+            if instead is not None:
+                result.output = " ".join(filter(None, [instead[1], result.output]))
             results.append(result)
             remaining = actions[i:]
             if not remaining:
@@ -270,6 +288,7 @@ class AsyncAgent:
         self.usage = Usage()
         self._repeats = RepeatedFailure()
         self._futile = FutileRepeat()
+        self._doubted: set[str] = set()  # the later doubts already asked in this task
         self._task_context: TaskContext | None = None
         self.tool_registry: AsyncToolRegistry | None = None
         self.proposer: AsyncProposer | None = None
@@ -305,6 +324,7 @@ class AsyncAgent:
         self.proposer.between_steps = self._late_requests
         self._repeats = RepeatedFailure()
         self._futile = FutileRepeat()
+        self._doubted = set()
         self.proposer.after_change = self._after_change
         self.proposer.futile = self._futile
         if self.guard is None or self.guard.origins != origins:
@@ -373,6 +393,9 @@ class AsyncAgent:
             # the actions did (asked once; the pipeline then finds no check discriminating)
             step = await self._ask(get_prompt("agent/proposer", "evidence_before").format(
                 texts=", ".join(repr(t) for t in stale)))
+        elif not first and (later := self._later_doubt(step.proposal)) is not None:
+            step = await self._ask(get_prompt("agent/proposer", later),
+                                   give_up=later == "impossible_tried")
         proposal = step.proposal
         if self._futile.repeats(proposal.actions) and not proposal.complete \
                 and not proposal.impossible:
@@ -445,6 +468,26 @@ class AsyncAgent:
         if proposal.complete:
             return get_prompt("agent/proposer", "complete_untried")
         return None
+
+    def _later_doubt(self, proposal: ProposalResult) -> str | None:
+        """The prompt that asks once more, once per task, about a do task ended after it
+        started: given up (a small model gives up when one try did not finish it), or called
+        done when the last actions only changed what fields hold (it fills a form and calls
+        the task done without sending it). The second answer stands."""
+        assert self._task_context is not None
+        ctx = self._task_context
+        if checked_statement(ctx.task) is not None or not ctx.steps:
+            return None
+        change = ctx.steps[-1].change
+        name = None
+        if proposal.impossible:
+            name = "impossible_tried"
+        elif proposal.complete and change is not None and change.values_only:
+            name = "complete_unsent"
+        if name is None or name in self._doubted:
+            return None
+        self._doubted.add(name)
+        return name
 
     async def execute(self, task: str, max_steps: int = MAX_STEPS,
                       resources: dict[str, str] | None = None,

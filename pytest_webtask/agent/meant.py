@@ -1,0 +1,139 @@
+"""The action a reply meant when it asked a tool for what the tool cannot do there.
+
+A task that says "Select AU" leads a small model to ``select`` on a radio button, a checkbox,
+a menu or the Submit button, which are no dropdowns: the tool can only fail, and the model
+rarely finds the right tool from that error. When the page state says unambiguously what was
+meant (the radio labelled "AU" is the target; the menu holds one item "Martelle"; the target
+is a button), the action runs as that one (``check`` the radio, ``click`` the item or the
+button) and the step's history and recording keep the action that ran, so a replay and an
+export do what the page needs. Anything less clear runs as proposed and fails with the tool's
+own error.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..types import Action
+
+_LINE = re.compile(r"^(?P<indent> *)- (?P<id>[a-z][a-z0-9]*-\d+)(?: \((?P<attrs>.*?)\))?"
+                   r'(?: "(?P<text>(?:[^"\\]|\\.)*)")?$')
+_ATTR = re.compile(r'(\w[\w-]*)="((?:[^"\\]|\\.)*)"')
+TICKED = ("checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio")
+CLICKED = ("button", "link", "menuitem", "option", "tab", "treeitem", "gridcell")
+CHOSEN = ("combobox", "listbox")
+
+
+@dataclass
+class Line:
+    """One element of a page state: its id, attributes, text and depth."""
+
+    id: str
+    attrs: dict[str, str]
+    text: str
+    depth: int
+
+    @property
+    def tag(self) -> str:
+        return self.id.rsplit("-", 1)[0]
+
+    @property
+    def kind(self) -> str:
+        """What the element is, as a tool sees it: ticked, clicked, chosen or other."""
+        role = self.attrs.get("role", "")
+        if self.tag == "select" or role in CHOSEN:
+            return "chosen"
+        if (self.tag == "input" and self.attrs.get("type") in ("checkbox", "radio")) \
+                or role in TICKED:
+            return "ticked"
+        if self.tag in ("button", "a") or role in CLICKED \
+                or (self.tag == "input" and self.attrs.get("type") in ("submit", "button")):
+            return "clicked"
+        return "other"
+
+    def says(self, value: str) -> bool:
+        """Is ``value`` this element's label or text (case and spaces aside)?"""
+        want = _norm(value)
+        said = [self.text, self.attrs.get("label", ""), self.attrs.get("aria-label", "")]
+        if self.kind == "ticked":  # a label the page state leaves out when it is the value
+            said.append(self.attrs.get("value", ""))
+        return bool(want) and want in (_norm(s) for s in said)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def read_lines(state_text: str) -> list[Line]:
+    """The page state's elements that have an id, in page order."""
+    lines = []
+    for raw in state_text.splitlines():
+        m = _LINE.match(raw)
+        if m is None:
+            continue
+        attrs = {k: v.replace('\\"', '"') for k, v in _ATTR.findall(m.group("attrs") or "")}
+        lines.append(Line(m.group("id"), attrs, (m.group("text") or "").replace('\\"', '"'),
+                          len(m.group("indent")) // 2))
+    return lines
+
+
+def meant(action: Action, state_text: str) -> tuple[Action, str] | None:
+    """The action ``action`` meant, and why it runs instead, when the page state makes that
+    unambiguous; None when the action runs as proposed."""
+    if action.tool != "select":
+        return None
+    target_id, value = action.parameters.get("element_id"), action.parameters.get("value")
+    if not isinstance(target_id, str) or not isinstance(value, str):
+        return None
+    lines = read_lines(state_text)
+    target = next((line for line in lines if line.id == target_id), None)
+    if target is None or target.kind == "chosen":
+        return None
+    if target.kind == "ticked":
+        others = [line for line in lines if line.kind == "ticked" and line.says(value)]
+        if target.says(value) or not others:
+            return _as("check", target, action, f"{target.id} is a {_what(target)}, not a "
+                       "dropdown")
+        if len(others) == 1:
+            return _as("check", others[0], action,
+                       f"{target.id} is a {_what(target)}, not a dropdown; {others[0].id} "
+                       f"is the one labelled {value!r}")
+        return None
+    if target.kind == "clicked":
+        return _as("click", target, action, f"{target.id} is a {_what(target)}, not a "
+                   "dropdown")
+    # a container (a menu, a list, a group): the one element inside it that says the value
+    inside = _inside(lines, target)
+    found = [line for line in inside if line.says(value)]
+    if not found:
+        return None
+    deepest = max(line.depth for line in found)
+    found = [line for line in found if line.depth == deepest]
+    if len(found) != 1:
+        return None
+    chosen = found[0]
+    tool = "check" if chosen.kind == "ticked" else "click"
+    return _as(tool, chosen, action,
+               f"{target.id} is not a dropdown; {chosen.id} inside it says {value!r}")
+
+
+def _inside(lines: list[Line], container: Line) -> list[Line]:
+    start = lines.index(container)
+    out = []
+    for line in lines[start + 1:]:
+        if line.depth <= container.depth:
+            break
+        out.append(line)
+    return out
+
+
+def _what(line: Line) -> str:
+    kind = line.attrs.get("role") or line.attrs.get("type") or line.tag
+    return {"a": "link", "input": "field"}.get(kind, kind)
+
+
+def _as(tool: str, line: Line, action: Action, why: str) -> tuple[Action, str]:
+    ran = Action(tool=tool, reason=action.reason, parameters={"element_id": line.id})
+    return ran, (f"select {action.parameters.get('value')!r} on "
+                 f"{action.parameters.get('element_id')} ran as {tool} {line.id}: {why}.")

@@ -1,0 +1,59 @@
+"""The page-state lines that hold words of the task, said after the page state (issue 35)."""
+
+from __future__ import annotations
+
+from pytest_webtask.agent.hints import hint, matching_lines, task_words
+
+STATE = """- header
+  - a-0 (href="/") "Demo Shop"
+  - a-1 (href="/cart") "Cart (0)"
+- main-0
+  - section-0
+    - h1 "Products"
+    - form-0
+      - input-0 (type="search" name="q" aria-label="Search products")
+      - button-0 "Apply"
+    - article-0
+      - h2 "Linen Trousers"
+      - form-1
+        - select-2 (name="size" options="S|M|L" selected="S" aria-label="Size")
+        - button-2 "Add to cart"
+    - article-1
+      - h2 "White Linen Shirt"
+      - form-2
+        - button-4 "Add to cart"
+"""
+
+
+def test_the_words_of_a_task_leave_out_what_names_no_element() -> None:
+    assert task_words("Click the Submit button, then select AU.") == ["submit", "au"]
+    assert task_words("the page has a Password field") == ["password"]
+
+
+def test_lines_are_ranked_by_words_held_and_name_their_containers() -> None:
+    lines = matching_lines(STATE, "the list shows the White Linen Shirt")
+    # page order; the line with the most words is in, with the article it is in
+    assert lines == ['h2 "Linen Trousers" (in section-0 > article-0)',
+                     'h2 "White Linen Shirt" (in section-0 > article-1)']
+    # the limit keeps the lines holding the most words
+    best = matching_lines(STATE, "add the White Linen Shirt to the cart", limit=1)
+    assert best == ['h2 "White Linen Shirt" (in section-0 > article-1)']
+
+
+def test_ids_and_tags_are_not_matched_only_what_the_page_says() -> None:
+    # "button" and "select" name every button-N and select-N: not a match
+    assert matching_lines(STATE, "the select next to the button") == []
+    assert matching_lines(STATE, "choose the size")[0].startswith("select-2 ")
+    # whole words: "cart" is not found in "cartoon", nor "art" in "Cart"
+    assert matching_lines(STATE, "the art page") == []
+
+
+def test_no_line_holding_the_words_is_said_as_such() -> None:
+    assert hint(STATE, "the page has a Password field") == (
+        "No line of the page state above holds any of these words: password.")
+    assert hint(STATE, "the page shows it") == ""
+    assert hint(STATE, "open the cart").splitlines() == [
+        "Lines of the page state above that hold words of it:",
+        '  a-1 (href="/cart") "Cart (0)"',  # a container with no id is not named
+        '  button-2 "Add to cart" (in article-0 > form-1)',
+        '  button-4 "Add to cart" (in article-1 > form-2)']
