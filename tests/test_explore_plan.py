@@ -18,10 +18,10 @@ from pytest_webtask.explore.generator import (
 )
 from pytest_webtask.explore.plan import Flow, FlowStep, PlanError, TestPlan, read_plan, write_plan
 from pytest_webtask.explore.planner import PlanReply
-from pytest_webtask.explore.scripted import plan_reply
 from pytest_webtask.explore.sitemap import FormInfo, ListInfo, PageInfo, SiteMap
 from pytest_webtask.llm.context import Block, Context
 from pytest_webtask.testing import ScriptedLLM, scripted_explorer
+from pytest_webtask.testing.explorer import plan_reply
 from pytest_webtask.types import Usage
 
 PLAN = TestPlan(

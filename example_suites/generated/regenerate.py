@@ -1,7 +1,7 @@
 """Write the generated suite again: ``python -m example_suites.generated.regenerate``.
 
 Starts the demo shop, runs ``webtask explore`` on it with the scripted explorer (no model)
-and then ``webtask generate``, which records every test with ``recorder.py`` and replays it
+and then ``webtask generate``, which records every test with ``scripted_recorder`` and replays it
 with ``CI=true`` before keeping it. Run it from the repository's root.
 """
 

@@ -7,8 +7,8 @@ would, and never know the app in advance: forms, fields, lists and links come fr
 They are rules, not a model: a test that uses them proves the machinery, not that a model
 would find the same flows.
 
-The plan they write uses a small vocabulary that ``example_suites/generated/recorder.py``
-(the scripted model the generated tests are recorded with) reads back:
+The plan they write uses a small vocabulary that ``recorder.py`` beside this module
+(``scripted_recorder``, the scripted model the generated tests are recorded with) reads back:
 
 - ``search for {query}``
 - ``choose "M" in "Size" for "Blue Oxford Shirt"`` (``for``: the list item holding it)
