@@ -76,6 +76,10 @@ def parser() -> argparse.ArgumentParser:
                             help=f"{help_} (default {default}; env {env})")
     ex.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                     help="another origin the explorer may visit (repeatable)")
+    ex.add_argument("--allow-form", action="append", default=[], metavar="PATTERN",
+                    help="a form exploring may submit although it changes data: its "
+                    "button's text (Archive) or its action path (/loans/archive, /loans/*); "
+                    "also one that looks destructive (repeatable)")
     ex.add_argument("--var", action="append", type=_variable, default=[], metavar="NAME=VALUE",
                     help="a value the explorer may type, shown to the model (repeatable)")
     ex.add_argument("--secret", action="append", type=_secret, default=[],
@@ -170,6 +174,8 @@ def explore_command(args: argparse.Namespace, err: IO[str]) -> int:
     options = ExploreOptions.from_env(overrides)
     if args.allow_origin:
         options = dataclasses.replace(options, allowed_origins=tuple(args.allow_origin))
+    if args.allow_form:
+        options = dataclasses.replace(options, allow_forms=tuple(args.allow_form))
     secrets: dict[str, str] = {}
     secret_envs: dict[str, str] = {}
     for name, env in args.secret:
