@@ -244,7 +244,8 @@ def test_no_form_is_submitted_by_default(page: Page, server: LocalServer) -> Non
     text = site.as_markdown()
     assert ("- Not tried while exploring: form 'Profile', submit 'Save profile' (Display "
             "name): it sends POST /account/save (form post)") in text
-    assert "### Blocked requests" in text and "- POST /account/save (form post)\n" in text
+    assert text.endswith("### Blocked requests\n\nStopped before they left the browser "
+                         "(nothing was sent):\n\n- POST /account/save (form post)")
     assert site.pages[0].forms[0].destructive is True  # shown so in the plan's site map
 
 
