@@ -284,8 +284,9 @@ def render_module(plan_ref: str, tests: list[Rendered], left_out: Mapping[str, s
            "with CI=true before it was kept. Edit the plan and run `webtask generate` again,",
            "or edit the tests by hand (then re-record them with --webtask-record)."]
     if left_out:
-        doc += ["", "Left out (commented out below, with the reason): "
-                + ", ".join(left_out) + "."]
+        doc += ["", *textwrap.wrap("Left out (commented out below, with the reason): "
+                                   + ", ".join(left_out) + ".", WIDTH - 4,
+                                   break_long_words=False, break_on_hyphens=False)]
     doc.append('"""')
     every = "\n".join(t.source for t in tests)
     imports = ["from __future__ import annotations", ""]
