@@ -80,7 +80,8 @@ def test_explore_then_generate_a_suite_that_replays_without_a_model(
     # the console script, run by this Python
     explored = run([str(WEBTASK), "explore", shop.url + "/",
                     "--llm", "pytest_webtask.testing:scripted_explorer",
-                    "--var", "email=ada@example.com", "--secret", "password"], root)
+                    "--var", "email=ada@example.com", "--secret", "password",
+                    "--allow-writes"], root)
     assert explored.returncode == 0, explored.stdout + explored.stderr
     plan_path = root / "tests" / "webtask-plan.md"
     assert f"wrote 7 flow(s) to {Path('tests/webtask-plan.md')}" in explored.stdout

@@ -25,7 +25,9 @@ def regenerate() -> int:
                      "--out", str(HERE / "test_demo_shop.py"), "--force",
                      "--title", "Test plan: the demo shop",
                      "--llm", "pytest_webtask.testing:scripted_explorer",
-                     "--var", "email=ada@example.com", "--secret", "password"])
+                     "--var", "email=ada@example.com", "--secret", "password",
+                     # the shop is a local test app: its cart and checkout may be written
+                     "--allow-writes"])
 
 
 if __name__ == "__main__":
