@@ -224,26 +224,49 @@ def mark_confirm_destructive(context: Context) -> list[dict[str, Any]]:
              "fields": []}]
 
 
-def test_a_destructive_form_is_never_submitted(page: Page, server: LocalServer) -> None:
-    # the model proposes submitting every form; it marks "Confirm" destructive and says
-    # nothing of "Delete account": the explorer's own rule refuses that one
+def test_no_form_is_submitted_by_default(page: Page, server: LocalServer) -> None:
+    # the model proposes submitting every form: nothing is posted, whatever the words; each
+    # form is in the site map as not tried, with its fields
     llm = ScriptedLLM({"explore": reading(submit_every_form, mark_confirm_destructive)})
     site = Explorer(page, llm).explore(server.url + "/account")
-    posted = [path for path, _fields, _files in server.posts]
-    assert posted == ["/account/save"]
-    refused = site.pages[0].not_tried
-    assert any(r.startswith("submit Delete account: it looks destructive ('Delete'")
-               and "--allow-writes allows it" in r for r in refused), refused
-    assert any(r.startswith("submit Confirm: it submits a form marked destructive")
-               for r in refused), refused
+    assert server.posts == [] and len(site.pages) == 1
+    writes = {w.submit: w for w in site.pages[0].writes}
+    assert sorted(writes) == ["Confirm", "Delete account", "Save profile"]
+    save = writes["Save profile"]
+    assert (save.form, save.action, [f.name for f in save.fields]) == (
+        "Profile", "/account/save", ["Display name"])
+    assert save.why == ("it sends POST /account/save (form post), which may change data on "
+                        "the server; --allow-form or --allow-writes allows it")
+    # the words and the model's mark still speak first for the other two
+    assert writes["Delete account"].why.startswith("it looks destructive ('Delete'")
+    assert writes["Confirm"].why.startswith("it submits a form marked destructive")
+    assert site.blocked == {"POST /account/save (form post)": 1}
+    text = site.as_markdown()
+    assert ("- Not tried while exploring: form 'Profile', submit 'Save profile' (Display "
+            "name): it sends POST /account/save (form post)") in text
+    assert text.endswith("### Blocked requests\n\nStopped before they left the browser "
+                         "(nothing was sent):\n\n- POST /account/save (form post)")
     assert site.pages[0].forms[0].destructive is True  # shown so in the plan's site map
 
 
-def test_allow_writes_submits_them(page: Page, server: LocalServer) -> None:
+def test_allow_writes_keeps_the_words_as_a_second_guard(page: Page,
+                                                        server: LocalServer) -> None:
     llm = ScriptedLLM({"explore": reading(submit_every_form, mark_confirm_destructive)})
-    Explorer(page, llm, ExploreOptions(allow_writes=True)).explore(server.url + "/account")
-    posted = sorted(path for path, _fields, _files in server.posts)
-    assert posted == ["/account/confirm", "/account/delete", "/account/save"]
+    site = Explorer(page, llm, ExploreOptions(allow_writes=True)).explore(
+        server.url + "/account")
+    assert [path for path, _fields, _files in server.posts] == ["/account/save"]
+    assert sorted(w.submit for w in site.pages[0].writes) == ["Confirm", "Delete account"]
+    assert site.blocked == {}
+
+
+def test_allow_form_names_a_form_by_its_button_or_its_path(page: Page,
+                                                           server: LocalServer) -> None:
+    llm = ScriptedLLM({"explore": reading(submit_every_form, mark_confirm_destructive)})
+    site = Explorer(page, llm, ExploreOptions(
+        allow_forms=("delete ACCOUNT", "/account/conf*"))).explore(server.url + "/account")
+    assert sorted(path for path, _fields, _files in server.posts) == [
+        "/account/confirm", "/account/delete"]
+    assert [w.submit for w in site.pages[0].writes] == ["Save profile"]  # not named
 
 
 def test_a_key_press_without_an_element_is_refused(page: Page, server: LocalServer) -> None:

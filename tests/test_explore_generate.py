@@ -3,7 +3,7 @@ process as a user runs them: the plan, the module, its recorded and replayed tes
 that fails to record or to replay is left out, never written as passing.
 
 The models are scripts that read the prompts they are shown (``scripted_explorer`` for
-exploring and planning, ``example_suites/generated/recorder.py`` for recording): they prove
+exploring and planning, ``scripted_recorder`` for recording): they prove
 the machinery, not what a model would do."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ WEBTASK = Path(sys.executable).with_name("webtask")  # the console script pip in
 
 CONFTEST = '''
 import pytest
-from example_suites.generated.recorder import recorder_llm
+from pytest_webtask.testing import scripted_recorder
 from pytest_webtask.browser.chromium import launch_args
 
 
@@ -37,7 +37,7 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture(scope="session")
 def webtask_llm():
-    return recorder_llm()
+    return scripted_recorder()
 '''
 
 
@@ -80,7 +80,8 @@ def test_explore_then_generate_a_suite_that_replays_without_a_model(
     # the console script, run by this Python
     explored = run([str(WEBTASK), "explore", shop.url + "/",
                     "--llm", "pytest_webtask.testing:scripted_explorer",
-                    "--var", "email=ada@example.com", "--secret", "password"], root)
+                    "--var", "email=ada@example.com", "--secret", "password",
+                    "--allow-writes"], root)
     assert explored.returncode == 0, explored.stdout + explored.stderr
     plan_path = root / "tests" / "webtask-plan.md"
     assert f"wrote 7 flow(s) to {Path('tests/webtask-plan.md')}" in explored.stdout

@@ -3,6 +3,7 @@ when malformed; and the test source the generator writes from it. No browser (fa
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -13,15 +14,16 @@ from pytest_webtask.explore.generator import (
     GenerateError,
     classify,
     generate,
+    portable,
     render_module,
     render_test,
 )
 from pytest_webtask.explore.plan import Flow, FlowStep, PlanError, TestPlan, read_plan, write_plan
 from pytest_webtask.explore.planner import PlanReply
-from pytest_webtask.explore.scripted import plan_reply
 from pytest_webtask.explore.sitemap import FormInfo, ListInfo, PageInfo, SiteMap
 from pytest_webtask.llm.context import Block, Context
 from pytest_webtask.testing import ScriptedLLM, scripted_explorer
+from pytest_webtask.testing.explorer import plan_reply
 from pytest_webtask.types import Usage
 
 PLAN = TestPlan(
@@ -281,6 +283,55 @@ def test_a_left_out_test_is_commented_out_with_its_reason(tmp_path: Path) -> Non
     assert "Left out (commented out below, with the reason): test_sign_in." in source
 
 
+def test_a_left_out_reason_is_whole_wrapped_and_without_this_machines_paths(
+        tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    log = project / "test-results" / "tests-test-app-py-test-sign-in" / "webtask-failure.txt"
+    message = ("its recording failed: the agent could not find the button 'Place order' "
+               "after 12 steps; the page shows 'Your cart is empty' and the model said it "
+               f"was done, which it was not (step log in {log.parent})")
+    reason = portable(message, project)
+    assert str(tmp_path) not in reason
+    assert "(step log in test-results/tests-test-app-py-test-sign-in)" in reason
+    assert portable(f"see {Path(tempfile.gettempdir()).resolve()}/x.json and "
+                    f"{Path.home()}/y", project) == "see <tmp>/x.json and ~/y"
+    tests = [render_test(f, "plan.md", {}) for f in PLAN.flows]
+    source = render_module("plan.md", tests, {"test_sign_in": reason})
+    comment = [line for line in source.splitlines() if line.startswith(("# Left out", "#   "))
+               and not line.startswith("#    ")]
+    assert all(len(line) <= 99 for line in source.splitlines())
+    assert len(comment) == 3  # wrapped, nothing cut
+    words = " ".join(line.removeprefix("# Left out: ").removeprefix("#   ") for line in comment)
+    assert words == reason
+
+
+def test_a_flow_not_tried_while_exploring_is_planned_and_never_recorded(
+        tmp_path: Path) -> None:
+    untried = Flow(title="Old loans: Archive",
+                   steps=[FlowStep("goto", "/account"), FlowStep("do", 'click "Archive"')],
+                   not_tried="it sends POST /loans/archive (form post), which may change data "
+                   "on the server; --allow-form or --allow-writes allows it.")
+    plan = TestPlan(title="T", app="http://127.0.0.1:9/", flows=[untried])
+    text = write_plan(plan)
+    assert ("\nNot tried while exploring: it sends POST /loans/archive (form post), which may "
+            "change data on the\nserver; --allow-form or --allow-writes allows it.\n") in text
+    assert read_plan(text) == plan
+    (tmp_path / "plan.md").write_text(text)
+    said: list[str] = []
+    result = generate(read_plan(text), tmp_path / "plan.md", tmp_path / "test_app.py",
+                      cwd=tmp_path, say=said.append)  # no pytest run, no app contacted
+    assert result.kept == [] and list(result.left_out) == ["test_old_loans_archive"]
+    assert said == ["No test to record: every flow of plan.md was not tried while exploring."]
+    module = (tmp_path / "test_app.py").read_text()
+    assert "# Left out: not tried while exploring: it sends POST /loans/archive" in module
+    assert "delete the flow's `Not tried while exploring:` line in the plan" in module
+    assert "\n# def test_old_loans_archive(webtask: WebTask) -> None:\n" in module
+    assert not (tmp_path / "__webtask__").exists()
+    # a person deletes the line: the flow is a flow like any other
+    assert read_plan(text.replace("Not tried while exploring:", "Notes:")).flows[0].not_tried \
+        == ""
+
+
 def test_generate_never_overwrites_a_module_it_did_not_write(tmp_path: Path) -> None:
     out = tmp_path / "test_app.py"
     out.write_text("def test_mine(): pass\n")
@@ -312,6 +363,9 @@ def test_command_line_errors_are_sentences_not_tracebacks(
     with pytest.raises(SystemExit):
         main(["explore", "http://x/", "--secret", "password=hunter 2"])
     assert "never from the command line" in capsys.readouterr().err
+    assert main(["explore", "http://127.0.0.1:9/", "--allow-form", " "]) == 2
+    assert ("--allow-form takes a button's text (--allow-form Archive) or an action path "
+            "(--allow-form /loans/archive); got an empty one.") in capsys.readouterr().err
     monkeypatch.delenv("WEBTASK_MODEL", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     assert main(["explore", "http://127.0.0.1:9/"]) == 2

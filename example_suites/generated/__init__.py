@@ -4,7 +4,7 @@
 generator wrote from it, and ``__webtask__/`` the recipes of the tests it kept: each was
 recorded (``--webtask-record``) and replayed with ``CI=true`` before it was kept. The
 exploring, the planning and the recording were done by scripted models
-(``pytest_webtask.testing.scripted_explorer`` and ``recorder.py``), not by a model: they show
+(``pytest_webtask.testing.scripted_explorer`` and ``scripted_recorder``), not by a model: they show
 the machinery. Run the suite with ``pytest example_suites/generated`` (``pytest
 example_suites`` leaves it out, so the hand-written suites' counts stay theirs); write it
 again with ``python -m example_suites.generated.regenerate``.

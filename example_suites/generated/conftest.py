@@ -1,4 +1,4 @@
-"""The generated suite records with the scripted model of ``recorder.py`` (the shop and
+"""The generated suite records with ``pytest_webtask.testing.scripted_recorder`` (the shop and
 its base URL come from ``example_suites/conftest.py``)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from example_suites.generated.recorder import recorder_llm
+from pytest_webtask.testing import scripted_recorder
 
 # The demo shop's test user's password (example_suites/test_account.py uses it too); the
 # generated tests read it from the environment, as the plan says.
@@ -17,8 +17,8 @@ DEMO_PASSWORD = ("WEBTASK_SECRET_PASSWORD", "lovelace-1815")
 
 @pytest.fixture(scope="session")
 def webtask_llm():  # type: ignore[no-untyped-def]
-    """Recorded with a ScriptedLLM (recorder.py), not a model."""
-    return recorder_llm()
+    """Recorded with a ScriptedLLM (scripted_recorder), not a model."""
+    return scripted_recorder()
 
 
 @pytest.fixture(scope="session", autouse=True)

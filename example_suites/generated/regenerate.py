@@ -1,7 +1,7 @@
 """Write the generated suite again: ``python -m example_suites.generated.regenerate``.
 
 Starts the demo shop, runs ``webtask explore`` on it with the scripted explorer (no model)
-and then ``webtask generate``, which records every test with ``recorder.py`` and replays it
+and then ``webtask generate``, which records every test with ``scripted_recorder`` and replays it
 with ``CI=true`` before keeping it. Run it from the repository's root.
 """
 
@@ -25,7 +25,9 @@ def regenerate() -> int:
                      "--out", str(HERE / "test_demo_shop.py"), "--force",
                      "--title", "Test plan: the demo shop",
                      "--llm", "pytest_webtask.testing:scripted_explorer",
-                     "--var", "email=ada@example.com", "--secret", "password"])
+                     "--var", "email=ada@example.com", "--secret", "password",
+                     # the shop is a local test app: its cart and checkout may be written
+                     "--allow-writes"])
 
 
 if __name__ == "__main__":

@@ -76,6 +76,10 @@ def parser() -> argparse.ArgumentParser:
                             help=f"{help_} (default {default}; env {env})")
     ex.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                     help="another origin the explorer may visit (repeatable)")
+    ex.add_argument("--allow-form", action="append", default=[], metavar="PATTERN",
+                    help="a form exploring may submit although it changes data: its "
+                    "button's text (Archive) or its action path (/loans/archive, /loans/*); "
+                    "also one that looks destructive (repeatable)")
     ex.add_argument("--var", action="append", type=_variable, default=[], metavar="NAME=VALUE",
                     help="a value the explorer may type, shown to the model (repeatable)")
     ex.add_argument("--secret", action="append", type=_secret, default=[],
@@ -164,12 +168,14 @@ def explore_command(args: argparse.Namespace, err: IO[str]) -> int:
     from ..browser.chromium import launch_args
     from .explorer import Explorer
     from .plan import write_plan
-    from .planner import make_plan, plan_flows
+    from .planner import make_plan, plan_flows, untried_flows
 
     overrides = {name: getattr(args, name) for name in FIELDS}
     options = ExploreOptions.from_env(overrides)
     if args.allow_origin:
         options = dataclasses.replace(options, allowed_origins=tuple(args.allow_origin))
+    if args.allow_form:
+        options = dataclasses.replace(options, allow_forms=tuple(args.allow_form))
     secrets: dict[str, str] = {}
     secret_envs: dict[str, str] = {}
     for name, env in args.secret:
@@ -212,6 +218,9 @@ def explore_command(args: argparse.Namespace, err: IO[str]) -> int:
         flows, failed = [], str(exc)
     finally:
         line.clear()
+    untried = [] if failed else untried_flows(site, flows, variables=variables,
+                                              secrets=secret_envs, files=plan_files)
+    flows += untried
     usage = explorer.usage
     tokens = f", {usage.total_tokens} tokens" if usage.total_tokens else ""
     model = getattr(llm, "model", None) or type(llm).__name__  # a script says it is one
@@ -235,9 +244,16 @@ def explore_command(args: argparse.Namespace, err: IO[str]) -> int:
     if failed:
         print(f"webtask explore: error: no flows were written: {failed}", file=err)
         return 1
-    refused = sum(len(p.not_tried) for p in site.pages)
+    if untried:
+        print(f"{len(untried)} of them change data on the server and were not tried while "
+              "exploring: generate leaves them out until you delete their `Not tried while "
+              "exploring:` line (or explore again with --allow-form).")
+    refused = len(site.refusals())
     if refused:
         print(f"{refused} exploration(s) not tried (listed in the plan's site map).")
+    if site.blocked:
+        print(f"{sum(site.blocked.values())} request(s) that would change data or leave the "
+              "allowed origins were stopped (listed in the plan's site map).")
     if args.out is not None:
         return generate_command(args, err, plan_path=args.plan)
     return 0

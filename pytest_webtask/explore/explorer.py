@@ -10,9 +10,15 @@ The explorer tries those in turn, breadth first, within:
   anywhere else, as while recording; other origins' images, styles and scripts too, unless
   ``allow_subresources``),
 - its budgets (pages, model calls, tokens, wall time; one call is kept for the plan),
-- its safety rules: a form that looks destructive (delete, cancel, remove...), or that the
-  model marked so, is never submitted without ``allow_writes``; a password field is only
-  ever typed into with a named secret, whose value the model never sees.
+- the write guard (``writes.py``): no request that can change data on the server (a form
+  post, a fetch with a body, a method override) leaves the browser unless the user allowed
+  it (``allow_writes``, ``allow_forms``), or it is the sign-in with a named secret. An
+  exploration that would send one is not tried: its form goes into the site map (and the
+  plan) as not tried, with its fields,
+- its safety rules, a second guard when writes are allowed: a control or form that looks
+  destructive (delete, cancel, remove...), or that the model marked so, is only used when
+  ``allow_forms`` names it; a password field is only ever typed into with a named secret,
+  whose value the model never sees.
 """
 
 from __future__ import annotations
@@ -42,7 +48,8 @@ from ..llm.prompts import get_prompt
 from ..tools._sync.registry import ToolRegistry, browser_registry
 from ..types import Action, Fingerprint, Secrets, Usage
 from .options import ExploreOptions
-from .sitemap import ExploreReply, PageInfo, SiteMap
+from .sitemap import ExploreReply, FieldInfo, PageInfo, SiteMap, UntriedWrite
+from .writes import BlockedWrite, WriteGuard, matches
 
 # The tools exploring may use: pointer and form tools, and opening a URL; never tabs, drags,
 # dialogs or waits.
@@ -56,14 +63,26 @@ DESTRUCTIVE = re.compile(
     r"cancel|reset|drop|discard|close\s+(my\s+|your\s+|the\s+)?account)\b", re.IGNORECASE)
 
 # The text around an element that says what acting on it does: its own name, and when it
-# sits in a form (or submits one), the form's name, action and submit buttons.
+# sits in a form (or submits one), the form's name, action and submit buttons; and, for
+# the site map, the form's fields and the name of the section it sits in.
 _SURROUNDINGS_JS = """el => {
   const text = (n) => (n && (n.getAttribute('aria-label') || n.innerText || n.value ||
                              n.getAttribute('title') || '')).replace(/\\s+/g, ' ').trim();
   const form = el.form || el.closest('form');
   const out = {tag: el.tagName.toLowerCase(), type: (el.getAttribute('type') || '').toLowerCase(),
                href: el.tagName === 'A' ? el.getAttribute('href') : null,
-               target: el.getAttribute('target') || '', own: text(el), form: null, formId: null};
+               target: el.getAttribute('target') || '', own: text(el), form: null, formId: null,
+               formName: '', action: '', method: '', submit: '', fields: []};
+  let section = null;
+  for (let n = form || el; n && !section; n = n.parentElement) {
+    const heading = n.querySelector(':scope > legend, :scope > h1, :scope > h2, :scope > h3, ' +
+                                    ':scope > h4');
+    if (heading) section = text(heading);
+    if (!section && n.previousElementSibling && /^H[1-6]$/.test(n.previousElementSibling.tagName))
+      section = text(n.previousElementSibling);
+    if (n.tagName === 'MAIN' || n.tagName === 'BODY') break;
+  }
+  out.formName = (form && form.getAttribute('aria-label')) || section || '';
   if (form) {
     const parts = [form.getAttribute('aria-label') || '', form.getAttribute('action') || '',
                    form.getAttribute('name') || '', form.id || ''];
@@ -75,6 +94,21 @@ _SURROUNDINGS_JS = """el => {
     if (prev && /^H[1-6]$/.test(prev.tagName)) parts.push(text(prev));
     out.form = parts.filter(Boolean).join(' | ');
     out.formId = form.getAttribute('data-webtask-id');
+    out.action = new URL(form.action || location.href, location.href).pathname;
+    out.method = (form.getAttribute('method') || 'get').toLowerCase();
+    const submit = [...submits].find((b) => !['button', 'reset'].includes(
+      (b.getAttribute('type') || 'submit').toLowerCase()));
+    out.submit = submit ? text(submit) : '';
+    for (const f of form.querySelectorAll('input, select, textarea')) {
+      const type = (f.getAttribute('type') || f.tagName).toLowerCase();
+      if (['hidden', 'submit', 'button', 'reset', 'image'].includes(type)) continue;
+      const label = (f.labels && f.labels[0] && f.labels[0].innerText) ||
+        f.getAttribute('aria-label') || f.getAttribute('placeholder') || f.name || type;
+      out.fields.push({name: label.replace(/\\s+/g, ' ').trim(),
+                       kind: type === 'input' ? 'text' : type});
+    }
+  } else if (el.tagName === 'BUTTON' || el.getAttribute('role') === 'button') {
+    out.submit = text(el);
   }
   return out;
 }"""
@@ -110,6 +144,7 @@ class _Planned:
     action: Action
     target: Fingerprint | None
     description: str
+    control: dict[str, Any] | None = None  # its surroundings when it was planned
 
 
 @dataclass
@@ -135,6 +170,9 @@ class _Visit:
     steps: list[_Step]
     reached_by: list[str] = field(default_factory=list)  # the way, for people
     origin: str = ""  # the path of the page the last actions start from
+    source: PageInfo | None = None  # the page the last actions start from
+    control: dict[str, Any] | None = None  # the surroundings of the last control acted on
+    why: str = ""  # why the model wanted it
 
     def key(self) -> str:
         """Visits that would show nothing new: a link to a URL already queued, or the same
@@ -177,6 +215,9 @@ class Explorer:
                                     max_calls=self.options.max_llm_calls)
         self.origins: list[str] = []
         self.guard: OriginGuard | None = None
+        self.writes: WriteGuard | None = None
+        self._last_writes: list[BlockedWrite] = []
+        self._last_started = -1
         self.registry: ToolRegistry | None = None
         self._started = 0.0
         self._seen_states: set[str] = set()
@@ -192,6 +233,11 @@ class Explorer:
             raise WebtaskError(f"Cannot explore {url}: only http(s) pages can be explored.")
         site = SiteMap(app=url)
         context = self.page.context
+        # routes run last-registered first: the origin guard, then the write guard
+        self.writes = WriteGuard(context, allow_all=self.options.allow_writes,
+                                 patterns=self.options.allow_forms,
+                                 secrets=self.secrets.values)
+        self.writes.start()
         self.guard = OriginGuard(context, self.origins,
                                  subresources=not self.options.allow_subresources)
         self.guard.start()
@@ -207,7 +253,11 @@ class Explorer:
                     site.stopped = stop
                     break
                 visit = frontier.popleft()
-                if not self._go(visit):
+                reached = self._go(visit, site)
+                if self._last_writes and visit.source is not None:
+                    self._untried(visit, [w.describe(self.origins[0])
+                                          for w in self._last_writes])
+                if not reached or self._last_writes:
                     continue
                 state = self._state_key()
                 if state in self._seen_states:
@@ -236,7 +286,37 @@ class Explorer:
         finally:
             self.browser.watch.detach()
             self.guard.stop()
+            self.writes.stop()
+            self._note_blocked(site)
         return site
+
+    def _note_blocked(self, site: SiteMap) -> None:
+        """Into the site map: every request a guard stopped since the last call."""
+        stopped = [w.describe(self.origins[0]) for w in
+                   (self.writes.take() if self.writes is not None else [])]
+        stopped += self.guard.take() if self.guard is not None else []
+        for request in stopped:
+            site.blocked[request] = site.blocked.get(request, 0) + 1
+
+    def _untried(self, visit: _Visit, requests: list[str], why: str = "") -> None:
+        """The visit's form goes into its page's site map entry as not tried, once."""
+        assert visit.source is not None
+        control = visit.control or {}
+        if requests:
+            shown = "; ".join(dict.fromkeys(requests))
+            why = (f"it sends {shown}, which may change data on the server; "
+                   "--allow-form or --allow-writes allows it")
+        write = UntriedWrite(
+            form=str(control.get("formName") or ""), submit=str(control.get("submit") or ""),
+            action=str(control.get("action") or ""),
+            fields=[FieldInfo(name=str(f.get("name") or "field"),
+                              kind=str(f.get("kind") or "text"))
+                    for f in control.get("fields") or []],
+            actions=visit.reached_by[len(visit.source.reached_by):], why=why)
+        same = [w for w in visit.source.writes if (w.form, w.submit, w.action) ==
+                (write.form, write.submit, write.action)]
+        if not same:
+            visit.source.writes.append(write)
 
     def _budget_left(self, pages: int) -> str:
         """Why no further page may be read, or ""."""
@@ -265,9 +345,23 @@ class Explorer:
 
     # -- going somewhere ----------------------------------------------------------------------
 
-    def _go(self, visit: _Visit) -> bool:
+    def _go(self, visit: _Visit, site: SiteMap) -> bool:
         """Reach the visit's state from a clean session; False when the way no longer works
-        (the page changed, an action failed, a navigation left the allowed origins)."""
+        (the page changed, an action failed, a navigation left the allowed origins). The
+        writes the guard stopped while the last actions ran are left in ``_last_writes``."""
+        self._last_writes, self._last_started = [], -1
+        try:
+            return self._go_steps(visit)
+        finally:
+            stopped = self.writes.take() if self.writes is not None else []
+            if self._last_started >= 0 and self.writes is not None:
+                self._last_writes = [w for w in self.writes.blocked[self._last_started:]
+                                     if w.from_action]
+            for request in [w.describe(self.origins[0]) for w in stopped] + (
+                    self.guard.take() if self.guard is not None else []):
+                site.blocked[request] = site.blocked.get(request, 0) + 1
+
+    def _go_steps(self, visit: _Visit) -> bool:
         for tab in self.page.context.pages:  # a tab an earlier visit opened is closed
             if tab is not self.page:
                 tab.close()
@@ -287,14 +381,16 @@ class Explorer:
                 self.browser.settle()
             else:
                 self.browser.read()
-                for planned in step.actions:
-                    if not self._replay(planned):
-                        return False
-                self.browser.settle()
+                assert self.writes is not None
+                if step is visit.steps[-1]:
+                    self._last_started = len(self.writes.blocked)
+                with self.writes.permit(any(self._named(p.control) for p in step.actions)):
+                    for planned in step.actions:
+                        if not self._replay(planned):
+                            return False
+                    self.browser.settle()
             if not allowed(page.url, self.origins):
                 return False
-        if self.guard is not None:
-            self.guard.take()
         self._tell()
         return True
 
@@ -365,14 +461,20 @@ class Explorer:
         found: list[_Visit] = []
         for exploration in reply.explore:
             actions = [Action(a.tool, a.reason, dict(a.parameters)) for a in exploration.actions]
-            refusal = next((r for r in (self._refusal(a, destructive_forms, ids)
-                                        for a in actions) if r), None)
-            if refusal is not None:
-                info.not_tried.append(f"{exploration.why}: {refusal}")
-                continue
+            controls = [self._control(a, ids) for a in actions]
             targets = [self._target(a) for a in actions]
             described = [_describe(a, t, self._spec(a))
                          for a, t in zip(actions, targets, strict=True)]
+            refusal = next((r for r in (self._refusal(a, destructive_forms, ids)
+                                        for a in actions) if r), None)
+            if refusal is not None:
+                last = next((c for c in reversed(controls) if c and c.get("submit")), None)
+                if last is not None and "destructive" in refusal:  # a form: in the plan too
+                    self._untried(_Visit(steps=[], reached_by=[*visit.reached_by, *described],
+                                         source=info, control=last), [], why=refusal)
+                else:
+                    info.not_tried.append(f"{exploration.why}: {refusal}")
+                continue
             link = self._link_target(actions)
             if link is not None:
                 if not allowed(link, self.origins):
@@ -383,12 +485,30 @@ class Explorer:
                                     reached_by=[*visit.reached_by,
                                                 f"{described[0]} ({_path(link)})"]))
                 continue
-            planned = [_Planned(a, t, d) for a, t, d in zip(actions, targets, described,
-                                                            strict=True)]
+            planned = [_Planned(a, t, d, c) for a, t, d, c in zip(actions, targets, described,
+                                                                  controls, strict=True)]
+            control = next((c for c in reversed(controls) if c and c.get("submit")), None)
             found.append(_Visit(steps=[*visit.steps, _Step(actions=planned)],
                                 reached_by=[*visit.reached_by, *described],
-                                origin=urlsplit(info.url).path))
+                                origin=urlsplit(info.url).path, source=info,
+                                control=control, why=exploration.why))
         return info, found
+
+    def _control(self, action: Action, ids: set[str]) -> dict[str, Any] | None:
+        """The surroundings of the element an action names, when it is on the page."""
+        element = action.parameters.get("element_id")
+        if not isinstance(element, str) or element not in ids:
+            return None
+        return self._surroundings(element)
+
+    def _named(self, control: dict[str, Any] | None) -> bool:
+        """Does ``--allow-form`` name this control: its text, its form's submit button,
+        or its form's action path?"""
+        if not control or not self.options.allow_forms:
+            return False
+        texts = [str(control.get("own") or ""), str(control.get("submit") or "")]
+        return matches(self.options.allow_forms, texts=texts,
+                       paths=[str(control.get("action") or "")]) is not None
 
     def _target(self, action: Action) -> Fingerprint | None:
         element = action.parameters.get("element_id")
@@ -456,10 +576,11 @@ class Explorer:
                         "a password field is only typed into with a named secret's "
                         "placeholder, exactly")
             return None
-        if self.options.allow_writes:
-            return None
+        if self._named(info):
+            return None  # the user named it (--allow-form): words do not hold it back
         if info["formId"] and info["formId"] in destructive_forms:
-            return f"it submits a form marked destructive ({_short(info['form'] or info['own'])})"
+            return (f"it submits a form marked destructive ({_short(info['form'] or info['own'])})"
+                    "; --allow-form NAME allows it")
         # a key pressed in a form, or a submit button, submits the form: its words count
         submits = "key" in spec.params_class.model_fields or (
             info["tag"] == "button" and info["type"] in ("", "submit")
@@ -468,7 +589,7 @@ class Explorer:
         found = DESTRUCTIVE.search(said)
         if found:
             return (f"it looks destructive ({found.group(0)!r} in {_short(said)!r}); "
-                    "--allow-writes allows it")
+                    "--allow-form NAME allows it")
         return None
 
     # -- keys ---------------------------------------------------------------------------------

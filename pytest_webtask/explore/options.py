@@ -26,7 +26,9 @@ FIELDS: dict[str, tuple[type, Any, str, str]] = {
     "page_chars": (int, PAGE_CHARS, "WEBTASK_PAGE_CHARS",
                    "page-state budget in characters, as for recording"),
     "allow_writes": (bool, False, "WEBTASK_EXPLORE_ALLOW_WRITES",
-                     "also submit forms that look destructive (delete, cancel, remove...)"),
+                     "let exploring send requests that can change data on the server (form "
+                     "posts, fetches with a body); a form that looks destructive (delete, "
+                     "cancel...) still needs --allow-form"),
     "allow_subresources": (bool, False, "WEBTASK_EXPLORE_ALLOW_SUBRESOURCES",
                            "let pages load images, styles, scripts and fonts from other "
                            "origins (a CDN); navigations, form posts and fetches to them are "
@@ -44,6 +46,9 @@ class ExploreOptions:
     allow_writes: bool = False
     allow_subresources: bool = False
     allowed_origins: tuple[str, ...] = ()  # besides the start page's origin
+    # forms exploring may submit: a button's text, or an action path (with a "/"); "*" a
+    # wildcard
+    allow_forms: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.max_pages < 1:
@@ -55,6 +60,11 @@ class ExploreOptions:
             raise ConfigurationError(
                 "max_tokens must be 0 or more, max_seconds more than 0 and page_chars at "
                 "least 1000.")
+        for pattern in self.allow_forms:
+            if not pattern.strip():
+                raise ConfigurationError(
+                    "--allow-form takes a button's text (--allow-form Archive) or an action "
+                    "path (--allow-form /loans/archive); got an empty one.")
 
     @classmethod
     def from_env(cls, overrides: Mapping[str, Any] | None = None,

@@ -18,6 +18,10 @@ reads back.
     - secret password: $SHOP_PASSWORD
     - file receipt: data/receipt.txt
 
+A flow that ``webtask explore`` did not try, because it changes data on the server, has a
+``Not tried while exploring: <why>`` line: ``webtask generate`` leaves it out (nothing is
+recorded against the app) until that line is deleted.
+
 A flow is a ``##`` section. Each step is ``goto <path or URL>``, ``do: ...``, ``check: ...``,
 ``extract: ...``, or a plain sentence (the generator asks the model which kind it is). The
 outcome is what the test checks last. ``{name}`` in a step is a variable (its value is the
@@ -30,6 +34,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,7 +50,9 @@ _STEP = re.compile(r"^\s*(\d+)[.)]\s+(.*\S)\s*$")
 _PREFIX = re.compile(r"^([A-Za-z][\w ]{0,15}?)\s*:\s*(.*)$")
 _GOTO = re.compile(r"^(?:goto|go to)\s+(/\S*|https?://\S+)$", re.IGNORECASE)
 _DATA = re.compile(r"^-\s+(\w+)\s+(\w+)\s*(?::\s*(.*\S))?\s*$")
-_SECTION = re.compile(r"^(Steps|Outcome|Data|Notes)\s*:\s*(.*)$", re.IGNORECASE)
+NOT_TRIED = "Not tried while exploring"
+_SECTION = re.compile(r"^(Steps|Outcome|Data|Notes|Not tried while exploring)\s*:\s*(.*)$",
+                      re.IGNORECASE)
 
 
 class PlanError(WebtaskError):
@@ -94,6 +101,7 @@ class Flow:
     secrets: dict[str, str] = field(default_factory=dict)  # name -> environment variable
     files: dict[str, str] = field(default_factory=dict)  # name -> path (from the plan's folder)
     notes: str = ""
+    not_tried: str = ""  # why exploring did not try it (it writes); generate leaves it out
     line: int = field(default=0, compare=False)  # where its heading is, for messages
 
     @property
@@ -149,6 +157,9 @@ def write_plan(plan: TestPlan) -> str:
                 + [f"- file {k}: {_value(v)}" for k, v in flow.files.items()])
         if data:
             out += ["Data:", *data, ""]
+        if flow.not_tried:
+            out += [*textwrap.wrap(f"{NOT_TRIED}: {flow.not_tried.strip()}", 99,
+                                   break_long_words=False, break_on_hyphens=False), ""]
         if flow.notes:
             out += ["Notes:", flow.notes.strip(), ""]
     if plan.site_map:
@@ -200,7 +211,7 @@ class _Reader:
                     intro.append(line)
                 continue
             if not stripped:
-                if section in ("outcome",):
+                if section in ("outcome", "not tried while exploring"):
                     section = "after-outcome"
                 if section == "notes":
                     notes.append("")
@@ -215,6 +226,8 @@ class _Reader:
                     flow.outcome = rest
                 elif section == "notes":
                     notes = [rest] if rest else []
+                elif section == "not tried while exploring":
+                    flow.not_tried = rest
                 elif rest:
                     raise self.fail(n, f"write the {head.group(1)} on the lines after "
                                     f"`{head.group(1)}:`, one per line.")
@@ -223,6 +236,8 @@ class _Reader:
                 self._step(flow, n, line)
             elif section == "outcome":
                 flow.outcome = f"{flow.outcome} {stripped}".strip()
+            elif section == "not tried while exploring":
+                flow.not_tried = f"{flow.not_tried} {stripped}".strip()
             elif section == "data":
                 self._data(flow, n, stripped)
             elif section == "notes":

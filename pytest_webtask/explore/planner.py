@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -95,3 +97,58 @@ def make_plan(site: SiteMap, flows: list[Flow], *, title: str, summary: str) -> 
              "is for reading; the generator ignores it.")
     return TestPlan(title=title, app=site.app, intro=intro, flows=flows,
                 site_map=site.as_markdown())
+
+
+_LINK = re.compile(r"^click link .*\((/[^)]*)\)$")
+
+
+def untried_flows(site: SiteMap, planned: list[Flow], *, variables: Mapping[str, str],
+                  secrets: Mapping[str, str], files: Mapping[str, str]) -> list[Flow]:
+    """A flow for each form exploring did not try because it changes data (its page's way,
+    then what was to be done), marked not tried so that ``generate`` records nothing against
+    the app until a person has read it. Written by the explorer, not the model: a form it
+    never submitted is in the plan whatever the model makes of the site map."""
+    flows: list[Flow] = []
+    taken = {f.test_name for f in planned}
+    for page in site.pages:
+        for write in page.writes:
+            title = ": ".join(t for t in (write.form, write.submit) if t) or \
+                f"A form on {page.title}"
+            if Flow(title=title).test_name in taken:
+                title = f"{title} on {page.title}"
+            n = 2
+            while Flow(title=title).test_name in taken:
+                title, n = f"{title.rsplit(' (', 1)[0]} ({n})", n + 1
+            taken.add(Flow(title=title).test_name)
+            steps = _way(page.url, page.reached_by, site.app)
+            steps += [FlowStep("do", line) for line in write.actions]
+            fields = ", ".join(f.name for f in write.fields)
+            if not write.actions:
+                steps.append(FlowStep("do", (f"fill in {fields} and " if fields else "")
+                                      + f'click "{write.submit or "Submit"}"'))
+            used = {n for s in steps for n in PLACEHOLDER.findall(s.text)}
+            flows.append(Flow(
+                title=title, steps=steps,
+                variables={k: v for k, v in variables.items() if k in used},
+                secrets={k: secrets.get(k, secret_env(k)) for k in used
+                         if k in secrets or (k not in variables and k not in files)},
+                files={k: v for k, v in files.items() if k in used},
+                not_tried=f"{write.why}."))
+    return flows
+
+
+def _way(url: str, reached_by: list[str], app: str) -> list[FlowStep]:
+    """The steps to a page: its path when links alone lead there, else the start page
+    and what was done on the way."""
+    if all(_LINK.match(line) or line.startswith("open ") for line in reached_by):
+        parts = urlsplit(url)
+        return [FlowStep("goto", (parts.path or "/") + (f"?{parts.query}" if parts.query
+                                                       else ""))]
+    start = urlsplit(app)
+    steps = [FlowStep("goto", start.path or "/")]
+    for line in reached_by:
+        if line.startswith("open "):
+            steps.append(FlowStep("goto", line[5:].strip() or "/"))
+        else:
+            steps.append(FlowStep("do", line))
+    return steps

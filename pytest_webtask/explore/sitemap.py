@@ -69,6 +69,25 @@ class ExploreReply(_Model):
     explore: list[Exploration] = Field(default_factory=list)
 
 
+class UntriedWrite(_Model):
+    """A form (or control) whose submission would change data on the server, not tried
+    while exploring: what it is, its fields, and why it was not tried."""
+
+    form: str = Field(default="", description="the form's name (its legend or heading)")
+    submit: str = Field(default="", description="the text of the control that submits it")
+    fields: list[FieldInfo] = Field(default_factory=list)
+    action: str = Field(default="", description="where it sends (its path)")
+    actions: list[str] = Field(default_factory=list, description="what was to be done on "
+                               "the page, as people read it")
+    why: str = Field(description="why it was not tried")
+
+    def name(self) -> str:
+        """``form "Newsletter", submit "Unsubscribe"``."""
+        parts = [f"form {self.form!r}" if self.form else "",
+                 f"submit {self.submit!r}" if self.submit else ""]
+        return ", ".join(p for p in parts if p) or "a control"
+
+
 class PageInfo(_Model):
     """One visited page state in the site map."""
 
@@ -83,17 +102,20 @@ class PageInfo(_Model):
     messages: list[str] = Field(default_factory=list)
     not_tried: list[str] = Field(default_factory=list,
                                  description="explorations the explorer refused, and why")
+    writes: list[UntriedWrite] = Field(default_factory=list,
+                                       description="forms that change data, not tried")
 
 
 class SiteMap(_Model):
     app: str
     pages: list[PageInfo] = Field(default_factory=list)
     stopped: str = ""  # why exploring stopped early (a budget), else ""
+    blocked: dict[str, int] = Field(default_factory=dict)  # request -> how often stopped
 
     def as_yaml(self) -> str:
         """The site map as the planner is shown it (element ids left out: they belong to
         page readings that are gone)."""
-        data = self.model_dump(exclude_defaults=True, exclude={"stopped"})
+        data = self.model_dump(exclude_defaults=True, exclude={"stopped", "blocked"})
         for page in data.get("pages", []):
             for key in ("forms", "lists", "navigation"):
                 for item in page.get(key, []):
@@ -132,7 +154,39 @@ class SiteMap(_Model):
                     for link in page.navigation))
             for message in page.messages:
                 out.append(f"- Shows: {message!r}")
-            for refused in page.not_tried:
-                out.append(f"- Not tried: {refused}")
+            for write in page.writes:
+                fields = ", ".join(f.name + (f" ({f.kind})" if f.kind != "text" else "")
+                                   for f in write.fields) or "no fields"
+                out.append(f"- Not tried while exploring: {write.name()} ({fields}): "
+                           f"{write.why}")
+            out.append("")
+        refusals = self.refusals()
+        if refusals:
+            out += ["### Not tried", ""]
+            for refusal, titles in refusals.items():
+                out.append(f"- {refusal}{_where(titles)}")
+            out.append("")
+        if self.blocked:
+            out += ["### Blocked requests", "",
+                    "Stopped before they left the browser (nothing was sent):", ""]
+            out += [f"- {request}" + (f" ({n} times)" if n > 1 else "")
+                    for request, n in self.blocked.items()]
             out.append("")
         return "\n".join(out).strip()
+
+    def refusals(self) -> dict[str, list[str]]:
+        """Each distinct refusal once, with the titles of the pages it was made on."""
+        out: dict[str, list[str]] = {}
+        for page in self.pages:
+            for refused in dict.fromkeys(page.not_tried):
+                out.setdefault(refused, []).append(page.title)
+        return out
+
+
+def _where(titles: list[str]) -> str:
+    """`` (on Home)``, `` (on 11 pages: Home, Catalogue, Join, ...)``."""
+    if len(titles) == 1:
+        return f" (on {titles[0]})"
+    distinct = list(dict.fromkeys(titles))
+    shown = ", ".join(distinct[:3]) + (", ..." if len(distinct) > 3 else "")
+    return f" (on {len(titles)} pages: {shown})"

@@ -7,8 +7,8 @@ would, and never know the app in advance: forms, fields, lists and links come fr
 They are rules, not a model: a test that uses them proves the machinery, not that a model
 would find the same flows.
 
-The plan they write uses a small vocabulary that ``example_suites/generated/recorder.py``
-(the scripted model the generated tests are recorded with) reads back:
+The plan they write uses a small vocabulary that ``recorder.py`` beside this module
+(``scripted_recorder``, the scripted model the generated tests are recorded with) reads back:
 
 - ``search for {query}``
 - ``choose "M" in "Size" for "Blue Oxford Shirt"`` (``for``: the list item holding it)
@@ -189,14 +189,27 @@ def _item_name(item: PageNode) -> str:
     return heading.text if heading else item.all_text()[:60]
 
 
+def _alert(node: PageNode) -> bool:
+    """Is it an error summary or a status (``role=alert``/``status``), or inside one?"""
+    return any(n.attrs.get("role") in ("alert", "status") for n in (node, *node.ancestors()))
+
+
 def _lists(roots: list[PageNode]) -> list[tuple[PageNode, list[PageNode]]]:
-    """Containers of repeated items (articles, list items, table rows)."""
+    """Containers of repeated items (articles, list items, table rows); not a menu of the
+    header, not the items of an error summary (those are messages)."""
     out = []
     for node in _walk(roots):
         items = [c for c in node.children if c.tag in ITEM_TAGS]
-        if items and not (node.tag == "ul" and node.within("nav", "header")):
+        if items and not (node.tag == "ul" and node.within("nav", "header")) \
+                and not _alert(node):
             out.append((node, items))
     return out
+
+
+def _local_link(node: PageNode) -> bool:
+    href = str(node.attrs.get("href") or "")
+    return node.tag == "a" and bool(node.id) and bool(href) \
+        and not href.startswith(("http://", "https://", "mailto:", "#", "javascript:"))
 
 
 def explore_reply(context: Context) -> dict[str, Any]:
@@ -249,14 +262,29 @@ def explore_reply(context: Context) -> dict[str, Any]:
                             "actions": [{"tool": "click",
                                          "parameters": {"element_id": details.id}}]})
 
+    for _container, items in lists:  # an item's own page: one per list, not all
+        link = next((n for n in items[0].walk() if _local_link(n)), None)
+        if link is not None:
+            explore.append({"why": f"the page of {_item_name(items[0])!r}, as each item has",
+                            "actions": [{"tool": "click",
+                                         "parameters": {"element_id": link.id}}]})
+
     navigation = []
-    for link in (n for n in _walk(roots) if n.tag == "a" and n.id and n.attrs.get("href")):
+    links = [n for n in _walk(roots) if _local_link(n) and id(n) not in in_item]
+    repeated = {n.label for n in links if sum(m.label == n.label for m in links) > 1}
+    followed: set[str] = set()
+    for link in links:
         href = str(link.attrs["href"])
-        if href.startswith(("http://", "https://", "mailto:", "#")) or id(link) in in_item:
-            continue
         navigation.append({"element": link.id, "name": link.text or link.label, "url": href})
+        if link.label in repeated:  # cards' "Read more": one is enough
+            if link.label in followed:
+                continue
+            followed.add(link.label)
         explore.append({"why": f"the page behind {link.text or href!r}",
                         "actions": [{"tool": "click", "parameters": {"element_id": link.id}}]})
+    for button in (n for n in _walk(roots) if n.id and n.attrs.get("expanded") == "false"):
+        explore.append({"why": f"what the {button.label!r} menu or section shows when open",
+                        "actions": [{"tool": "click", "parameters": {"element_id": button.id}}]})
 
     messages = []
     for node in _walk(roots):
@@ -408,6 +436,7 @@ def plan_reply(context: Context) -> dict[str, Any]:
     start = pages[0]
     start_messages = set(start.get("messages", []))
     start_items = {i for lst in start.get("lists", []) for i in lst.get("items", [])}
+    every_item = {i for p in pages for lst in p.get("lists", []) for i in lst.get("items", [])}
     flows: list[dict[str, Any]] = []
     titles: set[str] = set()
     for page in pages[1:]:
@@ -435,6 +464,12 @@ def plan_reply(context: Context) -> dict[str, Any]:
         elif errors:
             title = f"{page.get('title', 'Form')} validation with an empty form"
             shown = errors[:2]
+        elif (menu := _menu(reached)) is not None:
+            title = f"Open {page.get('title', 'the page')} from the {menu} menu"
+            shown = [page.get("title", "")] + messages[:1]
+        elif (source := _item_source(reached, pages, every_item)) is not None:
+            title = f"Open an item of {source}"
+            shown = [page.get("title", "")] + messages[:1]
         elif kind.startswith("click near:") and re.search(r"add|cart|basket", kind, re.I):
             title = "Add an item to the cart"
             row = items[0].split(", ") if items else []
@@ -443,7 +478,8 @@ def plan_reply(context: Context) -> dict[str, Any]:
         elif kind.startswith("click near:"):
             title = f"Open the {kind.split(':', 1)[1].lower()} of an item"
             shown = messages[:2]
-        elif kind.startswith("click:") and re.search(r"next|page \d|more", kind, re.I):
+        elif kind.startswith("click:") and re.search(r"next|page \d|load more|show more",
+                                                     kind, re.I):
             title = "Browse to the next page"
             shown = [m for m in messages if re.search(r"page \d+ of", m, re.I)][:1] + [
                 i for i in items if i not in start_items][:1]
@@ -461,6 +497,30 @@ def plan_reply(context: Context) -> dict[str, Any]:
                       "outcome": f"the page shows {_quoted(shown)}",
                       "variables": used, "secrets": sorted(set(secrets)), "files": []})
     return {"flows": flows}
+
+
+_LINK_LINE = re.compile(r'^click link "(.+?)"(?: near "(.+?)")?(?: \((/[^)]*)\))?$')
+
+
+def _menu(reached: list[str]) -> str | None:
+    """The menu a page was opened from: a button clicked on its own (not a form's, after
+    its fields), then a link."""
+    if len(reached) >= 2 and _LINK_LINE.match(reached[-1]):
+        button = re.match(r'^click button "(.+?)"', reached[-2])
+        typed = len(reached) >= 3 and _FILL.match(reached[-3])
+        if button and not typed:
+            return button.group(1)
+    return None
+
+
+def _item_source(reached: list[str], pages: list[dict[str, Any]],
+                 items: set[str]) -> str | None:
+    """The title of the page whose list or cards a link opened this one from."""
+    link = _LINK_LINE.match(reached[-1]) if reached else None
+    if link is None or (link.group(1) not in items and link.group(2) not in items):
+        return None
+    source = next((p for p in pages if p.get("reached_by", []) == reached[:-1]), None)
+    return str(source.get("title") or "a list") if source is not None else None
 
 
 def _given(context: Context) -> tuple[dict[str, str], list[str]]:

@@ -1,8 +1,9 @@
-"""The ScriptedLLM the generated suite was recorded with: rules that carry out the steps of
-the plan ``webtask explore`` wrote with ``pytest_webtask.testing.scripted_explorer``.
+"""The scripted recorder (``pytest_webtask.testing.scripted_recorder``): rules that carry out
+the steps of a plan ``webtask explore`` wrote with ``scripted_explorer``, as the
+``webtask_llm`` of the tests ``webtask generate`` records.
 
 It reads each step's task and the page state it is shown, as a model would, and knows the
-small vocabulary of that plan (see ``pytest_webtask/explore/scripted.py``): ``search for
+small vocabulary of that plan (see ``explorer.py`` beside it): ``search for
 X``, ``choose "V" in "Label" [for "Item"]``, ``type "V" into "Label"``, ``click "Text" [for
 "Item"]``, and the checks ``the page shows "A" and "B"`` and ``the first item of the list is
 "X"``. It never knows the shop in advance: every element id comes from the page state.
@@ -15,11 +16,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from example_suites.scripted import CHECK_PREFIX, task_of
-from pytest_webtask.llm.context import Context
-from pytest_webtask.testing import ScriptedLLM, read_page_state
+from ..llm.context import Context
+from ..llm.prompts import get_prompt
+from . import ScriptedLLM
+from .explorer import ITEM_TAGS, read_page_state
 
-ITEM_TAGS = ("article", "li", "tr")
+# how a check step's task starts; the statement follows, on the first line
+CHECK_PREFIX = get_prompt("agent/proposer", "check_task").split("{statement}")[0]
 _INSTRUCTION = re.compile(
     r'search for (?P<query>\S+)'
     r'|choose "(?P<option>[^"]+)" in "(?P<select>[^"]+)"(?: for "(?P<select_item>[^"]+)")?'
@@ -142,7 +145,7 @@ def recorder_llm() -> ScriptedLLM:
         return {"complete": True, "message": "done", "evidence": evidence}
 
     def check(context: Context) -> dict[str, Any]:
-        statement = task_of(context)
+        statement = context.task[len(CHECK_PREFIX):].split("\n", 1)[0]
         nodes, texts, _url = shown(context)
         first = re.fullmatch(r'the first item of the list is "([^"]+)"', statement)
         if first:

@@ -23,14 +23,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast, get_args
 
-from .errors import LLMError
-from .llm.base import LLMReply
-from .llm.context import Context
-from .settings import Mode, Settings
-from .types import Usage
+from ..errors import LLMError
+from ..llm.base import LLMReply
+from ..llm.context import Context
+from ..settings import Mode, Settings
+from ..types import Usage
 
 if TYPE_CHECKING:
-    from .steps._sync.webtask import WebTask
+    from ..steps._sync.webtask import WebTask
 
 Reply = str | dict | list
 ReplyFn = Callable[[Context], Reply]
@@ -124,10 +124,10 @@ def open_webtask(page: Any, recipe: str | Path, mode: str = "auto", *,
     steps with ``llm`` (None: no model). The recipe is stored when the block ends, as for a
     test that passed unless the block raised. ``fix_command`` is what failures tell you to
     run; ``artifacts`` is where failures and extract reports are saved."""
-    from .steps._sync.pipeline import Pipeline
-    from .steps._sync.webtask import WebTask
-    from .steps.context import StepServices, TestInfo
-    from .steps.session import RecipeSession
+    from ..steps._sync.pipeline import Pipeline
+    from ..steps._sync.webtask import WebTask
+    from ..steps.context import StepServices, TestInfo
+    from ..steps.session import RecipeSession
 
     if mode not in get_args(Mode):
         raise ValueError(f"mode should be one of {', '.join(get_args(Mode))}, not {mode!r}")
@@ -154,16 +154,28 @@ def scripted_explorer() -> ScriptedLLM:
     what each prompt shows (the page state, the site map, the flow), so the whole path runs
     without a model. Rules, not a model: they prove the machinery, not which flows a model
     would find."""
-    from .explore.scripted import explore_reply, generate_reply, plan_reply
+    from .explorer import explore_reply, generate_reply, plan_reply
 
     return ScriptedLLM({"explore": explore_reply, "explore:plan": plan_reply,
                         "explore:generate": generate_reply})
 
 
+def scripted_recorder() -> ScriptedLLM:
+    """A ``ScriptedLLM`` for recording the tests ``webtask generate`` writes from a plan
+    ``scripted_explorer`` wrote: rules that carry out that plan's small vocabulary of steps
+    (``search for X``, ``type "V" into "Label"``, ``click "Text" [for "Item"]``...) on the
+    page state they are shown, and cite what the page shows for its checks. Return it from
+    your ``webtask_llm`` fixture. Rules, not a model: a step outside that vocabulary is
+    reported impossible."""
+    from .recorder import recorder_llm
+
+    return recorder_llm()
+
+
 def read_page_state(text: str) -> list[Any]:
     """The tree of a page state as a script reads it (``PageNode``: ``id``, ``tag``,
     ``attrs``, ``text``, ``children``), so a scripted reply can cite what the page shows."""
-    from .explore.scripted import read_page_state as read
+    from .explorer import read_page_state as read
 
     return list(read(text))
 
@@ -459,4 +471,4 @@ class FakeOpenAIServer:
 
 
 __all__ = ["Fault", "FakeOpenAIServer", "ScriptedCall", "ScriptedLLM", "ScriptedLLMExhausted",
-           "read_page_state", "scripted_explorer"]
+           "read_page_state", "scripted_explorer", "scripted_recorder"]
