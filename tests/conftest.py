@@ -237,6 +237,7 @@ def _clear_server(request: pytest.FixtureRequest) -> None:
             srv.requests.clear()
             srv.pages.clear()
             srv.redirects.clear()
+            srv.answers.clear()
 
 
 @pytest.fixture(scope="session")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from playwright.async_api import Page
 
@@ -286,8 +287,8 @@ class AsyncAgent:
 
     async def set_task(self, task: str, max_steps: int = MAX_STEPS,
                        resources: dict[str, str] | None = None,
-                       variables: dict[str, str] | None = None,
-                       secrets: dict[str, str] | None = None) -> None:
+                       variables: dict[str, Any] | None = None,
+                       secrets: dict[str, Any] | None = None) -> None:
         """Start a task for step-by-step execution (``run_step``). The origin guard is on
         from here until ``close()`` (``execute`` closes it when the task ends)."""
         self._task_context = TaskContext.create(task, max_steps=max_steps, resources=resources,
@@ -448,8 +449,8 @@ class AsyncAgent:
 
     async def execute(self, task: str, max_steps: int = MAX_STEPS,
                       resources: dict[str, str] | None = None,
-                      variables: dict[str, str] | None = None,
-                      secrets: dict[str, str] | None = None) -> TaskResult:
+                      variables: dict[str, Any] | None = None,
+                      secrets: dict[str, Any] | None = None) -> TaskResult:
         """Run a task until the model reports it complete or impossible, or ``max_steps``."""
         await self.set_task(task, max_steps, resources, variables, secrets)
         assert self._task_context is not None and self.proposer is not None
