@@ -238,6 +238,7 @@ def _clear_server(request: pytest.FixtureRequest) -> None:
             srv.pages.clear()
             srv.redirects.clear()
             srv.answers.clear()
+            srv.files.clear()
 
 
 @pytest.fixture(scope="session")

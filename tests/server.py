@@ -25,6 +25,8 @@ class LocalServer:
         self.redirects: dict[str, str] = {}  # path -> URL it redirects to (302)
         # path -> what a POST there answers (status, html) from its fields, instead of the echo
         self.answers: dict[str, Callable[[dict[str, str]], tuple[int, str]]] = {}
+        # path -> a file a GET there downloads: (content type, file name, bytes)
+        self.files: dict[str, tuple[str, str, bytes]] = {}
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -42,6 +44,15 @@ class LocalServer:
                     return
                 if path in outer.pages:
                     return self._send(200, outer.pages[path])
+                if path in outer.files:
+                    ctype, name, data = outer.files[path]
+                    self.send_response(200)
+                    self.send_header("Content-Type", ctype)
+                    self.send_header("Content-Disposition", f'attachment; filename="{name}"')
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return
                 name = "index.html" if path == "/" else path.lstrip("/")
                 file = PAGES / name
                 if not file.suffix:
