@@ -557,11 +557,12 @@
         }
       }
     };
-    scan(doc);
+    // (a polyfilled DOM's shadow roots may lack what a real one has: skip what fails)
     const roots = (root) => {
-      for (const el of root.querySelectorAll('*')) {
-        if (el.shadowRoot) { scan(el.shadowRoot); roots(el.shadowRoot); }
-      }
+      try { scan(root); } catch (e) { /* not a real root */ }
+      let all = [];
+      try { all = Array.from(root.querySelectorAll('*')); } catch (e) { return; }
+      for (const el of all) if (el.shadowRoot) roots(el.shadowRoot);
     };
     roots(doc);
     return hosts;

@@ -140,11 +140,12 @@ def test_an_expired_sign_in_is_replayed_before_the_next_test(inner: Inner) -> No
     inner.tests(STAY_SIGNED_IN, "test_expiry")
     env = {"SHOP_PASSWORD": PASSWORD}
     inner.run(env=env).assert_outcomes(passed=3)
-    assert log.read_text().split() == ["main", "main"]  # recorded, then replayed
+    runs = log.read_text().split()
+    assert len(runs) == 2 and len(set(runs)) == 1, runs  # recorded, then replayed
     log.unlink()
     calls = inner.llm_calls
     inner.run(env={**env, "CI": "true"}).assert_outcomes(passed=3)
-    assert log.read_text().split() == ["main", "main"]
+    assert len(log.read_text().split()) == 2
     assert inner.llm_calls == calls  # replayed both times: no model
 
 
