@@ -84,6 +84,20 @@ class Dialog(BaseModel):
         return f"{self.type} dialog {self.message!r} ({answer})"
 
 
+class DownloadedFile(BaseModel):
+    """A file an action downloaded: its suggested name, its size, and (for text, CSV or
+    PDF) its text, cut to ``browser.downloads.TEXT_LIMIT`` characters."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    size: int
+    text: str | None = None
+
+    def describe(self) -> str:
+        return f"{self.name} ({self.size:,} bytes)"
+
+
 @dataclass
 class Usage:
     """LLM usage added up over a task (or a session).
@@ -135,7 +149,7 @@ class ExecutionResult:
     recipe can find it again without the element id (``to`` is a drag's drop target).
     ``dialogs`` are the dialogs the action opened, as answered; ``opened_tab`` says it
     opened a new tab, which became the current one. ``page`` is the page the action left
-    current when it changed tabs.
+    current when it changed tabs. ``downloads`` are the files it downloaded.
     """
 
     success: bool
@@ -148,6 +162,7 @@ class ExecutionResult:
     dialogs: list[Dialog] = field(default_factory=list)
     opened_tab: bool = False
     page: Any = None
+    downloads: list[DownloadedFile] = field(default_factory=list)
 
 
 class Secrets:

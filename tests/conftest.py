@@ -237,6 +237,8 @@ def _clear_server(request: pytest.FixtureRequest) -> None:
             srv.requests.clear()
             srv.pages.clear()
             srv.redirects.clear()
+            srv.answers.clear()
+            srv.files.clear()
 
 
 @pytest.fixture(scope="session")

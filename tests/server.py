@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from email.parser import BytesParser
 from email.policy import HTTP
 from http.server import BaseHTTPRequestHandler
@@ -22,6 +23,10 @@ class LocalServer:
         self.requests: list[str] = []
         self.pages: dict[str, str] = {}  # extra pages a test adds: path -> html
         self.redirects: dict[str, str] = {}  # path -> URL it redirects to (302)
+        # path -> what a POST there answers (status, html) from its fields, instead of the echo
+        self.answers: dict[str, Callable[[dict[str, str]], tuple[int, str]]] = {}
+        # path -> a file a GET there downloads: (content type, file name, bytes)
+        self.files: dict[str, tuple[str, str, bytes]] = {}
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -39,6 +44,15 @@ class LocalServer:
                     return
                 if path in outer.pages:
                     return self._send(200, outer.pages[path])
+                if path in outer.files:
+                    ctype, name, data = outer.files[path]
+                    self.send_response(200)
+                    self.send_header("Content-Type", ctype)
+                    self.send_header("Content-Disposition", f'attachment; filename="{name}"')
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return
                 name = "index.html" if path == "/" else path.lstrip("/")
                 file = PAGES / name
                 if not file.suffix:
@@ -78,6 +92,8 @@ class LocalServer:
                 else:
                     fields = {k: v[0] for k, v in parse_qs(raw.decode()).items()}
                 outer.posts.append((path, fields, files))
+                if path in outer.answers:
+                    return self._send(*outer.answers[path](fields))
                 body = "<h1>Success!</h1><p>Received: " + json.dumps(fields) + "</p>"
                 if files:
                     body += "<p>Files: " + ", ".join(files) + "</p>"

@@ -221,6 +221,31 @@ def test_hover_only_controls_are_named_on_their_container(page: Page,
     assert '- button-0 (title="Remove first") "x"' in text
 
 
+def test_hover_only_controls_inside_shadow_roots_are_named_on_a_host_to_hover(
+        page: Page, server: LocalServer) -> None:
+    # a custom element's own <style>, ":host(:hover)", and an adopted sheet
+    server.pages["/shadow-hover"] = """<todo-row></todo-row><menu-card></menu-card><script>
+      customElements.define('todo-row', class extends HTMLElement { constructor() { super();
+        this.attachShadow({mode: 'open'}).innerHTML = `<style>.x {display: none}
+          .view:hover .x {display: inline}</style><div class=view>Milk
+          <button class=x aria-label="Delete Milk">x</button></div>`; } });
+      customElements.define('menu-card', class extends HTMLElement { constructor() { super();
+        const root = this.attachShadow({mode: 'open'});
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(':host(:hover) .more {display: inline} .more {display: none}');
+        root.adoptedStyleSheets = [sheet];
+        root.innerHTML = 'Card <a class=more href="/more">More</a>'; } });
+    </script>"""
+    page.goto(server.url + "/shadow-hover")
+    browser = LLMBrowser(page)
+    text = browser.read().text
+    assert '- div-0 (hover-reveals="Delete Milk") "Milk"' in text, text
+    assert '- menu-card-0 (hover-reveals="More") "Card"' in text, text
+    assert "button-" not in text and "a-0" not in text
+    browser.locator("div-0").hover()
+    assert '- button-0 (aria-label="Delete Milk") "x"' in browser.read().text
+
+
 def test_max_page_chars_is_the_old_name_of_page_chars(page: Page) -> None:
     from pytest_webtask import PlanAgent
     from pytest_webtask.steps.strategy import StrategyOptions

@@ -463,3 +463,49 @@ def test_a_polymer_style_app_records_and_replays(browser: Browser, server: Local
     message = flow.fails("dead_checkbox")
     assert "Step 2 do('complete Buy milk'), check 1: expected checkbox \"Buy milk\" is " \
            "checked" in message, message
+
+
+# -- the Polymer delete: a hover-only control inside a shadow root ---------------------------
+
+DELETE_TODO = "delete the todo Buy milk"
+POLYMER_DELETE: dict[str, list[Reply]] = {
+    ADD_TODO: POLYMER_SCRIPTS[ADD_TODO],
+    DELETE_TODO: [
+        # its row says what hovering reveals, from todo-item's own stylesheet
+        lambda page, history, n: step(act("hover", element_id=line_id(
+            page, r'hover-reveals="Delete"\)\n\s+- paper-checkbox-\d+ [^\n]*"Buy milk"'))),
+        lambda page, history, n: step(act("click", element_id=line_id(
+            page, 'aria-label="Delete"'))),
+        lambda page, history, n: done({"expect": "hidden", "text": "Buy milk"}, "Walk the dog",
+                                      "1 item left"),
+    ],
+}
+
+
+def test_the_polymer_delete_hovers_its_row_inside_a_shadow_root(browser: Browser,
+                                                                server: LocalServer,
+                                                                tmp_path: Path) -> None:
+    flow = Flow(browser, server, tmp_path, "/polymer", [("do", ADD_TODO), ("do", DELETE_TODO)],
+                POLYMER_DELETE)
+
+    def left(task: WebTask) -> None:
+        assert task.page.locator("todo-item label").all_inner_texts() == ["Walk the dog"]
+
+    flow.run("record", after=left)
+    first_page = next(p for p in flow.prompts if DELETE_TODO in p)
+    assert re.search(r'- li > div-\d+ \(hover-reveals="Delete"\)\n\s+- paper-checkbox-\d+ '
+                     r'\(role="checkbox" label="Buy milk"\)', first_page), first_page
+    delete = flow.recorded()[1]
+    assert [a["tool"] for a in delete["actions"]] == ["hover", "click"]
+    row, button = (a["target"] for a in delete["actions"])
+    assert row["tag"] == "div" and "Buy milk" in (row.get("near") or row.get("text") or ""), row
+    assert (button["tag"], button["name"]) == ("button", "Delete")
+    task = flow.run("replay", after=left)
+    assert task.stats.replayed == 2 and task.stats.llm_calls == 0
+    message = flow.fails("no_hover")
+    assert "Step 2 do('delete the todo Buy milk'), action 2 (click)" in message, message
+    message = flow.fails("dead_delete")
+    assert "check 1: expected 'Buy milk' is not visible" in message, message
+    message = flow.fails("delete_first")  # "Walk the dog" went instead
+    assert "Step 2 do('delete the todo Buy milk'), check 1: expected 'Buy milk' is not " \
+           "visible" in message, message

@@ -89,6 +89,8 @@ class FutileRepeat:
             self.refused = 0  # two refusals in a row on one page end the task, not two ever
             return
         for action, execution in zip(actions, executions, strict=False):
+            if execution.downloads:
+                continue  # it downloaded a file: a change the page state does not show
             if execution.success:
                 self.futile.add(_plain_key(action))
             target = action.parameters.get("element_id")

@@ -2,16 +2,74 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import inspect
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..defaults import MAX_STEPS
+from ..errors import WebtaskError
 from ..llm.context import Block
 from ..types import Secrets
 from .models import Step
 from .parsing import MAX_MESSAGE, cap, show
+
+
+class ComputedValueError(WebtaskError):
+    """A value passed as a callable could not be computed."""
+
+
+class Computed:
+    """A variable's or secret's value passed as a callable (a one-time code from a shared
+    secret, a code read from a test inbox): called the first time the step uses it, when
+    the value is typed or checked, and kept for the rest of that step; the next step calls
+    it again. Recipes and prompts hold only its placeholder."""
+
+    def __init__(self, name: str, function: Callable[[], object], *, secret: bool) -> None:
+        self.name = name
+        self.function = function
+        self.secret = secret
+        self._value: str | None = None
+
+    @property
+    def known(self) -> str | None:
+        """The value, if the step has computed it yet."""
+        return self._value
+
+    def value(self) -> str:
+        if self._value is None:
+            what = f"the {'secret' if self.secret else 'variable'} {{{self.name}}}"
+            try:
+                got = self.function()
+            except Exception as exc:
+                raise ComputedValueError(
+                    f"{what}: its function raised {type(exc).__name__}: {exc}") from exc
+            if inspect.isawaitable(got):
+                close = getattr(got, "close", None)
+                if close is not None:
+                    close()  # never awaited: no "coroutine was never awaited" warning
+                raise ComputedValueError(
+                    f"{what}: its function returned an awaitable; pass a plain function "
+                    "that returns the value (it is called where the value is typed)")
+            if got is None or got == "":
+                raise ComputedValueError(f"{what}: its function returned {got!r}, not a value")
+            self._value = str(got)
+        return self._value
+
+
+def computed_or_text(name: str, value: Any, *, secret: bool) -> str | Computed:
+    """A value as a step keeps it: text, or a ``Computed`` for a callable."""
+    if isinstance(value, Computed):
+        return value
+    if callable(value) and not isinstance(value, type):
+        if inspect.iscoroutinefunction(value):
+            kind = "secret" if secret else "variable"
+            raise ComputedValueError(
+                f"the {kind} {{{name}}} is an async function; pass a plain function that "
+                "returns the value (it is called where the value is typed)")
+        return Computed(name, value, secret=secret)
+    return str(value)
 
 
 @dataclass
@@ -21,7 +79,8 @@ class TaskContext:
     ``variables`` are shown to the model as placeholder names with their values; ``secrets``
     are shown as placeholder names only, their values never leave this object. ``known``
     holds every secret to mask: this task's and those an earlier task of the same test (or
-    agent) registered, whose values may still be on the page.
+    agent) registered, whose values may still be on the page. ``computed`` holds the
+    variables and secrets passed as callables (``Computed``), evaluated when first used.
     """
 
     task: str
@@ -31,6 +90,7 @@ class TaskContext:
     variables: dict[str, str] = field(default_factory=dict)
     secrets: dict[str, str] = field(default_factory=dict)
     known: Secrets = field(default_factory=Secrets)
+    computed: dict[str, Computed] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.known.register(self.secrets)
@@ -41,17 +101,33 @@ class TaskContext:
                variables: Mapping[str, Any] | None = None,
                secrets: Mapping[str, Any] | None = None,
                known: Secrets | None = None) -> TaskContext:
-        """A context from what a caller passes: paths and values of any type, as strings.
+        """A context from what a caller passes: paths and values of any type, as strings;
+        a callable value (or a ``Computed``) is computed when the step first uses it.
         ``known`` (shared, updated with ``secrets``) keeps earlier tasks' secrets masked."""
         def strings(d: Mapping[str, Any] | None) -> dict[str, str]:
             return {k: str(v) for k, v in (d or {}).items()}
+        computed: dict[str, Computed] = {}
+        texts: dict[bool, dict[str, str]] = {False: {}, True: {}}
+        for secret, values in ((False, variables), (True, secrets)):
+            for name, value in (values or {}).items():
+                kept = computed_or_text(name, value, secret=secret)
+                if isinstance(kept, Computed):
+                    computed[name] = kept
+                else:
+                    texts[secret][name] = kept
         return cls(task=task, max_steps=max_steps, resources=strings(resources),
-                   variables=strings(variables), secrets=strings(secrets),
-                   known=known if known is not None else Secrets())
+                   variables=texts[False], secrets=texts[True],
+                   known=known if known is not None else Secrets(), computed=computed)
+
+    def passed(self, *, secret: bool) -> dict[str, Any]:
+        """The variables (or secrets) as a caller passes them, computed ones as
+        ``Computed`` (so an agent given them shares this step's computed values)."""
+        return {**(self.secrets if secret else self.variables),
+                **{n: c for n, c in self.computed.items() if c.secret == secret}}
 
     def names_secret(self, value: str) -> bool:
         """Does a value the model typed hold a secret's placeholder?"""
-        return any("{" + name + "}" in value for name in self.secrets)
+        return any("{" + name + "}" in value for name in self.passed(secret=True))
 
     def add_step(self, step: Step) -> None:
         self.steps.append(step)
@@ -62,7 +138,7 @@ class TaskContext:
 
     def get_task_context(self) -> Block:
         lines = [f"Task:\n{self.task}"]
-        if self.variables or self.secrets:
+        if self.variables or self.secrets or self.computed:
             lines.append("")
             lines.append("Placeholders (you may type a placeholder such as {name} in a value; "
                          "it is replaced by its value in the browser):")
@@ -70,6 +146,10 @@ class TaskContext:
                 lines.append(f"- {{{name}}} = {value!r}")
             for name in self.secrets:
                 lines.append(f"- {{{name}}} = (secret: type the placeholder {{{name}}} itself)")
+            for name, computed in self.computed.items():
+                what = "secret, computed" if computed.secret else "computed"
+                lines.append(f"- {{{name}}} = ({what} when it is typed: type the placeholder "
+                             f"{{{name}}} itself)")
         return Block("\n".join(lines))
 
     def get_resources_context(self) -> Block | None:
@@ -112,6 +192,12 @@ class TaskContext:
         """Replace ``{name}`` placeholders in a value typed by the model with their values."""
         for name, real in {**self.variables, **self.secrets}.items():
             value = value.replace("{" + name + "}", real)
+        for name, computed in self.computed.items():
+            if "{" + name + "}" in value:
+                real = computed.value()
+                if computed.secret:
+                    self.known.register({name: real})  # masked from now on, everywhere
+                value = value.replace("{" + name + "}", real)
         return value
 
     def placeholders(self, text: str, *, variables: bool = True) -> str:
@@ -120,7 +206,9 @@ class TaskContext:
         short value such as "1" is not replaced inside unrelated words)."""
         text = self.known.mask(text)
         if variables:
-            for name, real in sorted(self.variables.items(), key=lambda kv: -len(kv[1])):
+            values = {**self.variables, **{n: c.known for n, c in self.computed.items()
+                                           if not c.secret and c.known is not None}}
+            for name, real in sorted(values.items(), key=lambda kv: -len(kv[1])):
                 if real and (len(real) >= 3 or text == real):
                     text = text.replace(real, "{" + name + "}")
         return text

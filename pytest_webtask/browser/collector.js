@@ -496,43 +496,75 @@
 
   // Controls a stylesheet shows only while their container is hovered ("li:hover .destroy
   // {display: inline-block}"), by container: not rendered now, so the page state names them
-  // on the container's line, and the model knows to hover it first.
+  // on the container's line (which gets an id to hover), and the model knows to hover it
+  // first. The document's sheets and every open shadow root's own (a custom element's
+  // <style>, adopted sheets): ".view:hover .destroy" inside todo-item, ":host(:hover) .x".
   function hoverReveals(doc) {
     const hosts = new Map();
     const shows = (st) => (st.display && st.display !== 'none') || st.visibility === 'visible' ||
       (st.opacity && st.opacity !== '0');
-    const rules = [];
-    const collectRules = (list) => {
-      for (const r of list) {
-        if (r.cssRules && !r.selectorText) collectRules(r.cssRules); // @media, @supports
-        else if (r.selectorText && r.selectorText.includes(':hover') && shows(r.style)) rules.push(r);
-      }
+    const sheetsOf = (root) => {
+      const sheets = Array.from(root.styleSheets || []);
+      try { sheets.push(...(root.adoptedStyleSheets || [])); } catch (e) { /* none */ }
+      return sheets;
     };
-    for (const sheet of doc.styleSheets) {
-      try { collectRules(sheet.cssRules); } catch (e) { /* a cross-origin sheet */ }
-    }
-    for (const rule of rules) {
-      for (const sel of rule.selectorText.split(',')) {
-        const at = sel.indexOf(':hover');
-        if (at < 0) continue;
-        const hostSel = sel.slice(0, at).trim();
-        const rest = sel.slice(at + 6);
-        if (!hostSel || !/^\s/.test(rest)) continue; // the hovered element shows a descendant
-        let targets = [];
-        try { targets = Array.from(doc.querySelectorAll(sel.replace(/:hover/g, ''))); } catch (e) { continue; }
-        for (const t of targets) {
-          const st = getComputedStyle(t);
-          if (st.display !== 'none' && st.visibility !== 'hidden') continue; // shown already
-          let host = null;
-          try { host = t.parentElement && t.parentElement.closest(hostSel); } catch (e) { host = null; }
-          if (!host) continue;
-          const name = clip(accessibleName(t) || t.getAttribute('title') || t.tagName.toLowerCase(), 40);
-          const list = hosts.get(host) || [];
-          if (!list.includes(name) && list.length < 5) list.push(name);
-          hosts.set(host, list);
+    const rulesOf = (root) => {
+      const rules = [];
+      const collectRules = (list) => {
+        for (const r of list) {
+          if (r.cssRules && !r.selectorText) collectRules(r.cssRules); // @media, @supports
+          else if (r.selectorText && r.selectorText.includes(':hover') && shows(r.style)) rules.push(r);
+        }
+      };
+      for (const sheet of sheetsOf(root)) {
+        try { collectRules(sheet.cssRules); } catch (e) { /* a cross-origin sheet */ }
+      }
+      return rules;
+    };
+    const reveal = (host, t) => {
+      const st = getComputedStyle(t);
+      if (st.display !== 'none' && st.visibility !== 'hidden') return; // shown already
+      const name = clip(accessibleName(t) || t.getAttribute('title') || t.tagName.toLowerCase(), 40);
+      const list = hosts.get(host) || [];
+      if (!list.includes(name) && list.length < 5) list.push(name);
+      hosts.set(host, list);
+    };
+    const scan = (root) => {
+      for (const rule of rulesOf(root)) {
+        for (const sel of rule.selectorText.split(',')) {
+          // ":host(:hover) .destroy": the shadow root's host shows a descendant
+          const own = root.host && /^\s*:host\(([^)]*):hover([^)]*)\)\s+(\S.*)$/.exec(sel);
+          if (own) {
+            const rest = (own[1] + own[2]).trim();
+            try { if (rest && !root.host.matches(rest)) continue; } catch (e) { continue; }
+            let targets = [];
+            try { targets = Array.from(root.querySelectorAll(own[3].replace(/:hover/g, ''))); } catch (e) { continue; }
+            for (const t of targets) reveal(root.host, t);
+            continue;
+          }
+          const at = sel.indexOf(':hover');
+          if (at < 0) continue;
+          const hostSel = sel.slice(0, at).trim();
+          const rest = sel.slice(at + 6);
+          if (!hostSel || !/^\s/.test(rest)) continue; // the hovered element shows a descendant
+          let targets = [];
+          try { targets = Array.from(root.querySelectorAll(sel.replace(/:hover/g, ''))); } catch (e) { continue; }
+          for (const t of targets) {
+            let host = null;
+            try { host = t.parentElement && t.parentElement.closest(hostSel); } catch (e) { host = null; }
+            if (host) reveal(host, t);
+          }
         }
       }
-    }
+    };
+    // (a polyfilled DOM's shadow roots may lack what a real one has: skip what fails)
+    const roots = (root) => {
+      try { scan(root); } catch (e) { /* not a real root */ }
+      let all = [];
+      try { all = Array.from(root.querySelectorAll('*')); } catch (e) { return; }
+      for (const el of all) if (el.shadowRoot) roots(el.shadowRoot);
+    };
+    roots(doc);
     return hosts;
   }
 
@@ -595,7 +627,12 @@
 
       // an element find gave an id keeps it while it is visible
       const foundId = state.found.get(el);
-      const interactive = (foundId !== undefined || isInteractive(el, tag, style, parentPointer)) && visible(el);
+      // A plain wrapper whose hover shows a control (".view:hover .destroy" in a custom
+      // element) would collapse away with its hint: it gets an id, to be hovered. An element
+      // kept on its own line anyway (li) shows the hint there, as before.
+      const hoverHost = !KEEP.has(tag) && state.hover && state.hover.has(el);
+      const interactive = (foundId !== undefined || hoverHost ||
+        isInteractive(el, tag, style, parentPointer)) && visible(el);
       const own = interactive ? kids.filter(isText).map((k) => k.s).join(' ') : undefined;
       const attrs = (interactive || KEEP.has(tag) || el.getAttribute('role')) ? keyAttrs(el, tag, own) : '';
       // Where it is, for long pages: only the top document's boxes (frames follow their iframe).

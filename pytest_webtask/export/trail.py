@@ -21,6 +21,7 @@ class Ran:
     variables: dict[str, str]
     resources: dict[str, Path]
     secrets: list[str]
+    computed: list[str] = field(default_factory=list)  # values passed as callables
 
 
 @dataclass
@@ -34,5 +35,8 @@ class Trail:
 
     def step(self, step: RecipeStep, variables: dict[str, Any], resources: dict[str, Any],
              secrets: dict[str, Any]) -> None:
-        self.events.append(Ran(step, {k: str(v) for k, v in variables.items()},
-                               {k: Path(v) for k, v in resources.items()}, sorted(secrets)))
+        computed = sorted(k for k, v in {**variables, **secrets}.items() if callable(v))
+        self.events.append(Ran(step, {k: str(v) for k, v in variables.items()
+                                      if k not in computed},
+                               {k: Path(v) for k, v in resources.items()}, sorted(secrets),
+                               computed))

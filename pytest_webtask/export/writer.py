@@ -140,6 +140,13 @@ class Writer:
         if step.kind == "extract":
             raise NotExportable("it has an extract step (extraction recipes run only with "
                                 "pytest-webtask)")
+        if ran.computed:
+            names = ", ".join("{" + n + "}" for n in ran.computed)
+            raise NotExportable(f"its step computes {names} when it runs (a callable), "
+                                "which plain code cannot take from the recipe")
+        if any(c.expect == "download" for c in step.checks):
+            raise NotExportable("it checks a downloaded file, which the export does not "
+                                "write yet")
         s = Strings(self._names(ran))
         out = ["", f"# {step.kind}: {step.text}"]
         for action in step.actions:

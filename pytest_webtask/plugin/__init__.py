@@ -17,10 +17,12 @@ from .fixtures import async_webtask, webtask, webtask_llm, webtask_recipe_path
 from .keys import CHROMIUM, REPORTS, SETTINGS, TEST_ARTIFACTS, TEST_EXPOSED, TEST_SECRETS
 from .options import add_options, build, export_dir, report_path
 from .shard import configure as configure_shard
+from .sign_in import _webtask_fresh_sign_ins, webtask_sign_in
 from .summary import TerminalSummary
 from .unused import RunTracker
 
-__all__ = ["async_webtask", "webtask", "webtask_llm", "webtask_recipe_path"]  # the fixtures
+__all__ = ["async_webtask", "webtask", "webtask_llm", "webtask_recipe_path",
+           "webtask_sign_in", "_webtask_fresh_sign_ins"]  # the fixtures
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:

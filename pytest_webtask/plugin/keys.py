@@ -21,3 +21,7 @@ TEST_SECRETS = pytest.StashKey[Any]()  # item: its Secrets, filled as steps pass
 TEST_ARTIFACTS = pytest.StashKey[Path]()  # item: its output folder
 TEST_EXPOSED = pytest.StashKey[bool]()  # item: a page showed a secret unmasked
 EXPORT_PROPERTY = "webtask_export"  # item user property: its export file, or why none
+
+# The webtask_sign_in fixture's object, once made: before each test its expired states are
+# made again (sign_in.fresh_sign_ins).
+SIGN_IN = pytest.StashKey[Any]()

@@ -13,10 +13,30 @@ from ..types import Dialog, Fingerprint
 RECIPE_VERSION = 3
 
 CheckKind = Literal["visible", "hidden", "text", "count", "nth", "order", "state", "value",
-                    "url"]
+                    "url", "download"]
 Match = Literal["exact", "contains", "pattern"]
 State = Literal["checked", "unchecked", "enabled", "disabled", "expanded", "collapsed",
                 "selected"]
+
+
+class Download(BaseModel):
+    """What a ``download`` check expects of a file the step downloaded: a name fully
+    matching ``name`` (a pattern), a size within ``min_bytes``..``max_bytes``, and, for a
+    text, CSV or PDF file, text that ``contains`` each of these."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    min_bytes: int = 0
+    max_bytes: int | None = None
+    contains: list[str] = Field(default_factory=list)
+
+    def describe(self) -> str:
+        size = (f"{self.min_bytes:,}-{self.max_bytes:,} bytes" if self.max_bytes is not None
+                else f"at least {self.min_bytes:,} bytes")
+        text = (", containing " + " and ".join(map(repr, self.contains))) if self.contains \
+            else ""
+        return f"a download named /{self.name}/ of {size}{text}"
 
 
 class Check(BaseModel):
@@ -39,6 +59,8 @@ class Check(BaseModel):
     - ``value``: ``element``'s value (a select's chosen option text) is ``value``.
     - ``url``: the URL path is ``path`` (or fully matches ``pattern``) and its query has
       ``query``'s parameters with those values.
+    - ``download``: the step downloaded a file as ``download`` describes (name pattern, size
+      bounds, text it contains).
 
     ``within`` (a container's fingerprint) scopes any of them. ``held_before`` marks a check
     that already held when the step started: it proves nothing about the step.
@@ -58,6 +80,7 @@ class Check(BaseModel):
     value: str | None = None
     path: str | None = None
     query: dict[str, str] = Field(default_factory=dict)
+    download: Download | None = None
     held_before: bool = False
     element: Fingerprint | None = None
     within: Fingerprint | None = None
@@ -67,6 +90,7 @@ class Check(BaseModel):
         need = {
             "visible": ("element",), "state": ("element", "state"), "value": ("element", "value"),
             "nth": ("element", "index"), "count": ("count",), "order": ("texts",),
+            "download": ("download",),
         }.get(self.expect, ())
         missing = [f for f in need if getattr(self, f) in (None, [])]
         if missing:
@@ -88,6 +112,8 @@ class Check(BaseModel):
         """What the check expects, in a sentence (placeholders as recorded)."""
         what = self.element.describe() if self.element is not None else None
         scope = f" within {self.within.describe()}" if self.within is not None else ""
+        if self.expect == "download" and self.download is not None:
+            return self.download.describe()
         if self.expect == "url":
             parts = []
             if self.pattern is not None:

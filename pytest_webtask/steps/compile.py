@@ -8,16 +8,17 @@ marked as ``varies`` and the user's ``dynamic`` patterns become a ``pattern`` th
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..agent.models import Evidence, TaskResult
 from ..agent.task_context import TaskContext
-from ..recipes.model import Check, RecipeAction, RecipeStep
-from ..recipes.patterns import varying
+from ..recipes.model import Check, Download, RecipeAction, RecipeStep
+from ..recipes.patterns import escape, varying
 from ..recipes.urls import absolute_url, relative_url, url_change
 from ..tools.builtin import BUILT_IN
 from ..tools.spec import ToolSpec
-from ..types import Fingerprint
+from ..types import DownloadedFile, Fingerprint
 
 
 def _templated(obj: object, ctx: TaskContext) -> object:
@@ -110,8 +111,10 @@ class CheckCompiler:
 def compile_step(kind: str, text: str, result: TaskResult, ctx: TaskContext,
                  base_url: str | None, start_url: str,
                  dynamic: list[str] | None = None) -> RecipeStep:
-    """The recipe step for a completed task: its successful actions and its checks."""
+    """The recipe step for a completed task: its successful actions and its checks (a
+    ``download`` check for each file its actions downloaded)."""
     actions = []
+    downloads: list[Check] = []
     for step in result.steps:
         for action, execution in zip(step.proposal.actions, step.executions, strict=False):
             tool = BUILT_IN.get(action.tool, ToolSpec)  # a plugin's: the defaults
@@ -130,11 +133,13 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: TaskContext,
             actions.append(RecipeAction(tool=action.tool, reason=action.reason,
                                         params=params, target=execution.target, to=execution.to,
                                         dialogs=dialogs, opens_tab=execution.opened_tab))
+            downloads.extend(download_check(f, ctx) for f in execution.downloads)
     evidence = result.evidence
     varies = [ctx.placeholders(v) for e in evidence if e.spec is not None
               for v in e.spec.varies if v]
     compiler = CheckCompiler(ctx, varies, list(dynamic or []))
     checks = [c for c in (compiler.check(e) for e in evidence) if c is not None]
+    checks += downloads
     final = result.steps[-1].url if result.steps else start_url
     change = url_change(start_url, final)
     if change is not None and not any(c.expect == "url" for c in checks):
@@ -142,3 +147,24 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: TaskContext,
     return RecipeStep(kind=kind, text=text, url=relative_url(start_url, base_url),  # type: ignore[arg-type]
                       actions=actions, checks=checks,
                       message=ctx.redact(result.message))
+
+
+def download_check(file: DownloadedFile, ctx: TaskContext) -> Check:
+    """A check that a replay downloads a file like ``file``: a name of the same shape (each
+    number may differ), a size within half to twice its own (plus 1 KB), and for a text,
+    CSV or PDF file its first lines' words, up to a number in them (a number may vary)."""
+    name = escape(ctx.placeholders(file.name))
+    # numbers may vary, outside placeholders (\{name\})
+    name = "".join(part if part.startswith("\\{") else re.sub(r"\d+", r"\\d+", part)
+                   for part in re.split(r"(\\\{\w+\\\})", name))
+    contains: list[str] = []
+    for line in (file.text or "").splitlines()[:20]:
+        line = " ".join(line.split())
+        line = re.split(r"\d", line, maxsplit=1)[0].strip()
+        if len(re.sub(r"\W", "", line)) >= 3:
+            contains.append(ctx.placeholders(line[:80]))
+        if len(contains) == 2:
+            break
+    return Check(expect="download", download=Download(
+        name=name, min_bytes=file.size // 2, max_bytes=file.size * 2 + 1024,
+        contains=contains))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from playwright.async_api import Page
 
@@ -305,8 +306,8 @@ class AsyncAgent:
 
     async def set_task(self, task: str, max_steps: int = MAX_STEPS,
                        resources: dict[str, str] | None = None,
-                       variables: dict[str, str] | None = None,
-                       secrets: dict[str, str] | None = None) -> None:
+                       variables: dict[str, Any] | None = None,
+                       secrets: dict[str, Any] | None = None) -> None:
         """Start a task for step-by-step execution (``run_step``). The origin guard is on
         from here until ``close()`` (``execute`` closes it when the task ends)."""
         self._task_context = TaskContext.create(task, max_steps=max_steps, resources=resources,
@@ -383,9 +384,10 @@ class AsyncAgent:
         doubt = self._doubt(step.proposal) if first else None
         if doubt is not None and step.proposal.impossible:
             step = await self._ask(doubt)
-        if step.proposal.complete and self.require_evidence and evidence_problem(step.evidence):
+        if step.proposal.complete and self.require_evidence and (
+                missing := await self._evidence_problem(step)):
             step = await self._ask(get_prompt("agent/proposer", "evidence_missing").format(
-                detail=evidence_problem(step.evidence)))
+                detail=missing))
         elif doubt is not None and step.proposal.complete:
             step = await self._ask(doubt, done=False, give_up=True)
         elif step.proposal.complete and (stale := self._stale(step)):
@@ -491,8 +493,8 @@ class AsyncAgent:
 
     async def execute(self, task: str, max_steps: int = MAX_STEPS,
                       resources: dict[str, str] | None = None,
-                      variables: dict[str, str] | None = None,
-                      secrets: dict[str, str] | None = None) -> TaskResult:
+                      variables: dict[str, Any] | None = None,
+                      secrets: dict[str, Any] | None = None) -> TaskResult:
         """Run a task until the model reports it complete or impossible, or ``max_steps``."""
         await self.set_task(task, max_steps, resources, variables, secrets)
         assert self._task_context is not None and self.proposer is not None
@@ -503,6 +505,17 @@ class AsyncAgent:
         finally:
             await self.close()
 
+    async def _evidence_problem(self, step: Step) -> str:
+        """Why the step's evidence can't prove completion ("" when it does). A file the
+        task's actions downloaded proves it by itself (it becomes a download check), so a
+        task whose outcome is the file needs no other evidence."""
+        if not step.evidence and self._task_context is not None:
+            if self.tool_registry is not None:
+                await self.tool_registry.late_events()  # a download that started late
+            if any(e.downloads for s in self._task_context.steps for e in s.executions):
+                return ""
+        return evidence_problem(step.evidence)
+
     async def _run(self, ctx: TaskContext, max_steps: int, start_usage: Usage) -> TaskResult:
         try:
             for _ in range(max_steps):
@@ -511,7 +524,8 @@ class AsyncAgent:
                     return self._result(False, f"Task impossible: {step.proposal.message}",
                                         start_usage, impossible=True)
                 if step.proposal.complete:
-                    problem = evidence_problem(step.evidence) if self.require_evidence else ""
+                    problem = (await self._evidence_problem(step) if self.require_evidence
+                               else "")
                     if problem:
                         return self._result(
                             False, f"The model reported the task complete, but its evidence "

@@ -149,8 +149,8 @@ class AsyncPlanAgent:
 
     async def execute(self, task: str, max_steps: int | None = None,
                       resources: dict[str, str] | None = None,
-                      variables: dict[str, str] | None = None,
-                      secrets: dict[str, str] | None = None) -> TaskResult:
+                      variables: dict[str, Any] | None = None,
+                      secrets: dict[str, Any] | None = None) -> TaskResult:
         """Run ``task``. ``max_steps``, when given, caps the iterations too. The budget
         (model calls, tokens) counts the planner's calls and the resolving calls alike."""
         ctx = TaskContext.create(task, resources=resources, variables=variables,

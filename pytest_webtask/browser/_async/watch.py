@@ -1,15 +1,18 @@
-"""AsyncPageWatch: the dialogs and new tabs of a browser context while webtask acts on it."""
+"""AsyncPageWatch: the dialogs, new tabs and downloads of a browser context while webtask
+acts on it."""
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
-from playwright.async_api import BrowserContext, CDPSession, Page
+from playwright.async_api import BrowserContext, CDPSession, Download, Page
 from playwright.async_api import Dialog as PlaywrightDialog
 from playwright.async_api import Error as PlaywrightError
 
-from ...types import Dialog, DialogAnswer
+from ...types import Dialog, DialogAnswer, DownloadedFile
+from ..downloads import downloaded
 
 
 class AsyncPageWatch:
@@ -37,6 +40,8 @@ class AsyncPageWatch:
         self.dialogs: list[tuple[int, Dialog]] = []  # (action, dialog), not yet taken
         self.unshown: list[Dialog] = []  # not yet shown in a page state
         self.opened: list[tuple[int, Page]] = []  # (action, page), not yet taken
+        self.downloads: list[tuple[int, Download]] = []  # (action, download), not yet taken
+        self._download_pages: list[Page] = []
         self.action = 0  # actions begun since attached
         self._attached = False
         self._cdp: CDPSession | None = None
@@ -48,12 +53,17 @@ class AsyncPageWatch:
         if not self._attached:
             self.context.on("dialog", self._on_dialog)
             self.context.on("page", self._on_page)
+            for page in self.context.pages:
+                self._watch_downloads(page)
             self._attached = True
 
     async def detach(self) -> None:
         if self._attached:
             self.context.remove_listener("dialog", self._on_dialog)
             self.context.remove_listener("page", self._on_page)
+            for page in self._download_pages:
+                page.remove_listener("download", self._on_download)
+            self._download_pages = []
             self._attached = False
         if self._cdp is not None:
             cdp, self._cdp = self._cdp, None
@@ -62,7 +72,7 @@ class AsyncPageWatch:
             except PlaywrightError:
                 pass  # its page is gone
         self.answers = []
-        self.dialogs, self.unshown, self.opened = [], [], []
+        self.dialogs, self.unshown, self.opened, self.downloads = [], [], [], []
         self.action = 0
 
     async def track_windows(self, page: Page) -> None:
@@ -103,6 +113,36 @@ class AsyncPageWatch:
         taken = [p for n, p in self.opened if n <= upto and not p.is_closed()]
         self.opened = [(n, p) for n, p in self.opened if n > upto]
         return taken
+
+    async def take_files(self, action: int | None = None) -> list[DownloadedFile]:
+        """The files downloaded (up to ``action``), read once they are complete, no longer
+        held. A download that failed is a file of its name with no bytes."""
+        upto = self.action if action is None else action
+        taken = [d for n, d in self.downloads if n <= upto]
+        self.downloads = [(n, d) for n, d in self.downloads if n > upto]
+        files = []
+        for download in taken:
+            try:
+                data = Path(await download.path()).read_bytes()
+            except (PlaywrightError, OSError):
+                data = b""
+            files.append(downloaded(download.suggested_filename, data))
+        return files
+
+    async def wait_downloads(self, count: int, timeout_ms: float) -> None:
+        """Wait (for Playwright's download events) until ``count`` downloads are held."""
+        deadline = time.monotonic() + timeout_ms / 1000
+        while len(self.downloads) < count:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            page = self.context.pages[-1] if self.context.pages else None
+            if page is None:
+                return
+            try:
+                await page.wait_for_event("download", timeout=min(left * 1000, 250))
+            except PlaywrightError:
+                pass  # not on this page, or not yet: look again
 
     def take_unshown(self) -> list[Dialog]:
         seen, self.unshown = self.unshown, []
@@ -163,6 +203,15 @@ class AsyncPageWatch:
     def _on_page(self, page: Page) -> None:
         self._pages += 1
         self.opened.append((self.action, page))
+        self._watch_downloads(page)
+
+    def _watch_downloads(self, page: Page) -> None:
+        if page not in self._download_pages:
+            page.on("download", self._on_download)
+            self._download_pages.append(page)
+
+    def _on_download(self, download: Download) -> None:
+        self.downloads.append((self.action, download))
 
     def _on_target(self, params: dict[str, Any]) -> None:
         info = params.get("targetInfo", {})

@@ -22,7 +22,7 @@ from ...defaults import TIMEOUT
 from ...errors import CheckFailed, ElementError, ReplayError
 from ...tools._async.browser_tools import AsyncScene, AsyncTool
 from ...tools._async.registry import tool_class
-from ...types import Dialog, DialogAnswer, Fingerprint
+from ...types import Dialog, DialogAnswer, DownloadedFile, Fingerprint
 from ..model import Check, RecipeAction, RecipeStep
 from ..patterns import escape
 from ..urls import absolute_url
@@ -55,6 +55,8 @@ class AsyncReplayer:
         # does a typed value hold a secret's placeholder? (its field is masked first)
         self.names_secret = names_secret or (lambda value: False)
         self.before_action = before_action  # the HTML report shoots the target first
+        # the files the step's actions downloaded, for its download checks
+        self.downloads: list[DownloadedFile] = []
         self.tools = tools  # plugin tools by name: their ``act`` replays their actions
         self.base_url = base_url
         self.timeout_ms = timeout_ms
@@ -80,6 +82,10 @@ class AsyncReplayer:
                     exc.index = n - 1
                     raise
                 after = f"{at} on {self._what(action)}"
+            wanted = sum(1 for c in step.checks if c.expect == "download")
+            if wanted:  # the downloads the recording saw, however late they start
+                await watch.wait_downloads(wanted, self.timeout_ms)
+            self.downloads = await watch.take_files()
             await self.run_checks(step.checks, where)
             self._unexpected(watch, after)
         finally:
@@ -355,7 +361,7 @@ class AsyncReplayer:
         """One try of each check (no waiting), in one call for those on the main frame:
         each finds its element and container and is evaluated in the same ``evaluate``."""
         urls, by_frame = _by_frame(checks)
-        out = {n: self._url_holds(checks[n], url or self.page.url) for n in urls}
+        out = {n: self._local_holds(checks[n], url or self.page.url) for n in urls}
         for chain, indices in by_frame.items():
             for n, result in zip(indices, await self._checks_in(
                     chain, [checks[n] for n in indices], before), strict=True):
@@ -372,7 +378,7 @@ class AsyncReplayer:
                 for t in (c.text or "", c.value or "", c.pattern or "", *c.texts)):
             return False  # (a selector shows in Playwright's logs; a secret must not)
         urls, by_frame = _by_frame(checks)
-        if not all(self._url_holds(checks[n], self.page.url)[0] for n in urls):
+        if not all(self._local_holds(checks[n], self.page.url)[0] for n in urls):
             return False
         try:
             for chain, indices in by_frame.items():
@@ -414,6 +420,40 @@ class AsyncReplayer:
                 out.append((bool(result["ok"]), str(result["got"])))
         return out
 
+    def _local_holds(self, check: Check, url: str) -> tuple[bool, str]:
+        if check.expect == "download":
+            return self._download_holds(check)
+        return self._url_holds(check, url)
+
+    def _download_holds(self, check: Check) -> tuple[bool, str]:
+        """A file the step downloaded is as the check describes it (any of them, for a
+        step that downloaded several)."""
+        spec = check.download
+        assert spec is not None  # Check guarantees it for a download check
+        if not self.downloads:
+            return False, f"no file was downloaded (within {self.timeout_ms / 1000:g}s)"
+        name = self.pattern(spec.name)
+        problems = []
+        for file in self.downloads:
+            problem = None
+            if re.fullmatch(name, file.name) is None:
+                problem = "its name does not match"
+            elif file.size < spec.min_bytes or (spec.max_bytes is not None
+                                                and file.size > spec.max_bytes):
+                problem = "its size is out of bounds"
+            else:
+                for text in (self.substitute(c) for c in spec.contains):
+                    if file.text is None:
+                        problem = "it has no text to read"
+                        break
+                    if " ".join(text.split()) not in " ".join(file.text.split()):
+                        problem = f"it does not contain {text!r}"
+                        break
+            if problem is None:
+                return True, ""
+            problems.append(f"{file.describe()}: {problem}")
+        return False, "the step downloaded " + "; ".join(problems)
+
     def _url_holds(self, check: Check, url: str) -> tuple[bool, str]:
         parts = urlsplit(url)
         if check.match == "pattern" and check.pattern is not None:
@@ -431,12 +471,13 @@ class AsyncReplayer:
 
 
 def _by_frame(checks: list[Check]) -> tuple[list[int], dict[tuple[str, ...], list[int]]]:
-    """The checks' indices: the URL checks (held by the page's URL, no call), and the others
-    by the iframe chain of their element, else of their container (one call per frame)."""
+    """The checks' indices: the URL and download checks (held by the page's URL or the files
+    downloaded, no call), and the others by the iframe chain of their element, else of their
+    container (one call per frame)."""
     urls: list[int] = []
     by_frame: dict[tuple[str, ...], list[int]] = {}
     for n, check in enumerate(checks):
-        if check.expect == "url":
+        if check.expect in ("url", "download"):
             urls.append(n)
         else:
             fp = check.element or check.within

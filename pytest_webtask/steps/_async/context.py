@@ -115,7 +115,8 @@ class AsyncStepContext:
         result, stopped = None, ""
         try:
             result = await agent.execute(run.request.agent_task or run.request.text,
-                                         max_steps, ctx.resources, ctx.variables, ctx.secrets)
+                                         max_steps, ctx.resources, ctx.passed(secret=False),
+                                         ctx.passed(secret=True))
         except WebtaskError as exc:
             stopped = str(exc)
         finally:

@@ -46,8 +46,13 @@ class AsyncHealer:
         # the actions before the failing one ran as recorded; the model's replace the rest
         healed = recorded.model_copy(update={
             "actions": recorded.actions[:failure.index] + done.actions})
+        checker = context.replayer()
+        # what the heal's actions downloaded (a download of the actions replayed before the
+        # failing one is not held: such a step's download check fails the heal)
+        checker.downloads = [f for s in result.steps for e in s.executions
+                             for f in e.downloads]
         try:
-            await context.replayer().run_checks(recorded.checks, run.where + " after the heal")
+            await checker.run_checks(recorded.checks, run.where + " after the heal")
         except ReplayError as exc:
             await self._reject(message, f"the model re-did the step ({calls}), but the "
                                f"step's recorded checks did not hold afterwards: {exc}")

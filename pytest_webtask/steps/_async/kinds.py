@@ -92,8 +92,11 @@ class AsyncDoStep:
                 f"{run.where}: the model reported completion without citing evidence found on "
                 "the page, so a replay could not verify the outcome; nothing was recorded.\n\n"
                 + step_log(result, ctx))
+        checker = context.replayer()
+        checker.downloads = [f for s in result.steps for e in s.executions
+                             for f in e.downloads]
         try:
-            await context.replayer().run_checks(
+            await checker.run_checks(
                 step.checks, run.where + " (checks right after recording)")
         except ReplayError as exc:
             await context.fail(f"The recorded checks do not hold even right after recording, "

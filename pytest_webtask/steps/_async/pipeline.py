@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+import pytest
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from ...agent.task_context import TaskContext
+from ...agent.task_context import ComputedValueError, TaskContext
 from ...browser.secret_fields import SECRET_FIELDS_JS
 from ...errors import WebtaskError
 from ...recipes.model import RecipeStep
@@ -64,14 +65,20 @@ class AsyncPipeline:
         self.results: list[StepOutcome] = []
 
     async def run(self, kind: AsyncStepKind, request: StepRequest) -> StepOutcome:
-        ctx = TaskContext.create(request.text, resources=request.resources,
-                                 variables=request.variables, secrets=request.secrets,
-                                 known=self.secrets)
+        where = f"Step {len(self.results) + 1} {request.kind}({request.text!r})"
+        try:  # a callable value is computed when the step first uses it (Computed)
+            ctx = TaskContext.create(request.text, resources=request.resources,
+                                     variables=request.variables, secrets=request.secrets,
+                                     known=self.secrets)
+        except ComputedValueError as exc:
+            raise pytest.fail.Exception(f"{where}: {exc}", pytrace=False) from None
         run = StepRun(request, ctx, len(self.results), urlsplit(self.page.url).path)
         context = AsyncStepContext(run, self.page, self.settings, self.test, self.services,
                                    self.secrets, self.stats, self.listeners)
         try:
             return await self._run(kind, context)
+        except ComputedValueError as exc:  # raised where the value was typed or checked
+            await context.fail(f"{run.where}: {exc}")
         finally:
             self.page = context.page  # the tab the step ended on
 

@@ -18,8 +18,8 @@ class AsyncPlanRunner(AsyncPlanAgent):
 
     async def execute(self, task: str, max_steps: int | None = None,
                       resources: dict[str, str] | None = None,
-                      variables: dict[str, str] | None = None,
-                      secrets: dict[str, str] | None = None) -> TaskResult:
+                      variables: dict[str, Any] | None = None,
+                      secrets: dict[str, Any] | None = None) -> TaskResult:
         return await super().execute(task, None, resources, variables, secrets)
 
 

@@ -70,8 +70,9 @@ class AsyncWebTask:
         """Complete ``task`` (English), or fail the test with the step log.
 
         ``{name}`` placeholders take ``variables`` (the model sees them) and ``secrets`` (the
-        model sees only the name; never written anywhere). ``resources`` name files the
-        task may upload.
+        model sees only the name; never written anywhere). A variable or secret may be a
+        plain function, called when the step first types or checks it (once per run of the
+        step): a one-time code. ``resources`` name files the task may upload.
         """
         key = StepIdentity.make("do", task, variables=variables, secrets=secrets,
                            resources=resources)

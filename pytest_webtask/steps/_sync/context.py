@@ -116,7 +116,8 @@ class StepContext:
         result, stopped = None, ""
         try:
             result = agent.execute(run.request.agent_task or run.request.text,
-                                         max_steps, ctx.resources, ctx.variables, ctx.secrets)
+                                         max_steps, ctx.resources, ctx.passed(secret=False),
+                                         ctx.passed(secret=True))
         except WebtaskError as exc:
             stopped = str(exc)
         finally:

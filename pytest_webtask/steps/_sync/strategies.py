@@ -19,8 +19,8 @@ class PlanRunner(PlanAgent):
 
     def execute(self, task: str, max_steps: int | None = None,
                       resources: dict[str, str] | None = None,
-                      variables: dict[str, str] | None = None,
-                      secrets: dict[str, str] | None = None) -> TaskResult:
+                      variables: dict[str, Any] | None = None,
+                      secrets: dict[str, Any] | None = None) -> TaskResult:
         return super().execute(task, None, resources, variables, secrets)
 
 

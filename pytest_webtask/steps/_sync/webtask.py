@@ -71,8 +71,9 @@ class WebTask:
         """Complete ``task`` (English), or fail the test with the step log.
 
         ``{name}`` placeholders take ``variables`` (the model sees them) and ``secrets`` (the
-        model sees only the name; never written anywhere). ``resources`` name files the
-        task may upload.
+        model sees only the name; never written anywhere). A variable or secret may be a
+        plain function, called when the step first types or checks it (once per run of the
+        step): a one-time code. ``resources`` name files the task may upload.
         """
         key = StepIdentity.make("do", task, variables=variables, secrets=secrets,
                            resources=resources)

@@ -9,6 +9,7 @@ from playwright.async_api import Error as PlaywrightError
 from pydantic import ValidationError
 
 from ...browser._async.llm_browser import AsyncLLMBrowser
+from ...browser.downloads import first_line
 from ...browser.origins import allowed
 from ...errors import BrowserError
 from ...llm.context import Block
@@ -173,8 +174,8 @@ async def flush(browser: AsyncLLMBrowser) -> None:
 
 
 async def note_events(browser: AsyncLLMBrowser, result: ExecutionResult) -> None:
-    """Tie the dialogs and new tabs that appeared since the last action to ``result``; a new
-    tab becomes the current page, as it does for a person."""
+    """Tie the dialogs, new tabs and downloads that appeared since the last action to
+    ``result``; a new tab becomes the current page, as it does for a person."""
     notes = []
     for dialog in browser.watch.take_dialogs():
         result.dialogs.append(dialog)
@@ -199,6 +200,12 @@ async def note_events(browser: AsyncLLMBrowser, result: ExecutionResult) -> None
         result.opened_tab = True
         browser.page = tab
         notes.append(f"It opened a new tab, now the current one: {tab.url}")
+    for file in await browser.watch.take_files():
+        result.downloads.append(file)
+        begins = first_line(file.text)
+        notes.append(f"It downloaded {file.describe()}"
+                     + (f", whose text begins {browser.secrets.mask(begins)!r}." if begins
+                        else "."))
     if notes:
         result.output = " ".join([result.output, *notes]).strip()
 
