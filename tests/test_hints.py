@@ -1,4 +1,5 @@
-"""The page-state lines that hold words of the task, said after the page state (issue 35)."""
+"""The page-state lines that hold words of the task, said after the page state, and what
+counts as a change of field values only (issue 35)."""
 
 from __future__ import annotations
 
@@ -32,9 +33,13 @@ def test_the_words_of_a_task_leave_out_what_names_no_element() -> None:
 
 def test_lines_are_ranked_by_words_held_and_name_their_containers() -> None:
     lines = matching_lines(STATE, "the list shows the White Linen Shirt")
-    # page order; the line with the most words is in, with the article it is in
-    assert lines == ['h2 "Linen Trousers" (in section-0 > article-0)',
-                     'h2 "White Linen Shirt" (in section-0 > article-1)']
+    # the line holding the most words first, each with the article it is in
+    assert lines == ['h2 "White Linen Shirt" (in section-0 > article-1)',
+                     'h2 "Linen Trousers" (in section-0 > article-0)']
+    # among equals, a word written as the task writes it first, then page order
+    links = '- span-0 "eget"\n- span-1 "tortor"\n- span-2 "Eget"\n- span-3 "eget"'
+    assert matching_lines(links, 'Click on the link "Eget".') == [
+        'span-2 "Eget"', 'span-0 "eget"', 'span-3 "eget"']
     # the limit keeps the lines holding the most words
     best = matching_lines(STATE, "add the White Linen Shirt to the cart", limit=1)
     assert best == ['h2 "White Linen Shirt" (in section-0 > article-1)']
@@ -57,3 +62,21 @@ def test_no_line_holding_the_words_is_said_as_such() -> None:
         '  a-1 (href="/cart") "Cart (0)"',  # a container with no id is not named
         '  button-2 "Add to cart" (in article-0 > form-1)',
         '  button-4 "Add to cart" (in article-1 > form-2)']
+
+
+def test_a_field_that_only_gained_a_value_is_a_change_of_values_only() -> None:
+    from pytest_webtask.agent.changes import page_change
+    from pytest_webtask.browser.page_state import PageState
+
+    def change(before: str, after: str) -> bool:
+        return page_change(PageState(before), PageState(after)).values_only
+
+    assert change('- input-0\n- button-0 "Submit"',
+                  '- input-0 (value="Agustina")\n- button-0 "Submit"')
+    assert change('- input-0 (type="date")', '- input-0 (type="date" value="2010-05-20")')
+    assert change('- input-3 (type="checkbox" label="x")',
+                  '- input-3 (type="checkbox" checked label="x")')
+    assert change('- select-0 (name="s" selected="S")', '- select-0 (name="s" selected="M")')
+    # a new line, or a field's other attributes changing, is more than values
+    assert not change('- input-0', '- input-0 (value="a")\n- p "Thanks"')
+    assert not change('- input-0 (type="text")', '- input-0 (type="password" value="a")')

@@ -6,9 +6,8 @@ from __future__ import annotations
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
-from pytest_webtask.agent.meant import meant
 from pytest_webtask.testing import ScriptedLLM
-from pytest_webtask.types import Action
+from pytest_webtask.tools.builtin import Click, Select
 from tests.server import LocalServer
 
 RADIOS = '''- "Select AU and click Submit."
@@ -30,14 +29,13 @@ MENU = '''- ul-0 (role="menu" label="Andriana Martelle")
 - "-97"'''
 
 
-def select(element_id: str, value: str) -> Action:
-    return Action(tool="select", reason="r", parameters={"element_id": element_id,
-                                                         "value": value})
+def select(element_id: str, value: str) -> dict[str, str]:
+    return {"element_id": element_id, "value": value}
 
 
-def ran(action: Action, state: str) -> tuple[str, str] | None:
-    got = meant(action, state)
-    return None if got is None else (got[0].tool, got[0].parameters["element_id"])
+def ran(params: dict[str, str], state: str) -> tuple[str, str] | None:
+    got = Select.instead(params, state)
+    return None if got is None else (got[0], got[1]["element_id"])
 
 
 def test_a_radio_checkbox_or_button_asked_to_select_is_checked_or_clicked() -> None:
@@ -45,7 +43,7 @@ def test_a_radio_checkbox_or_button_asked_to_select_is_checked_or_clicked() -> N
     # the other radio of the group is the one labelled with the value
     assert ran(select("input-1", "AU"), RADIOS) == ("check", "input-0")
     assert ran(select("button-0", "Submit"), RADIOS) == ("click", "button-0")
-    why = meant(select("input-1", "AU"), RADIOS)[1]  # type: ignore[index]
+    why = Select.instead(select("input-1", "AU"), RADIOS)[2]  # type: ignore[index]
     assert why == ("select 'AU' on input-1 ran as check input-0: input-1 is a radio, not a "
                    "dropdown; input-0 is the one labelled 'AU'.")
 
@@ -59,8 +57,7 @@ def test_anything_unclear_or_a_real_dropdown_runs_as_proposed() -> None:
     assert ran(select("ul-1", "Twin"), MENU) is None  # two items say it
     assert ran(select("ul-0", "Laurette"), MENU) is None  # none does
     assert ran(select("span-0", "-99"), MENU) is None  # a slider: nothing to say
-    assert ran(Action(tool="click", reason="", parameters={"element_id": "ul-0"}), MENU) \
-        is None
+    assert Click.instead({"element_id": "ul-0"}, MENU) is None  # other tools: as proposed
 
 
 PAGE = """<!doctype html><title>Pick</title>

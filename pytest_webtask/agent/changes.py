@@ -27,7 +27,9 @@ _HOLDS = re.compile(r' (?:value|selected)="(?:[^"\\]|\\.)*"| checked\b')
 
 
 def _without_values(line: str) -> str:
-    return _HOLDS.sub("", _plain(line))
+    # "- input (value="x")" is "- input" without its value: the parentheses go too
+    plain = _HOLDS.sub("", _plain(line).replace("(", "( "))
+    return re.sub(r" \(\s*\)", "", plain.replace("( ", "(").replace("(  ", "("))
 
 
 def field_value(text: str, element_id: str) -> str | None:

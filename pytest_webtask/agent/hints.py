@@ -38,13 +38,16 @@ def task_words(phrase: str) -> list[str]:
 
 
 def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES) -> list[str]:
-    """Up to ``limit`` lines of a page state's element tree that hold the most words of
-    ``phrase`` (at least one), in page order among equals; each line stripped of its
+    """Up to ``limit`` lines of a page state's element tree that hold words of ``phrase``,
+    those holding the most first (a word written as in the phrase counts a little more),
+    in page order among equals; each line stripped of its
     indentation, with " (in <id> > <id>)" naming the nearest two containers with an id."""
     words = task_words(phrase)
     if not words:
         return []
     patterns = [re.compile(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])") for w in words]
+    exact = [w for w in (raw.strip(".,'’-") for raw in _WORD.findall(phrase))
+             if w.lower() in words and w != w.lower()]
     parents: list[tuple[int, str]] = []  # (depth, id) of the containers open at this line
     scored: list[tuple[int, int, str]] = []
     for index, line in enumerate(state_text.splitlines()):
@@ -60,14 +63,15 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES) -> list
         if _ID.match(head):
             parents.append((depth, head))
         lowered = said.lower()
-        score = sum(1 for p in patterns if p.search(lowered))
+        score = sum(2 for p in patterns if p.search(lowered))
+        # a word as the task writes it ("Eget", not "eget") ranks first
+        score += sum(1 for w in exact if w in said)
         if score:
             shown = content if len(content) <= MAX_LINE else content[:MAX_LINE - 3] + "..."
             if containers:
                 shown += f" (in {containers})"
             scored.append((-score, index, shown))
-    best = sorted(scored)[:limit]
-    return [shown for _, _, shown in sorted(best, key=lambda s: s[1])]
+    return [shown for _, _, shown in sorted(scored)[:limit]]
 
 
 def hint(state_text: str, phrase: str) -> str:

@@ -5,8 +5,9 @@ classes for the code that needs no browser (the export, recipe compilation)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from .meant import select_meant
 from .params import (
     WAIT_SECONDS,
     ClickParams,
@@ -87,6 +88,12 @@ class Select(OnElement):
     params_class = SelectParams
     method = "select_option"
     typed = True
+
+    @classmethod
+    def instead(cls, params: dict[str, Any], state_text: str
+                ) -> tuple[str, dict[str, Any], str] | None:
+        # "Select AU": a radio button, a checkbox, a menu or a button is no dropdown
+        return select_meant(params, state_text, check=CheckBox.name, click=Click.name)
 
 
 class Press(ToolSpec):
@@ -204,6 +211,7 @@ class SwitchTab(ToolSpec):
     name = "switch_tab"
     description = "Make another open tab the current one"
     params_class = TabParams
+    tabs_needed = 2
 
     @classmethod
     def code(cls, c: Code) -> list[str]:
@@ -214,6 +222,7 @@ class CloseTab(ToolSpec):
     name = "close_tab"
     description = "Close a tab (the current one by default)"
     params_class = CloseTabParams
+    tabs_needed = 2
 
 
 class Find(ToolSpec):

@@ -55,6 +55,16 @@ class ToolSpec:
     replayed: ClassVar[bool] = True
     # The parameter holding a URL, which a recipe keeps relative to the base URL.
     url_param: ClassVar[str | None] = None
+    # The open tabs the tool needs to be offered: a tab tool is no use with one tab.
+    tabs_needed: ClassVar[int] = 1
+
+    @classmethod
+    def instead(cls, params: dict[str, Any], state_text: str
+                ) -> tuple[str, dict[str, Any], str] | None:
+        """The action (tool name, parameters) and why, to run in place of this tool's one
+        with ``params`` when the page state says that is what it meant (a ``select`` on a
+        radio button checks it); None runs it as proposed."""
+        return None
 
     @classmethod
     def code(cls, c: Code) -> list[str] | None:

@@ -24,15 +24,12 @@ from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change
 from ..hints import hint
 from ..loops import FutileRepeat, RepeatedFailure
-from ..meant import meant
 from ..models import ProposalResult, Step, TaskResult
 from ..parsing import ProposalModel, proposal_from, show
 from ..reply_schema import reply_schema
 from ..task_context import TaskContext
 from .asker import AsyncAsker
 from .evidence import evidence_problem, resolve_evidence
-
-TAB_TOOLS = ("switch_tab", "close_tab")  # tools about the browser's tabs, not the page's
 
 log = logging.getLogger("pytest_webtask.agent")
 
@@ -101,9 +98,9 @@ class AsyncProposer:
             s.executions for s in self.task.steps)
         # a tab tool is not offered while one tab is open: "tab" in a task is most often a
         # tab widget on the page, which a small model would otherwise switch_tab to
-        one_tab = len(self.browser.page.context.pages) < 2
+        tabs = len(self.browser.page.context.pages)
         offered = [(t.name, t.params_class) for t in self.tools.tools()
-                   if not (one_tab and t.name in TAB_TOOLS)]
+                   if getattr(t, "tabs_needed", 1) <= tabs]
         context.response_schema = reply_schema(offered, ids, banned,
             impossible=tried if give_up is None else give_up, done=done)
         return context  # the asker masks secrets before anything is sent
@@ -177,21 +174,31 @@ class AsyncExecuter:
                     "task is done).")
         return None
 
+    def instead(self, action: Action) -> tuple[Action, str] | None:
+        """The action to run in place of ``action`` when its tool says the page state shows
+        what it meant (a select on a radio button checks it), and why; None runs it."""
+        tool, snapshot = self.tools.get(action.tool), self.browser.snapshot
+        meant = getattr(tool, "instead", None)
+        if meant is None or snapshot is None:
+            return None
+        found = meant(action.parameters, snapshot.text)
+        if found is None or self.tools.get(found[0]) is None:
+            return None  # a task without that tool: the proposed action fails as is
+        name, params, why = found
+        return Action(tool=name, reason=action.reason, parameters=params), why
+
     async def execute(self, actions: list[Action]) -> tuple[list[ExecutionResult], str | None]:
         results: list[ExecutionResult] = []
         note = None
         for i, action in enumerate(actions, 1):
-            snapshot = self.browser.snapshot
-            instead = meant(action, snapshot.text) if snapshot is not None else None
-            if instead is not None and self.tools.get(instead[0].tool) is None:
-                instead = None  # a task without that tool: the proposed action fails as is
-            if instead is not None:  # the step keeps the action that ran (history, recipe)
-                action = actions[i - 1] = instead[0]
+            why = self.instead(action)
+            if why is not None:  # the step keeps the action that ran (history, recipe)
+                action = actions[i - 1] = why[0]
             refusal = self.refusal(action)
             result = (ExecutionResult(success=False, error=refusal) if refusal
                       else await self.tools.execute(action))
-            if instead is not None:
-                result.output = " ".join(filter(None, [instead[1], result.output]))
+            if why is not None:
+                result.output = " ".join(filter(None, [why[1], result.output]))
             results.append(result)
             remaining = actions[i:]
             if not remaining:

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-
-from ..types import Action
+from typing import Any
 
 _LINE = re.compile(r"^(?P<indent> *)- (?P<id>[a-z][a-z0-9]*-\d+)(?: \((?P<attrs>.*?)\))?"
                    r'(?: "(?P<text>(?:[^"\\]|\\.)*)")?$')
@@ -78,44 +77,43 @@ def read_lines(state_text: str) -> list[Line]:
     return lines
 
 
-def meant(action: Action, state_text: str) -> tuple[Action, str] | None:
-    """The action ``action`` meant, and why it runs instead, when the page state makes that
-    unambiguous; None when the action runs as proposed."""
-    if action.tool != "select":
-        return None
-    target_id, value = action.parameters.get("element_id"), action.parameters.get("value")
+def select_meant(params: dict[str, Any], state_text: str, *, check: str, click: str
+                 ) -> tuple[str, dict[str, Any], str] | None:
+    """The action a ``select`` with ``params`` meant (the ``check`` or ``click`` tool's name,
+    its parameters) and why it runs instead, when the page state makes that unambiguous;
+    None when the select runs as proposed."""
+    target_id, value = params.get("element_id"), params.get("value")
     if not isinstance(target_id, str) or not isinstance(value, str):
         return None
     lines = read_lines(state_text)
     target = next((line for line in lines if line.id == target_id), None)
     if target is None or target.kind == "chosen":
         return None
+    said = f"select {value!r} on {target_id} ran as"
     if target.kind == "ticked":
         others = [line for line in lines if line.kind == "ticked" and line.says(value)]
         if target.says(value) or not others:
-            return _as("check", target, action, f"{target.id} is a {_what(target)}, not a "
-                       "dropdown")
+            return _as(check, target, f"{said} {check} {target.id}: {target.id} is a "
+                       f"{_what(target)}, not a dropdown.")
         if len(others) == 1:
-            return _as("check", others[0], action,
-                       f"{target.id} is a {_what(target)}, not a dropdown; {others[0].id} "
-                       f"is the one labelled {value!r}")
+            return _as(check, others[0], f"{said} {check} {others[0].id}: {target.id} is a "
+                       f"{_what(target)}, not a dropdown; {others[0].id} is the one labelled "
+                       f"{value!r}.")
         return None
     if target.kind == "clicked":
-        return _as("click", target, action, f"{target.id} is a {_what(target)}, not a "
-                   "dropdown")
+        return _as(click, target, f"{said} {click} {target.id}: {target.id} is a "
+                   f"{_what(target)}, not a dropdown.")
     # a container (a menu, a list, a group): the one element inside it that says the value
-    inside = _inside(lines, target)
-    found = [line for line in inside if line.says(value)]
+    found = [line for line in _inside(lines, target) if line.says(value)]
     if not found:
         return None
     deepest = max(line.depth for line in found)
     found = [line for line in found if line.depth == deepest]
     if len(found) != 1:
         return None
-    chosen = found[0]
-    tool = "check" if chosen.kind == "ticked" else "click"
-    return _as(tool, chosen, action,
-               f"{target.id} is not a dropdown; {chosen.id} inside it says {value!r}")
+    tool = check if found[0].kind == "ticked" else click
+    return _as(tool, found[0], f"{said} {tool} {found[0].id}: {target.id} is not a dropdown; "
+               f"{found[0].id} inside it says {value!r}.")
 
 
 def _inside(lines: list[Line], container: Line) -> list[Line]:
@@ -133,7 +131,5 @@ def _what(line: Line) -> str:
     return {"a": "link", "input": "field"}.get(kind, kind)
 
 
-def _as(tool: str, line: Line, action: Action, why: str) -> tuple[Action, str]:
-    ran = Action(tool=tool, reason=action.reason, parameters={"element_id": line.id})
-    return ran, (f"select {action.parameters.get('value')!r} on "
-                 f"{action.parameters.get('element_id')} ran as {tool} {line.id}: {why}.")
+def _as(tool: str, line: Line, why: str) -> tuple[str, dict[str, Any], str]:
+    return tool, {"element_id": line.id}, why
