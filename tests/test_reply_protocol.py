@@ -196,7 +196,8 @@ def test_a_field_already_holding_the_text_is_not_typed_into_again(
         page: Page, server: LocalServer) -> None:
     page.goto(serve(server) + "/search?q=linen")
     typed = [{"tool": "type", "parameters": {"element_id": "input-0", "value": "linen"}}]
-    llm = ScriptedLLM([todo(typed), DONE])
+    # asked once about "done": the task names the Search button, which nothing clicked
+    llm = ScriptedLLM([todo(typed), DONE, DONE])
     result = Agent(page, llm).execute("search for linen")
     error = result.steps[0].executions[0].error
     assert error.startswith("input-0 already holds 'linen': type it again would not help.")
@@ -351,7 +352,9 @@ def test_done_after_only_filling_a_field_is_asked_about_once(
     result = Agent(page, llm).execute("search for linen")
     assert result.completed, result.message
     assert len(llm.calls) == 4
-    assert "Your last actions only changed what fields hold" in llm.prompts[2]
+    # only a field changed, and the task names the Search button no action clicked
+    assert ('Is every part of the task done? The task names button-0 "Search": no action '
+            'of yours clicked it yet.') in llm.prompts[2]
     assert "q=linen" in page.url
     # a task that only fills: the second "done" stands, asked no more
     page.goto(server.url + "/search")
@@ -376,3 +379,27 @@ def test_a_task_given_up_after_acting_is_asked_about_once(
     result = Agent(page, llm).execute("search for wool")
     assert result.impossible and not result.completed
     assert len(llm.calls) == 3
+
+
+COLLAPSIBLE = """<!doctype html><title>Section</title>
+<details><summary>Section #1</summary><p>Body</p></details>
+<button onclick="this.textContent = 'Sent'">Submit</button>"""
+
+
+def test_done_while_a_button_the_task_names_was_not_clicked_is_asked_about_once(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/section"] = COLLAPSIBLE
+    page.goto(server.url + "/section")
+    opened = {"complete": True, "message": "opened", "evidence": [
+        {"expect": "text", "text": "Body"}]}
+    sent = {"complete": True, "message": "sent", "evidence": [
+        {"expect": "text", "text": "Sent"}]}
+    expand = [{"tool": "click", "parameters": {"element_id": "summary-0"}}]
+    submit = [{"tool": "click", "parameters": {"element_id": "button-0"}}]
+    llm = ScriptedLLM([todo(expand), opened, todo(submit), sent])
+    result = Agent(page, llm).execute("expand the section and click submit")
+    assert result.completed, result.message
+    assert 'The task names button-0 "Submit": no action of yours clicked it' in llm.prompts[2]
+    assert page.locator("button").inner_text() == "Sent"
+    # once clicked, a button is not asked about: clicking it is what "done" follows
+    assert len(llm.calls) == 4

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +20,7 @@ from ...llm.context import Block, Context
 from ...llm.prompts import get_examples, get_prompt
 from ...tools._async.browser_tools import AsyncTool
 from ...tools._async.registry import AsyncToolRegistry, browser_registry
+from ...tools.meant import read_lines
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change
@@ -403,8 +405,7 @@ class AsyncAgent:
             step = await self._ask(get_prompt("agent/proposer", "evidence_before").format(
                 texts=", ".join(repr(t) for t in stale)))
         elif not first and (later := self._later_doubt(step.proposal)) is not None:
-            step = await self._ask(get_prompt("agent/proposer", later),
-                                   give_up=later == "impossible_tried")
+            step = await self._ask(later, give_up=step.proposal.impossible)
         proposal = step.proposal
         if self._futile.repeats(proposal.actions) and not proposal.complete \
                 and not proposal.impossible:
@@ -479,10 +480,11 @@ class AsyncAgent:
         return None
 
     def _later_doubt(self, proposal: ProposalResult) -> str | None:
-        """The prompt that asks once more, once per task, about a do task ended after it
-        started: given up (a small model gives up when one try did not finish it), or called
-        done when the last actions only changed what fields hold (it fills a form and calls
-        the task done without sending it). The second answer stands."""
+        """What to ask once more, once per task, of a do task ended after it started: given
+        up (a small model gives up when one try did not finish it), or called done when the
+        last actions only changed what fields hold or a button the task names was never
+        clicked (it fills a form, or opens a section, and calls the task done without
+        sending it). The second answer stands."""
         assert self._task_context is not None
         ctx = self._task_context
         if checked_statement(ctx.task) is not None or not ctx.steps:
@@ -491,12 +493,41 @@ class AsyncAgent:
         name = None
         if proposal.impossible:
             name = "impossible_tried"
-        elif proposal.complete and change is not None and change.values_only:
+        elif proposal.complete and "complete_unsent" not in self._doubted and (
+                (change is not None and change.values_only) or self._unclicked()):
             name = "complete_unsent"
         if name is None or name in self._doubted:
             return None
         self._doubted.add(name)
-        return name
+        if name == "complete_unsent":
+            named = self._unclicked()
+            return get_prompt("agent/proposer", name).format(named=(
+                f"The task names {', '.join(named)}: no action of yours clicked it yet. "
+                if named else ""))
+        return get_prompt("agent/proposer", name)
+
+    def _unclicked(self) -> list[str]:
+        """The page's buttons and links whose whole text the task names ("hit submit") and
+        that no action of the task clicked, as page-state lines."""
+        assert self._task_context is not None
+        snapshot = self.browser.snapshot
+        if snapshot is None:
+            return []
+        task = " ".join(self._task_context.task.split()).casefold()
+        # what an action that types (fill, select) targets is a field, not a button
+        clicked = {(e.target.text or e.target.name or "").casefold()
+                   for s in self._task_context.steps
+                   for a, e in zip(s.proposal.actions, s.executions)
+                   if e.success and e.target is not None
+                   and not getattr(self.tool_registry and self.tool_registry.get(a.tool),
+                                   "typed", False)}
+        named = []
+        for line in read_lines(snapshot.text):
+            text = " ".join(line.text.split()).casefold()
+            if (line.kind == "clicked" and text and text not in clicked
+                    and re.search(rf"(?<!\w){re.escape(text)}(?!\w)", task)):
+                named.append(f'{line.id} "{line.text}"')
+        return named[:3]
 
     async def execute(self, task: str, max_steps: int = MAX_STEPS,
                       resources: dict[str, str] | None = None,
