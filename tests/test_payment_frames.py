@@ -26,6 +26,7 @@ from pytest_webtask.llm.context import Context
 from pytest_webtask.recipes.model import RecipeStep
 from pytest_webtask.report._sync.shots import report_shot, screenshot_masked
 from pytest_webtask.testing import ScriptedLLM, open_webtask
+from pytest_webtask.types import Secrets
 from tests.pictures import pixels_differing
 from tests.plugin.conftest import Lender
 from tests.server import PAGES, LocalServer
@@ -316,3 +317,22 @@ def base_url():
     result = pytester.runpytest_inprocess("-p", "no:webtask", "-p", "no:cacheprovider",
                                           str(path), plugins=[lender.plugin()])
     result.assert_outcomes(failed=1)
+
+
+def test_a_secret_a_frame_of_another_origin_shows_as_text_is_masked_in_screenshots(
+        page: Page, server: LocalServer, other: LocalServer) -> None:
+    """Text the provider's frame writes (not a field webtask typed into) is marked and
+    masked there as on the page itself; a plain screenshot shows it (the control)."""
+    pictures: dict[str, tuple[bytes, bytes]] = {}
+    for value in (CARD, "5555 5555 5555 4242"):
+        card = (PAGES / "pay-card.html").read_text(encoding="utf-8").replace(
+            '<p id="card-error" role="alert"></p>',
+            f'<p id="card-error" role="alert">Saved card: {value}</p>')
+        serve(server, other, card=card)
+        page.goto(server.url + "/checkout")
+        page.frame_locator("#card-frame").get_by_text("Saved card").wait_for()
+        pictures[value] = (page.screenshot(),
+                           screenshot_masked(page, Secrets({"card": value})))
+    plain, masked = zip(*pictures.values(), strict=True)
+    assert pixels_differing(page, *plain) > 100
+    assert pixels_differing(page, *masked) <= 20
