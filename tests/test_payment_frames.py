@@ -63,7 +63,10 @@ def pay_reply(context: Context) -> dict[str, Any]:
         return {"complete": True, "message": "paid", "evidence": [
             ACCEPTED.replace("ada@example.com", "{email}"),
             {"expect": "value", "element": line_id(page, r'label="Confirmation code"'),
-             "value": "123456"}]}
+             "value": "123456"},
+            # this one held before the step: it proves nothing, and the recipe says so
+            {"expect": "text", "element": line_id(page, '"Pay \\$39.00"'),
+             "text": "Pay $39.00"}]}
     code = line_id(page, r'label="Confirmation code"')
     if code is not None:
         return {"complete": False, "message": "confirm the payment", "actions": [
@@ -206,7 +209,9 @@ def test_the_two_origin_checkout_records_and_replays_with_no_model(
     checks = step["checks"]
     assert checks[0]["text"] == ACCEPTED.replace("ada@example.com", "{email}")
     assert checks[1]["element"]["frame"] == ["#card-frame", "#challenge"]
-    assert all(not c.get("held_before") for c in checks)
+    assert checks[2]["element"]["frame"] == ["#card-frame"]
+    # the page before the step, the provider's frame included (frozen in its own context)
+    assert [c.get("held_before") for c in checks] == [None, None, True], checks
 
     monkeypatch.setenv("CI", "true")
     checkout.run("auto")  # no model: CI is set and none is given

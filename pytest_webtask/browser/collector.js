@@ -1397,10 +1397,14 @@
   // stylesheets as the CSSOM has them now (rules a script inserted, constructed sheets a
   // document or shadow root adopted), custom elements as defined (empty definitions, so
   // :defined styles apply), open popovers and modal dialogs. Left out: scripts, inline
-  // handlers, our own attributes, cross-origin iframes' content.
+  // handlers, our own attributes. An iframe of another origin, which cannot be read from
+  // here, gets data-webtask-freeze="<tag><n>" on the page and
+  // srcdoc="webtask-frozen-frame-<tag><n>" in the copy: the caller freezes that frame in
+  // its own context (another tag) and puts it there.
+  let frozenFrames = 0;
   const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link',
     'meta', 'source', 'track', 'wbr']);
-  const OURS = /^(?:data-webtask-(?:id|frame|target|scope)|on.*)$/i;
+  const OURS = /^(?:data-webtask-(?:id|frame|target|scope|freeze)|on.*)$/i;
   function freeze(doc) {
     const esc = (t) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
     const escAttr = (v) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
@@ -1432,7 +1436,11 @@
         let inner = null;
         try { inner = el.contentDocument; } catch (e) { inner = null; }
         if (inner && inner.documentElement) set.set('srcdoc', freeze(inner));
-        else set.delete('srcdoc');
+        else if (!inner) {
+          const n = (args.tag || '') + frozenFrames++;
+          el.setAttribute('data-webtask-freeze', n);
+          set.set('srcdoc', 'webtask-frozen-frame-' + n);
+        } else set.delete('srcdoc');
       }
       let reopen = false;
       try { reopen = el.matches(':popover-open'); } catch (e) { reopen = false; }
