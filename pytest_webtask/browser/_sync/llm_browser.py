@@ -98,7 +98,10 @@ class LLMBrowser:
                           reading: Reading, depth: int) -> list[str]:
         """The lines of the frame of another origin at ``chain``, read with the collector in
         its own context (ids going on from the page's), or the line saying why not."""
-        frame = self.frame_of(chain)
+        try:
+            frame = self.frame_of(chain)
+        except PlaywrightError:  # its document is going away: the next reading sees it
+            return []
         if frame is None or not frame.url or depth >= FRAME_DEPTH:
             return []
         origin = origin_of(frame.url)
