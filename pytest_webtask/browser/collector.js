@@ -1,7 +1,10 @@
 // The in-page half of LLMBrowser. One page.evaluate(script, {op, ...}) per call.
 // Every op sees the page through one visibility rule, Playwright's (``visible``).
 // op "collect": page state text + element ids, in one pass over the DOM (open shadow roots
-//               and same-origin iframes included).
+//               and same-origin iframes included). An iframe of another origin cannot be
+//               entered from here: it gets a frame id and a line "@frame:<id>" where its
+//               content goes, and is listed in ``away`` for the caller to read in its own
+//               context (``counters``, ``frameStart``: where that reading's ids go on).
 // op "find":     elements matching a text and/or a role, as lines: those of the last collect,
 //               and elements whose own text matches (they get a text-N id, kept while visible).
 // op "mark":     an id for the one visible element whose whole text is the given text.
@@ -574,8 +577,10 @@
     for (const f of state.frames) { try { f.removeAttribute(FRAME_ATTR); } catch (e) { /* gone */ } }
     state.els = []; state.frames = []; state.byId = new Map(); state.snap += 1;
     for (const el of Array.from(state.found.keys())) if (!el.isConnected) state.found.delete(el);
-    const counters = {};
+    const counters = Object.assign({}, opts.counters || {});
     const elements = {};
+    const away = [];  // iframes of another origin, read apart
+    const frameStart = opts.frameStart || 0;
     const maxText = opts.maxText || 200;
 
     function register(el, tag, frames, fixed) {
@@ -610,11 +615,17 @@
       if (tag === 'iframe') {
         let doc = null;
         try { doc = el.contentDocument; } catch (e) { doc = null; }
+        const fid = 'f' + (frameStart + state.frames.length);
         if (doc && doc.body) {
-          const fid = 'f' + state.frames.length;
           el.setAttribute(FRAME_ATTR, fid);
           state.frames.push(el);
           kids = walk(doc.body, frames.concat([fid]), true, false, true);
+        } else if (!doc) {
+          // another origin's document: its lines go where the placeholder is
+          el.setAttribute(FRAME_ATTR, fid);
+          state.frames.push(el);
+          away.push({ id: fid, frames, css: frameChain(el).concat([cssPath(el)]) });
+          kids = [{ head: '', slot: fid, kids: [], ids: 0, tag, pos: null }];
         }
       } else if (tag === 'slot') {
         for (const c of el.assignedNodes({ flatten: true })) kids.push(...walk(c, frames, shows, pointer, kidsOp));
@@ -689,7 +700,7 @@
     }
     if (!out.lines.length) text = '(the page shows nothing)';
     return { text, elements, snap: state.snap, url: location.href, title: document.title,
-      truncated: out.truncated, windowed };
+      truncated: out.truncated, windowed, away, counters, frames: state.frames.length };
   }
 
   const PLURAL = { tr: 'rows', li: 'items', article: 'articles', section: 'sections', p: 'paragraphs',
@@ -731,9 +742,11 @@
         }
         flush();
         if (typeof n === 'string') { emit(pad + '- ' + q(n)); continue; }
+        if (n.slot) { emit(pad + '@frame:' + n.slot); continue; }
         if (n.kids.length === 1 && typeof n.kids[0] === 'string') {
           emit(pad + '- ' + n.head + ' ' + q(n.kids[0]));
-        } else if (n.kids.length === 1 && !n.head.includes('-') && !n.head.includes(' ')) {
+        } else if (n.kids.length === 1 && !n.kids[0].slot && !n.head.includes('-') &&
+            !n.head.includes(' ')) {
           // a bare structural node around one element: one line, "h3 > a-2 ..."
           render([{ ...n.kids[0], head: n.head + ' > ' + n.kids[0].head }], depth);
         } else {
@@ -1384,10 +1397,14 @@
   // stylesheets as the CSSOM has them now (rules a script inserted, constructed sheets a
   // document or shadow root adopted), custom elements as defined (empty definitions, so
   // :defined styles apply), open popovers and modal dialogs. Left out: scripts, inline
-  // handlers, our own attributes, cross-origin iframes' content.
+  // handlers, our own attributes. An iframe of another origin, which cannot be read from
+  // here, gets data-webtask-freeze="<tag><n>" on the page and
+  // srcdoc="webtask-frozen-frame-<tag><n>" in the copy: the caller freezes that frame in
+  // its own context (another tag) and puts it there.
+  let frozenFrames = 0;
   const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link',
     'meta', 'source', 'track', 'wbr']);
-  const OURS = /^(?:data-webtask-(?:id|frame|target|scope)|on.*)$/i;
+  const OURS = /^(?:data-webtask-(?:id|frame|target|scope|freeze)|on.*)$/i;
   function freeze(doc) {
     const esc = (t) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
     const escAttr = (v) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
@@ -1419,7 +1436,11 @@
         let inner = null;
         try { inner = el.contentDocument; } catch (e) { inner = null; }
         if (inner && inner.documentElement) set.set('srcdoc', freeze(inner));
-        else set.delete('srcdoc');
+        else if (!inner) {
+          const n = (args.tag || '') + frozenFrames++;
+          el.setAttribute('data-webtask-freeze', n);
+          set.set('srcdoc', 'webtask-frozen-frame-' + n);
+        } else set.delete('srcdoc');
       }
       let reopen = false;
       try { reopen = el.matches(':popover-open'); } catch (e) { reopen = false; }

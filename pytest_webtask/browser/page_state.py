@@ -2,12 +2,40 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+
+# Where the collector left the content of an iframe of another origin: its lines go here.
+FRAME_SLOT = re.compile(r"^( *)@frame:(f\d+)$", re.MULTILINE)
+
+
+@dataclass
+class FrameDocument:
+    """A document of another origin than the page's, read in its own frame: where it is
+    (the CSS paths of the iframes leading to it, outermost first, as a fingerprint's
+    ``frame`` has them), its origin and the reading's snapshot number there."""
+
+    css: list[str]
+    origin: str
+    snap: int = 0
+
+
+@dataclass
+class Reading:
+    """Where one reading's element ids, frame ids and budget go on, from the page's document
+    to each frame of another origin read apart."""
+
+    counters: dict[str, int]
+    frames: int
+    chars: int
 
 
 @dataclass
 class PageState:
-    """One reading of the page. ``elements`` maps an id (``button-0``) to its iframe chain."""
+    """One reading of the page. ``elements`` maps an id (``button-0``) to its iframe chain
+    (the frame ids of the reading, outermost first). ``documents``: the iframe chains of the
+    frames of other origins that were read apart (each with its own collector state), and
+    ``frames_not_allowed`` the origins of frames left unread (not allowed)."""
 
     text: str
     elements: dict[str, list[str]] = field(default_factory=dict)
@@ -15,6 +43,8 @@ class PageState:
     title: str = ""
     snap: int = 0
     truncated: int = 0
+    documents: dict[tuple[str, ...], FrameDocument] = field(default_factory=dict)
+    frames_not_allowed: list[str] = field(default_factory=list)
 
     @classmethod
     def from_js(cls, data: dict) -> PageState:
@@ -26,3 +56,12 @@ class PageState:
             snap=data["snap"],
             truncated=data.get("truncated", 0),
         )
+
+    def document_of(self, element_id: str) -> tuple[str, ...]:
+        """The iframe chain of the document that read ``element_id`` (``()``: the page's
+        own, which reads its same-origin iframes too)."""
+        chain = tuple(self.elements.get(element_id, ()))
+        for n in range(len(chain), 0, -1):
+            if chain[:n] in self.documents:
+                return chain[:n]
+        return ()

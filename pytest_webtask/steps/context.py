@@ -54,3 +54,15 @@ class AgentAttempt:
     result: TaskResult | None
     stopped: str
     usage: Usage
+    # origins of frames the page showed that were not allowed, so the model never saw them
+    frames_not_allowed: list[str] = field(default_factory=list)
+
+    def unread_frames(self) -> str:
+        """Why fields may have been missing: the frames left unread ("" when none)."""
+        if not self.frames_not_allowed:
+            return ""
+        origins = ", ".join(self.frames_not_allowed)
+        return (f"\n  The page shows a frame from {origins}, which is not allowed, so its "
+                "content (fields, buttons) was not shown to the model. If the step needs it, "
+                "allow the origin: webtask_allowed_origins in the ini file, or "
+                f"@pytest.mark.webtask(allowed_origins=[{self.frames_not_allowed[0]!r}]).")

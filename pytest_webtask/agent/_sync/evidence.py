@@ -146,14 +146,11 @@ def _sel(element_id: str | None) -> str | None:
 
 
 def _frame_of(browser: LLMBrowser, element_id: str | None) -> Frame:
-    """The frame an element id lives in (its iframe chain followed from the main frame)."""
-    frame = browser.page.main_frame
+    """The frame an element id lives in (its iframe chain followed from the main frame, to
+    a frame of another origin too)."""
     if element_id is None or browser.snapshot is None:
-        return frame
-    for frame_id in browser.snapshot.elements.get(element_id, []):
-        handle = frame.query_selector(f'[data-webtask-frame="{frame_id}"]')
-        child = handle.content_frame() if handle else None
-        if child is None:
-            raise BrowserError(f"the iframe of {element_id} is no longer on the page")
-        frame = child
+        return browser.page.main_frame
+    frame = browser.frame_of(browser.snapshot.elements.get(element_id, []))
+    if frame is None:
+        raise BrowserError(f"the iframe of {element_id} is no longer on the page")
     return frame

@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import FrameLocator, Locator, Page
+from playwright.async_api import Frame, FrameLocator, Locator, Page
 
 from ...defaults import PAGE_CHARS
 from ...errors import BrowserError, UnknownElementError
 from ...llm.context import Block
 from ...types import Fingerprint, Secrets
-from ..page_state import PageState
+from ..origins import allowed, origin_of
+from ..page_state import FRAME_SLOT, FrameDocument, PageState, Reading
 from ..script import COLLECTOR_JS
 from .watch import AsyncPageWatch
 
 ID_ATTR = "data-webtask-id"
 FRAME_ATTR = "data-webtask-frame"
+NOTHING = "(the page shows nothing)"
+FRAME_DEPTH = 5  # frames of other origins inside each other, read at most this deep
+FRAME_CHARS = 2000  # the least budget a frame of another origin is read with
+
+
+def frame_not_allowed(origin: str) -> str:
+    """The page state's line for a frame whose origin is not allowed."""
+    return (f"[a frame from {origin} is not allowed: --allow-origin to use it "
+            "(webtask_allowed_origins); its content is not shown]")
 
 
 class AsyncLLMBrowser:
@@ -33,10 +46,14 @@ class AsyncLLMBrowser:
         # masked in the page before any value or text is cut to size
         self.secrets = secrets if secrets is not None else Secrets()
         self.watch = AsyncPageWatch(page.context)
-        self.allowed_origins: list[str] | None = None  # for tabs a page opens (None: any)
+        # for tabs a page opens and frames of other origins it shows (None: any)
+        self.allowed_origins: list[str] | None = None
+        self.frames_not_allowed: list[str] = []  # origins of frames left unread, every reading
 
     async def read(self) -> PageState:
-        """Read the page state (waits out a navigation that is under way)."""
+        """Read the page state (waits out a navigation that is under way). Frames of other
+        origins are read each in its own context, where their origin is allowed, and their
+        lines go under their iframe's; one not allowed is named instead."""
         for attempt in range(3):
             try:
                 data = await self.page.evaluate(
@@ -48,8 +65,77 @@ class AsyncLLMBrowser:
                     raise BrowserError(f"Could not read the page {self.page.url}: "
                                        f"{_first_line(exc)}") from None
                 await self._wait_load()
-        self.snapshot = PageState.from_js(data)
-        return self.snapshot
+        snapshot = PageState.from_js(data)
+        reading = Reading(data.get("counters", {}), data.get("frames", 0),
+                           self.page_chars - len(data["text"]))
+        snapshot.text = await self._fill_frames(snapshot, data, (), [], reading, 0)
+        self.snapshot = snapshot
+        return snapshot
+
+    async def _fill_frames(self, snapshot: PageState, data: dict[str, Any],
+                           chain: tuple[str, ...], css: list[str], reading: Reading,
+                           depth: int) -> str:
+        """The text of one document's reading with the lines of its frames of other origins
+        where the collector left their places."""
+        away: dict[str, list[str]] = {}
+        for info in data.get("away", []):
+            away[info["id"]] = await self._read_frame(
+                snapshot, (*chain, *info["frames"], info["id"]), [*css, *info["css"]],
+                reading, depth)
+        if not away:
+            return str(data["text"])
+        lines: list[str] = []
+        for line in str(data["text"]).splitlines():
+            slot = FRAME_SLOT.match(line)
+            if slot is None:
+                lines.append(line)
+            else:
+                lines.extend(slot.group(1) + inner for inner in away.get(slot.group(2), []))
+        return "\n".join(lines) if lines else NOTHING
+
+    async def _read_frame(self, snapshot: PageState, chain: tuple[str, ...], css: list[str],
+                          reading: Reading, depth: int) -> list[str]:
+        """The lines of the frame of another origin at ``chain``, read with the collector in
+        its own context (ids going on from the page's), or the line saying why not."""
+        try:
+            frame = await self.frame_of(chain)
+        except PlaywrightError:  # its document is going away: the next reading sees it
+            return []
+        if frame is None or not frame.url or depth >= FRAME_DEPTH:
+            return []
+        origin = origin_of(frame.url)
+        if not allowed(frame.url, self.allowed_origins):
+            for seen in (snapshot.frames_not_allowed, self.frames_not_allowed):
+                if origin not in seen:
+                    seen.append(origin)
+            return [f"- {frame_not_allowed(origin)}"]
+        try:
+            data = await frame.evaluate(COLLECTOR_JS, {
+                "op": "collect", "maxChars": max(reading.chars, FRAME_CHARS),
+                "secrets": self.secrets.pairs(), "counters": reading.counters,
+                "frameStart": reading.frames})
+        except PlaywrightError as exc:
+            return [f"- [a frame from {origin} could not be read: {_first_line(exc)}]"]
+        reading.counters = data.get("counters", {})
+        reading.frames += data.get("frames", 0)
+        reading.chars -= len(data["text"])
+        snapshot.documents[chain] = FrameDocument(css=css, origin=origin, snap=data["snap"])
+        for element_id, info in data["elements"].items():
+            snapshot.elements[element_id] = [*chain, *info["frames"]]
+        text = await self._fill_frames(snapshot, data, chain, css, reading, depth + 1)
+        return [] if text == NOTHING else text.splitlines()
+
+    async def frame_of(self, chain: list[str] | tuple[str, ...]) -> Frame | None:
+        """The frame at an iframe chain of the last reading (frame ids, outermost first),
+        followed from the main frame; None when an iframe on the way is gone."""
+        frame = self.page.main_frame
+        for frame_id in chain:
+            handle = await frame.query_selector(f'[{FRAME_ATTR}="{frame_id}"]')
+            child = await handle.content_frame() if handle else None
+            if child is None:
+                return None
+            frame = child
+        return frame
 
     async def get_page_context(self) -> Block:
         """The ``Current Page State`` block, with a boxed screenshot when enabled."""
@@ -120,13 +206,20 @@ class AsyncLLMBrowser:
         return scope.locator(f'[{ID_ATTR}="{element_id}"]')
 
     async def describe(self, element_id: str) -> Fingerprint:
-        """The fingerprint of an element id, read from the live page."""
+        """The fingerprint of an element id, read from the live page (in the frame of
+        another origin that read it, its ``frame`` then leading there from the page)."""
         self.locator(element_id)  # validates the id
+        assert self.snapshot is not None
+        root = self.snapshot.document_of(element_id)
         try:
-            data = await self.page.evaluate(COLLECTOR_JS, {"op": "describe", "id": element_id,
-                                                           "secrets": self.secrets.pairs()})
+            frame = await self.frame_of(root)
+            data = None if frame is None else await frame.evaluate(
+                COLLECTOR_JS, {"op": "describe", "id": element_id,
+                               "secrets": self.secrets.pairs()})
         except PlaywrightError as exc:
             raise BrowserError(f"Could not read element {element_id}: {_first_line(exc)}") from None
+        if data is not None and root:
+            data["frame"] = [*self.snapshot.documents[root].css, *data["frame"]]
         if data is None:
             raise UnknownElementError(
                 f"Element {element_id!r} is no longer on the page (it was removed or the page "
@@ -139,27 +232,69 @@ class AsyncLLMBrowser:
         of ``ids`` are no longer attached."""
         if self.snapshot is None:
             return False, []
+        by_document: dict[tuple[str, ...], list[str]] = {}
+        for element_id in ids:
+            by_document.setdefault(self.snapshot.document_of(element_id), []).append(element_id)
         try:
-            data = await self.page.evaluate(COLLECTOR_JS, {"op": "state", "ids": ids})
+            data = await self.page.evaluate(COLLECTOR_JS, {"op": "state",
+                                                           "ids": by_document.pop((), [])})
         except PlaywrightError:
             return True, list(ids)
         if data["snap"] != self.snapshot.snap:
             return True, list(ids)
-        return False, list(data["detached"])
+        detached = list(data["detached"])
+        for root, inside in by_document.items():  # frames of other origins: their own state
+            try:
+                frame = await self.frame_of(root)
+                got = None if frame is None else await frame.evaluate(
+                    COLLECTOR_JS, {"op": "state", "ids": inside})
+            except PlaywrightError:
+                got = None
+            if got is None or got["snap"] != self.snapshot.documents[root].snap:
+                detached += inside  # the frame is gone or shows another document
+            else:
+                detached += got["detached"]
+        return False, [i for i in ids if i in detached]
 
     async def settle(self, *, timeout_ms: float = 3000, quiet_ms: float = 100) -> None:
-        """Wait for the load event and then for a quiet DOM, each bounded; never a fixed sleep."""
+        """Wait for the load event and then for a quiet DOM, each bounded; never a fixed
+        sleep. The page's frames load too, and those of other origins read last time (whose
+        changes the page's own DOM does not show) are quiet as well."""
         await self._wait_load(timeout_ms)
         for _ in range(2):
             try:
                 await self.page.evaluate(
                     COLLECTOR_JS, {"op": "settle", "quiet": quiet_ms, "max": timeout_ms}
                 )
-                return
+                break
             except PlaywrightError as exc:
                 if not _is_navigation_race(exc):
-                    return
+                    break
                 await self._wait_load(timeout_ms)
+        await self._settle_frames(timeout_ms, quiet_ms)
+
+    async def _settle_frames(self, timeout_ms: float, quiet_ms: float) -> None:
+        deadline = time.monotonic() + timeout_ms / 1000
+        for frame in self.page.frames[1:]:
+            left = (deadline - time.monotonic()) * 1000
+            if left <= 0:
+                return
+            try:
+                await frame.wait_for_load_state("load", timeout=left)
+            except PlaywrightError:
+                pass  # a slow frame is read as it is
+        documents = self.snapshot.documents if self.snapshot is not None else {}
+        for chain in documents:
+            left = (deadline - time.monotonic()) * 1000
+            if left <= quiet_ms:
+                return
+            try:
+                inner = await self.frame_of(chain)
+                if inner is not None:
+                    await inner.evaluate(COLLECTOR_JS, {"op": "settle", "quiet": quiet_ms,
+                                                        "max": left})
+            except PlaywrightError:
+                pass  # gone or navigating: the next reading sees what is there
 
     async def screenshot_with_boxes(self) -> bytes:
         """A viewport screenshot with each element id drawn in a box."""
@@ -183,3 +318,4 @@ def _is_navigation_race(exc: Exception) -> bool:
 
 def _first_line(exc: Exception) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+

@@ -9,18 +9,22 @@ held there proves nothing about the step (``held_before``).
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
 from weakref import WeakKeyDictionary
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page
+from playwright.sync_api import Frame, Page
 
 from ...browser.script import COLLECTOR_JS
 from ..model import Check
 from .replayer import Replayer
 
 log = logging.getLogger("pytest_webtask")
+
+FROZEN = re.compile(r"webtask-frozen-frame-([\d.]+)")
+FRAME_DEPTH = 5  # frames of other origins inside each other, kept at most this deep
 
 
 class StartState:
@@ -31,9 +35,10 @@ class StartState:
 
     @classmethod
     def take(cls, page: Page) -> StartState | None:
-        """The page now (HTML with form state, URL); None when it can't be read."""
+        """The page now (HTML with form state, URL); None when it can't be read. Frames of
+        other origins are frozen in their own context and put in their iframe's place."""
         try:
-            html = page.evaluate(COLLECTOR_JS, {"op": "freeze"})
+            html = _freeze(page, page.main_frame, "", 0)
         except PlaywrightError as exc:
             log.warning("could not keep the page before the step: %s", exc)
             return None
@@ -63,6 +68,47 @@ class StartState:
                     copy.context.close()
                 except PlaywrightError:
                     pass
+
+
+def _freeze(page: Page, frame: Frame, tag: str, depth: int) -> str:
+    """``frame``'s document as static HTML, with the frames of other origins it shows (that
+    the collector could only mark, ``tag`` naming this call's marks) frozen in theirs."""
+    html = str(frame.evaluate(COLLECTOR_JS, {"op": "freeze", "tag": tag}))
+    for mark in dict.fromkeys(FROZEN.findall(html)):
+        inner = ""
+        child = _marked(page, mark) if depth < FRAME_DEPTH else None
+        if child is not None:
+            try:
+                inner = _freeze(page, child, mark + ".", depth + 1)
+            except PlaywrightError as exc:
+                log.debug("could not keep the frame %s before the step: %s", child.url, exc)
+        html = _put(html, mark, inner)
+    return html
+
+
+def _marked(page: Page, mark: str) -> Frame | None:
+    """The frame of the iframe the collector marked ``mark``, in whichever document."""
+    for frame in page.frames:
+        handle = frame.query_selector(f'[data-webtask-freeze="{mark}"]')
+        if handle is not None:
+            return handle.content_frame()
+    return None
+
+
+def _put(html: str, mark: str, inner: str) -> str:
+    """``html`` with the srcdoc marked ``mark`` holding ``inner``: escaped once for an
+    attribute of ``html`` itself, once more for each same-origin frame it is inside."""
+    quote, body = '"', _escape(inner)
+    for _level in range(FRAME_DEPTH + 2):
+        needle = f"srcdoc={quote}webtask-frozen-frame-{mark}{quote}"
+        if needle in html:
+            return html.replace(needle, f"srcdoc={quote}{body}{quote}")
+        quote, body = _escape(quote), _escape(body)
+    return html
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace('"', "&quot;")
 
 
 # The page the copies are opened in, one per browser and viewport, in a context of its own

@@ -52,9 +52,18 @@ async def unbox(target: Locator) -> None:
 async def screenshot_masked(page: Page, secrets: Secrets, **options: Any) -> bytes:
     """A screenshot of ``page`` with every field that shows a secret masked: the one way
     the plugin takes a screenshot."""
-    if secrets:
-        await page.evaluate(SECRET_FIELDS_JS, {"op": "mark", "values": secrets.values})
-    return await page.screenshot(mask=[page.locator(f"[{SECRET_ATTR}]")], **options)
+    masks = []
+    for frame in page.frames:  # each document marks its own: a frame's, of any origin, too
+        try:
+            if secrets:
+                await frame.evaluate(SECRET_FIELDS_JS, {"op": "mark",
+                                                        "values": secrets.values})
+        except PlaywrightError as exc:
+            if frame is page.main_frame:
+                raise
+            log.debug("could not mark secrets in the frame %s: %s", frame.url, exc)
+        masks.append(frame.locator(f"[{SECRET_ATTR}]"))
+    return await page.screenshot(mask=masks, **options)
 
 
 async def report_shot(page: Page, secrets: Secrets, target: Locator | None = None

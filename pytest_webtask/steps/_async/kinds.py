@@ -80,11 +80,12 @@ class AsyncDoStep:
         attempt = await context.run_agent(llm, self.max_steps(context))
         result = attempt.result
         if result is None:
-            await context.fail(f"{run.where}: recording stopped: {attempt.stopped}")
+            await context.fail(f"{run.where}: recording stopped: {attempt.stopped}"
+                               + attempt.unread_frames())
         if not result.completed:
             label = "check failed" if self.kind == "check" else "task not completed"
-            await context.fail(f"{run.where}: {label}: {result.message}\n\n"
-                               + step_log(result, ctx))
+            await context.fail(f"{run.where}: {label}: {result.message}"
+                               f"{attempt.unread_frames()}\n\n" + step_log(result, ctx))
         step = compile_step(self.kind, run.request.text, result, ctx, context.base_url,
                             start_url, user_patterns(context.settings.dynamic))
         if not step.checks:

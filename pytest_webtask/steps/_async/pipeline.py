@@ -191,7 +191,8 @@ class AsyncPipeline:
         is masked."""
         if not self.secrets:
             return
-        for each in (page or self.page).context.pages:
+        frames = [f for each in (page or self.page).context.pages for f in each.frames]
+        for each in frames:  # every document: a frame's, of any origin, too
             try:
                 found = await each.evaluate(SECRET_FIELDS_JS, {"op": "exposed",
                                                                "values": self.secrets.values})

@@ -102,8 +102,9 @@ class AsyncWebTask:
             return
         await self._pipe.note_exposed("at the end of the test")
         for page in self.page.context.pages:
-            try:
-                await page.evaluate(SECRET_FIELDS_JS, {"op": "scrub",
-                                                       "values": self.secrets.values})
-            except PlaywrightError as exc:
-                log.debug("could not scrub %s: %s", page.url, exc)
+            for frame in page.frames:  # a frame's document too, of any origin
+                try:
+                    await frame.evaluate(SECRET_FIELDS_JS, {"op": "scrub",
+                                                            "values": self.secrets.values})
+                except PlaywrightError as exc:
+                    log.debug("could not scrub %s: %s", frame.url, exc)

@@ -123,7 +123,9 @@ class StepContext:
         finally:
             self.page = agent.page  # the tab the step ended on
         self.count(agent.usage, heal=heal)
-        return AgentAttempt(result, stopped, agent.usage)
+        browser = getattr(agent, "browser", None)  # a plugin's strategy may have none
+        return AgentAttempt(result, stopped, agent.usage,
+                            list(getattr(browser, "frames_not_allowed", [])))
 
     def count(self, usage: Usage, *, heal: bool = False) -> None:
         """Add a step's model use to the test's counts."""

@@ -81,11 +81,12 @@ class DoStep:
         attempt = context.run_agent(llm, self.max_steps(context))
         result = attempt.result
         if result is None:
-            context.fail(f"{run.where}: recording stopped: {attempt.stopped}")
+            context.fail(f"{run.where}: recording stopped: {attempt.stopped}"
+                               + attempt.unread_frames())
         if not result.completed:
             label = "check failed" if self.kind == "check" else "task not completed"
-            context.fail(f"{run.where}: {label}: {result.message}\n\n"
-                               + step_log(result, ctx))
+            context.fail(f"{run.where}: {label}: {result.message}"
+                               f"{attempt.unread_frames()}\n\n" + step_log(result, ctx))
         step = compile_step(self.kind, run.request.text, result, ctx, context.base_url,
                             start_url, user_patterns(context.settings.dynamic))
         if not step.checks:
