@@ -518,7 +518,7 @@ class Agent:
         # what an action that types (fill, select) targets is a field, not a button
         clicked = {(e.target.text or e.target.name or "").casefold()
                    for s in self._task_context.steps
-                   for a, e in zip(s.proposal.actions, s.executions)
+                   for a, e in zip(s.proposal.actions, s.executions, strict=False)
                    if e.success and e.target is not None
                    and not getattr(self.tool_registry and self.tool_registry.get(a.tool),
                                    "typed", False)}
