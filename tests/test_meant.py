@@ -7,7 +7,7 @@ from playwright.sync_api import Page
 
 from pytest_webtask import Agent
 from pytest_webtask.testing import ScriptedLLM
-from pytest_webtask.tools.builtin import Click, Select
+from pytest_webtask.tools.builtin import Click, Fill, Select, Type
 from tests.server import LocalServer
 
 RADIOS = '''- "Select AU and click Submit."
@@ -50,6 +50,15 @@ def test_a_radio_checkbox_or_button_asked_to_select_is_checked_or_clicked() -> N
 
 def test_a_menu_asked_to_select_clicks_the_one_item_that_says_the_value() -> None:
     assert ran(select("ul-0", "martelle"), MENU) == ("click", "div-1")
+
+
+def test_text_typed_into_a_button_clicks_it() -> None:
+    got = Type.instead({"element_id": "button-0", "value": "Submit"}, RADIOS)
+    assert got == ("click", {"element_id": "button-0"}, "type on button-0 ran as click "
+                   "button-0: button-0 is a button, which takes a click, not text.")
+    assert Fill.instead({"element_id": "button-0", "value": "x"}, RADIOS) is not None
+    # a field takes the text as proposed
+    assert Fill.instead({"element_id": "input-0", "value": "AU"}, RADIOS) is None
 
 
 def test_anything_unclear_or_a_real_dropdown_runs_as_proposed() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .meant import select_meant
+from .meant import select_meant, typed_meant
 from .params import (
     WAIT_SECONDS,
     ClickParams,
@@ -72,6 +72,11 @@ class Fill(OnElement):
     method = "fill"
     typed = True
 
+    @classmethod
+    def instead(cls, params: dict[str, Any], state_text: str
+                ) -> tuple[str, dict[str, Any], str] | None:
+        return typed_meant(cls.name, params, state_text, click=Click.name)
+
 
 class Type(OnElement):
     name = "type"
@@ -80,6 +85,11 @@ class Type(OnElement):
     params_class = TypeParams
     method = "press_sequentially"
     typed = True
+
+    @classmethod
+    def instead(cls, params: dict[str, Any], state_text: str
+                ) -> tuple[str, dict[str, Any], str] | None:
+        return typed_meant(cls.name, params, state_text, click=Click.name)
 
 
 class Select(OnElement):

@@ -116,6 +116,18 @@ def select_meant(params: dict[str, Any], state_text: str, *, check: str, click: 
                f"{found[0].id} inside it says {value!r}.")
 
 
+def typed_meant(tool: str, params: dict[str, Any], state_text: str, *, click: str
+                ) -> tuple[str, dict[str, Any], str] | None:
+    """A ``fill`` or ``type`` into a button or a link ("type Submit into button-0") meant
+    to click it; anything else runs as proposed."""
+    target_id = params.get("element_id")
+    target = next((line for line in read_lines(state_text) if line.id == target_id), None)
+    if target is None or target.kind != "clicked":
+        return None
+    return _as(click, target, f"{tool} on {target.id} ran as {click} {target.id}: "
+               f"{target.id} is a {_what(target)}, which takes a click, not text.")
+
+
 def _inside(lines: list[Line], container: Line) -> list[Line]:
     start = lines.index(container)
     out = []
