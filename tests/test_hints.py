@@ -33,16 +33,23 @@ def test_the_words_of_a_task_leave_out_what_names_no_element() -> None:
 
 def test_lines_are_ranked_by_words_held_and_name_their_containers() -> None:
     lines = matching_lines(STATE, "the list shows the White Linen Shirt")
-    # the line holding the most words first, each with the article it is in
-    assert lines == ['h2 "White Linen Shirt" (in section-0 > article-1)',
-                     'h2 "Linen Trousers" (in section-0 > article-0)']
+    # the line holding the most words first, each with the article it is in and, for a
+    # text, what its article holds: the controls that act on it
+    assert lines == [
+        'h2 "White Linen Shirt" (in section-0 > article-1); article-1 holds button-4 '
+        '"Add to cart"',
+        'h2 "Linen Trousers" (in section-0 > article-0); article-0 holds select-2 '
+        '(Size: S|M|L), button-2 "Add to cart"']
     # among equals, a word written as the task writes it first, then page order
     links = '- span-0 "eget"\n- span-1 "tortor"\n- span-2 "Eget"\n- span-3 "eget"'
     assert matching_lines(links, 'Click on the link "Eget".') == [
         'span-2 "Eget"', 'span-0 "eget"', 'span-3 "eget"']
     # the limit keeps the lines holding the most words
     best = matching_lines(STATE, "add the White Linen Shirt to the cart", limit=1)
-    assert best == ['h2 "White Linen Shirt" (in section-0 > article-1)']
+    assert best[0].startswith('h2 "White Linen Shirt" (in section-0 > article-1)')
+    # a container holding more than a few controls is a list: not spelled out
+    many = "- ul-0\n  - li \"Pens\"\n" + "".join(f"  - button-{n} \"Buy\"\n" for n in range(7))
+    assert matching_lines(many, "the pens") == ['li "Pens" (in ul-0)']
 
 
 def test_ids_and_tags_are_not_matched_only_what_the_page_says() -> None:

@@ -14,6 +14,7 @@ import re
 
 MAX_LINES = 5
 MAX_LINE = 200
+MAX_CONTROLS = 6  # a container holding more is a list, not one item
 
 # words that say nothing about which element is meant
 STOP = frozenset("""
@@ -48,30 +49,70 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES) -> list
     patterns = [re.compile(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])") for w in words]
     exact = [w for w in (raw.strip(".,'’-") for raw in _WORD.findall(phrase))
              if w.lower() in words and w != w.lower()]
-    parents: list[tuple[int, str]] = []  # (depth, id) of the containers open at this line
-    scored: list[tuple[int, int, str]] = []
-    for index, line in enumerate(state_text.splitlines()):
+    rows = []  # (depth, head, content) of each element line
+    for line in state_text.splitlines():
         stripped = line.lstrip(" ")
-        if not stripped.startswith("- "):
-            continue
-        depth = len(line) - len(stripped)
-        content = stripped[2:]
-        head, _, said = content.partition(" ")
+        if stripped.startswith("- "):
+            rows.append((len(line) - len(stripped), *stripped[2:].partition(" ")[::2],
+                         stripped[2:]))
+    parents: list[tuple[int, str, int]] = []  # (depth, id, row) of the containers open here
+    scored: list[tuple[int, int, str]] = []
+    for index, (depth, head, said, content) in enumerate(rows):
         while parents and parents[-1][0] >= depth:
             parents.pop()
-        containers = " > ".join(i for _, i in parents[-2:])
+        containers = " > ".join(i for _, i, _ in parents[-2:])
+        holder = parents[-1] if parents else None
         if _ID.match(head):
-            parents.append((depth, head))
+            parents.append((depth, head, index))
         lowered = said.lower()
         score = sum(2 for p in patterns if p.search(lowered))
         # a word as the task writes it ("Eget", not "eget") ranks first
         score += sum(1 for w in exact if w in said)
         if score:
-            shown = content if len(content) <= MAX_LINE else content[:MAX_LINE - 3] + "..."
+            shown = _cut(content)
             if containers:
                 shown += f" (in {containers})"
+            if holder is not None and not _ID.match(head):
+                # a text (a product's name): what can be done with it is beside it
+                controls = _controls(rows, holder[2])
+                if controls:
+                    shown += f"; {holder[1]} holds {', '.join(controls)}"
             scored.append((-score, index, shown))
     return [shown for _, _, shown in sorted(scored)[:limit]]
+
+
+def _cut(text: str, limit: int = MAX_LINE) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _controls(rows: list[tuple[int, str, str, str]], container: int,
+              limit: int = MAX_CONTROLS) -> list[str]:
+    """The elements with an id inside the container at ``rows[container]`` (forms aside:
+    their fields and buttons are listed), shortened; none when it holds more than
+    ``limit`` (a whole list, not one item)."""
+    depth = rows[container][0]
+    found = []
+    for inner, head, said, _ in rows[container + 1:]:
+        if inner <= depth:
+            break
+        if _ID.match(head) and not head.startswith("form-"):
+            found.append(_short(head, said))
+    return found if len(found) <= limit else []
+
+
+def _short(head: str, said: str) -> str:
+    """``button-4 "Add to cart"``, ``select-3 (Size: S|M|L)``: an element by its id and
+    what names it."""
+    attrs = dict(re.findall(r'([\w-]+)="((?:[^"\\]|\\.)*)"', said))
+    name = next((attrs[k] for k in ("aria-label", "label", "placeholder", "name")
+                 if attrs.get(k)), "")
+    if said.rstrip().endswith('"') and not said.rstrip().endswith('")'):
+        quoted = said.rstrip().rsplit(' "', 1)[-1].strip('"')
+        return _cut(f'{head} "{quoted}"', 60)
+    if attrs.get("options"):
+        return _cut(f"{head} ({name}: {attrs['options']})" if name
+                    else f"{head} ({attrs['options']})", 60)
+    return f"{head} ({_cut(name, 40)})" if name else head
 
 
 def hint(state_text: str, phrase: str) -> str:
