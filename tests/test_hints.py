@@ -33,13 +33,17 @@ def test_the_words_of_a_task_leave_out_what_names_no_element() -> None:
 
 def test_lines_are_ranked_by_words_held_and_name_their_containers() -> None:
     lines = matching_lines(STATE, "the list shows the White Linen Shirt")
-    # the line holding the most words first, each with the article it is in and, for a
-    # text, what its article holds: the controls that act on it
+    # the line holding the most words, with the article it is in and, for a text, what its
+    # article holds: the controls that act on it; "Linen Trousers" holds a third as much
     assert lines == [
         'h2 "White Linen Shirt" (in section-0 > article-1); article-1 holds button-4 '
-        '"Add to cart"',
+        '"Add to cart"']
+    # lines holding as much are kept, in page order
+    assert matching_lines(STATE, "the linen shirt or trousers") == [
         'h2 "Linen Trousers" (in section-0 > article-0); article-0 holds select-2 '
-        '(Size: S|M|L), button-2 "Add to cart"']
+        '(Size: S|M|L), button-2 "Add to cart"',
+        'h2 "White Linen Shirt" (in section-0 > article-1); article-1 holds button-4 '
+        '"Add to cart"']
     # among equals, a word written as the task writes it first, then page order
     links = '- span-0 "eget"\n- span-1 "tortor"\n- span-2 "Eget"\n- span-3 "eget"'
     assert matching_lines(links, 'Click on the link "Eget".') == [

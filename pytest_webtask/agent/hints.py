@@ -41,7 +41,8 @@ def task_words(phrase: str) -> list[str]:
 def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES) -> list[str]:
     """Up to ``limit`` lines of a page state's element tree that hold words of ``phrase``,
     those holding the most first (a word written as in the phrase counts a little more),
-    in page order among equals; each line stripped of its
+    in page order among equals, none holding less than half what the best holds; each
+    line stripped of its
     indentation, with " (in <id> > <id>)" naming the nearest two containers with an id."""
     words = task_words(phrase)
     if not words:
@@ -78,7 +79,12 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES) -> list
                 if controls:
                     shown += f"; {holder[1]} holds {', '.join(controls)}"
             scored.append((-score, index, shown))
-    return [shown for _, _, shown in sorted(scored)[:limit]]
+    if not scored:
+        return []
+    # lines holding less than half what the best holds are noise beside it (every "Add to
+    # cart" button beside the product the task names)
+    best = -min(scored)[0]
+    return [shown for score, _, shown in sorted(scored)[:limit] if -score * 2 >= best]
 
 
 def _cut(text: str, limit: int = MAX_LINE) -> str:
