@@ -306,13 +306,12 @@ def test_a_task_called_done_at_first_sight_is_asked_to_act_or_give_up(
 def test_evidence_that_was_on_the_page_before_the_task_is_asked_about_once(
         page: Page, server: LocalServer) -> None:
     page.goto(serve(server) + "/search")
-    fill = [{"tool": "fill", "parameters": {"element_id": "input-0", "value": "linen"}}]
     stale = {"complete": True, "message": "searched", "evidence": [
         {"expect": "text", "text": "Search"}]}
-    llm = ScriptedLLM([todo(fill), stale, todo(SUBMIT), DONE])
+    llm = ScriptedLLM([todo(SEARCH_LINEN), stale, DONE])
     result = Agent(page, llm, require_evidence=True).execute("search for linen")
     assert result.completed, result.message
-    assert len(llm.calls) == 4
+    assert len(llm.calls) == 3
     assert "Your evidence ('Search') was on the page before you acted" in llm.prompts[2]
     assert result.evidence[0].spec.text == "Linen Shirt"
 
@@ -403,3 +402,21 @@ def test_done_while_a_button_the_task_names_was_not_clicked_is_asked_about_once(
     assert page.locator("button").inner_text() == "Sent"
     # once clicked, a button is not asked about: clicking it is what "done" follows
     assert len(llm.calls) == 4
+
+
+def test_done_on_fields_only_is_asked_before_evidence_and_may_not_be_given_up(
+        page: Page, server: LocalServer) -> None:
+    page.goto(serve(server) + "/search")
+    wrong = {"complete": True, "message": "filtered", "evidence": [
+        {"expect": "text", "text": "Wool Coat"}]}
+    with FakeOpenAIServer([todo(FILL), wrong, wrong, todo(SUBMIT), DONE]) as fake:
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key="none")
+        result = Agent(page, llm, require_evidence=True).execute("search for linen")
+    assert result.completed, result.message
+    prompts = [r["messages"][-1]["content"] for r in fake.requests]
+    # first what was left undone (only a field changed), then the claim that does not hold
+    assert "Is every part of the task done?" in prompts[2]
+    assert "does not hold" not in prompts[2]
+    assert "your evidence does not hold on the current page" in prompts[3]
+    # neither question offers giving the task up: it was called done
+    assert [may_give_up(r) for r in fake.requests[2:4]] == [False, False]

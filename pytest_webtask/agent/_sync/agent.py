@@ -394,10 +394,16 @@ class Agent:
         doubt = self._doubt(step.proposal) if first else None
         if doubt is not None and step.proposal.impossible:
             step = self._ask(doubt)
+        if not first and step.proposal.complete and (
+                later := self._later_doubt(step.proposal)) is not None:
+            # done when only fields changed, or a button the task names was not clicked: a
+            # question that says more than evidence that may not hold (asked after it)
+            step = self._ask(later, give_up=False)
         if step.proposal.complete and self.require_evidence and (
                 missing := self._evidence_problem(step)):
+            # the claims do not hold: cite what does, or go on (not give up: it was done)
             step = self._ask(get_prompt("agent/proposer", "evidence_missing").format(
-                detail=missing))
+                detail=missing), give_up=False)
         elif doubt is not None and step.proposal.complete:
             step = self._ask(doubt, done=False, give_up=True)
         elif step.proposal.complete and (stale := self._stale(step)):
@@ -405,8 +411,9 @@ class Agent:
             # the actions did (asked once; the pipeline then finds no check discriminating)
             step = self._ask(get_prompt("agent/proposer", "evidence_before").format(
                 texts=", ".join(repr(t) for t in stale)))
-        elif not first and (later := self._later_doubt(step.proposal)) is not None:
-            step = self._ask(later, give_up=step.proposal.impossible)
+        elif not first and step.proposal.impossible and (
+                later := self._later_doubt(step.proposal)) is not None:
+            step = self._ask(later, give_up=True)
         proposal = step.proposal
         if self._futile.repeats(proposal.actions) and not proposal.complete \
                 and not proposal.impossible:
