@@ -95,3 +95,14 @@ def test_the_step_keeps_and_replays_the_action_that_ran(
         ("check", {"element_id": "input-0"}), ("click", {"element_id": "button-0"})]
     assert all(e.success for e in step.executions)
     assert "ran as check input-0" in llm.prompts[1]
+
+
+def test_ancestors_are_the_elements_that_hold_a_line_not_earlier_siblings() -> None:
+    from pytest_webtask.tools.meant import ancestors, read_lines
+
+    lines = read_lines('- main-0\n  - form-0\n    - input-0\n    - button-0 "Go"\n'
+                       '  - input-1\n  - form-1\n    - select-0 (name="s")')
+    by_id = {line.id: i for i, line in enumerate(lines)}
+    assert [a.id for a in ancestors(lines, by_id["input-0"])] == ["form-0", "main-0"]
+    assert [a.id for a in ancestors(lines, by_id["input-1"])] == ["main-0"]  # not form-0
+    assert [a.id for a in ancestors(lines, by_id["select-0"])] == ["form-1", "main-0"]

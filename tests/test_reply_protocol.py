@@ -353,7 +353,8 @@ def test_done_after_only_filling_a_field_is_asked_about_once(
     assert len(llm.calls) == 4
     # only a field changed, and the task names the Search button no action clicked
     assert ('Is every part of the task done? The task names button-0 "Search": no action '
-            'of yours clicked it yet.') in llm.prompts[2]
+            'of yours clicked it yet. input-0 is in form-0, which button-0 "Search" sends: '
+            'nothing changes on the page until it is pressed.') in llm.prompts[2]
     assert "q=linen" in page.url
     # a task that only fills: the second "done" stands, asked no more
     page.goto(server.url + "/search")

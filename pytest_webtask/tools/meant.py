@@ -128,6 +128,17 @@ def typed_meant(tool: str, params: dict[str, Any], state_text: str, *, click: st
                f"{target.id} is a {_what(target)}, which takes a click, not text.")
 
 
+def ancestors(lines: list[Line], index: int) -> list[Line]:
+    """The elements with an id that hold ``lines[index]``, nearest first."""
+    found = []
+    depth = lines[index].depth
+    for line in reversed(lines[:index]):
+        if line.depth < depth:
+            found.append(line)
+            depth = line.depth
+    return found
+
+
 def _inside(lines: list[Line], container: Line) -> list[Line]:
     start = lines.index(container)
     out = []

@@ -21,7 +21,7 @@ from ...llm.context import Block, Context
 from ...llm.prompts import get_examples, get_prompt
 from ...tools._sync.browser_tools import Tool
 from ...tools._sync.registry import ToolRegistry, browser_registry
-from ...tools.meant import read_lines
+from ...tools.meant import ancestors, read_lines
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change
@@ -509,10 +509,38 @@ class Agent:
         self._doubted.add(name)
         if name == "complete_unsent":
             named = self._unclicked()
-            return get_prompt("agent/proposer", name).format(named=(
-                f"The task names {', '.join(named)}: no action of yours clicked it yet. "
-                if named else ""))
+            said = (f"The task names {', '.join(named)}: no action of yours clicked it yet. "
+                    if named else "")
+            if change is not None and change.values_only:
+                said += self._unsent_forms(change.added)
+            return get_prompt("agent/proposer", name).format(named=said)
         return get_prompt("agent/proposer", name)
+
+    def _unsent_forms(self, added: list[str]) -> str:
+        """The forms holding the fields whose values changed, with their buttons: what sends
+        them ("select-0 is in form-0, which button-0 "Apply" sends: ...")."""
+        snapshot = self.browser.snapshot
+        if snapshot is None:
+            return ""
+        lines = read_lines(snapshot.text)
+        changed = {line.id for line in read_lines("\n".join(a.strip() for a in added))}
+        said = []
+        for index, line in enumerate(lines):
+            if line.id not in changed:
+                continue
+            form = next((f for f in ancestors(lines, index) if f.tag == "form"), None)
+            if form is None:
+                continue
+            buttons = []
+            for inner in lines[lines.index(form) + 1:]:
+                if inner.depth <= form.depth:
+                    break
+                if inner.kind == "clicked":
+                    buttons.append(f'{inner.id} "{inner.text}"' if inner.text else inner.id)
+            if buttons:
+                said.append(f"{line.id} is in {form.id}, which {' or '.join(buttons[:2])} "
+                            "sends: nothing changes on the page until it is pressed. ")
+        return "".join(dict.fromkeys(said))
 
     def _unclicked(self) -> list[str]:
         """The page's buttons and links whose whole text the task names ("hit submit") and
