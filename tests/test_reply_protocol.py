@@ -421,3 +421,20 @@ def test_done_on_fields_only_is_asked_before_evidence_and_may_not_be_given_up(
     assert "your evidence does not hold on the current page" in prompts[3]
     # neither question offers giving the task up: it was called done
     assert [may_give_up(r) for r in fake.requests[2:4]] == [False, False]
+
+
+PAGES = """<!doctype html><title>Products</title>
+<p>Page 1</p><a href="/pages?page=2">Next page</a>"""
+
+
+def test_a_link_the_task_names_is_not_asked_about_the_page_may_be_reached_otherwise(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/pages"] = PAGES
+    page.goto(server.url + "/pages")
+    went = {"complete": True, "message": "on page 2", "evidence": [
+        {"expect": "url", "path": "/pages", "query": {"page": "2"}}]}
+    llm = ScriptedLLM([todo([{"tool": "navigate", "parameters": {"url": "/pages?page=2"}}]),
+                       went])
+    result = Agent(page, llm).execute("go to the next page")
+    assert result.completed, result.message
+    assert len(llm.calls) == 2  # "Next page" was never clicked: not asked about

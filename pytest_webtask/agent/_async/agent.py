@@ -542,8 +542,8 @@ class AsyncAgent:
         return "".join(dict.fromkeys(said))
 
     def _unclicked(self) -> list[str]:
-        """The page's buttons and links whose whole text the task names ("hit submit") and
-        that no action of the task clicked, as page-state lines."""
+        """The page's buttons whose whole text the task names ("hit submit") and that no
+        action of the task clicked, as page-state lines."""
         assert self._task_context is not None
         snapshot = self.browser.snapshot
         if snapshot is None:
@@ -559,7 +559,8 @@ class AsyncAgent:
         named = []
         for line in read_lines(snapshot.text):
             text = " ".join(line.text.split()).casefold()
-            if (line.kind == "clicked" and text and text not in clicked
+            # buttons only: a link's page may be reached another way (navigate, "/?page=2")
+            if (line.kind == "clicked" and line.tag != "a" and text and text not in clicked
                     and re.search(rf"(?<!\w){re.escape(text)}(?!\w)", task)):
                 named.append(f'{line.id} "{line.text}"')
         return named[:3]
