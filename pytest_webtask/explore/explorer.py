@@ -43,6 +43,7 @@ from ..browser._sync.llm_browser import LLMBrowser
 from ..browser.origins import allowed, origin_of
 from ..errors import ProposalError, WebtaskError
 from ..llm.base import LLM
+from ..llm.bounded import bounded_schema
 from ..llm.context import Block, Context
 from ..llm.prompts import get_prompt
 from ..tools._sync.registry import ToolRegistry, browser_registry
@@ -427,6 +428,7 @@ class Explorer:
         context.append(Block(f"Pages explored so far:\n{known}"))
         context.append(self.registry.get_tools_context())
         context.append(page_block)
+        context.response_schema = bounded_schema(ExploreReply)
         try:
             return self.asker.ask(context, ExploreReply, "page reading")
         except BudgetExhausted as exc:

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..agent._sync.asker import Asker
+from ..llm.bounded import bounded_schema
 from ..llm.context import Block, Context
 from ..llm.prompts import get_prompt
 from .plan import PLACEHOLDER, Flow, FlowStep, TestPlan, secret_env
@@ -74,6 +75,7 @@ def plan_flows(asker: Asker, site: SiteMap, *, variables: Mapping[str, str],
     context.append(Block(f"The app: {site.app}\n\nTest data you were given:\n"
                          + ("\n".join(data) if data else "(none)")))
     context.append(Block("Site map (YAML):\n\n" + site.as_yaml()))
+    context.response_schema = bounded_schema(PlanReply)
     reply = asker.ask(context, PlanReply, "plan")
     flows = []
     for f in reply.flows:
