@@ -91,3 +91,24 @@ def test_a_field_that_only_gained_a_value_is_a_change_of_values_only() -> None:
     # a new line, or a field's other attributes changing, is more than values
     assert not change('- input-0', '- input-0 (value="a")\n- p "Thanks"')
     assert not change('- input-0 (type="text")', '- input-0 (type="password" value="a")')
+
+
+def test_the_form_holding_a_changed_field_is_named_with_the_button_that_sends_it() -> None:
+    from pytest_webtask.agent.hints import sending_forms
+
+    changed = ['  - input-0 (type="search" name="q" value="x" aria-label="Search products")']
+    assert sending_forms(STATE, changed) == (
+        'input-0 is in form-0, which button-0 "Apply" sends: nothing changes on the page '
+        'until it is pressed. ')
+    # a field in no form: nothing to say
+    assert sending_forms('- input-0\n- button-0 "Go"', ["- input-0 (value=\"x\")"]) == ""
+
+
+def test_buttons_the_task_names_and_no_action_clicked() -> None:
+    from pytest_webtask.agent.hints import named_buttons
+
+    page = '- button-0 "Submit"\n- a-0 (href="/?page=2") "Next page"\n- button-1 "Apply"'
+    assert named_buttons(page, "Type 5 and hit submit.", set()) == ['button-0 "Submit"']
+    assert named_buttons(page, "Type 5 and hit submit.", {"submit"}) == []  # clicked
+    assert named_buttons(page, "go to the next page", set()) == []  # links are not asked
+    assert named_buttons(page, "resubmit the applying form", set()) == []  # whole words

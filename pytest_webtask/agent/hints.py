@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from ..tools.meant import ancestors, inside, read_lines
+
 MAX_LINES = 5
 MAX_LINE = 200
 MAX_CONTROLS = 6  # a container holding more is a list, not one item
@@ -133,3 +135,38 @@ def hint(state_text: str, phrase: str) -> str:
                 + ", ".join(words) + ".")
     return ("Lines of the page state above that hold words of it:\n"
             + "\n".join(f"  {line}" for line in lines))
+
+
+def sending_forms(state_text: str, changed: list[str]) -> str:
+    """For the fields on ``changed`` page-state lines (those whose values changed), the form
+    holding each and the buttons that send it, as a sentence each: "select-0 is in form-0,
+    which button-0 "Apply" sends: nothing changes on the page until it is pressed."""
+    lines = read_lines(state_text)
+    ids = {line.id for line in read_lines("\n".join(c.strip() for c in changed))}
+    said = []
+    for index, line in enumerate(lines):
+        form = next((f for f in ancestors(lines, index) if f.tag == "form"), None) \
+            if line.id in ids else None
+        if form is None:
+            continue
+        buttons = [f'{b.id} "{b.text}"' if b.text else b.id
+                   for b in inside(lines, form) if b.kind == "clicked"]
+        if buttons:
+            said.append(f"{line.id} is in {form.id}, which {' or '.join(buttons[:2])} "
+                        "sends: nothing changes on the page until it is pressed. ")
+    return "".join(dict.fromkeys(said))
+
+
+def named_buttons(state_text: str, task: str, clicked: set[str], limit: int = 3
+                  ) -> list[str]:
+    """The page's buttons whose whole text ``task`` names ("hit submit") and whose text is
+    not in ``clicked`` (case aside), as ``button-0 "Submit"``. Links are left out: the page
+    a link opens may be reached another way (navigate to "/?page=2")."""
+    task = " ".join(task.split()).casefold()
+    named = []
+    for line in read_lines(state_text):
+        text = " ".join(line.text.split()).casefold()
+        if (line.kind == "clicked" and line.tag != "a" and text and text not in clicked
+                and re.search(rf"(?<!\w){re.escape(text)}(?!\w)", task)):
+            named.append(f'{line.id} "{line.text}"')
+    return named[:limit]

@@ -104,7 +104,7 @@ def select_meant(params: dict[str, Any], state_text: str, *, check: str, click: 
         return _as(click, target, f"{said} {click} {target.id}: {target.id} is a "
                    f"{_what(target)}, not a dropdown.")
     # a container (a menu, a list, a group): the one element inside it that says the value
-    found = [line for line in _inside(lines, target) if line.says(value)]
+    found = [line for line in inside(lines, target) if line.says(value)]
     if not found:
         return None
     deepest = max(line.depth for line in found)
@@ -139,7 +139,8 @@ def ancestors(lines: list[Line], index: int) -> list[Line]:
     return found
 
 
-def _inside(lines: list[Line], container: Line) -> list[Line]:
+def inside(lines: list[Line], container: Line) -> list[Line]:
+    """The elements with an id inside ``container``, in page order."""
     start = lines.index(container)
     out = []
     for line in lines[start + 1:]:

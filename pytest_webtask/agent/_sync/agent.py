@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -21,11 +20,10 @@ from ...llm.context import Block, Context
 from ...llm.prompts import get_examples, get_prompt
 from ...tools._sync.browser_tools import Tool
 from ...tools._sync.registry import ToolRegistry, browser_registry
-from ...tools.meant import ancestors, read_lines
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change
-from ..hints import hint
+from ..hints import hint, named_buttons, sending_forms
 from ..loops import FutileRepeat, RepeatedFailure
 from ..models import ProposalResult, Step, TaskResult
 from ..parsing import ProposalModel, proposal_from, show
@@ -497,74 +495,37 @@ class Agent:
         ctx = self._task_context
         if checked_statement(ctx.task) is not None or not ctx.steps:
             return None
-        change = ctx.steps[-1].change
-        name = None
-        if proposal.impossible:
-            name = "impossible_tried"
-        elif proposal.complete and "complete_unsent" not in self._doubted and (
-                (change is not None and change.values_only) or self._unclicked()):
-            name = "complete_unsent"
-        if name is None or name in self._doubted:
+        if proposal.impossible and "impossible_tried" not in self._doubted:
+            self._doubted.add("impossible_tried")
+            return get_prompt("agent/proposer", "impossible_tried")
+        if not proposal.complete or "complete_unsent" in self._doubted:
             return None
-        self._doubted.add(name)
-        if name == "complete_unsent":
-            named = self._unclicked()
-            said = (f"The task names {', '.join(named)}: no action of yours clicked it yet. "
-                    if named else "")
-            if change is not None and change.values_only:
-                said += self._unsent_forms(change.added)
-            return get_prompt("agent/proposer", name).format(named=said)
-        return get_prompt("agent/proposer", name)
-
-    def _unsent_forms(self, added: list[str]) -> str:
-        """The forms holding the fields whose values changed, with their buttons: what sends
-        them ("select-0 is in form-0, which button-0 "Apply" sends: ...")."""
-        snapshot = self.browser.snapshot
-        if snapshot is None:
-            return ""
-        lines = read_lines(snapshot.text)
-        changed = {line.id for line in read_lines("\n".join(a.strip() for a in added))}
-        said = []
-        for index, line in enumerate(lines):
-            if line.id not in changed:
-                continue
-            form = next((f for f in ancestors(lines, index) if f.tag == "form"), None)
-            if form is None:
-                continue
-            buttons = []
-            for inner in lines[lines.index(form) + 1:]:
-                if inner.depth <= form.depth:
-                    break
-                if inner.kind == "clicked":
-                    buttons.append(f'{inner.id} "{inner.text}"' if inner.text else inner.id)
-            if buttons:
-                said.append(f"{line.id} is in {form.id}, which {' or '.join(buttons[:2])} "
-                            "sends: nothing changes on the page until it is pressed. ")
-        return "".join(dict.fromkeys(said))
+        change = ctx.steps[-1].change
+        fields_only = change is not None and change.values_only
+        named = self._unclicked()
+        if not fields_only and not named:
+            return None
+        self._doubted.add("complete_unsent")
+        said = (f"The task names {', '.join(named)}: no action of yours clicked it yet. "
+                if named else "")
+        if change is not None and fields_only:
+            said += sending_forms(self.browser.snapshot.text, change.added) \
+                if self.browser.snapshot is not None else ""
+        return get_prompt("agent/proposer", "complete_unsent").format(named=said)
 
     def _unclicked(self) -> list[str]:
-        """The page's buttons whose whole text the task names ("hit submit") and that no
-        action of the task clicked, as page-state lines."""
-        assert self._task_context is not None
-        snapshot = self.browser.snapshot
+        """The page's buttons whose whole text the task names and that no action of the
+        task clicked (an action that types, fill or select, targets a field)."""
+        assert self._task_context is not None and self.tool_registry is not None
+        snapshot, registry = self.browser.snapshot, self.tool_registry
         if snapshot is None:
             return []
-        task = " ".join(self._task_context.task.split()).casefold()
-        # what an action that types (fill, select) targets is a field, not a button
         clicked = {(e.target.text or e.target.name or "").casefold()
                    for s in self._task_context.steps
                    for a, e in zip(s.proposal.actions, s.executions, strict=False)
                    if e.success and e.target is not None
-                   and not getattr(self.tool_registry and self.tool_registry.get(a.tool),
-                                   "typed", False)}
-        named = []
-        for line in read_lines(snapshot.text):
-            text = " ".join(line.text.split()).casefold()
-            # buttons only: a link's page may be reached another way (navigate, "/?page=2")
-            if (line.kind == "clicked" and line.tag != "a" and text and text not in clicked
-                    and re.search(rf"(?<!\w){re.escape(text)}(?!\w)", task)):
-                named.append(f'{line.id} "{line.text}"')
-        return named[:3]
+                   and not getattr(registry.get(a.tool), "typed", False)}
+        return named_buttons(snapshot.text, self._task_context.task, clicked)
 
     def execute(self, task: str, max_steps: int = MAX_STEPS,
                       resources: dict[str, str] | None = None,
