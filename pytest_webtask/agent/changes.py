@@ -23,13 +23,12 @@ def _plain(line: str) -> str:
 
 
 # what a field holds, as the page state shows it: its value, a select's choice, a box's tick
-_HOLDS = re.compile(r' (?:value|selected)="(?:[^"\\]|\\.)*"| checked\b')
+_HOLDS = re.compile(r'(?<=[( ])(?:value|selected)="(?:[^"\\]|\\.)*" ?|(?<=[( ])checked\b ?')
 
 
 def _without_values(line: str) -> str:
-    # "- input (value="x")" is "- input" without its value: the parentheses go too
-    plain = _HOLDS.sub("", _plain(line).replace("(", "( "))
-    return re.sub(r" \(\s*\)", "", plain.replace("( ", "(").replace("(  ", "("))
+    # "- input (value="x")" is "- input" without its value: empty parentheses go too
+    return re.sub(r" \(\)", "", _HOLDS.sub("", _plain(line)).replace(" )", ")"))
 
 
 def field_value(text: str, element_id: str) -> str | None:
