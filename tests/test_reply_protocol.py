@@ -438,3 +438,45 @@ def test_a_link_the_task_names_is_not_asked_about_the_page_may_be_reached_otherw
     result = Agent(page, llm).execute("go to the next page")
     assert result.completed, result.message
     assert len(llm.calls) == 2  # "Next page" was never clicked: not asked about
+
+
+SIZES = """<!doctype html><title>Tote</title>
+<label>Size <select name="size"><option>One size</option></select></label>
+<label>Colour <select name="colour"><option>Red</option><option>Blue</option></select></label>
+<label>Note <select name="note">""" + "".join(
+    f"<option>A rather long note number {n}</option>" for n in range(12)) + """</select></label>
+<label><input type="radio" name="wrap" value="gift"> Gift wrap</label>
+<button onclick="out.textContent = 'Added ' + document.querySelector('[name=size]').value">
+Add to cart</button><p id="out"></p>"""
+
+
+def select_branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """The parameter schemas a reply schema offers the select tool, one per branch."""
+    todo = next(b for b in schema["anyOf"] if "actions" in b["properties"])
+    tools = todo["properties"]["actions"]["items"]["anyOf"]
+    return [t["properties"]["parameters"] for t in tools
+            if t["properties"]["tool"] == {"const": "select"}]
+
+
+def test_a_dropdown_is_offered_only_its_own_options(page: Page, server: LocalServer) -> None:
+    server.pages["/tote"] = SIZES
+    page.goto(server.url + "/tote")
+    added = {"complete": True, "message": "added", "evidence": [
+        {"expect": "text", "text": "Added One size"}]}
+    llm = ScriptedLLM([todo([
+        {"tool": "select", "parameters": {"element_id": "select-0", "value": "One size"}},
+        {"tool": "click", "parameters": {"element_id": "button-0"}}]), added])
+    result = Agent(page, llm).execute("add the tote in size S to the cart")
+    assert result.completed, result.message
+    branches = select_branches(llm.calls[0].context.response_schema)
+    values = {tuple(b["properties"]["element_id"]["enum"]): b["properties"]["value"]
+              for b in branches}
+    # "S" cannot be written where the one size is "One size"; each dropdown its own options
+    assert values[("select-0",)] == {"enum": ["One size"]}
+    assert values[("select-1",)] == {"enum": ["Red", "Blue"]}
+    # a dropdown whose options the page state clipped, and any other target (a select on a
+    # radio button means checking it), take any text
+    rest = next(ids for ids in values if len(ids) > 1)
+    assert "select-2" in rest and "input-0" in rest
+    assert not {"select-0", "select-1"} & set(rest)
+    assert values[rest] == {"type": "string"}

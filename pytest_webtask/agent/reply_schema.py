@@ -11,7 +11,7 @@ saying it), then whether the task is done, then what proves it or what to do.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -27,12 +27,16 @@ STATES = ["checked", "unchecked", "enabled", "disabled", "expanded", "collapsed"
 
 def reply_schema(tools: Iterable[tuple[str, type[BaseModel]]], ids: Sequence[str],
                  banned: Collection[tuple[str, str]] = (), *,
-                 impossible: bool = True, done: bool = True) -> dict[str, Any]:
+                 impossible: bool = True, done: bool = True,
+                 choices: Mapping[str, tuple[str, Mapping[str, Sequence[str]]]] | None = None,
+                 ) -> dict[str, Any]:
     """The JSON schema of a proposer reply for ``tools`` (name, parameter model) on a page
     whose element ids are ``ids``. ``banned`` (tool, element id) pairs are not offered: what
     was tried on this page and did not change it. A tool whose every target is banned is
     left out. Without ``impossible``, the reply may not give the task up; without ``done``,
-    it may not call it done."""
+    it may not call it done. ``choices`` maps a tool to one of its parameters and, per
+    target, the values it may take there (a dropdown's options): on those targets the
+    parameter is that enum."""
     ids = list(dict.fromkeys(ids))
     message = {"type": "string", "minLength": 1, "maxLength": MAX_MESSAGE}
     finished = _object({
@@ -44,8 +48,14 @@ def reply_schema(tools: Iterable[tuple[str, type[BaseModel]]], ids: Sequence[str
     actions = []
     for name, params in tools:
         targets = [i for i in ids if (name, i) not in banned]
-        if targets or not ids or not _takes_target(params):
-            actions.append(_action(name, params, targets if ids else ids))
+        param, values = (choices or {}).get(name, ("", {}))
+        chosen = [i for i in targets if values.get(i)]
+        for i in chosen:  # this target's own values
+            actions.append(_action(name, params, [i],
+                                   {param: {"enum": list(dict.fromkeys(values[i]))}}))
+        rest = [i for i in targets if i not in chosen]
+        if rest or not ids or not _takes_target(params):
+            actions.append(_action(name, params, rest if ids else ids))
     todo = _object({
         "message": message,
         "complete": {"const": False},
@@ -78,22 +88,25 @@ def _id(ids: Sequence[str]) -> dict[str, Any]:
     return {"type": "string", "enum": list(ids)} if ids else {"type": "string"}
 
 
-def _action(name: str, params: type[BaseModel], ids: Sequence[str]) -> dict[str, Any]:
+def _action(name: str, params: type[BaseModel], ids: Sequence[str],
+            fixed: Mapping[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     return _object({
         "tool": {"const": name},
-        "parameters": _parameters(params, ids),
+        "parameters": _parameters(params, ids, fixed or {}),
         "reason": {"type": "string", "maxLength": MAX_REASON},
     }, required=["tool", "parameters"])
 
 
-def _parameters(params: type[BaseModel], ids: Sequence[str]) -> dict[str, Any]:
+def _parameters(params: type[BaseModel], ids: Sequence[str],
+                fixed: Mapping[str, dict[str, Any]]) -> dict[str, Any]:
     """A tool's parameter model as a plain schema: optional fields may be left out (never
-    null), ids come from the page."""
+    null), ids come from the page, a ``fixed`` parameter has the schema given."""
     schema = params.model_json_schema()
     defs = schema.get("$defs", {})
     props: dict[str, Any] = {}
     for name, prop in schema.get("properties", {}).items():
-        props[name] = _id(ids) if name in ID_FIELDS else _plain(prop, defs)
+        props[name] = (fixed[name] if name in fixed else
+                       _id(ids) if name in ID_FIELDS else _plain(prop, defs))
     required = [n for n in schema.get("required", []) if n in props]
     one_of = [n for n in ("element_id", "text") if n in props and n not in required]
     if len(one_of) == 2 and not required:  # a pointer tool: an element id or a text

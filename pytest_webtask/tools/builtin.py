@@ -98,6 +98,7 @@ class Select(OnElement):
     params_class = SelectParams
     method = "select_option"
     typed = True
+    choices = ("value", "options")
 
     @classmethod
     def instead(cls, params: dict[str, Any], state_text: str

@@ -77,6 +77,20 @@ def read_lines(state_text: str) -> list[Line]:
     return lines
 
 
+def choice_values(state_text: str, attribute: str) -> dict[str, list[str]]:
+    """Per element id, the ``|``-separated items of its ``attribute`` (a dropdown's
+    options); an element whose list the page state clipped (``…``) is left out: its other
+    items are not known."""
+    out = {}
+    for line in read_lines(state_text):
+        value = line.attrs.get(attribute)
+        if value and not value.endswith("…"):
+            items = [v for v in value.split("|") if v.strip()]
+            if items:
+                out[line.id] = items
+    return out
+
+
 def select_meant(params: dict[str, Any], state_text: str, *, check: str, click: str
                  ) -> tuple[str, dict[str, Any], str] | None:
     """The action a ``select`` with ``params`` meant (the ``check`` or ``click`` tool's name,

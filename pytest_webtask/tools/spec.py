@@ -57,6 +57,11 @@ class ToolSpec:
     url_param: ClassVar[str | None] = None
     # The open tabs the tool needs to be offered: a tab tool is no use with one tab.
     tabs_needed: ClassVar[int] = 1
+    # (parameter, page-state attribute): on a target whose line has that attribute (a
+    # dropdown's ``options="S|M|L"``), the parameter is one of its ``|``-separated items, and
+    # a reply schema offers only those (a small model chose "S" where the one size is
+    # "One size", six times over).
+    choices: ClassVar[tuple[str, str] | None] = None
 
     @classmethod
     def instead(cls, params: dict[str, Any], state_text: str

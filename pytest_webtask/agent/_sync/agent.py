@@ -20,6 +20,7 @@ from ...llm.context import Block, Context
 from ...llm.prompts import get_examples, get_prompt
 from ...tools._sync.browser_tools import Tool
 from ...tools._sync.registry import ToolRegistry, browser_registry
+from ...tools.meant import choice_values
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change
@@ -100,10 +101,13 @@ class Proposer:
         # a tab tool is not offered while one tab is open: "tab" in a task is most often a
         # tab widget on the page, which a small model would otherwise switch_tab to
         tabs = len(self.browser.page.context.pages)
-        offered = [(t.name, t.params_class) for t in self.tools.tools()
-                   if getattr(t, "tabs_needed", 1) <= tabs]
+        tools = [t for t in self.tools.tools() if getattr(t, "tabs_needed", 1) <= tabs]
+        offered = [(t.name, t.params_class) for t in tools]
+        # a parameter whose values the page lists (a dropdown's options) is one of them
+        choices = {t.name: (spec[0], choice_values(state.text, spec[1])) for t in tools
+                   if (spec := getattr(t, "choices", None)) and state is not None}
         context.response_schema = reply_schema(offered, ids, banned,
-            impossible=tried if give_up is None else give_up, done=done)
+            impossible=tried if give_up is None else give_up, done=done, choices=choices)
         return context  # the asker masks secrets before anything is sent
 
     def question(self, last: Step | None, state: PageState | None = None) -> Block:
