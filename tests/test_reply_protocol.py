@@ -480,3 +480,41 @@ def test_a_dropdown_is_offered_only_its_own_options(page: Page, server: LocalSer
     assert "select-2" in rest and "input-0" in rest
     assert not {"select-0", "select-1"} & set(rest)
     assert values[rest] == {"type": "string"}
+
+
+PANEL = """<!doctype html><title>Tote</title>
+<button onclick="panel.hidden = false">Details</button>
+<aside id="panel" hidden><p>Category: Accessories</p>
+<button onclick="panel.hidden = true">Close details</button></aside>"""
+
+
+def test_an_action_that_undid_the_step_before_is_said_and_not_offered_there_again(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/panel"] = PANEL
+    page.goto(server.url + "/panel")
+    click = [{"tool": "click", "parameters": {"element_id": "button-0"}}]
+    close = [{"tool": "click", "parameters": {"element_id": "button-1"}}]
+    shown = {"complete": True, "message": "open", "evidence": [
+        {"expect": "text", "text": "Category: Accessories"}]}
+    llm = ScriptedLLM([todo(click), todo(close), todo(click), shown])
+    result = Agent(page, llm).execute("open the details")
+    assert result.completed, result.message
+    assert "This undid step 1 (click" not in llm.prompts[1]
+    assert "This undid step 1 (click" in llm.prompts[2]
+    offered = [clickable(c.context.response_schema) for c in llm.calls]
+    # the panel open: its close button is offered, until it has undone the step before it
+    assert "button-1" in offered[1]
+    assert offered[2] == {"button-0"}
+    assert "button-1" not in offered[3] and "button-0" in offered[3]
+    assert "This undid" not in llm.prompts[3]
+
+
+def test_a_step_that_changes_the_page_on_is_no_undo(page: Page, server: LocalServer) -> None:
+    page.goto(serve(server) + "/counter")
+    add = [{"tool": "click", "parameters": {"element_id": "button-0"}}]
+    two = {"complete": True, "message": "two", "evidence": [{"expect": "text", "text": "2"}]}
+    llm = ScriptedLLM([todo(add), todo(add), two])
+    result = Agent(page, llm).execute("add one twice")
+    assert result.completed, result.message
+    assert not any("This undid" in p for p in llm.prompts)
+    assert "button-0" in clickable(llm.calls[2].context.response_schema)

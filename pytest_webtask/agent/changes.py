@@ -102,6 +102,12 @@ class PageChange:
         return "\n".join(lines)
 
 
+def page_key(state: PageState) -> tuple[str, list[str]]:
+    """A reading as two readings of the same page have it: its URL and its lines, ids'
+    numbers left out."""
+    return state.url, [_plain(x) for x in state.text.splitlines() if x.strip()]
+
+
 def page_change(before: PageState, after: PageState) -> PageChange:
     """The difference between two readings of the page."""
     old = before.text.splitlines()

@@ -22,7 +22,7 @@ from ...tools._async.registry import AsyncToolRegistry, browser_registry
 from ...tools.meant import choice_values
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
-from ..changes import field_value, page_change
+from ..changes import field_value, page_change, page_key
 from ..hints import hint, named_buttons, sending_forms
 from ..loops import FutileRepeat, RepeatedFailure
 from ..models import ProposalResult, Step, TaskResult
@@ -65,6 +65,14 @@ class AsyncProposer:
         self.seen: PageState | None = None  # the page state the last request showed
         self.start: PageState | None = None  # the page state the task's first request showed
         self.futile: FutileRepeat | None = None  # what this page no longer offers
+        # per step (by its number), the reading its actions ran on
+        self.before: dict[int, PageState] = {}
+        # a step whose actions undid the one before it (the page went back to how it was):
+        # its number; and, per page where such actions ran, those (tool, element id) pairs,
+        # not offered on that page again (a model opened a panel, then closed it, and again)
+        self.undo: int | None = None
+        self.undid: set[int] = set()  # the steps that undid the one before them
+        self.undoing: list[tuple[tuple[str, list[str]], set[tuple[str, str]]]] = []
 
     async def build_context(self, *, done: bool = True, give_up: bool | None = None
                             ) -> Context:
@@ -76,6 +84,7 @@ class AsyncProposer:
         if (last is not None and last.change is None and last.executions
                 and self.seen is not None and state is not None):
             last.change = page_change(self.seen, state)
+            self._undid(last, self.seen, state)
             if self.after_change is not None:
                 self.after_change(last)
         self.seen = state
@@ -92,7 +101,10 @@ class AsyncProposer:
         page.text = f"{page.text}\n\n---\n\n{self.question(last, state).text}"
         context.append(page)
         ids = list(state.elements) if state is not None else []
-        banned = self.futile.banned if self.futile is not None else set()
+        banned = set(self.futile.banned) if self.futile is not None else set()
+        if state is not None:  # on a page where an action undid the step before it
+            banned |= {pair for key, pairs in self.undoing if key == page_key(state)
+                       for pair in pairs}
         # a task is given up only once something was tried (a check's statement may be false
         # at once): a small model gives up on what it does not see at first sight
         tried = checked_statement(self.task.task) is not None or any(
@@ -108,6 +120,26 @@ class AsyncProposer:
         context.response_schema = reply_schema(offered, ids, banned,
             impossible=tried if give_up is None else give_up, done=done, choices=choices)
         return context  # the asker masks secrets before anything is sent
+
+    def _undid(self, last: Step, before: PageState, after: PageState) -> None:
+        """Did ``last``'s actions take the page back to how it was before the step before
+        it? Then they are not offered on ``before``'s page again."""
+        n = len(self.task.steps)
+        self.before[n] = before
+        self.undo = None
+        prev = self.task.steps[-2] if n >= 2 else None
+        first = self.before.get(n - 1)
+        if (prev is None or first is None or prev.change is None or prev.change.unchanged
+                or last.change is None or last.change.unchanged or n - 1 in self.undid
+                or page_key(first) != page_key(after)):
+            return  # (doing again what an undo undid is the way on, no undo)
+        self.undo = n - 1
+        self.undid.add(n)
+        pairs = {(a.tool, a.parameters["element_id"]) for a, e in
+                 zip(last.proposal.actions, last.executions, strict=False)
+                 if e.success and isinstance(a.parameters.get("element_id"), str)}
+        if pairs:
+            self.undoing.append((page_key(before), pairs))
 
     def question(self, last: Step | None, state: PageState | None = None) -> Block:
         """What the last actions changed, then the question asked first: is the task done
@@ -128,6 +160,11 @@ class AsyncProposer:
             tried = ", ".join(f"{tool} {target}" for tool, target in sorted(self.futile.banned))
             changes += (f"\nTried on this page without changing it, not offered again until "
                         f"the page changes: {tried}.")
+        if self.undo is not None and self.undo == len(self.task.steps) - 1:
+            before = self.task.steps[self.undo - 1].proposal.actions
+            did = ", ".join(f"{a.tool} {show(a.parameters, 120)}" for a in before)
+            changes += "\n" + get_prompt("agent/proposer", "undone").format(
+                step=self.undo, actions=did).strip()
         return Block(get_prompt("agent/proposer", "changes").format(
             step=len(self.task.steps), actions=actions, changes=changes,
             task=self.task.task, lines=lines))
