@@ -112,3 +112,7 @@ def test_buttons_the_task_names_and_no_action_clicked() -> None:
     assert named_buttons(page, "Type 5 and hit submit.", {"submit"}) == []  # clicked
     assert named_buttons(page, "go to the next page", set()) == []  # links are not asked
     assert named_buttons(page, "resubmit the applying form", set()) == []  # whole words
+    # a link the task quotes is named: 'find and click on the link "aliquet"'
+    assert named_buttons(page, 'Click on the link "Next page".', set()) == \
+        ['a-0 "Next page"']
+    assert named_buttons(page, "Click on the link “next page”.", {"next page"}) == []

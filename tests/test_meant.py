@@ -106,3 +106,117 @@ def test_ancestors_are_the_elements_that_hold_a_line_not_earlier_siblings() -> N
     assert [a.id for a in ancestors(lines, by_id["input-0"])] == ["form-0", "main-0"]
     assert [a.id for a in ancestors(lines, by_id["input-1"])] == ["main-0"]  # not form-0
     assert [a.id for a in ancestors(lines, by_id["select-0"])] == ["form-1", "main-0"]
+
+
+def test_a_date_or_time_as_people_write_it_is_filled_in_the_fields_own_format() -> None:
+    from pytest_webtask.tools.meant import field_format
+
+    state = '- input-0 (type="date")\n- input-1 (type="time")\n- input-2 (name="note")'
+    assert Type.instead({"element_id": "input-0", "value": "05/20/2010"}, state) == (
+        "fill", {"element_id": "input-0", "value": "2010-05-20"},
+        "type '05/20/2010' on input-0 ran as fill '2010-05-20': input-0 is a date field, "
+        "which takes yyyy-mm-dd.")
+    got = Fill.instead({"element_id": "input-1", "value": "9:37 PM"}, state)
+    assert got is not None and got[:2] == ("fill", {"element_id": "input-1", "value": "21:37"})
+    # typed key by key into a date field, its own format is filled (a field takes no keys)
+    assert Type.instead({"element_id": "input-0", "value": "2010-05-20"}, state) is not None
+    # as proposed: already in the format, a placeholder, no date, no date field
+    assert Fill.instead({"element_id": "input-0", "value": "2010-05-20"}, state) is None
+    assert Fill.instead({"element_id": "input-0", "value": "{when}"}, state) is None
+    assert Fill.instead({"element_id": "input-0", "value": "tomorrow"}, state) is None
+    assert Fill.instead({"element_id": "input-2", "value": "05/20/2010"}, state) is None
+    assert field_format("month", "May 2010") == "2010-05"
+    assert field_format("datetime-local", "05/20/2010 9:37 PM") == "2010-05-20T21:37"
+    assert field_format("time", "9:37:05 AM") == "09:37:05"
+
+
+DATES = """<!doctype html><title>When</title>
+<input type="date" id="d"><input type="time" id="t">
+<button onclick="out.textContent = 'Sent ' + d.value + ' ' + t.value">Submit</button>
+<p id="out"></p>"""
+
+
+def test_a_date_typed_as_written_reaches_the_field_and_the_recording(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/when"] = DATES
+    page.goto(server.url + "/when")
+    llm = ScriptedLLM([
+        {"complete": False, "message": "m", "actions": [
+            {"tool": "type", "parameters": {"element_id": "input-0", "value": "05/20/2010"}},
+            {"tool": "fill", "parameters": {"element_id": "input-1", "value": "9:37 PM"}},
+            {"tool": "click", "parameters": {"element_id": "button-0"}}]},
+        {"complete": True, "message": "sent", "evidence": [
+            {"expect": "text", "text": "Sent 2010-05-20 21:37"}]}])
+    result = Agent(page, llm).execute("enter 05/20/2010 and 9:37 PM and submit")
+    assert result.completed, result.message
+    assert page.locator("#out").inner_text() == "Sent 2010-05-20 21:37"
+    assert [(a.tool, a.parameters.get("value")) for a in result.steps[0].proposal.actions] \
+        == [("fill", "2010-05-20"), ("fill", "21:37"), ("click", None)]
+
+
+COVERED = """<!doctype html><title>Pick a date</title>
+<button onclick="out.textContent = 'sent'">Submit</button><p id="out"></p>
+<div id="calendar" style="position: fixed; inset: 0; background: white">March 2016</div>"""
+
+
+def test_a_click_on_a_covered_element_names_what_covers_it(page: Page) -> None:
+    from playwright.sync_api import Error
+
+    from pytest_webtask.tools._sync.registry import _playwright_message
+
+    page.set_content(COVERED)
+    try:
+        page.locator("button").click(timeout=600)
+    except Error as exc:
+        said = _playwright_message(exc)
+    else:
+        raise AssertionError("the covered button took the click")
+    assert 'it is covered by <div id="calendar"' in said, said
+    assert "press Escape" in said
+
+
+NAMES = """<!doctype html><title>Names</title>
+<select multiple id="s"><option>Theodora</option><option>Catherine</option>
+<option>Corrine</option></select>
+<button onclick="out.textContent = 'Sent ' + Array.from(s.selectedOptions, o => o.text)
+  .join('+')">Submit</button><p id="out"></p>"""
+
+
+def test_several_options_of_a_list_that_takes_several_are_chosen_together(
+        page: Page, server: LocalServer) -> None:
+    from pytest_webtask.tools.meant import choice_values
+
+    server.pages["/names"] = NAMES
+    page.goto(server.url + "/names")
+    llm = ScriptedLLM([
+        {"complete": False, "message": "m", "actions": [
+            {"tool": "select", "parameters": {"element_id": "select-0",
+                                              "value": "corrine, Catherine"}},
+            {"tool": "click", "parameters": {"element_id": "button-0"}}]},
+        {"complete": True, "message": "sent", "evidence": [
+            {"expect": "text", "text": "Sent Catherine+Corrine"}]}])
+    result = Agent(page, llm).execute("select Corrine, Catherine and click Submit")
+    assert result.completed, result.message
+    assert page.locator("#out").inner_text() == "Sent Catherine+Corrine"
+    action = result.steps[0].proposal.actions[0]
+    assert (action.tool, action.parameters["value"]) == ("select", ["Corrine", "Catherine"])
+    state = llm.prompts[1].split("Current Page State:")[-1]
+    assert 'select-0 (multiple options="Theodora|Catherine|Corrine" ' \
+        'selected="Catherine|Corrine")' in state
+    # a list that takes several is offered any text (its options are no single choice)
+    assert choice_values(state, "options") == {}
+
+
+def test_a_select_of_several_exports_a_list() -> None:
+    class C:
+        params = {"value": ["Corrine", "{name}"]}
+
+        def element(self) -> str:
+            return "page.locator('#s')"
+
+        def expr(self, text: str) -> str:
+            return "params['name']" if text == "{name}" else repr(text)
+
+    assert Select.code(C()) == ["page.locator('#s').select_option(['Corrine', params['name']])"]  # type: ignore[arg-type]
+    assert Select.instead({"element_id": "select-0", "value": "A, B"},
+                          '- select-0 (options="A|B")') is None  # takes one

@@ -160,13 +160,16 @@ def sending_forms(state_text: str, changed: list[str]) -> str:
 def named_buttons(state_text: str, task: str, clicked: set[str], limit: int = 3
                   ) -> list[str]:
     """The page's buttons whose whole text ``task`` names ("hit submit") and whose text is
-    not in ``clicked`` (case aside), as ``button-0 "Submit"``. Links are left out: the page
-    a link opens may be reached another way (navigate to "/?page=2")."""
+    not in ``clicked`` (case aside), as ``button-0 "Submit"``. A link counts only when the
+    task quotes its text ('click on the link "aliquet"'): the page a link opens may be
+    reached another way (navigate to "/?page=2")."""
     task = " ".join(task.split()).casefold()
     named = []
     for line in read_lines(state_text):
         text = " ".join(line.text.split()).casefold()
-        if (line.kind == "clicked" and line.tag != "a" and text and text not in clicked
+        quoted = any(f"{q}{text}{e}" in task for q, e in ('""', "''", "“”", "‘’"))
+        if (line.kind == "clicked" and (line.tag != "a" or quoted) and text
+                and text not in clicked
                 and re.search(rf"(?<!\w){re.escape(text)}(?!\w)", task)):
             named.append(f'{line.id} "{line.text}"')
     return named[:limit]

@@ -385,8 +385,10 @@
     } else if (tag === 'select') {
       add('name', el.getAttribute('name'));
       const opts = Array.from(el.options).map((o) => norm(o.text));
+      if (el.multiple) out.push('multiple');
       add('options', opts.join('|'), 200);
-      if (el.selectedIndex >= 0 && el.options[el.selectedIndex]) add('selected', norm(el.options[el.selectedIndex].text));
+      if (el.multiple) add('selected', Array.from(el.selectedOptions).map((o) => norm(o.text)).join('|'));
+      else if (el.selectedIndex >= 0 && el.options[el.selectedIndex]) add('selected', norm(el.options[el.selectedIndex].text));
     } else if (tag === 'button') {
       const t = el.getAttribute('type');
       if (t && t !== 'submit') add('type', t);

@@ -75,7 +75,8 @@ class Fill(OnElement):
     @classmethod
     def instead(cls, params: dict[str, Any], state_text: str
                 ) -> tuple[str, dict[str, Any], str] | None:
-        return typed_meant(cls.name, params, state_text, click=Click.name)
+        return typed_meant(cls.name, params, state_text, click=Click.name,
+                           fill=Fill.name)
 
 
 class Type(OnElement):
@@ -89,7 +90,8 @@ class Type(OnElement):
     @classmethod
     def instead(cls, params: dict[str, Any], state_text: str
                 ) -> tuple[str, dict[str, Any], str] | None:
-        return typed_meant(cls.name, params, state_text, click=Click.name)
+        return typed_meant(cls.name, params, state_text, click=Click.name,
+                           fill=Fill.name)
 
 
 class Select(OnElement):
@@ -104,7 +106,15 @@ class Select(OnElement):
     def instead(cls, params: dict[str, Any], state_text: str
                 ) -> tuple[str, dict[str, Any], str] | None:
         # "Select AU": a radio button, a checkbox, a menu or a button is no dropdown
-        return select_meant(params, state_text, check=CheckBox.name, click=Click.name)
+        return select_meant(params, state_text, check=CheckBox.name, click=Click.name,
+                            select=cls.name)
+
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
+        value = c.params.get("value", "")
+        if isinstance(value, list):  # several options of a list that takes several
+            return [f"{c.element()}.select_option([{', '.join(c.expr(str(v)) for v in value)}])"]
+        return super().code(c)
 
 
 class Press(ToolSpec):

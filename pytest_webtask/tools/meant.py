@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 _LINE = re.compile(r"^(?P<indent> *)- (?P<id>[a-z][a-z0-9]*-\d+)(?: \((?P<attrs>.*?)\))?"
@@ -32,6 +33,7 @@ class Line:
     attrs: dict[str, str]
     text: str
     depth: int
+    flags: frozenset[str] = frozenset()  # the attributes without a value: checked, multiple
 
     @property
     def tag(self) -> str:
@@ -71,37 +73,50 @@ def read_lines(state_text: str) -> list[Line]:
         m = _LINE.match(raw)
         if m is None:
             continue
-        attrs = {k: v.replace('\\"', '"') for k, v in _ATTR.findall(m.group("attrs") or "")}
+        found = m.group("attrs") or ""
+        attrs = {k: v.replace('\\"', '"') for k, v in _ATTR.findall(found)}
         lines.append(Line(m.group("id"), attrs, (m.group("text") or "").replace('\\"', '"'),
-                          len(m.group("indent")) // 2))
+                          len(m.group("indent")) // 2,
+                          frozenset(re.findall(r"\b[a-z]+\b", _ATTR.sub("", found)))))
     return lines
 
 
 def choice_values(state_text: str, attribute: str) -> dict[str, list[str]]:
     """Per element id, the ``|``-separated items of its ``attribute`` (a dropdown's
     options); an element whose list the page state clipped (``…``) is left out: its other
-    items are not known."""
+    items are not known; so is a list that takes several (``multiple``)."""
     out = {}
     for line in read_lines(state_text):
         value = line.attrs.get(attribute)
-        if value and not value.endswith("…"):
+        if value and not value.endswith("…") and "multiple" not in line.flags:
             items = [v for v in value.split("|") if v.strip()]
             if items:
                 out[line.id] = items
     return out
 
 
-def select_meant(params: dict[str, Any], state_text: str, *, check: str, click: str
-                 ) -> tuple[str, dict[str, Any], str] | None:
+def select_meant(params: dict[str, Any], state_text: str, *, check: str, click: str,
+                 select: str) -> tuple[str, dict[str, Any], str] | None:
     """The action a ``select`` with ``params`` meant (the ``check`` or ``click`` tool's name,
     its parameters) and why it runs instead, when the page state makes that unambiguous;
-    None when the select runs as proposed."""
+    several options of a list that takes several, written as one ("Corrine, Catherine"),
+    are chosen together; None when the select runs as proposed."""
     target_id, value = params.get("element_id"), params.get("value")
     if not isinstance(target_id, str) or not isinstance(value, str):
         return None
     lines = read_lines(state_text)
     target = next((line for line in lines if line.id == target_id), None)
-    if target is None or target.kind == "chosen":
+    if target is None:
+        return None
+    if target.kind == "chosen":
+        options = {_norm(o): o for o in target.attrs.get("options", "").split("|")}
+        parts = [p.strip() for p in re.split(r",|;| and ", value) if p.strip()]
+        if "multiple" in target.flags and len(parts) > 1 \
+                and all(_norm(p) in options for p in parts):
+            chosen = [options[_norm(p)] for p in parts]
+            return select, {"element_id": target_id, "value": chosen}, (
+                f"select {value!r} on {target_id} ran as select {chosen!r}: {target_id} "
+                "takes several options at once.")
         return None
     said = f"select {value!r} on {target_id} ran as"
     if target.kind == "ticked":
@@ -130,16 +145,60 @@ def select_meant(params: dict[str, Any], state_text: str, *, check: str, click: 
                f"{found[0].id} inside it says {value!r}.")
 
 
-def typed_meant(tool: str, params: dict[str, Any], state_text: str, *, click: str
-                ) -> tuple[str, dict[str, Any], str] | None:
+def typed_meant(tool: str, params: dict[str, Any], state_text: str, *, click: str,
+                fill: str) -> tuple[str, dict[str, Any], str] | None:
     """A ``fill`` or ``type`` into a button or a link ("type Submit into button-0") meant
-    to click it; anything else runs as proposed."""
+    to click it; a date or a time written as people write it ("05/20/2010", "9:37 PM")
+    into a date or time field meant the field's own format (``fill`` "2010-05-20", the only
+    text such a field takes); anything else runs as proposed."""
     target_id = params.get("element_id")
     target = next((line for line in read_lines(state_text) if line.id == target_id), None)
-    if target is None or target.kind != "clicked":
+    if target is None:
+        return None
+    value = params.get("value")
+    if target.tag == "input" and isinstance(value, str):
+        kind = target.attrs.get("type", "")
+        written = field_format(kind, value)
+        if written is not None and (written != value or tool != fill):
+            return fill, {"element_id": target.id, "value": written}, (
+                f"{tool} {value!r} on {target.id} ran as {fill} {written!r}: {target.id} is "
+                f"a {kind} field, which takes {_FORMATS[kind][0]}.")
+    if target.kind != "clicked":
         return None
     return _as(click, target, f"{tool} on {target.id} ran as {click} {target.id}: "
                f"{target.id} is a {_what(target)}, which takes a click, not text.")
+
+
+# a date or time field's own format (its value, what fill takes), and how people write one
+_DATES = ("%m/%d/%Y", "%m/%d/%y", "%Y-%m-%d", "%Y/%m/%d", "%d.%m.%Y", "%B %d, %Y",
+          "%b %d, %Y", "%d %B %Y", "%d %b %Y", "%B %d %Y", "%b %d %Y")
+_TIMES = ("%H:%M", "%H:%M:%S", "%I:%M %p", "%I:%M:%S %p", "%I:%M%p", "%I %p", "%I%p")
+_FORMATS: dict[str, tuple[str, tuple[str, ...], str]] = {
+    "date": ("yyyy-mm-dd", _DATES, "%Y-%m-%d"),
+    "time": ("hh:mm (24 hours)", _TIMES, "%H:%M"),
+    "month": ("yyyy-mm", ("%m/%Y", "%Y-%m", "%B %Y", "%b %Y", "%m/%y"), "%Y-%m"),
+    "datetime-local": ("yyyy-mm-ddThh:mm", tuple(f"{d} {t}" for d in _DATES for t in _TIMES)
+                       + tuple(f"{d}T{t}" for d in _DATES for t in _TIMES[:2]),
+                       "%Y-%m-%dT%H:%M"),
+}
+
+
+def field_format(kind: str, value: str) -> str | None:
+    """``value`` as a field of input type ``kind`` holds it (``date``: "05/20/2010" ->
+    "2010-05-20"; month first, as an en-US browser shows dates); None when ``kind`` is no
+    date or time field, or ``value`` is no date or time (a placeholder, an empty text)."""
+    if kind not in _FORMATS or "{" in value:
+        return None
+    _, accepted, own = _FORMATS[kind]
+    text = " ".join(value.replace(",", ", ").split()).replace(" ,", ",")
+    for pattern in accepted:
+        try:
+            parsed = datetime.strptime(text, pattern)
+        except ValueError:
+            continue
+        seconds = parsed.strftime(":%S") if "%S" in pattern and parsed.second else ""
+        return parsed.strftime(own) + seconds
+    return None
 
 
 def ancestors(lines: list[Line], index: int) -> list[Line]:

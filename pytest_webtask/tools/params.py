@@ -37,7 +37,7 @@ class TypeParams(ToolParams):
 
 class SelectParams(ToolParams):
     element_id: str = Field(description="Element ID of the dropdown (select)")
-    value: str = Field(description="Option to choose: its visible text or its value")
+    value: str | list[str] = Field(description="Option to choose: its visible text or its value")
 
 
 class PressParams(ToolParams):

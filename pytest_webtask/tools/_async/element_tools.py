@@ -76,7 +76,9 @@ class AsyncSelectTool(Select, AsyncElementTool):
         does, and looks only when that timed out with the dropdown there: a missing option
         is said with the options it has, anything else (the option or the dropdown
         disabled) is the replayer's to say."""
-        value = _value(params, scene)
+        given = params.get("value", "")
+        value: str | list[str] = [scene.substitute(str(v)) for v in given] \
+            if isinstance(given, list) else _value(params, scene)
         if scene.replay:
             try:
                 await el.select_option(value, timeout=scene.timeout_ms)
@@ -100,11 +102,13 @@ async def _options(el: Locator, timeout_ms: float) -> list[list[str]]:
         timeout=timeout_ms)
 
 
-def _has_option(value: str, options: list[list[str]]) -> bool:
+def _has_option(value: str | list[str], options: list[list[str]]) -> bool:
+    if isinstance(value, list):
+        return all(_has_option(v, options) for v in value)
     return any(value in (label, v) for label, v in options)
 
 
-def _no_option(value: str, options: list[list[str]]) -> str:
+def _no_option(value: str | list[str], options: list[list[str]]) -> str:
     shown = ", ".join(repr(label) for label, _ in options) or "none"
     return f"No option {value!r} in this dropdown; options: {shown}"
 

@@ -161,6 +161,11 @@ def _playwright_message(exc: Exception) -> str:
         return type(exc).__name__
     head = lines[0]
     tail = [ln for ln in lines[1:] if ln.startswith("-")]
+    covers = [ln.lstrip("- ").split(" intercepts pointer events")[0] for ln in tail
+              if "intercepts pointer events" in ln]
+    if covers:  # the retries' "waiting 500ms" would hide why
+        return (f"{head} (it is covered by {covers[-1][:200]}, which gets the click: close "
+                "or move what covers it first, for example press Escape for a pop-up)")
     return head + (f" ({tail[-1].lstrip('- ')})" if tail else "")
 
 
