@@ -196,3 +196,100 @@ def test_twenty_unchanged_replays_have_no_false_failure(browser: Browser,
         except pytest.fail.Exception:
             failures += 1
     assert failures == 0
+
+
+def test_the_report_shows_expected_actual_and_diff_side_by_side(
+        browser: Browser, server: LocalServer, recorded: Path, tmp_path: Path) -> None:
+    import json
+
+    from pytest_webtask.plugin.listeners import ReportListener
+    from pytest_webtask.report.collect import ReportPart
+    from pytest_webtask.report.html import render
+    from pytest_webtask.settings import Settings
+    from pytest_webtask.steps._sync.pipeline import Pipeline
+    from pytest_webtask.steps._sync.webtask import WebTask
+    from pytest_webtask.steps.context import TestInfo
+    from pytest_webtask.steps.session import RecipeSession
+
+    part = ReportPart("tests/test_visual.py::test_chart", tmp_path / "parts", lambda t: t)
+    context = browser.new_context(viewport={"width": 800, "height": 600})
+    pipeline = Pipeline(context.new_page(), RecipeSession(recorded, "test_chart"),
+                        Settings(mode="replay", timeout=1), test=TestInfo(base_url=server.url),
+                        listeners=[ReportListener(part)])
+    task = WebTask(pipeline)
+    try:
+        task.goto("/chart?series=1")
+        with pytest.raises(pytest.fail.Exception, match="pixels differ"):
+            task.check(STATEMENT)
+    finally:
+        pipeline.finish(False)
+        context.close()
+    [fragment] = list((tmp_path / "parts").glob("*.json"))
+    html = render([json.loads(fragment.read_text())])
+    pictures = re.search(r"<div class='pictures'>(.*?)</div>", html)
+    assert pictures is not None
+    assert re.findall(r"<figcaption>(\w+)</figcaption>", pictures[1]) == [
+        "expected", "actual", "diff"]
+    assert pictures[1].count("src='data:image/png;base64,") == 3
+
+
+def draw(browser: Browser, server: LocalServer, recipe: Path, mode: str, query: str = "",
+         llm: ScriptedLLM | None = None) -> Any:
+    context = browser.new_context(viewport={"width": 800, "height": 600})
+    try:
+        with open_webtask(context.new_page(), recipe, mode, base_url=server.url, llm=llm,
+                          test_name="test_draw", timeout=1.5) as task:
+            task.goto("/draw" + query)
+            task.do("draw a line from the top-left to the centre of the canvas")
+    finally:
+        context.close()
+    return task
+
+
+def test_a_drawing_records_and_replays_through_point_actions(
+        browser: Browser, server: LocalServer, tmp_path: Path) -> None:
+    recipe = tmp_path / "draw.yaml"
+    llm = SeeingLLM([
+        {"message": "An empty canvas", "complete": False, "actions": [{
+            "tool": "point", "reason": "Drag from the top-left to the centre",
+            "parameters": {"element_id": "canvas-0", "action": "drag", "x": 0.05, "y": 0.05,
+                           "to_x": 0.5, "to_y": 0.5}}]},
+        {"message": "A line is drawn", "complete": True, "evidence": [
+            {"expect": "text", "text": "1 line(s) drawn"},
+            {"expect": "screenshot", "element": "canvas-0", "text": "a line from the top-left "
+             "to the centre"}]}])
+    draw(browser, server, recipe, "record", llm=llm)
+    assert "Tool: point" in llm.prompts[0]  # offered: the model sees the page
+    step = yaml.safe_load(recipe.read_text())["steps"][0]
+    [action] = step["actions"]
+    assert action["tool"] == "point" and action["target"]["tag"] == "canvas"
+    assert action["params"] == {"action": "drag", "x": 0.05, "y": 0.05, "to_x": 0.5,
+                                "to_y": 0.5}
+    picture = decode_png((recipe.parent / step["checks"][1]["screenshot"]["file"]).read_bytes())
+    dark = sum(1 for k in range(0, len(picture.rgba), 4) if picture.rgba[k] < 100)
+    assert dark > 300  # the line is in the baseline
+    assert draw(browser, server, recipe, "replay").stats.replayed == 1
+    # the pad moved 40 px: the point follows the canvas, the picture is the same
+    assert draw(browser, server, recipe, "replay", "?shift=40").stats.replayed == 1
+    with pytest.raises(pytest.fail.Exception, match="pixels differ"):  # another ink
+        draw(browser, server, recipe, "replay", "?ink=%23c53030")
+
+
+def test_a_point_action_is_offered_only_to_a_model_that_sees(
+        browser: Browser, server: LocalServer, tmp_path: Path) -> None:
+    llm = ScriptedLLM([{"message": "m", "complete": False, "actions": [{
+        "tool": "point", "parameters": {"element_id": "canvas-0", "x": 0.5, "y": 0.5}}]}] * 4)
+    with pytest.raises(pytest.fail.Exception, match="point"):
+        draw(browser, server, tmp_path / "blind.yaml", "record", llm=llm)
+    assert "Tool: point" not in llm.prompts[0]
+    assert "Tool: drag" in llm.prompts[0]
+
+
+def test_a_drag_without_its_end_is_refused_with_the_reason() -> None:
+    from pydantic import ValidationError
+
+    from pytest_webtask.tools.params import PointParams
+    with pytest.raises(ValidationError, match="a drag needs to_x and to_y"):
+        PointParams(element_id="canvas-0", action="drag", x=0.1, y=0.1)
+    with pytest.raises(ValidationError, match="less than or equal to 1"):
+        PointParams(element_id="canvas-0", x=1.5, y=0.1)
