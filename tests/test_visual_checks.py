@@ -293,3 +293,29 @@ def test_a_drag_without_its_end_is_refused_with_the_reason() -> None:
         PointParams(element_id="canvas-0", action="drag", x=0.1, y=0.1)
     with pytest.raises(ValidationError, match="less than or equal to 1"):
         PointParams(element_id="canvas-0", x=1.5, y=0.1)
+
+
+def test_a_heal_keeps_a_new_picture_only_when_the_model_says_it_still_holds(
+        browser: Browser, server: LocalServer, recorded: Path, monkeypatch: Any) -> None:
+    monkeypatch.delenv("CI", raising=False)
+    baseline = recorded.parent / "test_chart.1-1.png"
+    before = baseline.read_bytes()
+    # a new colour for the second series: the model shown both pictures says no
+    no = SeeingLLM({"visual-heal": [{"holds": False, "reason": "the bars changed"}]})
+    with pytest.raises(pytest.fail.Exception, match="the model says the statement no longer "
+                       "holds: the bars changed"):
+        run(browser, server, recorded, "auto", "?bar=Jan:35", llm=no, heal="on")
+    assert baseline.read_bytes() == before
+    [call] = no.calls
+    assert len(call.context.images) == 2 and call.context.task == "March is the tallest bar"
+    # the same change, the model says the statement still holds: the baseline is replaced
+    yes = SeeingLLM({"visual-heal": [{"holds": True, "reason": "March is still tallest"}]})
+    task = run(browser, server, recorded, "auto", "?bar=Jan:35", llm=yes, heal="on")
+    assert task.stats.healed == 1
+    [heal] = task.stats.heals
+    assert "visual change of test_chart.1-1.png" in heal and "March is still tallest" in heal
+    assert baseline.read_bytes() != before
+    assert run(browser, server, recorded, "replay", "?bar=Jan:35").stats.replayed == 1
+    # a model that sees no images is not asked
+    with pytest.raises(pytest.fail.Exception, match="only by a model that sees images"):
+        run(browser, server, recorded, "auto", "", llm=ScriptedLLM([]), heal="on")
