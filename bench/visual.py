@@ -20,10 +20,13 @@ Every figure is printed with the load average (``uptime``) taken beside it.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import tempfile
+import threading
 import time
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -36,11 +39,31 @@ from pytest_webtask.recipes._sync.replayer import Replayer
 from pytest_webtask.recipes.pixels import compare, decode_png
 from pytest_webtask.recipes.storage import load_recipe
 from pytest_webtask.testing import ScriptedLLM, open_webtask
-from tests.server import LocalServer
 
 MUTANTS = {"a bar's height": "?bar=Mar:60", "a colour": "?color=%23c53030",
            "a missing series": "?series=1", "a label moved": "?label=30"}
 BENIGN = {"another moment": "", "two passes": "?twopass=1", "container moved 40 px": "?shift=40"}
+
+
+PAGES = Path(__file__).resolve().parent.parent / "tests" / "pages"
+
+
+class Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+class PageServer:
+    """tests/pages on loopback (``/chart`` is ``chart.html``)."""
+
+    def __init__(self) -> None:
+        handler = functools.partial(Quiet, directory=str(PAGES))
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
 
 
 class SeeingScript(ScriptedLLM):
@@ -58,7 +81,7 @@ def record(page: Page, url: str, recipe: Path) -> None:
         {"message": "heading", "complete": True, "evidence": [
             {"expect": "text", "text": "Quarterly sales"}]}])
     with open_webtask(page, recipe, "record", base_url=url, llm=llm, test_name="bench") as t:
-        t.goto("/chart")
+        t.goto("/chart.html")
         t.check("the chart shows March as the tallest bar")
         t.check("the heading says Quarterly sales")
 
@@ -67,7 +90,7 @@ def replay(page: Page, url: str, recipe: Path, query: str) -> str:
     """"" when the chart check holds, else the first line of its failure."""
     steps = load_recipe(recipe)
     assert steps is not None
-    page.goto(url + "/chart" + query)
+    page.goto(url + "/chart.html" + query)
     replayer = Replayer(page, base_url=url, timeout_ms=1500, baselines=recipe.parent)
     try:
         replayer.run_checks(steps.steps[0].checks, "chart")
@@ -79,7 +102,7 @@ def replay(page: Page, url: str, recipe: Path, query: str) -> str:
 def timed(page: Page, url: str, recipe: Path, index: int, runs: int) -> float:
     steps = load_recipe(recipe)
     assert steps is not None
-    page.goto(url + "/chart")
+    page.goto(url + "/chart.html")
     replayer = Replayer(page, base_url=url, timeout_ms=1500, baselines=recipe.parent)
     checks = steps.steps[index].checks
     replayer.run_checks(checks, "warm-up")
@@ -95,7 +118,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
     args = parser.parse_args(argv)
-    server = LocalServer()
+    server = PageServer()
     out: dict[str, Any] = {}
     with sync_playwright() as p, tempfile.TemporaryDirectory() as tmp:
         browser = p.chromium.launch(executable_path=find_chromium(True))
@@ -123,7 +146,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         steps = load_recipe(recipe)
         assert steps is not None and steps.steps[0].checks[0].screenshot is not None
         expected_png = (recipe.parent / steps.steps[0].checks[0].screenshot.file).read_bytes()
-        page.goto(server.url + "/chart?bar=Mar:60")
+        page.goto(server.url + "/chart.html?bar=Mar:60")
         actual_png = shoot(page, region(page.locator("canvas"), None, 1500))
         ms = []
         for _ in range(max(3, args.runs // 4)):
