@@ -68,3 +68,14 @@ class ElementError(ReplayError):
 
 class CheckFailed(ReplayError):
     """A recorded check does not hold: the outcome under test changed. Never healed."""
+
+
+class PictureMismatch(CheckFailed):
+    """A visual check whose region no longer looks as its baseline: ``pictures`` holds the
+    PNGs to look at, ``expected``, ``actual`` and ``diff`` (``diff`` absent when the sizes
+    differ)."""
+
+    def __init__(self, message: str, pictures: dict[str, bytes]) -> None:
+        super().__init__(message)
+        self.pictures = pictures
+        self.check_index: int | None = None  # the check's place in its step (0-based)

@@ -31,6 +31,7 @@ class Evidence:
     problem: str = ""
     tag: str = ""
     input_type: str = ""
+    image: bytes | None = None  # a "screenshot" claim's picture of its region (PNG)
 
 
 @dataclass

@@ -30,7 +30,7 @@ class EvidenceSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     expect: Literal["visible", "hidden", "text", "count", "nth", "order", "state", "value",
-                    "url"] = "text"
+                    "url", "screenshot"] = "text"
     element: str | None = Field(default=None, description="element id from the page state")
     within: str | None = Field(default=None, description="id of a container element")
     text: str | None = None
@@ -45,6 +45,10 @@ class EvidenceSpec(BaseModel):
     value: str | None = None
     path: str | None = None
     query: dict[str, str] = Field(default_factory=dict)
+    # a "screenshot" claim: the element's picture (or this box of it, fractions [left, top,
+    # right, bottom]) shows the statement; parts that change by themselves masked
+    box: list[float] | None = None
+    masks: list[list[float]] = Field(default_factory=list)
 
     def describe(self) -> str:
         return self.model_dump_json(exclude_defaults=True)

@@ -21,7 +21,10 @@ from .parsing import MAX_MESSAGE, MAX_REASON
 ID_FIELDS = ("element_id", "to_element_id")
 MAX_ACTIONS = 5
 MAX_EVIDENCE = 3
-EXPECTS = ["text", "visible", "hidden", "count", "nth", "order", "state", "value", "url"]
+EXPECTS = ["text", "visible", "hidden", "count", "nth", "order", "state", "value", "url",
+           "screenshot"]
+_FRACTIONS = {"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1},
+              "minItems": 4, "maxItems": 4}
 STATES = ["checked", "unchecked", "enabled", "disabled", "expanded", "collapsed", "selected"]
 
 
@@ -145,5 +148,7 @@ def _evidence(ids: Sequence[str]) -> dict[str, Any]:
         "state": {"enum": STATES},
         "value": {"type": "string"},
         "path": {"type": "string"},
+        "box": _FRACTIONS,
+        "masks": {"type": "array", "items": _FRACTIONS, "maxItems": 5},
     }, required=["expect"])
     return {"anyOf": [_id(ids), claim]} if ids else claim

@@ -363,6 +363,14 @@
   function isContainer(el, tag) {
     return CONTAINER_TAGS.has(tag) || CONTAINER_ROLES.has(el.getAttribute('role') || '');
   }
+  // Pictures (a canvas chart, an SVG, an image) get ids too, so a visual claim or a point
+  // action can name one; only ones big enough to show something (not an icon in a button).
+  const PICTURE_TAGS = new Set(['canvas', 'svg', 'img', 'video']);
+  function isPicture(el, tag) {
+    if (!PICTURE_TAGS.has(tag)) return false;
+    const r = el.getBoundingClientRect();
+    return r.width >= 24 && r.height >= 24;
+  }
 
   function keyAttrs(el, tag, own) {
     const out = [];
@@ -654,10 +662,11 @@
       if (interactive) {
         return [{ head: register(el, tag, frames, foundId) + attrs, kids, pos, ids: ids + 1, tag }];
       }
-      if (KEEP.has(tag) || attrs) {
-        if (!kids.length && !attrs && tag !== 'img') return [];
+      const picture = isPicture(el, tag);
+      if (KEEP.has(tag) || attrs || picture) {
+        if (!kids.length && !attrs && tag !== 'img' && !picture) return [];
         // Containers get ids too, so evidence can name a scope ("within": "ul-0").
-        const head = isContainer(el, tag) ? register(el, tag, frames) : tag;
+        const head = isContainer(el, tag) || picture ? register(el, tag, frames) : tag;
         return [{ head: head + attrs, kids, pos, ids: ids + (head === tag ? 0 : 1), tag }];
       }
       // collapse a plain wrapper into its parent; a block wrapper separates its text

@@ -144,6 +144,10 @@ class Writer:
             names = ", ".join("{" + n + "}" for n in ran.computed)
             raise NotExportable(f"its step computes {names} when it runs (a callable), "
                                 "which plain code cannot take from the recipe")
+        if any(c.expect == "screenshot" for c in step.checks):
+            raise NotExportable("it checks a picture (a screenshot check), which the export "
+                                "does not write yet: Python Playwright has no "
+                                "to_have_screenshot")
         if any(c.expect == "download" for c in step.checks):
             raise NotExportable("it checks a downloaded file, which the export does not "
                                 "write yet")

@@ -142,6 +142,9 @@ class ReportListener(StepListener):
     def action(self, run: StepRun, action: RecipeAction, shot: bytes | None) -> None:
         self.report.action(action, shot)
 
+    def pictures(self, run: StepRun, pictures: dict[str, bytes]) -> None:
+        self.report.pictures(pictures)
+
     def step_finished(self, run: StepRun, outcome: StepOutcome, shot: bytes | None) -> None:
         self.report.step_finished(outcome, shot)
 

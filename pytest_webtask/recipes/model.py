@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from ..extraction.model import Bindings, ExtractionRecipe
 from ..extraction.targets import Target
 from ..types import Dialog, Fingerprint
+from .pixels import MAX_DIFF_RATIO, THRESHOLD
 
 RECIPE_VERSION = 3
 
 CheckKind = Literal["visible", "hidden", "text", "count", "nth", "order", "state", "value",
-                    "url", "download"]
+                    "url", "download", "screenshot"]
 Match = Literal["exact", "contains", "pattern"]
 State = Literal["checked", "unchecked", "enabled", "disabled", "expanded", "collapsed",
                 "selected"]
@@ -39,6 +40,55 @@ class Download(BaseModel):
         return f"a download named /{self.name}/ of {size}{text}"
 
 
+class Screenshot(BaseModel):
+    """What a ``screenshot`` check expects: the region (``element``'s box, or ``box`` inside
+    it as fractions [left, top, right, bottom]) looks as the baseline picture ``file`` (a PNG
+    beside the recipe), with ``masks`` (boxes in fractions of the region) painted over. A
+    pixel differs past ``threshold`` (YIQ distance, 0-1); at most ``max_diff_ratio`` of the
+    pixels may differ. ``shows`` is what the picture proves, for people and for a heal."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    file: str = ""
+    shows: str = ""
+    box: list[float] | None = None
+    masks: list[list[float]] = Field(default_factory=list)
+    threshold: float = Field(default=THRESHOLD, ge=0, le=1)
+    max_diff_ratio: float = Field(default=MAX_DIFF_RATIO, ge=0, le=1)
+    size: list[int] = Field(default_factory=list)  # [width, height] of the baseline
+    # the baseline's bytes between recording and writing the recipe (never in the file)
+    _png: bytes | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _boxes(self) -> Screenshot:
+        for what, box in [("box", self.box), *(("mask", m) for m in self.masks)]:
+            if box is None:
+                continue
+            if len(box) != 4 or any(v < 0 or v > 1 for v in box) \
+                    or box[0] >= box[2] or box[1] >= box[3]:
+                raise ValueError(f"a screenshot's {what} is [left, top, right, bottom], "
+                                 f"fractions from 0 to 1 with left < right and top < bottom "
+                                 f"(got {box})")
+        return self
+
+    @property
+    def png(self) -> bytes | None:
+        return self._png
+
+    def with_png(self, png: bytes, size: tuple[int, int]) -> Screenshot:
+        out = self.model_copy(update={"size": list(size)})
+        out._png = png
+        return out
+
+    def describe(self) -> str:
+        where = f" (box {self.box})" if self.box is not None else ""
+        masked = f", {len(self.masks)} part(s) masked" if self.masks else ""
+        shows = f" showing {self.shows!r}" if self.shows else ""
+        return (f"the picture{where}{shows} as in {self.file or 'its baseline'} (at most "
+                f"{self.max_diff_ratio:.2%} of pixels differing by over {self.threshold:g}"
+                f"{masked})")
+
+
 class Check(BaseModel):
     """One typed assertion about the page, re-run (auto-waiting) on every replay.
 
@@ -61,6 +111,8 @@ class Check(BaseModel):
       ``query``'s parameters with those values.
     - ``download``: the step downloaded a file as ``download`` describes (name pattern, size
       bounds, text it contains).
+    - ``screenshot``: ``element``'s region looks as the baseline picture ``screenshot``
+      describes, pixel by pixel within a tolerance (a canvas, an SVG, an image).
 
     ``within`` (a container's fingerprint) scopes any of them. ``held_before`` marks a check
     that already held when the step started: it proves nothing about the step.
@@ -81,6 +133,7 @@ class Check(BaseModel):
     path: str | None = None
     query: dict[str, str] = Field(default_factory=dict)
     download: Download | None = None
+    screenshot: Screenshot | None = None
     held_before: bool = False
     element: Fingerprint | None = None
     within: Fingerprint | None = None
@@ -90,7 +143,7 @@ class Check(BaseModel):
         need = {
             "visible": ("element",), "state": ("element", "state"), "value": ("element", "value"),
             "nth": ("element", "index"), "count": ("count",), "order": ("texts",),
-            "download": ("download",),
+            "download": ("download",), "screenshot": ("element", "screenshot"),
         }.get(self.expect, ())
         missing = [f for f in need if getattr(self, f) in (None, [])]
         if missing:
@@ -114,6 +167,8 @@ class Check(BaseModel):
         scope = f" within {self.within.describe()}" if self.within is not None else ""
         if self.expect == "download" and self.download is not None:
             return self.download.describe()
+        if self.expect == "screenshot" and self.screenshot is not None:
+            return f"{what}: {self.screenshot.describe()}"
         if self.expect == "url":
             parts = []
             if self.pattern is not None:

@@ -11,7 +11,7 @@ import yaml
 from pydantic import ValidationError
 
 from ..errors import RecipeError
-from .model import RECIPE_VERSION, Recipe, upgrade_check_v1
+from .model import RECIPE_VERSION, Recipe, RecipeStep, upgrade_check_v1
 
 # libyaml's loader when PyYAML was built with it: ten times faster than the pure one.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -97,6 +97,27 @@ def save_recipe(path: Path, recipe: Recipe) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def save_baselines(path: Path, steps: list[RecipeStep]) -> None:
+    """Write each new baseline picture of ``steps`` beside the recipe at ``path``
+    (atomically, as the recipe), before the recipe that names it."""
+    for step in steps:
+        for check in step.checks:
+            shot = check.screenshot
+            if shot is None or shot.png is None or not shot.file:
+                continue
+            target = path.parent / shot.file
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".tmp",
+                                       dir=target.parent)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(shot.png)
+                os.replace(tmp, target)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
 
 
 def _prune(value: Any) -> Any:

@@ -28,9 +28,14 @@ class ReportPart:
         self.steps: list[dict[str, Any]] = []
         self._calls: list[dict[str, Any]] = []
         self._before: list[str | None] = []  # each replayed action's target, boxed
+        self._pictures: dict[str, str] = {}  # a visual check's expected, actual, diff (PNG)
 
     def action(self, action: Any, shot: bytes | None) -> None:
         self._before.append(_b64(shot))
+
+    def pictures(self, pictures: dict[str, bytes]) -> None:
+        """A visual check's pictures, shown side by side with the step that ends next."""
+        self._pictures = {name: _b64(png) or "" for name, png in pictures.items()}
 
     def model_call(self, prompt: str, reply: str, usage: Any = None, error: str = "") -> None:
         """One model call: its prompt, and its reply or the error it failed with; ``usage``
@@ -55,8 +60,8 @@ class ReportPart:
                        for c in step.checks],
             "unverified": step.unverified,
             "message": self.redact(step.message), "calls": self._calls,
-            "items": len(outcome.items), "shot": _b64(shot)})
-        self._calls, self._before = [], []
+            "items": len(outcome.items), "shot": _b64(shot), "pictures": self._pictures})
+        self._calls, self._before, self._pictures = [], [], {}
 
     def step_failed(self, kind: str, text: str, message: str, seconds: float,
                     shot: bytes | None) -> None:
@@ -65,8 +70,8 @@ class ReportPart:
         self.steps.append({"kind": kind, "text": text, "how": "failed",
                            "seconds": round(seconds, 3), "actions": actions, "checks": [],
                            "message": self.redact(message), "calls": self._calls,
-                           "items": 0, "shot": _b64(shot)})
-        self._calls, self._before = [], []
+                           "items": 0, "shot": _b64(shot), "pictures": self._pictures})
+        self._calls, self._before, self._pictures = [], [], {}
 
     @staticmethod
     def _action(a: Any, before: str | None) -> dict[str, Any]:

@@ -19,6 +19,9 @@ h1{font-size:1.4em}table.sum td{padding:.1em .8em .1em 0}
 .fail{white-space:pre-wrap;background:#fff4f4;border-left:3px solid #b00020;padding:.4em}
 pre{white-space:pre-wrap;max-height:20em;overflow:auto;background:#f6f6f6;padding:.4em}
 ul{margin:.2em 0}.held{color:#17692d}.before{color:#777}.model{color:#555;font-size:.9em}
+.pictures{display:flex;gap:.6em;flex-wrap:wrap;margin:.4em 0}.pictures figure{margin:0}
+.pictures figcaption{font-size:.85em;color:#555}
+.step .pictures img{width:auto;max-width:360px;border:1px solid #ddd}
 """
 
 
@@ -83,6 +86,8 @@ def _step(n: int, s: dict[str, Any]) -> str:
             f"{'✓' if c['held'] else '✗'} {escape(c['says'])}"
             f"{' (held before the step)' if c['held_before'] else ''}</li>"
             for c in s["checks"]) + "</ul>")
+    if s.get("pictures"):
+        parts.append(_pictures(s["pictures"]))
     if s["how"] == "failed":
         parts.append(f"<div class='fail'>{escape(s['message'])}</div>")
     elif s["message"]:
@@ -98,6 +103,14 @@ def _step(n: int, s: dict[str, Any]) -> str:
         parts.append(f"<img class='shot' alt='the page after step {n}' "
                      f"src='data:image/jpeg;base64,{s['shot']}'>")
     return f"<div class='step {how}'>{''.join(parts)}</div>"
+
+
+def _pictures(pictures: dict[str, str]) -> str:
+    """A visual check's expected, actual and diff pictures, side by side."""
+    return "<div class='pictures'>" + "".join(
+        f"<figure class='{escape(name)}'><figcaption>{escape(name)}</figcaption>"
+        f"<img alt='{escape(name)}' src='data:image/png;base64,{png}'></figure>"
+        for name, png in pictures.items() if png) + "</div>"
 
 
 def _model_use(calls: list[dict[str, Any]], *, calls_shown: bool = True) -> str:

@@ -13,8 +13,9 @@ from typing import Any
 
 from ..agent.models import Evidence, TaskResult
 from ..agent.task_context import TaskContext
-from ..recipes.model import Check, Download, RecipeAction, RecipeStep
+from ..recipes.model import Check, Download, RecipeAction, RecipeStep, Screenshot
 from ..recipes.patterns import escape, varying
+from ..recipes.pixels import png_size
 from ..recipes.urls import absolute_url, relative_url, url_change
 from ..tools.builtin import BUILT_IN
 from ..tools.spec import ToolSpec
@@ -84,6 +85,8 @@ class CheckCompiler:
             return None
         if spec.expect == "url":
             return self.url(spec.path, dict(spec.query))
+        if spec.expect == "screenshot":
+            return self.picture(ev)
         outcome = None
         if spec.expect == "text" and ev.fingerprint is not None:
             outcome = " ".join((spec.text if spec.text is not None else ev.text).split())
@@ -97,6 +100,18 @@ class CheckCompiler:
         if spec.expect == "value" and spec.value is not None:
             fields.update(self.matched("value", spec.value, spec.match))
         return Check(**fields)
+
+    def picture(self, ev: Evidence) -> Check | None:
+        """A ``screenshot`` check: the cited region, its masks, and its picture as the
+        baseline (written beside the recipe when the recipe is; ``file`` named then). The
+        element is found by its fingerprint; what it shows is the outcome, not its identity."""
+        spec = ev.spec
+        if ev.image is None:
+            return None
+        shot = Screenshot(shows=self.ctx.placeholders(spec.text or ""), box=spec.box,
+                          masks=list(spec.masks)).with_png(ev.image, png_size(ev.image))
+        return Check(expect="screenshot", element=self.container(ev.fingerprint),
+                     screenshot=shot)
 
     def url(self, path: str | None, query: dict[str, str]) -> Check:
         # a query parameter declared to vary is left out
@@ -139,6 +154,9 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: TaskContext,
               for v in e.spec.varies if v]
     compiler = CheckCompiler(ctx, varies, list(dynamic or []))
     checks = [c for c in (compiler.check(e) for e in evidence) if c is not None]
+    for c in checks:  # a picture without a word of its own shows what the step says
+        if c.screenshot is not None and not c.screenshot.shows:
+            c.screenshot.shows = text
     checks += downloads
     final = result.steps[-1].url if result.steps else start_url
     change = url_change(start_url, final)

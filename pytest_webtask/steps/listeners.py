@@ -48,6 +48,10 @@ class StepListener:
     def step_finished(self, run: StepRun, outcome: StepOutcome, shot: bytes | None) -> None:
         """The step replayed, healed or recorded; ``shot``: the page after it."""
 
+    def pictures(self, run: StepRun, pictures: dict[str, bytes]) -> None:
+        """A visual check's pictures (``expected``, ``actual``, ``diff`` PNGs), told before
+        the step fails or, for a heal, before it finishes."""
+
     def step_failed(self, run: StepRun, message: str, shot: bytes | None) -> None:
         """The step fails the test with ``message`` (secrets masked); ``shot``: the page."""
 
@@ -93,6 +97,10 @@ class Listeners(StepListener):
     def step_finished(self, run: StepRun, outcome: StepOutcome, shot: bytes | None) -> None:
         for listener in self.listeners:
             listener.step_finished(run, outcome, shot)
+
+    def pictures(self, run: StepRun, pictures: dict[str, bytes]) -> None:
+        for listener in self.listeners:
+            listener.pictures(run, pictures)
 
     def step_failed(self, run: StepRun, message: str, shot: bytes | None) -> None:
         for listener in self.listeners:

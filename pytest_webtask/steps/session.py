@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..recipes.model import Recipe, RecipeStep
 from ..recipes.naming import legacy_file_stem
-from ..recipes.storage import load_recipe, save_recipe
+from ..recipes.storage import load_recipe, save_baselines, save_recipe
 from .identity import StepIdentity
 
 
@@ -87,6 +87,12 @@ class RecipeSession:
                 "for another call: " + "; ".join(key.changes(StepIdentity.of(old))))
 
     def done(self, index: int, step: RecipeStep, *, recorded: bool) -> None:
+        # a new baseline picture is named after the test and the step, beside the recipe
+        pictures = [c.screenshot for c in step.checks
+                    if c.screenshot is not None and c.screenshot.png is not None
+                    and not c.screenshot.file]
+        for n, shot in enumerate(pictures, 1):
+            shot.file = f"{self.path.stem}.{index + 1}-{n}.png"
         del self.steps[index:]
         self.steps.append(step)
         self.dirty = self.dirty or recorded
@@ -114,5 +120,6 @@ class RecipeSession:
         old = None if self.record_all else self._recipe
         if not test_passed and old is not None:
             steps += old.steps[len(steps):]
+        save_baselines(self.path, steps)
         save_recipe(self.path, Recipe(test=self.test_name, steps=steps))
         return True

@@ -20,6 +20,7 @@ from .params import (
     NavigateParams,
     NoParams,
     PointerParams,
+    PointParams,
     PressParams,
     ScrollParams,
     SelectParams,
@@ -181,6 +182,32 @@ class Drag(ToolSpec):
         return [f"{c.element()}.drag_to({c.drop_target()})"]
 
 
+class Point(ToolSpec):
+    """A mouse action at a point of an element given as fractions of its box, so it lands on
+    the same spot of a canvas, a map or a drawing when the element moves or is resized."""
+
+    name = "point"
+    description = ("Click, double-click, hover or drag at a point inside an element (a canvas, "
+                   "a chart, an image), given as fractions of its box: x=0 left, x=1 right, "
+                   "y=0 top, y=1 bottom; a drag goes from (x, y) to (to_x, to_y)")
+    params_class = PointParams
+
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
+        p = c.params
+        at = (f'box["x"] + {float(p["x"])!r} * box["width"], '
+              f'box["y"] + {float(p["y"])!r} * box["height"]')
+        lines = [f"box = {c.element()}.bounding_box()", "assert box is not None"]
+        action = p.get("action", "click")
+        if action == "drag":
+            to = (f'box["x"] + {float(p["to_x"])!r} * box["width"], '
+                  f'box["y"] + {float(p["to_y"])!r} * box["height"]')
+            return lines + [f"page.mouse.move({at})", "page.mouse.down()",
+                            f"page.mouse.move({to}, steps=10)", "page.mouse.up()"]
+        call = {"click": "click", "double_click": "dblclick", "hover": "move"}[action]
+        return lines + [f"page.mouse.{call}({at})"]
+
+
 class Upload(ToolSpec):
     name = "upload"
     description = "Upload file resources to a file input element"
@@ -263,4 +290,4 @@ class Find(ToolSpec):
 
 BUILT_IN: dict[str, type[ToolSpec]] = {tool.name: tool for tool in (
     Navigate, Click, Fill, Type, Select, Press, Scroll, Hover, DoubleClick, CheckBox, UncheckBox,
-    Drag, GoBack, Wait, AnswerDialog, SwitchTab, CloseTab, Find, Upload)}
+    Drag, GoBack, Wait, AnswerDialog, SwitchTab, CloseTab, Find, Upload, Point)}

@@ -74,6 +74,22 @@ class DragParams(ToolParams):
     to_element_id: str = Field(description="Element ID to drop it on")
 
 
+class PointParams(ToolParams):
+    element_id: str = Field(description="Element ID of a canvas, svg, img or other element")
+    action: Literal["click", "double_click", "hover", "drag"] = Field(
+        default="click", description="What the mouse does at the point")
+    x: float = Field(ge=0, le=1, description="Fraction of the element's width from its left")
+    y: float = Field(ge=0, le=1, description="Fraction of the element's height from its top")
+    to_x: float | None = Field(default=None, ge=0, le=1, description="drag: where it ends, x")
+    to_y: float | None = Field(default=None, ge=0, le=1, description="drag: where it ends, y")
+
+    @model_validator(mode="after")
+    def _drag_has_an_end(self) -> PointParams:
+        if self.action == "drag" and (self.to_x is None or self.to_y is None):
+            raise ValueError("a drag needs to_x and to_y, where it ends")
+        return self
+
+
 class NoParams(ToolParams):
     pass
 

@@ -91,6 +91,8 @@ class AsyncProposer:
         if self.start is None:
             self.start = state
         system = get_prompt("agent/proposer", "proposer_system")
+        if self.browser.screenshot:  # a model that sees the page may cite pictures
+            system += "\n" + get_prompt("agent/proposer", "visual_evidence")
         context = Context(system=f"{system}\n\n{self.tools.get_tools_context().text}",
                           purpose="step", task=self.task.task, step=len(self.task.steps) + 1,
                           examples=list(get_examples("agent/demos", "proposer")))

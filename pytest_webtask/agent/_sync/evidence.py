@@ -17,6 +17,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame
 
 from ...browser._sync.llm_browser import LLMBrowser
+from ...browser._sync.pictures import check_box, stable_picture
 from ...browser.script import COLLECTOR_JS
 from ...errors import BrowserError
 from ..models import Evidence
@@ -54,6 +55,8 @@ def _resolve(browser: LLMBrowser, spec: EvidenceSpec, label: str, ids: set[str],
             return _missing(ev, f"{ref} is not an element id of the current page state")
     if spec.expect == "url":
         return _url_claim(ev, spec, browser.page.url, sub)
+    if spec.expect == "screenshot":
+        return _picture_claim(browser, ev, spec)
     need = {"visible": "element", "state": "element", "value": "element", "nth": "element"}
     if spec.expect in need and spec.element is None:
         return _missing(ev, f"an {spec.expect!r} claim needs an element id")
@@ -80,6 +83,39 @@ def _resolve(browser: LLMBrowser, spec: EvidenceSpec, label: str, ids: set[str],
         return _missing(ev, f"the page could not be read: {str(exc).strip().splitlines()[0]}")
     if not got["ok"]:
         return _missing(ev, got["got"])
+    return ev
+
+
+# How long a picture claim waits for its region to settle (the same picture twice running).
+SETTLE_MS = 5000
+
+
+def _picture_claim(browser: LLMBrowser, ev: Evidence, spec: EvidenceSpec
+                         ) -> Evidence:
+    """A "screenshot" claim: the region's picture, once stable, becomes the baseline a
+    replay compares with. Only a model that sees the page can cite one (it picks the region
+    from the screenshot it was shown)."""
+    if not browser.screenshot:
+        return _missing(ev, "a 'screenshot' claim needs a model that sees screenshots "
+                            "(supports_images); cite texts or elements instead")
+    if spec.element is None:
+        return _missing(ev, "a 'screenshot' claim needs the element id of what it shows "
+                            "(a canvas, an image, a chart's container)")
+    try:
+        box = check_box(spec.box) if spec.box is not None else None
+        masks = [check_box(m, "mask") for m in spec.masks]
+    except ValueError as exc:
+        return _missing(ev, str(exc))
+    try:
+        ev.fingerprint = browser.describe(spec.element)
+        picture, settled = stable_picture(
+            browser.page, browser.locator(spec.element), box, masks, SETTLE_MS)
+    except BrowserError as exc:
+        return _missing(ev, str(exc))
+    if not settled:
+        return _missing(ev, f"its picture kept changing for {SETTLE_MS / 1000:g}s: mask "
+                            "the parts that move by themselves (masks)")
+    ev.image = picture
     return ev
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 from weakref import WeakKeyDictionary, WeakSet
@@ -20,7 +21,7 @@ from ...browser.engine import unknown as unknown_engine
 from ...browser.script import CALL_JS, INSTALL_JS, INSTALLED
 from ...browser.secret_fields import HIDE_FIELD_JS
 from ...defaults import TIMEOUT
-from ...errors import CheckFailed, ElementError, ReplayError
+from ...errors import CheckFailed, ElementError, PictureMismatch, ReplayError
 from ...tools._sync.browser_tools import Scene, Tool
 from ...tools._sync.registry import tool_class
 from ...types import Dialog, DialogAnswer, DownloadedFile, Fingerprint
@@ -29,6 +30,7 @@ from ..patterns import escape
 from ..urls import absolute_url
 from ..verify import Found, why_not
 from ..waits import backoff
+from .visual import verify_picture
 
 # Browser contexts without the fingerprint selector engine (pages made without the plugin).
 _NO_ENGINE: WeakSet[Any] = WeakSet()
@@ -51,8 +53,10 @@ class Replayer:
         tools: Mapping[str, type[Tool]] | None = None,
         before_action: Callable[[RecipeAction, Locator | None], Any] | None = None,
         names_secret: Callable[[str], bool] | None = None,
+        baselines: Path | None = None,
     ) -> None:
         self.page = page
+        self.baselines = baselines  # the recipe's folder: screenshot checks' baselines
         # does a typed value hold a secret's placeholder? (its field is masked first)
         self.names_secret = names_secret or (lambda value: False)
         self.before_action = before_action  # the HTML report shoots the target first
@@ -222,14 +226,34 @@ class Replayer:
     def run_checks(self, checks: list[Check], where: str) -> None:
         """Every check must hold, in order, each waiting up to the timeout. All are first
         tried at once (one call); from the first that does not hold yet, they are waited for
-        one by one, as if each had been waited for in turn."""
-        if self._all_hold(checks):
+        one by one, as if each had been waited for in turn. Pictures (``screenshot``
+        checks) are compared after the others."""
+        numbered = [(n, c) for n, c in enumerate(checks, 1) if c.expect != "screenshot"]
+        self._run_dom_checks([c for _, c in numbered], [n for n, _ in numbered], where)
+        for n, check in enumerate(checks, 1):
+            if check.expect == "screenshot":
+                try:
+                    self.verify_picture(check, f"{where}, check {n}")
+                except PictureMismatch as exc:
+                    exc.check_index = n - 1
+                    raise
+
+    def verify_picture(self, check: Check, where: str) -> None:
+        """Wait for a ``screenshot`` check's region to look as its baseline (visual.py)."""
+        assert check.element is not None  # Check guarantees it for a screenshot check
+        locator = self.resolve(check.element, where)
+        verify_picture(self.page, check, where, self.baselines, locator,
+                             self.timeout_ms, self._describe(check))
+
+    def _run_dom_checks(self, checks: list[Check], numbers: list[int], where: str
+                              ) -> None:
+        if not checks or self._all_hold(checks):
             return
         tried = self.holds_all(checks)
-        for n, (check, (ok, instead)) in enumerate(zip(checks, tried, strict=True), 1):
+        for i, (check, (ok, instead)) in enumerate(zip(checks, tried, strict=True)):
             if not ok:
-                self.verify(check, f"{where}, check {n}", tried=(ok, instead))
-                for m, later in enumerate(checks[n:], n + 1):
+                self.verify(check, f"{where}, check {numbers[i]}", tried=(ok, instead))
+                for later, m in zip(checks[i + 1:], numbers[i + 1:], strict=True):
                     self.verify(later, f"{where}, check {m}")
                 return
 
@@ -422,6 +446,8 @@ class Replayer:
         return out
 
     def _local_holds(self, check: Check, url: str) -> tuple[bool, str]:
+        if check.expect == "screenshot":  # compared as a picture, by run_checks alone
+            return False, "a picture is compared only when the step's checks run"
         if check.expect == "download":
             return self._download_holds(check)
         return self._url_holds(check, url)
@@ -478,7 +504,7 @@ def _by_frame(checks: list[Check]) -> tuple[list[int], dict[tuple[str, ...], lis
     urls: list[int] = []
     by_frame: dict[tuple[str, ...], list[int]] = {}
     for n, check in enumerate(checks):
-        if check.expect in ("url", "download"):
+        if check.expect in ("url", "download", "screenshot"):
             urls.append(n)
         else:
             fp = check.element or check.within

@@ -12,7 +12,7 @@ from ...agent.models import TaskResult
 from ...agent.parsing import MAX_MESSAGE, cap, show
 from ...agent.task_context import TaskContext
 from ...browser._async.guard import AsyncOriginGuard
-from ...errors import ElementError, ExtractionError, ReplayError, WebtaskError
+from ...errors import ElementError, ExtractionError, PictureMismatch, ReplayError, WebtaskError
 from ...extraction._async.extractor import AsyncExtractor, execute_recipe
 from ...extraction.log import ExtractionLog
 from ...llm.prompts import get_prompt
@@ -24,6 +24,7 @@ from ..compile import compile_step
 from ..outcome import StepRun
 from .context import AsyncStepContext
 from .heal import AsyncHealer
+from .visual_heal import AsyncVisualHeal
 
 log = logging.getLogger("pytest_webtask")
 
@@ -65,6 +66,9 @@ class AsyncDoStep:
         if failure is None:
             return []
         message = f"Replay failed. {failure}{start_hint(context, recorded)}"
+        if isinstance(failure, PictureMismatch):
+            await AsyncVisualHeal(context).heal_or_fail(recorded, failure, message)
+            return []
         if isinstance(failure, ElementError) and self.healable:
             # the page drifted under an action: a verified heal may follow it
             await AsyncHealer(context, self.max_steps(context)).heal(recorded, failure,
@@ -101,7 +105,8 @@ class AsyncDoStep:
                 step.checks, run.where + " (checks right after recording)")
         except ReplayError as exc:
             await context.fail(f"The recorded checks do not hold even right after recording, "
-                               f"so nothing was recorded. {exc}")
+                               f"so nothing was recorded. {exc}",
+                               exc.pictures if isinstance(exc, PictureMismatch) else None)
         if before is not None:
             await before.mark(step.checks, ctx.substitute)
             # every check held before the step: the pipeline warns, or fails if strict

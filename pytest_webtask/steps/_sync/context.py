@@ -36,8 +36,9 @@ class StepContext:
 
     def __init__(self, run: StepRun, page: Page, settings: Settings, test: TestInfo,
                  services: StepServices, secrets: Secrets, stats: StepStats,
-                 listeners: Listeners) -> None:
+                 listeners: Listeners, recipe_path: Path | None = None) -> None:
         self.run = run
+        self.recipe_path = recipe_path  # its folder holds the baseline pictures
         self.page = page
         self.settings = settings
         self.base_url = test.base_url
@@ -59,12 +60,17 @@ class StepContext:
                              substitute=ctx.substitute, resources=ctx.resources,
                              tools={t.name: t for t in self._services.tools},  # type: ignore[attr-defined]
                              names_secret=ctx.names_secret,
+                             baselines=self.recipe_path.parent if self.recipe_path else None,
                              before_action=self._before_action
                              if report and self._listeners.wants_shots else None)
 
     def _before_action(self, action: RecipeAction, target: Locator | None) -> None:
         self._listeners.action(self.run, action,
                                report_shot(self.page, self._secrets, target))
+
+    def pictures(self, pictures: dict[str, bytes]) -> None:
+        """Show a visual check's pictures (expected, actual, diff) with the step's report."""
+        self._listeners.pictures(self.run, pictures)
 
     def origins(self) -> list[str] | None:
         """The origins the step may reach: the configured ones and the test's site."""
@@ -140,17 +146,22 @@ class StepContext:
 
     # -- failing --------------------------------------------------------------------------
 
-    def fail(self, message: str) -> NoReturn:
+    def fail(self, message: str, pictures: dict[str, bytes] | None = None
+                   ) -> NoReturn:
         """Fail the test: count the failed step, tell the listeners, save the message and a
         screenshot to the artifacts folder, and report without a traceback from inside the
-        plugin."""
+        plugin. ``pictures`` (a visual check's expected, actual and diff PNGs) are saved
+        there too, named in the message, and shown in the report."""
         run = self.run
         self._stats.failed += 1
         message = run.ctx.redact(message)
+        folder = self._test.artifacts
+        if pictures:
+            self.pictures(pictures)
+            message += self._save_pictures(pictures)
         shot = (report_shot(self.page, self._secrets)
                 if self._listeners.wants_shots else None)
         self._listeners.step_failed(run, message, shot)
-        folder = self._test.artifacts
         if folder is not None:
             try:
                 folder.mkdir(parents=True, exist_ok=True)
@@ -163,3 +174,20 @@ class StepContext:
             except (OSError, PlaywrightError) as exc:
                 log.warning("could not save failure artifacts: %s", exc)
         raise pytest.fail.Exception(message, pytrace=False) from None  # printed once
+
+    def _save_pictures(self, pictures: dict[str, bytes]) -> str:
+        """Save a visual check's pictures beside the test's artifacts: the lines that name
+        them for the failure message ("" when there is no artifacts folder)."""
+        folder = self._test.artifacts
+        if folder is None:
+            return ""
+        lines = []
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            for name, png in pictures.items():
+                path = folder / f"webtask-{self.run.index + 1}-{name}.png"
+                path.write_bytes(png)
+                lines.append(f"\n  {name}: {path}")
+        except OSError as exc:
+            log.warning("could not save the pictures of a visual check: %s", exc)
+        return "".join(lines)

@@ -13,7 +13,7 @@ from ...agent.models import TaskResult
 from ...agent.parsing import MAX_MESSAGE, cap, show
 from ...agent.task_context import TaskContext
 from ...browser._sync.guard import OriginGuard
-from ...errors import ElementError, ExtractionError, ReplayError, WebtaskError
+from ...errors import ElementError, ExtractionError, PictureMismatch, ReplayError, WebtaskError
 from ...extraction._sync.extractor import Extractor, execute_recipe
 from ...extraction.log import ExtractionLog
 from ...llm.prompts import get_prompt
@@ -25,6 +25,7 @@ from ..compile import compile_step
 from ..outcome import StepRun
 from .context import StepContext
 from .heal import Healer
+from .visual_heal import VisualHeal
 
 log = logging.getLogger("pytest_webtask")
 
@@ -66,6 +67,9 @@ class DoStep:
         if failure is None:
             return []
         message = f"Replay failed. {failure}{start_hint(context, recorded)}"
+        if isinstance(failure, PictureMismatch):
+            VisualHeal(context).heal_or_fail(recorded, failure, message)
+            return []
         if isinstance(failure, ElementError) and self.healable:
             # the page drifted under an action: a verified heal may follow it
             Healer(context, self.max_steps(context)).heal(recorded, failure,
@@ -102,7 +106,8 @@ class DoStep:
                 step.checks, run.where + " (checks right after recording)")
         except ReplayError as exc:
             context.fail(f"The recorded checks do not hold even right after recording, "
-                               f"so nothing was recorded. {exc}")
+                               f"so nothing was recorded. {exc}",
+                               exc.pictures if isinstance(exc, PictureMismatch) else None)
         if before is not None:
             before.mark(step.checks, ctx.substitute)
             # every check held before the step: the pipeline warns, or fails if strict

@@ -75,7 +75,8 @@ class Pipeline:
             raise pytest.fail.Exception(f"{where}: {exc}", pytrace=False) from None
         run = StepRun(request, ctx, len(self.results), urlsplit(self.page.url).path)
         context = StepContext(run, self.page, self.settings, self.test, self.services,
-                                   self.secrets, self.stats, self.listeners)
+                                   self.secrets, self.stats, self.listeners,
+                                   recipe_path=self.session.path)
         try:
             return self._run(kind, context)
         except ComputedValueError as exc:  # raised where the value was typed or checked

@@ -18,6 +18,7 @@ from ..builtin import (
     Drag,
     Fill,
     Hover,
+    Point,
     Press,
     Scroll,
     Select,
@@ -139,6 +140,34 @@ class AsyncDragTool(Drag, AsyncElementTool):
         if scene.to_locator is None:
             return "drag needs a to_element_id to drop on."
         await el.drag_to(scene.to_locator, timeout=scene.timeout_ms)
+        return None
+
+
+class AsyncPointTool(Point, AsyncElementTool):
+    @classmethod
+    async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
+        """The mouse at fractions of the element's box, taken just before acting (after
+        scrolling it into view), so the point follows the element."""
+        await el.scroll_into_view_if_needed(timeout=scene.timeout_ms)
+        box = await el.bounding_box(timeout=scene.timeout_ms)
+        if box is None or box["width"] < 1 or box["height"] < 1:
+            return "point needs an element with a box on the page (it is not visible)"
+        mouse = scene.page.mouse
+        x = box["x"] + float(params["x"]) * box["width"]
+        y = box["y"] + float(params["y"]) * box["height"]
+        action = params.get("action", "click")
+        if action == "drag":
+            await mouse.move(x, y)
+            await mouse.down()
+            await mouse.move(box["x"] + float(params["to_x"]) * box["width"],
+                             box["y"] + float(params["to_y"]) * box["height"], steps=10)
+            await mouse.up()
+        elif action == "double_click":
+            await mouse.dblclick(x, y)
+        elif action == "hover":
+            await mouse.move(x, y)
+        else:
+            await mouse.click(x, y)
         return None
 
 

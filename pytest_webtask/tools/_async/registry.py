@@ -24,6 +24,7 @@ from .element_tools import (
     AsyncDragTool,
     AsyncFillTool,
     AsyncHoverTool,
+    AsyncPointTool,
     AsyncPressTool,
     AsyncScrollTool,
     AsyncSelectTool,
@@ -48,7 +49,9 @@ BROWSER_TOOLS: tuple[type[AsyncTool], ...] = (
     AsyncUncheckBoxTool, AsyncDragTool, AsyncGoBackTool, AsyncWaitTool, AsyncDialogTool,
     AsyncSwitchTabTool, AsyncCloseTabTool, AsyncFindTool,
 )
-ALL_TOOLS: tuple[type[AsyncTool], ...] = (*BROWSER_TOOLS, AsyncUploadTool)
+# Offered only to a model that sees screenshots: it picks the point from the picture.
+PICTURE_TOOLS: tuple[type[AsyncTool], ...] = (AsyncPointTool,)
+ALL_TOOLS: tuple[type[AsyncTool], ...] = (*BROWSER_TOOLS, AsyncUploadTool, *PICTURE_TOOLS)
 BUILT_IN_TOOLS: dict[str, type[AsyncTool]] = {tool.name: tool for tool in ALL_TOOLS}
 
 
@@ -218,9 +221,11 @@ async def note_events(browser: AsyncLLMBrowser, result: ExecutionResult) -> None
 def browser_registry(browser: AsyncLLMBrowser, task: TaskValues,
                      allowed_origins: list[str] | None,
                      extra: list[type[AsyncTool]] | None = None) -> AsyncToolRegistry:
-    """The browser tools for a task; ``upload`` only when the task has resources; ``extra``
+    """The browser tools for a task; ``upload`` only when the task has resources, ``point``
+    only for a model that sees screenshots; ``extra``
     tools (from plugins) after them, replacing a built-in of the same name."""
     classes = list(BROWSER_TOOLS) + ([AsyncUploadTool] if task.resources else [])
+    classes += list(PICTURE_TOOLS) if browser.screenshot else []
     classes += list(extra or [])
     browser.allowed_origins = allowed_origins
     return AsyncToolRegistry([cls(browser, task, allowed_origins) for cls in classes])

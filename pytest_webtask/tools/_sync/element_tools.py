@@ -19,6 +19,7 @@ from ..builtin import (
     Drag,
     Fill,
     Hover,
+    Point,
     Press,
     Scroll,
     Select,
@@ -140,6 +141,34 @@ class DragTool(Drag, ElementTool):
         if scene.to_locator is None:
             return "drag needs a to_element_id to drop on."
         el.drag_to(scene.to_locator, timeout=scene.timeout_ms)
+        return None
+
+
+class PointTool(Point, ElementTool):
+    @classmethod
+    def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
+        """The mouse at fractions of the element's box, taken just before acting (after
+        scrolling it into view), so the point follows the element."""
+        el.scroll_into_view_if_needed(timeout=scene.timeout_ms)
+        box = el.bounding_box(timeout=scene.timeout_ms)
+        if box is None or box["width"] < 1 or box["height"] < 1:
+            return "point needs an element with a box on the page (it is not visible)"
+        mouse = scene.page.mouse
+        x = box["x"] + float(params["x"]) * box["width"]
+        y = box["y"] + float(params["y"]) * box["height"]
+        action = params.get("action", "click")
+        if action == "drag":
+            mouse.move(x, y)
+            mouse.down()
+            mouse.move(box["x"] + float(params["to_x"]) * box["width"],
+                             box["y"] + float(params["to_y"]) * box["height"], steps=10)
+            mouse.up()
+        elif action == "double_click":
+            mouse.dblclick(x, y)
+        elif action == "hover":
+            mouse.move(x, y)
+        else:
+            mouse.click(x, y)
         return None
 
 

@@ -25,6 +25,7 @@ from .element_tools import (
     DragTool,
     FillTool,
     HoverTool,
+    PointTool,
     PressTool,
     ScrollTool,
     SelectTool,
@@ -49,7 +50,9 @@ BROWSER_TOOLS: tuple[type[Tool], ...] = (
     UncheckBoxTool, DragTool, GoBackTool, WaitTool, DialogTool,
     SwitchTabTool, CloseTabTool, FindTool,
 )
-ALL_TOOLS: tuple[type[Tool], ...] = (*BROWSER_TOOLS, UploadTool)
+# Offered only to a model that sees screenshots: it picks the point from the picture.
+PICTURE_TOOLS: tuple[type[Tool], ...] = (PointTool,)
+ALL_TOOLS: tuple[type[Tool], ...] = (*BROWSER_TOOLS, UploadTool, *PICTURE_TOOLS)
 BUILT_IN_TOOLS: dict[str, type[Tool]] = {tool.name: tool for tool in ALL_TOOLS}
 
 
@@ -219,9 +222,11 @@ def note_events(browser: LLMBrowser, result: ExecutionResult) -> None:
 def browser_registry(browser: LLMBrowser, task: TaskValues,
                      allowed_origins: list[str] | None,
                      extra: list[type[Tool]] | None = None) -> ToolRegistry:
-    """The browser tools for a task; ``upload`` only when the task has resources; ``extra``
+    """The browser tools for a task; ``upload`` only when the task has resources, ``point``
+    only for a model that sees screenshots; ``extra``
     tools (from plugins) after them, replacing a built-in of the same name."""
     classes = list(BROWSER_TOOLS) + ([UploadTool] if task.resources else [])
+    classes += list(PICTURE_TOOLS) if browser.screenshot else []
     classes += list(extra or [])
     browser.allowed_origins = allowed_origins
     return ToolRegistry([cls(browser, task, allowed_origins) for cls in classes])
