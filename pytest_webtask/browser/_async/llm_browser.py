@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -56,9 +57,9 @@ class AsyncLLMBrowser:
         lines go under their iframe's; one not allowed is named instead."""
         for attempt in range(3):
             try:
-                data = await self.page.evaluate(
+                data = json.loads(await self.page.evaluate(
                     COLLECTOR_JS, {"op": "collect", "maxChars": self.page_chars,
-                                   "secrets": self.secrets.pairs()})
+                                   "secrets": self.secrets.pairs(), "json": True}))
                 break
             except PlaywrightError as exc:
                 if attempt == 2 or not _is_navigation_race(exc):
@@ -110,10 +111,10 @@ class AsyncLLMBrowser:
                     seen.append(origin)
             return [f"- {frame_not_allowed(origin)}"]
         try:
-            data = await frame.evaluate(COLLECTOR_JS, {
+            data = json.loads(await frame.evaluate(COLLECTOR_JS, {
                 "op": "collect", "maxChars": max(reading.chars, FRAME_CHARS),
                 "secrets": self.secrets.pairs(), "counters": reading.counters,
-                "frameStart": reading.frames})
+                "frameStart": reading.frames, "json": True}))
         except PlaywrightError as exc:
             return [f"- [a frame from {origin} could not be read: {_first_line(exc)}]"]
         reading.counters = data.get("counters", {})

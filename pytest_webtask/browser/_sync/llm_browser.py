@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -57,9 +58,9 @@ class LLMBrowser:
         lines go under their iframe's; one not allowed is named instead."""
         for attempt in range(3):
             try:
-                data = self.page.evaluate(
+                data = json.loads(self.page.evaluate(
                     COLLECTOR_JS, {"op": "collect", "maxChars": self.page_chars,
-                                   "secrets": self.secrets.pairs()})
+                                   "secrets": self.secrets.pairs(), "json": True}))
                 break
             except PlaywrightError as exc:
                 if attempt == 2 or not _is_navigation_race(exc):
@@ -111,10 +112,10 @@ class LLMBrowser:
                     seen.append(origin)
             return [f"- {frame_not_allowed(origin)}"]
         try:
-            data = frame.evaluate(COLLECTOR_JS, {
+            data = json.loads(frame.evaluate(COLLECTOR_JS, {
                 "op": "collect", "maxChars": max(reading.chars, FRAME_CHARS),
                 "secrets": self.secrets.pairs(), "counters": reading.counters,
-                "frameStart": reading.frames})
+                "frameStart": reading.frames, "json": True}))
         except PlaywrightError as exc:
             return [f"- [a frame from {origin} could not be read: {_first_line(exc)}]"]
         reading.counters = data.get("counters", {})
