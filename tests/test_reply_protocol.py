@@ -518,3 +518,31 @@ def test_a_step_that_changes_the_page_on_is_no_undo(page: Page, server: LocalSer
     assert result.completed, result.message
     assert not any("This undid" in p for p in llm.prompts)
     assert "button-0" in clickable(llm.calls[2].context.response_schema)
+
+
+LISTING = """<!doctype html><title>Shop</title>
+<article><h2>Canvas Tote Bag</h2><button onclick="panel.hidden = false">Details</button>
+</article>
+<aside id="panel" hidden><h2>Canvas Tote Bag</h2><p>Category: Accessories</p></aside>"""
+
+
+def test_a_text_shown_before_but_now_in_what_the_actions_opened_is_evidence(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/listing"] = LISTING
+    page.goto(server.url + "/listing")
+    click = [{"tool": "click", "parameters": {"element_id": "button-0"}}]
+    # "Canvas Tote Bag" was on the page before the click, but not in the panel it opened
+    opened = {"complete": True, "message": "open", "evidence": [
+        {"expect": "text", "within": "aside-0", "text": "Canvas Tote Bag"}]}
+    llm = ScriptedLLM([todo(click), opened])
+    result = Agent(page, llm, require_evidence=True).execute("open the details of the bag")
+    assert result.completed, result.message
+    assert len(llm.calls) == 2
+    # the same text cited on the page at large proves nothing the click did: asked once
+    page.goto(server.url + "/listing")
+    anywhere = {"complete": True, "message": "open", "evidence": [
+        {"expect": "text", "text": "Canvas Tote Bag"}]}
+    llm = ScriptedLLM([todo(click), anywhere, opened])
+    result = Agent(page, llm, require_evidence=True).execute("open the details of the bag")
+    assert result.completed, result.message
+    assert "was on the page before you acted" in llm.prompts[2]

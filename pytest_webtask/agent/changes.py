@@ -102,6 +102,11 @@ class PageChange:
         return "\n".join(lines)
 
 
+def plain_line(line: str) -> str:
+    """A page-state line as two readings of one page have it: its id's number left out."""
+    return _plain(line)
+
+
 def page_key(state: PageState) -> tuple[str, list[str]]:
     """A reading as two readings of the same page have it: its URL and its lines, ids'
     numbers left out."""

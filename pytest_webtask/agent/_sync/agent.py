@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -23,7 +24,7 @@ from ...tools._sync.registry import ToolRegistry, browser_registry
 from ...tools.meant import choice_values
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
-from ..changes import field_value, page_change, page_key
+from ..changes import field_value, page_change, page_key, plain_line
 from ..hints import hint, named_buttons, sending_forms
 from ..loops import FutileRepeat, RepeatedFailure
 from ..models import ProposalResult, Step, TaskResult
@@ -297,6 +298,15 @@ def unknown_id(element_id: str, known: list[str]) -> str:
             f"{listed or 'none'}.")
 
 
+def _new_element(element_id: str, start: PageState, now: PageState) -> bool:
+    """Is ``element_id`` of the reading ``now`` an element the ``start`` reading did not
+    show (a panel the actions opened)?"""
+    if element_id not in start.elements:
+        return True
+    line = re.search(rf"^\s*- {re.escape(element_id)}\b.*$", now.text, flags=re.M)
+    return line is not None and plain_line(line.group(0)) not in page_key(start)[1]
+
+
 class Agent:
     """Completes a task in English on a Playwright page, one LLM call per step.
 
@@ -489,11 +499,15 @@ class Agent:
                 or not any(e.success for s in self._task_context.steps for e in s.executions)):
             return []
         texts = []
+        now = self.browser.snapshot
         for ev in step.evidence:
             spec = ev.spec
             text = getattr(spec, "text", None) or ev.text
             if getattr(spec, "expect", "text") != "text" or not text:
                 return []
+            within = getattr(spec, "within", None)
+            if within and now is not None and _new_element(within, start, now):
+                return []  # a text the page showed before, now in what the actions opened
             contains = getattr(spec, "match", "exact") == "contains"
             if not (f'"{text}"' in start.text or (contains and text in start.text)):
                 return []
