@@ -116,3 +116,17 @@ def test_buttons_the_task_names_and_no_action_clicked() -> None:
     assert named_buttons(page, 'Click on the link "Next page".', set()) == \
         ['a-0 "Next page"']
     assert named_buttons(page, "Click on the link “next page”.", {"next page"}) == []
+
+
+def test_a_field_line_names_the_button_that_sends_its_form() -> None:
+    # "sort by price": choosing is not enough, the form's button sends it
+    assert matching_lines(STATE, "search the products")[0] == (
+        'input-0 (type="search" name="q" aria-label="Search products") '
+        '(in section-0 > form-0); button-0 "Apply" sends form-0')
+    assert matching_lines(STATE, "choose the size")[0].endswith(
+        '(in article-0 > form-1); button-2 "Add to cart" sends form-1')
+    # a button of type "button" sends nothing; a field in no form has no such words
+    assert matching_lines('- form-0\n  - input-0 (name="query")\n  - button-0 (type="button") '
+                          '"Clear"', "the query") == ['input-0 (name="query") (in form-0)']
+    assert "sends" not in matching_lines('- input-0 (name="query")\n- button-0 "Go"',
+                                         "query")[0]

@@ -80,6 +80,12 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES) -> list
                 controls = _controls(rows, holder[2])
                 if controls:
                     shown += f"; {holder[1]} holds {', '.join(controls)}"
+            form = next((p for p in reversed(parents) if p[1].startswith("form-")), None)
+            if form is not None and head.split("-")[0] in FIELDS:
+                # a field: nothing happens until its form is sent, and by which button
+                buttons = _senders(rows, form[2])
+                if buttons:
+                    shown += f"; {' or '.join(buttons)} sends {form[1]}"
             scored.append((-score, index, shown))
     if not scored:
         return []
@@ -87,6 +93,23 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES) -> list
     # cart" button beside the product the task names)
     best = -min(scored)[0]
     return [shown for score, _, shown in sorted(scored)[:limit] if -score * 2 >= best]
+
+
+FIELDS = ("input", "select", "textarea")
+
+
+def _senders(rows: list[tuple[int, str, str, str]], form: int, limit: int = 2) -> list[str]:
+    """The buttons inside the form at ``rows[form]`` (its submit buttons, as a page state
+    shows them), as ``button-0 "Apply"``."""
+    depth = rows[form][0]
+    found = []
+    for inner, head, said, _ in rows[form + 1:]:
+        if inner <= depth:
+            break
+        if head.startswith("button-") and 'type="button"' not in said \
+                or head.startswith("input-") and 'type="submit"' in said:
+            found.append(_short(head, said))
+    return found[:limit]
 
 
 def _cut(text: str, limit: int = MAX_LINE) -> str:
