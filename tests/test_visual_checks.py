@@ -355,3 +355,26 @@ def test_a_picture_already_there_before_a_do_step_proves_nothing(
     assert check.get("held_before", False) is held
     # held: named in the summary, nothing the step did is checked
     assert len(task.stats.weak) == int(held)
+
+
+def test_a_suggested_visual_heal_writes_the_new_picture_for_review(
+        browser: Browser, server: LocalServer, recorded: Path, monkeypatch: Any) -> None:
+    monkeypatch.delenv("CI", raising=False)
+    baseline = recorded.parent / "test_chart.1-1.png"
+    before, recipe = baseline.read_bytes(), recorded.read_text()
+    yes = SeeingLLM({"visual-heal": [{"holds": True, "reason": "March is still tallest"}]})
+    task = run(browser, server, recorded, "auto", "?bar=Jan:35", llm=yes, heal="suggest")
+    [heal] = task.stats.heals
+    assert "proposed in test_chart.healed.yaml, test_chart.1-1.healed.png" in heal
+    assert baseline.read_bytes() == before and recorded.read_text() == recipe  # untouched
+    proposed = recorded.parent / "test_chart.1-1.healed.png"
+    assert decode_png(proposed.read_bytes()).width == 360
+    assert proposed.read_bytes() != before
+    healed = yaml.safe_load((recorded.parent / "test_chart.healed.yaml").read_text())
+    assert healed["steps"][0]["checks"][0]["screenshot"]["file"] == "test_chart.1-1.png"
+    # accepted as the docs say (both renamed over the old ones): the new page replays
+    with pytest.raises(pytest.fail.Exception, match="pixels differ"):
+        run(browser, server, recorded, "replay", "?bar=Jan:35")
+    proposed.replace(baseline)
+    (recorded.parent / "test_chart.healed.yaml").replace(recorded)
+    assert run(browser, server, recorded, "replay", "?bar=Jan:35").stats.replayed == 1
