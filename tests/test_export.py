@@ -3,8 +3,10 @@ against the demo shop with the webtask plugin disabled, and fail against a broke
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -284,6 +286,8 @@ def test_one_placeholder_with_two_values_becomes_two_parameters(tmp_path: Path) 
 BOX = {"tag": "input", "role": "textbox", "name": "Name"}
 GO = {"tag": "button", "role": "button", "name": "Go"}
 EL = "page.get_by_role('textbox', name='Name', exact=True)"
+CANVAS = {"tag": "canvas", "id": "pad"}
+PAD = "page.locator('#pad')"
 # Each built-in tool a recipe keeps: a recorded action and the lines the export writes.
 TOOL_CODE = [
     ({"tool": "navigate", "params": {"url": "/x?q={name}"}}, ['page.goto(f"/x?q={name}")']),
@@ -311,6 +315,19 @@ TOOL_CODE = [
     ({"tool": "upload", "params": {"resource_names": ["doc"]}, "target": BOX},
      [f"{EL}.set_input_files([HERE / 'doc.txt'])"]),
     ({"tool": "go_back", "params": {}}, ["page.go_back()"]),
+    ({"tool": "point", "params": {"action": "double_click", "x": 0.25, "y": 0.75},
+      "target": CANVAS},
+     [f"{PAD}.scroll_into_view_if_needed()", f"box = {PAD}.bounding_box()",
+      "assert box is not None",
+      'page.mouse.dblclick(box["x"] + 0.25 * box["width"], box["y"] + 0.75 * box["height"])']),
+    ({"tool": "point", "params": {"action": "drag", "x": 0, "y": 0.1, "to_x": 1, "to_y": 0.5},
+      "target": CANVAS},
+     [f"{PAD}.scroll_into_view_if_needed()", f"box = {PAD}.bounding_box()",
+      "assert box is not None",
+      'page.mouse.move(box["x"] + 0.0 * box["width"], box["y"] + 0.1 * box["height"])',
+      "page.mouse.down()",
+      'page.mouse.move(box["x"] + 1.0 * box["width"], box["y"] + 0.5 * box["height"], '
+      "steps=10)", "page.mouse.up()"]),
     ({"tool": "wait", "params": {"text": "Hi {name}", "seconds": 2}},
      ['expect(page.get_by_text(f"Hi {name}").filter(visible=True).first)'
       ".to_be_visible(timeout=2000)"]),
@@ -364,3 +381,68 @@ def test_an_action_the_export_cannot_write_says_why(
 
     with pytest.raises(NotExportable, match=why):
         _export_action(action, tmp_path)
+
+
+def _picture_step(shot: dict[str, object]) -> object:
+    from pytest_webtask.recipes.model import RecipeStep
+
+    return RecipeStep(kind="check", text="the chart shows March", checks=[{
+        "expect": "screenshot", "element": {"tag": "canvas", "role": "img",
+                                            "name": "Sales"}, "screenshot": shot}])
+
+
+def test_a_screenshot_check_is_written_with_its_baseline_and_the_same_compare(
+        tmp_path: Path) -> None:
+    from pytest_webtask.export.trail import Trail
+    from pytest_webtask.export.writer import export
+    from pytest_webtask.recipes import pixels
+
+    recipes = tmp_path / "recipes"
+    recipes.mkdir()
+    white = pixels.Picture(4, 2, b"\xff" * 32)
+    grey = pixels.Picture(4, 2, b"\xff" * 28 + b"\x80\x80\x80\xff")
+    (recipes / "t.1-1.png").write_bytes(pixels.encode_png(white))
+    trail = Trail(recipe_folder=recipes)
+    trail.goto("http://127.0.0.1:8000/chart")
+    trail.step(_picture_step({"file": "t.1-1.png", "shows": "March\nis tallest",
+                              "box": [0, 0, 0.5, 1], "masks": [[0.9, 0, 1, 0.1]],
+                              "threshold": 0.1}), {}, {}, {})
+    path = export(trail, base_url="http://127.0.0.1:8000", folder=tmp_path / "out",
+                  test_name="test_chart", module="test_visual", origin="x")
+    source = path.read_text(encoding="utf-8")
+    assert (path.parent / "test_visual__test_chart.py-snapshots" / "t.1-1.png").read_bytes() \
+        == (recipes / "t.1-1.png").read_bytes()
+    assert "def test_chart(page: Page, output_path: str) -> None:" in source
+    assert "    # the picture shows: March is tallest\n" in source
+    assert ("to_have_screenshot(page, page.get_by_role('img', name='Sales', exact=True), "
+            "HERE / 'test_visual__test_chart.py-snapshots' / 't.1-1.png', output_path, "
+            "box=[0.0, 0.0, 0.5, 1.0], masks=[[0.9, 0.0, 1.0, 0.1]], threshold=0.1)") in source
+    assert "pytest_webtask" not in source
+    # the file runs on its own: its compare is pixels.py's, with the same verdicts
+    spec = importlib.util.spec_from_file_location("exported_chart", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
+    assert "pytest_webtask.recipes" not in str(module.compare.__module__)
+    for threshold in (0.1, 0.5):
+        ours = pixels.compare(white, grey, threshold)
+        theirs = module.compare(module.decode_png(pixels.encode_png(white)),
+                                module.decode_png(pixels.encode_png(grey)), threshold)
+        assert (theirs.different, theirs.total) == (ours.different, ours.total)
+    assert pixels.compare(white, grey, 0.1).different == 1  # not a vacuous comparison
+
+
+def test_a_screenshot_check_without_its_baseline_is_not_exported(tmp_path: Path) -> None:
+    from pytest_webtask.export.trail import Trail
+    from pytest_webtask.export.writer import NotExportable, Writer
+
+    trail = Trail(recipe_folder=tmp_path)
+    trail.step(_picture_step({"file": "gone.png"}), {}, {}, {})
+    with pytest.raises(NotExportable, match=r"the baseline picture .*gone.png of its "
+                       "screenshot check cannot be read"):
+        Writer(trail, None, tmp_path).source("test_chart", "x")
+    assert not list(tmp_path.glob("*.py"))

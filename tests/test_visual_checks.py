@@ -268,6 +268,8 @@ def test_a_drawing_records_and_replays_through_point_actions(
     picture = decode_png((recipe.parent / step["checks"][1]["screenshot"]["file"]).read_bytes())
     dark = sum(1 for k in range(0, len(picture.rgba), 4) if picture.rgba[k] < 100)
     assert dark > 300  # the line is in the baseline
+    # the blank canvas before the step did not look so: the picture proves the step
+    assert "held_before" not in step["checks"][1]
     assert draw(browser, server, recipe, "replay").stats.replayed == 1
     # the pad moved 40 px: the point follows the canvas, the picture is the same
     assert draw(browser, server, recipe, "replay", "?shift=40").stats.replayed == 1
@@ -319,3 +321,60 @@ def test_a_heal_keeps_a_new_picture_only_when_the_model_says_it_still_holds(
     # a model that sees no images is not asked
     with pytest.raises(pytest.fail.Exception, match="only by a model that sees images"):
         run(browser, server, recorded, "auto", "", llm=ScriptedLLM([]), heal="on")
+
+
+def look_at_chart(context: Context) -> dict[str, Any]:
+    """A ``do`` step that only scrolls, then cites the chart it did not change."""
+    canvas = re.search(r"(canvas-\d+)", context.to_text())
+    assert canvas, context.to_text()
+    if context.step == 1:
+        return {"message": "scroll", "complete": False, "actions": [{
+            "tool": "scroll", "reason": "look", "parameters": {"direction": "down"}}]}
+    return {"message": "done", "complete": True, "evidence": [
+        {"expect": "screenshot", "element": canvas[1], "text": "March is the tallest bar"}]}
+
+
+@pytest.mark.parametrize("query, held", [
+    ("", True),
+    ("?shift=1000", False),  # below the fold before the step: its pixels then are unknown
+])
+def test_a_picture_already_there_before_a_do_step_proves_nothing(
+        browser: Browser, server: LocalServer, tmp_path: Path, query: str, held: bool) -> None:
+    recipe = tmp_path / "look.yaml"
+    context = browser.new_context(viewport={"width": 800, "height": 600})
+    try:
+        with open_webtask(context.new_page(), recipe, "record", base_url=server.url,
+                          llm=SeeingLLM({"step": look_at_chart}), test_name="test_look",
+                          timeout=1.5) as task:
+            task.goto("/chart" + query)
+            task.do("scroll down to the chart")
+    finally:
+        context.close()
+    [check] = yaml.safe_load(recipe.read_text())["steps"][0]["checks"]
+    assert check["expect"] == "screenshot"
+    assert check.get("held_before", False) is held
+    # held: named in the summary, nothing the step did is checked
+    assert len(task.stats.weak) == int(held)
+
+
+def test_a_suggested_visual_heal_writes_the_new_picture_for_review(
+        browser: Browser, server: LocalServer, recorded: Path, monkeypatch: Any) -> None:
+    monkeypatch.delenv("CI", raising=False)
+    baseline = recorded.parent / "test_chart.1-1.png"
+    before, recipe = baseline.read_bytes(), recorded.read_text()
+    yes = SeeingLLM({"visual-heal": [{"holds": True, "reason": "March is still tallest"}]})
+    task = run(browser, server, recorded, "auto", "?bar=Jan:35", llm=yes, heal="suggest")
+    [heal] = task.stats.heals
+    assert "proposed in test_chart.healed.yaml, test_chart.1-1.healed.png" in heal
+    assert baseline.read_bytes() == before and recorded.read_text() == recipe  # untouched
+    proposed = recorded.parent / "test_chart.1-1.healed.png"
+    assert decode_png(proposed.read_bytes()).width == 360
+    assert proposed.read_bytes() != before
+    healed = yaml.safe_load((recorded.parent / "test_chart.healed.yaml").read_text())
+    assert healed["steps"][0]["checks"][0]["screenshot"]["file"] == "test_chart.1-1.png"
+    # accepted as the docs say (both renamed over the old ones): the new page replays
+    with pytest.raises(pytest.fail.Exception, match="pixels differ"):
+        run(browser, server, recorded, "replay", "?bar=Jan:35")
+    proposed.replace(baseline)
+    (recorded.parent / "test_chart.healed.yaml").replace(recorded)
+    assert run(browser, server, recorded, "replay", "?bar=Jan:35").stats.replayed == 1

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from urllib.parse import quote_plus
 
 from ..recipes.model import Check
+from ..recipes.pixels import MAX_DIFF_RATIO, THRESHOLD
 from ..types import Fingerprint
 from .locators import like, locator, own, text_rx
 from .source import Strings
@@ -27,8 +29,12 @@ STATES = {
 
 
 class CheckWriter:
-    def __init__(self, s: Strings) -> None:
+    """``baseline`` gives a ``screenshot`` check's baseline as an expression for its copy
+    beside the exported test (None: the export cannot write screenshot checks)."""
+
+    def __init__(self, s: Strings, baseline: Callable[[Check], str] | None = None) -> None:
         self.s = s
+        self.baseline = baseline
 
     def lines(self, c: Check) -> list[str]:
         s = self.s
@@ -83,7 +89,26 @@ class CheckWriter:
             return [f"expect({el}).to_have_value({value})"]
         if c.expect == "url":
             return self._url(c)
+        if c.expect == "screenshot":
+            return self._picture(c, el)
         raise ValueError(f"unknown check {c.expect!r}")
+
+    def _picture(self, c: Check, el: str | None) -> list[str]:
+        """``to_have_screenshot``, the helper the writer copies into the file, with the
+        check's box, masks and tolerance (the defaults left out)."""
+        shot = c.screenshot
+        assert shot is not None and el is not None and self.baseline is not None
+        args = [el, self.baseline(c), "output_path"]
+        if shot.box is not None:
+            args.append(f"box={shot.box!r}")
+        if shot.masks:
+            args.append(f"masks={shot.masks!r}")
+        if shot.threshold != THRESHOLD:
+            args.append(f"threshold={shot.threshold!r}")
+        if shot.max_diff_ratio != MAX_DIFF_RATIO:
+            args.append(f"max_diff_ratio={shot.max_diff_ratio!r}")
+        comment = [f"# the picture shows: {' '.join(shot.shows.split())}"] if shot.shows else []
+        return [*comment, f"to_have_screenshot(page, {', '.join(args)})"]
 
     def _wanted(self, c: Check, text: str | None) -> str:
         if c.match == "pattern":

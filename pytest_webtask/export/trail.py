@@ -26,9 +26,11 @@ class Ran:
 
 @dataclass
 class Trail:
-    """Filled by the fixture as the test runs; read once the test has passed."""
+    """Filled by the fixture as the test runs; read once the test has passed.
+    ``recipe_folder``: where the recipe's baseline pictures are."""
 
     events: list[Visit | Ran] = field(default_factory=list)
+    recipe_folder: Path | None = None
 
     def goto(self, url: str) -> None:
         self.events.append(Visit(url))

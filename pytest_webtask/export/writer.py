@@ -12,15 +12,17 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from ..recipes.model import RecipeAction
+from ..recipes.model import Check, RecipeAction
 from ..tools.builtin import BUILT_IN
 from .checks import CheckWriter
 from .locators import locator
+from .pictures import FROM_IMPORTS, IMPORTS, helper_source
 from .source import Strings
 from .trail import Ran, Trail, Visit
 
 TAKEN = {"page", "expect", "re", "os", "pytest", "Path", "HERE", "secret", "answer",
-         "quote_plus", "new_tab", "Page"}
+         "quote_plus", "new_tab", "Page", "box", "output_path", "to_have_screenshot",
+         "Locator", "struct", "time", "zlib", "dataclass"}
 SECRET_ENV = "WEBTASK_SECRET_"
 
 
@@ -46,10 +48,17 @@ def identifier(text: str) -> str:
 
 
 class Writer:
-    def __init__(self, trail: Trail, base_url: str | None, folder: Path) -> None:
+    """``snapshots``: the folder beside the test, in ``folder``, that its baseline pictures
+    are copied to (Playwright's ``<test file>-snapshots``); ``pictures`` holds them (file
+    name -> PNG) once ``source`` has run."""
+
+    def __init__(self, trail: Trail, base_url: str | None, folder: Path,
+                 snapshots: str = "snapshots") -> None:
         self.trail = trail
         self.base_url = base_url
         self.folder = folder
+        self.snapshots = snapshots
+        self.pictures: dict[str, bytes] = {}
         self.params: dict[str, str] = {}  # parameter name -> value
         self.variables: dict[tuple[str, str], str] = {}  # (placeholder, value) -> parameter
         self.secrets: dict[str, str] = {}  # secret name -> local name
@@ -93,6 +102,8 @@ class Writer:
                 for n in self.secrets]
         code = "\n".join("    " + line if line else "" for line in head + body) or "    pass"
         params = "".join(f", {p}: str" for p in self.params)
+        if self.pictures:
+            params = ", output_path: str" + params  # pytest-playwright's folder per test
         decorator = ""
         if self.params:
             names = tuple(self.params)
@@ -105,17 +116,25 @@ class Writer:
 
     def _module(self, func: str, origin: str) -> str:
         imports = ["from __future__ import annotations", ""]
-        std = [m for m, used in (("os", "secret(" in func), ("re", "re." in func)) if used]
-        imports += [f"import {m}" for m in std]
+        pictures = bool(self.pictures)
+        std = [f"import {m}" for m, used in (("os", "secret(" in func), ("re", "re." in func))
+               if used]
+        if pictures:
+            std = sorted({*std, *IMPORTS})
+        imports += std
+        froms = set(FROM_IMPORTS) if pictures else set()
         if "HERE" in func:
-            imports.append("from pathlib import Path")
+            froms.add("from pathlib import Path")
+        imports += sorted(froms)
         if "quote_plus" in func:
             imports.append("from urllib.parse import quote_plus")
         if len(imports) > 2:
             imports.append("")
-        if "pytest." in func or "secret(" in func:
+        if "pytest." in func or "secret(" in func or pictures:
             imports.append("import pytest")
-        imports.append("from playwright.sync_api import Page, expect")
+        names = (["FloatRect", "Locator"] if pictures else []) + ["Page"] \
+            + (["expect"] if "expect(" in func else [])
+        imports.append(f"from playwright.sync_api import {', '.join(names)}")
         helpers = []
         if "HERE" in func:
             helpers.append("HERE = Path(__file__).parent\n")
@@ -127,7 +146,8 @@ class Writer:
                "Plain pytest-playwright: no model, no recipe. Steps the test ran are below in "
                "order; code\nthe original test ran between them (its own page calls and "
                'asserts) is not.\n"""')
-        return "\n\n".join(["\n".join([doc, "", *imports]), *helpers, func])
+        below = [helper_source()] if pictures else []  # after the test: read it first
+        return "\n\n".join(["\n".join([doc, "", *imports]), *helpers, func, *below])
 
     def _url(self, url: str) -> str:
         if self.base_url and url.startswith(self.base_url.rstrip("/")):
@@ -144,10 +164,6 @@ class Writer:
             names = ", ".join("{" + n + "}" for n in ran.computed)
             raise NotExportable(f"its step computes {names} when it runs (a callable), "
                                 "which plain code cannot take from the recipe")
-        if any(c.expect == "screenshot" for c in step.checks):
-            raise NotExportable("it checks a picture (a screenshot check), which the export "
-                                "does not write yet: Python Playwright has no "
-                                "to_have_screenshot")
         if any(c.expect == "download" for c in step.checks):
             raise NotExportable("it checks a downloaded file, which the export does not "
                                 "write yet")
@@ -155,7 +171,7 @@ class Writer:
         out = ["", f"# {step.kind}: {step.text}"]
         for action in step.actions:
             out.extend(self._action(action, s, ran))
-        checker = CheckWriter(s)
+        checker = CheckWriter(s, self._baseline)
         for check in step.checks:
             out.extend(checker.lines(check))
         return out
@@ -178,6 +194,25 @@ class Writer:
             return [*before, "with page.context.expect_page() as new_tab:", f"    {line}",
                     "page = new_tab.value"]
         return [*before, line]
+
+    def _baseline(self, check: Check) -> str:
+        """A screenshot check's baseline, copied beside the test: the picture the step
+        just recorded or healed, else the file beside the recipe."""
+        shot = check.screenshot
+        assert shot is not None
+        png = shot.png
+        name = Path(shot.file).name or f"picture-{len(self.pictures) + 1}.png"
+        if png is None:
+            if self.trail.recipe_folder is None or not shot.file:
+                raise NotExportable("its screenshot check names no baseline picture")
+            path = self.trail.recipe_folder / shot.file
+            try:
+                png = path.read_bytes()
+            except OSError as exc:
+                raise NotExportable(f"the baseline picture {path} of its screenshot check "
+                                    f"cannot be read ({exc.strerror or exc})") from None
+        self.pictures[name] = png
+        return f"HERE / {self.snapshots!r} / {name!r}"
 
     def _file(self, ran: Ran, name: str) -> str:
         path = ran.resources.get(name)
@@ -252,11 +287,21 @@ ANSWER_HELPER = '''def answer(page: Page, *answers: tuple[bool, str | None]) -> 
 
 def export(trail: Trail, *, base_url: str | None, folder: Path, test_name: str, module: str,
            origin: str) -> Path:
-    """Write the test file into ``folder``; NotExportable says why it cannot be."""
-    source = Writer(trail, base_url, folder).source(test_name, origin)
+    """Write the test file into ``folder``, and its baseline pictures into
+    ``<file>-snapshots`` beside it; NotExportable says why it cannot be."""
+    name = file_name(test_name, module)
+    writer = Writer(trail, base_url, folder, snapshots=f"{name}-snapshots")
+    source = writer.source(test_name, origin)
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / file_name(test_name, module)
-    tmp = path.with_suffix(".py.tmp")
-    tmp.write_text(source, encoding="utf-8")
-    tmp.replace(path)
+    for picture, png in writer.pictures.items():  # before the test that reads them
+        _write(folder / writer.snapshots / picture, png)
+    path = folder / name
+    _write(path, source.encode("utf-8"))
     return path
+
+
+def _write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)

@@ -181,7 +181,7 @@ def pipeline_parts(request: pytest.FixtureRequest, flavour: str, base_url: str |
     secrets = Secrets()  # every secret the test's steps pass, masked everywhere from then on
     config = request.config
     listeners = [LiveLine.for_terminal(config),
-                 ExportListener.for_test(request, base_url, session.test_name),
+                 ExportListener.for_test(request, base_url, session.test_name, session.path),
                  ReportListener.for_test(request, secrets), StepLines.for_terminal(config),
                  HookRelay(item)]
     return PipelineParts(

@@ -162,20 +162,22 @@ class ExportListener(StepListener):
     properties why not."""
 
     def __init__(self, item: pytest.Item, folder: Path, base_url: str | None,
-                 test_name: str) -> None:
+                 test_name: str, recipe: Path | None = None) -> None:
         self.item = item
         self.folder = folder
         self.base_url = base_url
         self.test_name = test_name
-        self.trail = Trail()
+        self.trail = Trail(recipe_folder=recipe.parent if recipe is not None else None)
 
     @classmethod
     def for_test(cls, request: pytest.FixtureRequest, base_url: str | None,
-                 test_name: str) -> ExportListener | None:
+                 test_name: str, recipe: Path | None = None) -> ExportListener | None:
+        """The listener when ``--webtask-export`` is on; ``recipe``: the test's recipe
+        file, beside which its baseline pictures are."""
         folder = export_dir(request.config)
         if folder is None:
             return None
-        return cls(request.node, folder, base_url, test_name)
+        return cls(request.node, folder, base_url, test_name, recipe)
 
     def page_opened(self, url: str) -> None:
         self.trail.goto(url)

@@ -14,7 +14,14 @@ from typing import Any
 import pytest
 
 from ..errors import WebtaskError
-from .unused import RecipeUse, RunTracker, prune_steps, unused_recipes
+from .unused import (
+    RecipeUse,
+    RunTracker,
+    prune_steps,
+    recipe_folders,
+    unused_pictures,
+    unused_recipes,
+)
 
 
 class TerminalSummary:
@@ -32,6 +39,7 @@ class TerminalSummary:
         self.used_paths: set[str] = set()
         self.partial = ""  # set at session finish, as the lists below
         self.unused: list[Path] = []
+        self.pictures: list[Path] = []  # baseline PNGs no recipe names
         self.steps: list[RecipeUse] = []
         self.prune = False
         self.problems: dict[str, str] = {}
@@ -68,12 +76,14 @@ class TerminalSummary:
         self.partial = self.tracker.incomplete()
         self.unused = [] if self.partial else unused_recipes(
             self.config.rootpath, self.tracker.selected, self.recipe_names, self.used_paths)
+        self.pictures = [] if self.partial else unused_pictures(
+            self.unused, recipe_folders(self.config.rootpath, self.tracker.selected))
         self.steps = [u for u in self.uses if u.unused_steps]
         self.prune = bool(self.config.getoption("webtask_prune"))
         self.problems = {}  # path -> why it could not be deleted or cut
         if not self.prune or self.partial:
             return
-        for path in self.unused:
+        for path in [*self.unused, *self.pictures]:
             try:
                 path.unlink(missing_ok=True)
             except OSError as exc:
@@ -87,7 +97,9 @@ class TerminalSummary:
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         st = self.stats
         partial, unused, steps, prune = self.partial, self.unused, self.steps, self.prune
-        if not (st.replayed or st.recorded or st.healed or st.failed or unused or st.weak
+        pictures = self.pictures
+        if not (st.replayed or st.recorded or st.healed or st.failed or unused or pictures
+                or st.weak
                 or st.unverified or st.exposed or steps or prune):
             return
         tr = terminalreporter
@@ -118,6 +130,14 @@ class TerminalSummary:
                 "(--webtask-prune deletes them)"
             tr.write_line(f"{len(unused)} recipe(s) {verb}:")
             for path in unused:
+                tr.write_line(f"  {self._shown(path)}")
+                if str(path) in self.problems:
+                    tr.write_line(f"    {self.problems[str(path)]}")
+        if pictures:
+            verb = "deleted" if prune else "unused: no recipe names them (--webtask-prune " \
+                "deletes them)"
+            tr.write_line(f"{len(pictures)} baseline picture(s) {verb}:")
+            for path in pictures:
                 tr.write_line(f"  {self._shown(path)}")
                 if str(path) in self.problems:
                     tr.write_line(f"    {self.problems[str(path)]}")

@@ -163,6 +163,45 @@ def unused_recipes(rootpath: Path, nodeids: set[str] | list[str],
     return unused
 
 
+def unused_pictures(unused: list[Path], folders: set[Path]) -> list[Path]:
+    """Baseline pictures in these recipe folders that no recipe there names, the
+    ``unused`` recipes left out (their pictures go with them). Proposals of
+    ``--webtask-heal=suggest`` (``*.healed.png``) are left for their review, and a folder
+    with a recipe that can't be read keeps every picture."""
+    import yaml
+
+    gone = {p.resolve() for p in unused}
+    out: list[Path] = []
+    for folder in sorted(folders):
+        named: set[str] = set()
+        try:
+            for recipe in folder.glob("*.yaml"):
+                if recipe.resolve() not in gone:
+                    named |= _pictures_named(yaml.safe_load(recipe.read_text("utf-8")))
+        except (OSError, ValueError, yaml.YAMLError):
+            continue
+        out += [p for p in sorted(folder.glob("*.png"))
+                if p.name not in named and not p.name.endswith(".healed.png")]
+    return out
+
+
+def _pictures_named(recipe: Any) -> set[str]:
+    """The baseline files a recipe's screenshot checks name (read as plain YAML: any
+    version)."""
+    steps = recipe.get("steps", []) if isinstance(recipe, dict) else []
+    return {str(check["screenshot"]["file"])
+            for step in steps if isinstance(step, dict)
+            for check in step.get("checks") or [] if isinstance(check, dict)
+            and isinstance(check.get("screenshot"), dict) and check["screenshot"].get("file")}
+
+
+def recipe_folders(rootpath: Path, nodeids: set[str] | list[str]) -> set[Path]:
+    """The recipe folders of the test modules these tests are in."""
+    modules = {rootpath / n.split("::", 1)[0] for n in nodeids if "::" in n}
+    return {m.parent / RECIPE_DIR / m.stem for m in modules
+            if (m.parent / RECIPE_DIR / m.stem).is_dir()}
+
+
 def prune_steps(use: RecipeUse) -> bool:
     """Cut the recipe of a passing test down to the steps it ran."""
     from ..recipes.storage import load_recipe, save_recipe

@@ -99,15 +99,23 @@ def save_recipe(path: Path, recipe: Recipe) -> None:
         raise
 
 
-def save_baselines(path: Path, steps: list[RecipeStep]) -> None:
+def healed_picture(file: str) -> str:
+    """Where ``--webtask-heal=suggest`` proposes a new picture for the baseline ``file``:
+    ``<baseline>.healed.png`` beside it, for review."""
+    name = Path(file)
+    return str(name.with_name(name.stem + ".healed" + (name.suffix or ".png")))
+
+
+def save_baselines(path: Path, steps: list[RecipeStep], *, healed: bool = False) -> None:
     """Write each new baseline picture of ``steps`` beside the recipe at ``path``
-    (atomically, as the recipe), before the recipe that names it."""
+    (atomically, as the recipe), before the recipe that names it; ``healed``: as the
+    proposal ``healed_picture`` names, the baseline untouched."""
     for step in steps:
         for check in step.checks:
             shot = check.screenshot
             if shot is None or shot.png is None or not shot.file:
                 continue
-            target = path.parent / shot.file
+            target = path.parent / (healed_picture(shot.file) if healed else shot.file)
             target.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".tmp",
                                        dir=target.parent)

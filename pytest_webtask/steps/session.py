@@ -109,10 +109,12 @@ class RecipeSession:
     def finish(self, test_passed: bool) -> bool:
         """Save when a step was recorded. After a failure, recorded steps are kept and the
         old steps after them too, so the next run can pick up where this one stopped.
-        Suggested heals go to ``healed_path``, the recipe untouched."""
+        Suggested heals go to ``healed_path``, the recipe untouched, and their new pictures
+        to ``<baseline>.healed.png``, the baselines untouched."""
         recipe = self._recipe
         if self.suggested and recipe is not None:
             steps = [self.suggested.get(n, step) for n, step in enumerate(recipe.steps)]
+            save_baselines(self.path, list(self.suggested.values()), healed=True)
             save_recipe(self.healed_path, Recipe(test=self.test_name, steps=steps))
         if not self.dirty:
             return False

@@ -197,7 +197,10 @@ class Point(ToolSpec):
         p = c.params
         at = (f'box["x"] + {float(p["x"])!r} * box["width"], '
               f'box["y"] + {float(p["y"])!r} * box["height"]')
-        lines = [f"box = {c.element()}.bounding_box()", "assert box is not None"]
+        # the box just before acting, after scrolling it into view, as a replay takes it
+        el = c.element()
+        lines = [f"{el}.scroll_into_view_if_needed()", f"box = {el}.bounding_box()",
+                 "assert box is not None"]
         action = p.get("action", "click")
         if action == "drag":
             to = (f'box["x"] + {float(p["to_x"])!r} * box["width"], '

@@ -138,3 +138,37 @@ def test_a_partial_run_reports_and_prunes_nothing(pytester: pytest.Pytester,
     result.stdout.fnmatch_lines(["*--webtask-prune: nothing deleted, this run is not the "
                                  "whole suite (*); prune on a run of every test."])
     assert gone.exists()
+
+
+def _picture_recipe(name: str, *files: str) -> str:
+    checks = "".join(f"\n  - expect: screenshot\n    element: {{tag: canvas}}\n"
+                     f"    screenshot: {{file: {f}}}" for f in files)
+    return f"version: 3\ntest: {name}\nsteps:\n- kind: check\n  text: x\n  checks:{checks}\n"
+
+
+def test_a_baseline_picture_no_recipe_names_is_reported_then_pruned(
+        pytester: pytest.Pytester) -> None:
+    kept, gone = _plain_project(pytester)
+    folder = kept.parent
+    kept.write_text(_picture_recipe("test_a", "test_a.1-1.png"))
+    gone.write_text(_picture_recipe("test_gone", "test_gone.1-1.png"))
+    pictures = {name: folder / name for name in (
+        "test_a.1-1.png",          # named by a kept recipe
+        "test_gone.1-1.png",       # named only by an unused recipe: goes with it
+        "test_a.2-1.png",          # named by nothing (the step that took it was re-recorded)
+        "test_a.1-1.healed.png")}  # a heal proposed for review
+    for path in pictures.values():
+        path.write_bytes(b"\x89PNG\r\n\x1a\n")
+    reported = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    reported.stdout.fnmatch_lines([
+        "*2 baseline picture(s) unused: no recipe names them (--webtask-prune deletes them):",
+        "*__webtask__/test_x/test_a.2-1.png", "*__webtask__/test_x/test_gone.1-1.png"])
+    assert all(p.exists() for p in pictures.values())
+    partial = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--webtask-prune", "-k",
+                                           "test_a")
+    assert "baseline picture(s)" not in partial.stdout.str()
+    assert all(p.exists() for p in pictures.values())
+    pytester.runpytest_inprocess("-p", "no:cacheprovider", "--webtask-prune").stdout \
+        .fnmatch_lines(["*2 baseline picture(s) deleted:"])
+    assert sorted(p.name for p in folder.glob("*.png")) == [
+        "test_a.1-1.healed.png", "test_a.1-1.png"]

@@ -4,10 +4,18 @@
 Kept only while a ``do`` step records. Its compiled checks are evaluated once, with the
 replay's own code, on a static copy of the page taken before the agent acted: a check that
 held there proves nothing about the step (``held_before``).
+
+The copy has no pixels (a canvas is blank in it). Where the model may cite pictures, a
+screenshot of the viewport is kept too: a ``screenshot`` check's region is found in the copy
+(where its element was, and how big), and that part of the screenshot, shown in the copy's
+page under the same region, is pictured and compared as a replay would (box, masks,
+tolerance). A picture that was already there proves nothing either. A region that was not
+all in view, or not on the page, counts as changed (as before this was kept).
 """
 
 from __future__ import annotations
 
+import base64
 import logging
 import re
 from collections.abc import Callable
@@ -17,9 +25,13 @@ from weakref import WeakKeyDictionary
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page
 
+from ...browser._sync.pictures import shoot, stable_picture
 from ...browser.script import COLLECTOR_JS
+from ...errors import BrowserError, ReplayError
 from ..model import Check
+from ..pixels import PictureError, compare, decode_png
 from .replayer import Replayer
+from .visual import baseline_of
 
 log = logging.getLogger("pytest_webtask")
 
@@ -27,22 +39,51 @@ FROZEN = re.compile(r"webtask-frozen-frame-([\d.]+)")
 FRAME_DEPTH = 5  # frames of other origins inside each other, kept at most this deep
 
 
+# The viewport's picture before the step, shown in the copy's page under the region
+_SHOW_BEFORE = """([png, x, y, w, h]) => {
+  const img = document.createElement('img');
+  img.src = 'data:image/png;base64,' + png;
+  img.style.cssText = 'position:fixed;left:0;top:0;z-index:2147483646;margin:0;border:0';
+  const region = document.createElement('div');
+  region.id = 'webtask-before-region';
+  region.style.cssText = `position:fixed;left:${x}px;top:${y}px;width:${w}px;` +
+    `height:${h}px;z-index:2147483647;margin:0;border:0;background:none`;
+  document.documentElement.append(img, region);
+  return img.decode();
+}"""
+_SCROLL = "() => [window.scrollX, window.scrollY, window.innerWidth, window.innerHeight]"
+
+
 class StartState:
-    def __init__(self, page: Page, html: str, url: str) -> None:
+    def __init__(self, page: Page, html: str, url: str, picture: bytes | None = None,
+                 view: list[float] | None = None) -> None:
         self.page = page
         self.html = html
         self.url = url
+        self.picture = picture  # the viewport's screenshot, when pictures may be cited
+        self.view = view or []  # [scrollX, scrollY, width, height] when it was taken
 
     @classmethod
-    def take(cls, page: Page) -> StartState | None:
-        """The page now (HTML with form state, URL); None when it can't be read. Frames of
-        other origins are frozen in their own context and put in their iframe's place."""
+    def take(cls, page: Page, pictures: bool = False) -> StartState | None:
+        """The page now (HTML with form state, URL, and with ``pictures`` a screenshot of
+        the viewport); None when it can't be read. Frames of other origins are frozen in
+        their own context and put in their iframe's place."""
         try:
             html = _freeze(page, page.main_frame, "", 0)
         except PlaywrightError as exc:
             log.warning("could not keep the page before the step: %s", exc)
             return None
-        return cls(page, html, page.url)
+        picture, view = None, None
+        if pictures:
+            try:
+                view = [float(v) for v in page.evaluate(_SCROLL)]
+                size = page.viewport_size
+                picture = shoot(page, {"x": 0, "y": 0,
+                                             "width": size["width"] if size else view[2],
+                                             "height": size["height"] if size else view[3]})
+            except PlaywrightError as exc:
+                log.warning("could not picture the page before the step: %s", exc)
+        return cls(page, html, page.url, picture, view)
 
     def mark(self, checks: list[Check], substitute: Callable[[str], str]) -> None:
         """Set ``held_before`` on each check that holds on the page as it was. The copy is
@@ -56,9 +97,13 @@ class StartState:
             copy = _copy_page(browser, viewport)
             copy.set_content(self.html, wait_until="load", timeout=5000)
             replayer = Replayer(copy, timeout_ms=0, substitute=substitute)
+            pictures = [c for c in checks if c.expect == "screenshot"]
             for check in checks:
-                held, _ = replayer.holds(check, url=self.url, before=True)
-                check.held_before = held
+                if check.expect != "screenshot":
+                    held, _ = replayer.holds(check, url=self.url, before=True)
+                    check.held_before = held
+            for check in pictures:  # last: each leaves the picture in the copy's page
+                check.held_before = self._picture_held(copy, replayer, check)
         except PlaywrightError as exc:
             log.warning("could not check the page as it was before the step: %s", exc)
             pages = _COPIES.get(browser, {})
@@ -68,6 +113,40 @@ class StartState:
                     copy.context.close()
                 except PlaywrightError:
                     pass
+
+
+    def _picture_held(self, copy: Page, replayer: Replayer, check: Check
+                            ) -> bool:
+        """Whether the check's region already looked as its baseline before the step: its
+        element's box in the copy, that part of the viewport's picture pictured as a replay
+        pictures a region. False when there is no such picture to tell."""
+        shot = check.screenshot
+        if self.picture is None or shot is None or check.element is None:
+            return False
+        try:
+            element = replayer.resolve(check.element, "before the step")
+            bb = element.bounding_box(timeout=1000)
+        except (ReplayError, PlaywrightError):
+            return False  # not on the page before the step: the step made it
+        sx, sy, width, height = self.view
+        if bb is None or bb["x"] - sx < 0 or bb["y"] - sy < 0 \
+                or bb["x"] - sx + bb["width"] > width or bb["y"] - sy + bb["height"] > height:
+            return False  # not all of it in view: its pixels before the step are unknown
+        try:
+            expected_png = baseline_of(shot, None, "before the step")
+            copy.set_content("<!doctype html><body style='margin:0'></body>")
+            copy.evaluate(_SHOW_BEFORE, [base64.b64encode(self.picture).decode(),
+                                               bb["x"] - sx, bb["y"] - sy, bb["width"],
+                                               bb["height"]])
+            png, _ = stable_picture(copy, copy.locator("#webtask-before-region"),
+                                          shot.box, shot.masks, 1000)
+            if png == expected_png:
+                return True
+            result = compare(decode_png(expected_png), decode_png(png), shot.threshold)
+        except (ReplayError, BrowserError, PlaywrightError, PictureError) as exc:
+            log.debug("could not compare the picture before the step: %s", exc)
+            return False
+        return result.matches(shot.max_diff_ratio)
 
 
 def _freeze(page: Page, frame: Frame, tag: str, depth: int) -> str:

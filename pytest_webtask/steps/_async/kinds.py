@@ -80,7 +80,9 @@ class AsyncDoStep:
                      ) -> tuple[RecipeStep, TaskResult, list[dict[str, Any]]]:
         run, ctx = context.run, context.run.ctx
         start_url = context.page.url
-        before = await AsyncStartState.take(context.page) if self.freeze_before else None
+        before = await AsyncStartState.take(
+            context.page, pictures=bool(getattr(llm, "supports_images", False))) \
+            if self.freeze_before else None
         attempt = await context.run_agent(llm, self.max_steps(context))
         result = attempt.result
         if result is None:

@@ -22,6 +22,7 @@ from ...agent.task_context import ComputedValueError, TaskContext
 from ...browser.secret_fields import SECRET_FIELDS_JS
 from ...errors import WebtaskError
 from ...recipes.model import RecipeStep
+from ...recipes.storage import healed_picture
 from ...report._async.shots import report_shot
 from ...settings import Settings
 from ...types import Secrets
@@ -211,9 +212,12 @@ class AsyncPipeline:
         suggest = self.settings.heal == "suggest"
         if suggest:
             self.session.suggest(run.index, heal.step)
+        pictures = [healed_picture(c.screenshot.file) for c in heal.step.checks
+                    if c.screenshot is not None and c.screenshot.png is not None
+                    and c.screenshot.file]
         where = f"{self.session.test_name}: {run.where} ({heal.calls}; " + (
-            f"proposed in {self.session.healed_path.name})" if suggest
-            else "recipe rewritten)")
+            f"proposed in {', '.join([self.session.healed_path.name, *pictures])})"
+            if suggest else "recipe rewritten)")
         self.stats.heals.append("\n".join([where, *(f"    {line}" for line in heal.diff)]))
         log.warning("healed %s", "\n".join([where, *heal.diff]))
         path = context.artifact(f"webtask-heal-{run.index + 1}.txt")

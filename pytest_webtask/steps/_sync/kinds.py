@@ -81,7 +81,9 @@ class DoStep:
                      ) -> tuple[RecipeStep, TaskResult, list[dict[str, Any]]]:
         run, ctx = context.run, context.run.ctx
         start_url = context.page.url
-        before = StartState.take(context.page) if self.freeze_before else None
+        before = StartState.take(
+            context.page, pictures=bool(getattr(llm, "supports_images", False))) \
+            if self.freeze_before else None
         attempt = context.run_agent(llm, self.max_steps(context))
         result = attempt.result
         if result is None:
