@@ -352,9 +352,11 @@ def test_done_after_only_filling_a_field_is_asked_about_once(
     assert result.completed, result.message
     assert len(llm.calls) == 4
     # only a field changed, and the task names the Search button no action clicked
-    assert ('Is every part of the task done? The task names button-0 "Search": no action '
-            'of yours clicked it yet. input-0 is in form-0, which button-0 "Search" sends: '
-            'nothing changes on the page until it is pressed.') in llm.prompts[2]
+    assert ('Your last actions only changed what fields hold: the page shows no result of '
+            'them yet.\nThe task names button-0 "Search": no action of yours clicked it yet. '
+            'input-0 is in form-0, which button-0 "Search" sends: nothing changes on the page '
+            'until it is pressed. If the task asks for something the page should show') \
+        in llm.prompts[2]
     assert "q=linen" in page.url
     # a task that only fills: the second "done" stands, asked no more
     page.goto(server.url + "/search")
@@ -416,7 +418,7 @@ def test_done_on_fields_only_is_asked_before_evidence_and_may_not_be_given_up(
     assert result.completed, result.message
     prompts = [r["messages"][-1]["content"] for r in fake.requests]
     # first what was left undone (only a field changed), then the claim that does not hold
-    assert "Is every part of the task done?" in prompts[2]
+    assert "Your last actions only changed what fields hold" in prompts[2]
     assert "does not hold" not in prompts[2]
     assert "your evidence does not hold on the current page" in prompts[3]
     # neither question offers giving the task up: it was called done

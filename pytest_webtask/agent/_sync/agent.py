@@ -568,6 +568,7 @@ class Agent:
         if change is not None and fields_only:
             said += sending_forms(self.browser.snapshot.text, change.added) \
                 if self.browser.snapshot is not None else ""
+            return get_prompt("agent/proposer", "complete_values_only").format(named=said)
         return get_prompt("agent/proposer", "complete_unsent").format(named=said)
 
     def _unclicked(self) -> list[str]:
