@@ -313,6 +313,9 @@ def test_evidence_that_was_on_the_page_before_the_task_is_asked_about_once(
     assert result.completed, result.message
     assert len(llm.calls) == 3
     assert "Your evidence ('Search') was on the page before you acted" in llm.prompts[2]
+    # what is new since the task began, to cite instead
+    assert ('Texts on the page now that were not there before the task: "Linen Shirt", '
+            '"Linen Trousers".') in llm.prompts[2]
     assert result.evidence[0].spec.text == "Linen Shirt"
 
 

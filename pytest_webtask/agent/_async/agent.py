@@ -297,6 +297,22 @@ def unknown_id(element_id: str, known: list[str]) -> str:
             f"{listed or 'none'}.")
 
 
+def new_texts(start: PageState | None, now: PageState | None, limit: int = 5) -> list[str]:
+    """The texts the page state ``now`` shows that ``start`` did not, up to ``limit``: text
+    of its own first ("Page 2 of 3", a message), then an element's, in page order."""
+    if start is None or now is None:
+        return []
+    quoted = re.compile(r' "((?:[^"\\]|\\.){2,80})"$')
+    before = {m.group(1) for line in start.text.splitlines()
+              if (m := quoted.search(line.rstrip()))}
+    found: dict[str, bool] = {}
+    for line in now.text.splitlines():
+        m = quoted.search(line.rstrip())
+        if m and m.group(1) not in before:
+            found.setdefault(m.group(1), not line.lstrip().startswith('- "'))
+    return sorted(found, key=lambda t: found[t])[:limit]
+
+
 def _new_element(element_id: str, start: PageState, now: PageState) -> bool:
     """Is ``element_id`` of the reading ``now`` an element the ``start`` reading did not
     show (a panel the actions opened)?"""
@@ -459,8 +475,12 @@ class AsyncAgent:
         elif step.proposal.complete and (stale := self._stale(step)):
             # every claim was on the page before the task's first action: it proves nothing
             # the actions did (asked once; the pipeline then finds no check discriminating)
+            fresh = new_texts(self.proposer.start, self.browser.snapshot) \
+                if self.proposer is not None else []
             step = await self._ask(get_prompt("agent/proposer", "evidence_before").format(
-                texts=", ".join(repr(t) for t in stale)))
+                texts=", ".join(repr(t) for t in stale),
+                new=(" Texts on the page now that were not there before the task: "
+                     + ", ".join(f'"{t}"' for t in fresh) + ".") if fresh else ""))
         elif not first and step.proposal.impossible and (
                 later := self._later_doubt(step.proposal)) is not None:
             step = await self._ask(later, give_up=True)
