@@ -283,3 +283,12 @@ def test_one_finder_in_the_packages_js() -> None:
 
 def collector_count(needle: str) -> int:
     return (PACKAGE / "browser" / "collector.js").read_text().count(needle)
+
+
+def test_the_replay_path_keeps_its_values_without_the_agent() -> None:
+    """Issue 36: a replayed step substitutes placeholders and masks secrets with its
+    ``StepValues`` (tools/values.py); only recording builds the agent's ``TaskContext``."""
+    for module in ("steps/_async/pipeline.py", "steps/outcome.py", "steps/compile.py",
+                   "steps/_async/kinds.py", "steps/_async/context.py"):
+        names = _imports(PACKAGE / module)
+        assert not [n for n in names if n.startswith("pytest_webtask.agent.task_context")], module

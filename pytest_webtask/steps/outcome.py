@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..agent.models import TaskResult
-from ..agent.task_context import TaskContext
 from ..recipes.model import RecipeStep
+from ..tools.values import StepValues
 from .identity import StepIdentity
 
 
@@ -56,14 +56,14 @@ class StepOutcome:
 
 
 class StepRun:
-    """One step while it runs: the request, its task context, its place in the test, the
-    path it started at; and what its kind found: a verified heal, or a recorded step none
-    of whose checks discriminates (``weak``)."""
+    """One step while it runs: the request, its values (``StepValues``), its place in the
+    test, the path it started at; and what its kind found: a verified heal, or a recorded
+    step none of whose checks discriminates (``weak``)."""
 
-    def __init__(self, request: StepRequest, ctx: TaskContext, index: int,
+    def __init__(self, request: StepRequest, values: StepValues, index: int,
                  start_path: str = "") -> None:
         self.request = request
-        self.ctx = ctx
+        self.values = values
         self.index = index
         self.start_path = start_path
         self.where = f"Step {index + 1} {request.kind}({request.text!r})"

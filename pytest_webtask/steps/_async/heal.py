@@ -41,7 +41,7 @@ class AsyncHealer:
         if result is None or not result.completed:
             why = attempt.stopped or (result.message if result is not None else "")
             await self._reject(message, f"the model could not re-do the step ({calls}): {why}")
-        done = compile_step("do", run.request.text, result, run.ctx, context.base_url,
+        done = compile_step("do", run.request.text, result, run.values, context.base_url,
                             start_url, user_patterns(s.dynamic))
         # the actions before the failing one ran as recorded; the model's replace the rest
         healed = recorded.model_copy(update={

@@ -10,7 +10,6 @@ from urllib.parse import urlsplit
 
 from ...agent.models import TaskResult
 from ...agent.parsing import MAX_MESSAGE, cap, show
-from ...agent.task_context import TaskContext
 from ...browser._async.guard import AsyncOriginGuard
 from ...errors import ElementError, ExtractionError, ReplayError, WebtaskError
 from ...extraction._async.extractor import AsyncExtractor, execute_recipe
@@ -20,6 +19,7 @@ from ...recipes._async.before import AsyncStartState
 from ...recipes.model import Extraction, RecipeStep
 from ...recipes.patterns import user_patterns
 from ...recipes.urls import absolute_url, relative_url
+from ...tools.values import StepValues
 from ..compile import compile_step
 from ..outcome import StepRun
 from .context import AsyncStepContext
@@ -74,7 +74,7 @@ class AsyncDoStep:
 
     async def record(self, context: AsyncStepContext, llm: Any
                      ) -> tuple[RecipeStep, TaskResult, list[dict[str, Any]]]:
-        run, ctx = context.run, context.run.ctx
+        run, ctx = context.run, context.run.values
         start_url = context.page.url
         before = await AsyncStartState.take(context.page) if self.freeze_before else None
         attempt = await context.run_agent(llm, self.max_steps(context))
@@ -212,7 +212,7 @@ def guard_message(blocked: list[str], context: AsyncStepContext) -> str:
             "page should talk to that origin, add it to webtask_allowed_origins.")
 
 
-def step_log(result: TaskResult, ctx: TaskContext) -> str:
+def step_log(result: TaskResult, ctx: StepValues) -> str:
     lines = ["Step log:"]
     for n, step in enumerate(result.steps, 1):
         lines.append(f"  {n}. {cap(step.proposal.message, MAX_MESSAGE)}")

@@ -18,12 +18,12 @@ import pytest
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from ...agent.task_context import ComputedValueError, TaskContext
 from ...browser.secret_fields import SECRET_FIELDS_JS
 from ...errors import WebtaskError
 from ...recipes.model import RecipeStep
 from ...report._async.shots import report_shot
 from ...settings import Settings
+from ...tools.values import ComputedValueError, StepValues
 from ...types import Secrets
 from ..context import StepServices, TestInfo
 from ..identity import StepIdentity
@@ -67,12 +67,11 @@ class AsyncPipeline:
     async def run(self, kind: AsyncStepKind, request: StepRequest) -> StepOutcome:
         where = f"Step {len(self.results) + 1} {request.kind}({request.text!r})"
         try:  # a callable value is computed when the step first uses it (Computed)
-            ctx = TaskContext.create(request.text, resources=request.resources,
-                                     variables=request.variables, secrets=request.secrets,
-                                     known=self.secrets)
+            values = StepValues.of(resources=request.resources, variables=request.variables,
+                                   secrets=request.secrets, known=self.secrets)
         except ComputedValueError as exc:
             raise pytest.fail.Exception(f"{where}: {exc}", pytrace=False) from None
-        run = StepRun(request, ctx, len(self.results), urlsplit(self.page.url).path)
+        run = StepRun(request, values, len(self.results), urlsplit(self.page.url).path)
         context = AsyncStepContext(run, self.page, self.settings, self.test, self.services,
                                    self.secrets, self.stats, self.listeners)
         try:
@@ -219,7 +218,7 @@ class AsyncPipeline:
         if path is not None:  # beside the test's other artifacts, for the report
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(run.ctx.redact("\n".join([where, *heal.diff])) + "\n",
+                path.write_text(run.values.redact("\n".join([where, *heal.diff])) + "\n",
                                 encoding="utf-8")
             except OSError as exc:
                 log.warning("could not save the heal's diff: %s", exc)

@@ -53,7 +53,7 @@ class StepContext:
     def replayer(self, *, report: bool = False) -> Replayer:
         """A replayer on the current page with the step's values; ``report``: each action's
         target is shot for the listeners that want it before it is acted on."""
-        ctx = self.run.ctx
+        ctx = self.run.values
         return Replayer(self.page, base_url=self.base_url,
                              timeout_ms=self.settings.timeout * 1000,
                              substitute=ctx.substitute, resources=ctx.resources,
@@ -112,7 +112,7 @@ class StepContext:
                                   max_iterations=s.max_iterations,
                                   extra_tools=self._services.tools)
         agent = factory(self.page, llm, options)
-        ctx = run.ctx
+        ctx = run.values
         result, stopped = None, ""
         try:
             result = agent.execute(run.request.agent_task or run.request.text,
@@ -146,7 +146,7 @@ class StepContext:
         plugin."""
         run = self.run
         self._stats.failed += 1
-        message = run.ctx.redact(message)
+        message = run.values.redact(message)
         shot = (report_shot(self.page, self._secrets)
                 if self._listeners.wants_shots else None)
         self._listeners.step_failed(run, message, shot)

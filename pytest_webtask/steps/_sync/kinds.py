@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 from ...agent.models import TaskResult
 from ...agent.parsing import MAX_MESSAGE, cap, show
-from ...agent.task_context import TaskContext
+from ...tools.values import StepValues
 from ...browser._sync.guard import OriginGuard
 from ...errors import ElementError, ExtractionError, ReplayError, WebtaskError
 from ...extraction._sync.extractor import Extractor, execute_recipe
@@ -75,7 +75,7 @@ class DoStep:
 
     def record(self, context: StepContext, llm: Any
                      ) -> tuple[RecipeStep, TaskResult, list[dict[str, Any]]]:
-        run, ctx = context.run, context.run.ctx
+        run, ctx = context.run, context.run.values
         start_url = context.page.url
         before = StartState.take(context.page) if self.freeze_before else None
         attempt = context.run_agent(llm, self.max_steps(context))
@@ -213,7 +213,7 @@ def guard_message(blocked: list[str], context: StepContext) -> str:
             "page should talk to that origin, add it to webtask_allowed_origins.")
 
 
-def step_log(result: TaskResult, ctx: TaskContext) -> str:
+def step_log(result: TaskResult, ctx: StepValues) -> str:
     lines = ["Step log:"]
     for n, step in enumerate(result.steps, 1):
         lines.append(f"  {n}. {cap(step.proposal.message, MAX_MESSAGE)}")
