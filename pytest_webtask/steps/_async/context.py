@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import pytest
 from playwright.async_api import Error as PlaywrightError
@@ -14,6 +14,7 @@ from playwright.async_api import Locator, Page
 
 from ...agent.budget import Budget
 from ...errors import WebtaskError
+from ...llm.base import LLM
 from ...recipes._async.replayer import AsyncReplayer
 from ...recipes.model import RecipeAction
 from ...report._async.shots import report_shot, screenshot_masked
@@ -80,7 +81,7 @@ class AsyncStepContext:
 
     # -- the agent ------------------------------------------------------------------------
 
-    async def llm(self, failing: str) -> Any:
+    async def llm(self, failing: str) -> LLM:
         """The test's model (``webtask_llm``), or the test failed with ``failing`` and why
         there is none."""
         try:
@@ -88,7 +89,7 @@ class AsyncStepContext:
         except WebtaskError as exc:
             await self.fail(f"{failing}{exc}")
 
-    async def run_agent(self, llm: Any, max_steps: int, *, heal: bool = False
+    async def run_agent(self, llm: LLM, max_steps: int, *, heal: bool = False
                         ) -> AgentAttempt:
         """The agent of the test's strategy works the step's task out on the page, within
         the step's budget (a heal's: ``webtask_heal_max_llm_calls``). The page becomes the

@@ -14,6 +14,7 @@ from ...browser._async.guard import AsyncOriginGuard
 from ...errors import ElementError, ExtractionError, ReplayError, WebtaskError
 from ...extraction._async.extractor import AsyncExtractor, execute_recipe
 from ...extraction.log import ExtractionLog
+from ...llm.base import LLM
 from ...llm.prompts import get_prompt
 from ...recipes._async.before import AsyncStartState
 from ...recipes.model import Extraction, RecipeStep
@@ -72,7 +73,7 @@ class AsyncDoStep:
             return []
         await context.fail(message)
 
-    async def record(self, context: AsyncStepContext, llm: Any
+    async def record(self, context: AsyncStepContext, llm: LLM
                      ) -> tuple[RecipeStep, TaskResult, list[dict[str, Any]]]:
         run, ctx = context.run, context.run.values
         start_url = context.page.url
@@ -158,7 +159,7 @@ class AsyncExtractStep:
         self._warn_skipped(run, outcome.skipped)
         return outcome.items
 
-    async def record(self, context: AsyncStepContext, llm: Any
+    async def record(self, context: AsyncStepContext, llm: LLM
                      ) -> tuple[RecipeStep, None, list[dict[str, Any]]]:
         run = context.run
         extractor = AsyncExtractor(context.page, llm, report=self._report(context),

@@ -18,8 +18,10 @@ import pytest
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
+from ...agent.models import TaskResult
 from ...browser.secret_fields import SECRET_FIELDS_JS
 from ...errors import WebtaskError
+from ...llm.base import LLM
 from ...recipes.model import RecipeStep
 from ...report._async.shots import report_shot
 from ...settings import Settings
@@ -41,8 +43,8 @@ class AsyncStepKind(Protocol):
     async def replay(self, context: AsyncStepContext, recorded: RecipeStep
                      ) -> list[dict[str, Any]]: ...
 
-    async def record(self, context: AsyncStepContext, llm: Any
-                     ) -> tuple[RecipeStep, Any, list[dict[str, Any]]]: ...
+    async def record(self, context: AsyncStepContext, llm: LLM
+                     ) -> tuple[RecipeStep, TaskResult | None, list[dict[str, Any]]]: ...
 
 
 class AsyncPipeline:
@@ -141,7 +143,7 @@ class AsyncPipeline:
             names = {k: v for k, v in names.items() if getattr(step, k) is None}
         return step.model_copy(update=names) if names else step
 
-    async def _recording_llm(self, context: AsyncStepContext) -> Any:
+    async def _recording_llm(self, context: AsyncStepContext) -> LLM:
         """The model to record with, or a failed test saying why recording is not allowed."""
         run = context.run
         why = self.settings.no_model_reason

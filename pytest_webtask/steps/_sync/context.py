@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -15,6 +15,7 @@ from playwright.sync_api import Locator, Page
 
 from ...agent.budget import Budget
 from ...errors import WebtaskError
+from ...llm.base import LLM
 from ...recipes._sync.replayer import Replayer
 from ...recipes.model import RecipeAction
 from ...report._sync.shots import report_shot, screenshot_masked
@@ -81,7 +82,7 @@ class StepContext:
 
     # -- the agent ------------------------------------------------------------------------
 
-    def llm(self, failing: str) -> Any:
+    def llm(self, failing: str) -> LLM:
         """The test's model (``webtask_llm``), or the test failed with ``failing`` and why
         there is none."""
         try:
@@ -89,7 +90,7 @@ class StepContext:
         except WebtaskError as exc:
             self.fail(f"{failing}{exc}")
 
-    def run_agent(self, llm: Any, max_steps: int, *, heal: bool = False
+    def run_agent(self, llm: LLM, max_steps: int, *, heal: bool = False
                         ) -> AgentAttempt:
         """The agent of the test's strategy works the step's task out on the page, within
         the step's budget (a heal's: ``webtask_heal_max_llm_calls``). The page becomes the

@@ -11,16 +11,17 @@ from urllib.parse import urlsplit
 
 from ...agent.models import TaskResult
 from ...agent.parsing import MAX_MESSAGE, cap, show
-from ...tools.values import StepValues
 from ...browser._sync.guard import OriginGuard
 from ...errors import ElementError, ExtractionError, ReplayError, WebtaskError
 from ...extraction._sync.extractor import Extractor, execute_recipe
 from ...extraction.log import ExtractionLog
+from ...llm.base import LLM
 from ...llm.prompts import get_prompt
 from ...recipes._sync.before import StartState
 from ...recipes.model import Extraction, RecipeStep
 from ...recipes.patterns import user_patterns
 from ...recipes.urls import absolute_url, relative_url
+from ...tools.values import StepValues
 from ..compile import compile_step
 from ..outcome import StepRun
 from .context import StepContext
@@ -73,7 +74,7 @@ class DoStep:
             return []
         context.fail(message)
 
-    def record(self, context: StepContext, llm: Any
+    def record(self, context: StepContext, llm: LLM
                      ) -> tuple[RecipeStep, TaskResult, list[dict[str, Any]]]:
         run, ctx = context.run, context.run.values
         start_url = context.page.url
@@ -159,7 +160,7 @@ class ExtractStep:
         self._warn_skipped(run, outcome.skipped)
         return outcome.items
 
-    def record(self, context: StepContext, llm: Any
+    def record(self, context: StepContext, llm: LLM
                      ) -> tuple[RecipeStep, None, list[dict[str, Any]]]:
         run = context.run
         extractor = Extractor(context.page, llm, report=self._report(context),

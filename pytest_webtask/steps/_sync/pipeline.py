@@ -19,8 +19,10 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
+from ...agent.models import TaskResult
 from ...browser.secret_fields import SECRET_FIELDS_JS
 from ...errors import WebtaskError
+from ...llm.base import LLM
 from ...recipes.model import RecipeStep
 from ...report._sync.shots import report_shot
 from ...settings import Settings
@@ -42,8 +44,8 @@ class StepKind(Protocol):
     def replay(self, context: StepContext, recorded: RecipeStep
                      ) -> list[dict[str, Any]]: ...
 
-    def record(self, context: StepContext, llm: Any
-                     ) -> tuple[RecipeStep, Any, list[dict[str, Any]]]: ...
+    def record(self, context: StepContext, llm: LLM
+                     ) -> tuple[RecipeStep, TaskResult | None, list[dict[str, Any]]]: ...
 
 
 class Pipeline:
@@ -142,7 +144,7 @@ class Pipeline:
             names = {k: v for k, v in names.items() if getattr(step, k) is None}
         return step.model_copy(update=names) if names else step
 
-    def _recording_llm(self, context: StepContext) -> Any:
+    def _recording_llm(self, context: StepContext) -> LLM:
         """The model to record with, or a failed test saying why recording is not allowed."""
         run = context.run
         why = self.settings.no_model_reason
