@@ -11,14 +11,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Protocol
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from ...agent.models import TaskResult
 from ...browser.secret_fields import SECRET_FIELDS_JS
 from ...errors import WebtaskError
 from ...llm.base import LLM
@@ -30,7 +29,7 @@ from ...types import Secrets
 from ..context import StepServices, TestInfo
 from ..identity import StepIdentity
 from ..listeners import Listeners, StepListener
-from ..outcome import Heal, StepOutcome, StepRequest, StepRun
+from ..outcome import Heal, Recorded, Replayed, StepOutcome, StepRequest, StepRun
 from ..session import RecipeSession, StepStats
 from .context import AsyncStepContext
 
@@ -40,11 +39,14 @@ log = logging.getLogger("pytest_webtask")
 class AsyncStepKind(Protocol):
     kind: str
 
-    async def replay(self, context: AsyncStepContext, recorded: RecipeStep
-                     ) -> list[dict[str, Any]]: ...
+    async def replay(self, context: AsyncStepContext, recorded: RecipeStep) -> Replayed:
+        """Replay ``recorded``: what happened (an extract step's items, a verified heal), or
+        the test failed (``context.fail``)."""
+        ...
 
-    async def record(self, context: AsyncStepContext, llm: LLM
-                     ) -> tuple[RecipeStep, TaskResult | None, list[dict[str, Any]]]: ...
+    async def record(self, context: AsyncStepContext, llm: LLM) -> Recorded:
+        """Record the step with ``llm``: the recipe step and what else happened."""
+        ...
 
 
 class AsyncPipeline:
@@ -89,16 +91,17 @@ class AsyncPipeline:
             recorded = self.session.expected(run.index, request.key)
         except WebtaskError as exc:  # a broken recipe file
             await context.fail(str(exc))
-        result = None
+        result, heal = None, None
         if recorded is not None:
-            items = await kind.replay(context, recorded)
-            if run.heal is None and recorded.unverified:
+            replayed = await kind.replay(context, recorded)
+            items, heal = replayed.items, replayed.heal
+            if heal is None and recorded.unverified:
                 await self._unverified(context, recorded)
-            if run.heal is not None:
-                self._keep_heal(context, run.heal)
-            if run.heal is not None and self.settings.heal != "suggest":
+            if heal is not None:
+                self._keep_heal(context, heal)
+            if heal is not None and self.settings.heal != "suggest":
                 # a verified heal: the recipe takes its actions
-                how, step = "healed", self._identified(run.heal.step, request.key,
+                how, step = "healed", self._identified(heal.step, request.key,
                                                        only_unknown=True)
                 self.stats.healed += 1
             else:
@@ -111,8 +114,9 @@ class AsyncPipeline:
             self.listeners.recording_started(run)
             try:
                 llm = self.listeners.heard(await self._recording_llm(context))
-                step, result, items = await kind.record(context, llm)
-                if run.weak:
+                done = await kind.record(context, llm)
+                step, result, items = done.step, done.result, done.items
+                if done.weak:
                     await self._weak(context, step)
             finally:
                 self.listeners.recording_ended(run)
@@ -120,7 +124,7 @@ class AsyncPipeline:
             self.stats.recorded += 1
             how = "recorded"
         outcome = StepOutcome(request.kind, request.text, how, time.monotonic() - run.started,
-                              step, result, items, heal=run.heal.diff if run.heal else [])
+                              step, result, items, heal=heal.diff if heal else [])
         self.session.done(run.index, step, recorded=how != "replayed")
         self.results.append(outcome)
         await self.note_exposed(f"after {run.where}", context.page)

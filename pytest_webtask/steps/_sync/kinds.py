@@ -23,7 +23,7 @@ from ...recipes.patterns import user_patterns
 from ...recipes.urls import absolute_url, relative_url
 from ...tools.values import StepValues
 from ..compile import compile_step
-from ..outcome import StepRun
+from ..outcome import Recorded, Replayed, StepRun
 from .context import StepContext
 from .heal import Healer
 
@@ -41,8 +41,7 @@ class DoStep:
     def max_steps(self, context: StepContext) -> int:
         return context.settings.max_steps
 
-    def replay(self, context: StepContext, recorded: RecipeStep
-                     ) -> list[dict[str, Any]]:
+    def replay(self, context: StepContext, recorded: RecipeStep) -> Replayed:
         run = context.run
         replayer = context.replayer(report=True)
         guard = None
@@ -65,17 +64,16 @@ class DoStep:
             context.fail(f"Replay failed. {run.where}: " + guard_message(blocked, context)
                                + (f"\n  Also: {failure}" if failure else ""))
         if failure is None:
-            return []
+            return Replayed()
         message = f"Replay failed. {failure}{start_hint(context, recorded)}"
         if isinstance(failure, ElementError) and self.healable:
             # the page drifted under an action: a verified heal may follow it
-            Healer(context, self.max_steps(context)).heal(recorded, failure,
-                                                                     message)
-            return []
+            heal = Healer(context, self.max_steps(context)).heal(recorded, failure,
+                                                                            message)
+            return Replayed(heal=heal)
         context.fail(message)
 
-    def record(self, context: StepContext, llm: LLM
-                     ) -> tuple[RecipeStep, TaskResult, list[dict[str, Any]]]:
+    def record(self, context: StepContext, llm: LLM) -> Recorded:
         run, ctx = context.run, context.run.values
         start_url = context.page.url
         before = StartState.take(context.page) if self.freeze_before else None
@@ -104,11 +102,12 @@ class DoStep:
         except ReplayError as exc:
             context.fail(f"The recorded checks do not hold even right after recording, "
                                f"so nothing was recorded. {exc}")
+        weak = False
         if before is not None:
             before.mark(step.checks, ctx.substitute)
             # every check held before the step: the pipeline warns, or fails if strict
-            run.weak = not any(c.discriminating for c in step.checks)
-        return step, result, []
+            weak = not any(c.discriminating for c in step.checks)
+        return Recorded(step, result, weak=weak)
 
 
 class CheckStep(DoStep):
@@ -141,8 +140,7 @@ class ExtractStep:
         return ExtractionLog(task=run.request.text, source_url=context.page.url,
                              path=context.artifact(f"webtask-extract-{run.index + 1}.json"))
 
-    def replay(self, context: StepContext, recorded: RecipeStep
-                     ) -> list[dict[str, Any]]:
+    def replay(self, context: StepContext, recorded: RecipeStep) -> Replayed:
         run = context.run
         spec = recorded.extraction
         assert spec is not None  # RecipeStep guarantees it for kind extract
@@ -158,10 +156,9 @@ class ExtractStep:
         if failure is not None:
             context.fail(failure)
         self._warn_skipped(run, outcome.skipped)
-        return outcome.items
+        return Replayed(outcome.items)
 
-    def record(self, context: StepContext, llm: LLM
-                     ) -> tuple[RecipeStep, None, list[dict[str, Any]]]:
+    def record(self, context: StepContext, llm: LLM) -> Recorded:
         run = context.run
         extractor = Extractor(context.page, llm, report=self._report(context),
                                    timeout_ms=context.settings.timeout * 1000)
@@ -185,7 +182,7 @@ class ExtractStep:
                                                 targets=outcome.targets),
                           message=f"{len(outcome.items)} item(s) extracted")
         self._warn_skipped(run, outcome.skipped)
-        return step, None, outcome.items
+        return Recorded(step, None, outcome.items)
 
     @staticmethod
     def _warn_skipped(run: StepRun, skipped: list[dict[str, str]]) -> None:

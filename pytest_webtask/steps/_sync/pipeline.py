@@ -31,7 +31,7 @@ from ...types import Secrets
 from ..context import StepServices, TestInfo
 from ..identity import StepIdentity
 from ..listeners import Listeners, StepListener
-from ..outcome import Heal, StepOutcome, StepRequest, StepRun
+from ..outcome import Heal, Recorded, Replayed, StepOutcome, StepRequest, StepRun
 from ..session import RecipeSession, StepStats
 from .context import StepContext
 
@@ -41,11 +41,14 @@ log = logging.getLogger("pytest_webtask")
 class StepKind(Protocol):
     kind: str
 
-    def replay(self, context: StepContext, recorded: RecipeStep
-                     ) -> list[dict[str, Any]]: ...
+    def replay(self, context: StepContext, recorded: RecipeStep) -> Replayed:
+        """Replay ``recorded``: what happened (an extract step's items, a verified heal), or
+        the test failed (``context.fail``)."""
+        ...
 
-    def record(self, context: StepContext, llm: LLM
-                     ) -> tuple[RecipeStep, TaskResult | None, list[dict[str, Any]]]: ...
+    def record(self, context: StepContext, llm: LLM) -> Recorded:
+        """Record the step with ``llm``: the recipe step and what else happened."""
+        ...
 
 
 class Pipeline:
@@ -90,16 +93,17 @@ class Pipeline:
             recorded = self.session.expected(run.index, request.key)
         except WebtaskError as exc:  # a broken recipe file
             context.fail(str(exc))
-        result = None
+        result, heal = None, None
         if recorded is not None:
-            items = kind.replay(context, recorded)
-            if run.heal is None and recorded.unverified:
+            replayed = kind.replay(context, recorded)
+            items, heal = replayed.items, replayed.heal
+            if heal is None and recorded.unverified:
                 self._unverified(context, recorded)
-            if run.heal is not None:
-                self._keep_heal(context, run.heal)
-            if run.heal is not None and self.settings.heal != "suggest":
+            if heal is not None:
+                self._keep_heal(context, heal)
+            if heal is not None and self.settings.heal != "suggest":
                 # a verified heal: the recipe takes its actions
-                how, step = "healed", self._identified(run.heal.step, request.key,
+                how, step = "healed", self._identified(heal.step, request.key,
                                                        only_unknown=True)
                 self.stats.healed += 1
             else:
@@ -112,8 +116,9 @@ class Pipeline:
             self.listeners.recording_started(run)
             try:
                 llm = self.listeners.heard(self._recording_llm(context))
-                step, result, items = kind.record(context, llm)
-                if run.weak:
+                done = kind.record(context, llm)
+                step, result, items = done.step, done.result, done.items
+                if done.weak:
                     self._weak(context, step)
             finally:
                 self.listeners.recording_ended(run)
@@ -121,7 +126,7 @@ class Pipeline:
             self.stats.recorded += 1
             how = "recorded"
         outcome = StepOutcome(request.kind, request.text, how, time.monotonic() - run.started,
-                              step, result, items, heal=run.heal.diff if run.heal else [])
+                              step, result, items, heal=heal.diff if heal else [])
         self.session.done(run.index, step, recorded=how != "replayed")
         self.results.append(outcome)
         self.note_exposed(f"after {run.where}", context.page)
