@@ -47,7 +47,8 @@ class AsyncReplayer:
         before_action: Callable[[RecipeAction, Locator | None], Any] | None = None,
         names_secret: Callable[[str], bool] | None = None,
     ) -> None:
-        self.page = page
+        # the current page (the tab the step is on) is the finder's: one owner
+        self.finder = AsyncFinder(page, timeout_ms)  # finding and waiting, as every step kind does
         # does a typed value hold a secret's placeholder? (its field is masked first)
         self.names_secret = names_secret or (lambda value: False)
         self.before_action = before_action  # the HTML report shoots the target first
@@ -58,7 +59,15 @@ class AsyncReplayer:
         self.timeout_ms = timeout_ms
         self.substitute = substitute or (lambda v: v)
         self.resources = resources or {}
-        self.finder = AsyncFinder(page, timeout_ms)  # finding and waiting, as every step kind does
+
+    @property
+    def page(self) -> Page:
+        """The page the step is on: a tab an action opened becomes it."""
+        return self.finder.page
+
+    @page.setter
+    def page(self, page: Page) -> None:
+        self.finder.page = page
 
     async def run_step(self, step: RecipeStep, where: str) -> None:
         """Replay one step: each action on its verified target (its dialogs answered as

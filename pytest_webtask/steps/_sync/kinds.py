@@ -6,7 +6,6 @@ storing) is the pipeline's."""
 from __future__ import annotations
 
 import logging
-from typing import Any
 from urllib.parse import urlsplit
 
 from ...agent.models import TaskResult

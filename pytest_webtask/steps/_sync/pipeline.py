@@ -12,14 +12,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Protocol
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from ...agent.models import TaskResult
 from ...browser.secret_fields import SECRET_FIELDS_JS
 from ...errors import WebtaskError
 from ...llm.base import LLM
