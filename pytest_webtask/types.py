@@ -50,6 +50,37 @@ class Fingerprint(BaseModel):
         return (f"{what} #{self.id}" if self.id else what) + where
 
 
+
+class BindingFingerprint(Fingerprint):
+    """An extraction binding's fingerprint: what its CSS selector (``css``, the binding as the
+    model wrote it) matched when recorded, and how many elements (``count``). Besides the
+    fields every fingerprint has (``name`` is the accessible name of a control, matched with its
+    digits generalised; ``test_id`` the value of any of the test-id attributes), the matches'
+    shared stable attributes (``attrs``; ``has``: present with varying values), their common
+    parent (``parent``, as tag[attributes]) and, for one element, its position from the scope
+    (``path``). Stored in an extraction recipe's ``targets`` by binding name; found again by
+    the collector's ``bind`` op. One whose ``css`` differs from the binding's (someone edited
+    the binding) is ignored."""
+
+    css: str
+    attrs: dict[str, str] = {}
+    has: list[str] = []
+    parent: str | None = None
+    path: list[str] | None = None
+    count: int = 1
+
+    def summary(self) -> str:
+        """A short description for error messages."""
+        parts = [f"<{self.tag}>"]
+        if self.role:
+            parts.append(f"role {self.role}")
+        if self.name:
+            parts.append(f"name {self.name!r}")
+        if self.test_id:
+            parts.append(f"test id {self.test_id!r}")
+        parts += [f"{k}={v!r}" for k, v in self.attrs.items()] + [f"[{k}]" for k in self.has]
+        return ", ".join(parts)
+
 class DialogAnswer(BaseModel):
     """How to answer the next dialog: accept (with ``text`` for a prompt) or dismiss.
 

@@ -120,7 +120,7 @@ def test_within_scope(browser: Browser, server: LocalServer, tmp_path: Path) -> 
     flow.replays()
     # the new task lands in the archived list: visible on the page (check 1 holds), but not
     # within the task list
-    flow.fails("wrong_scope", "check 2: expected ul #todos shows text 'Read book'",
+    flow.fails("wrong_scope", "check 2: expected list #todos shows text 'Read book'",
                'the page shows: "Buy milk Delete Walk dog Delete"')
 
 
@@ -264,7 +264,7 @@ def test_text_is_case_sensitive(browser: Browser, server: LocalServer, tmp_path:
     ]})
     flow.record()
     flow.replays()
-    flow.fails("case", "expected ul #todos shows text 'Buy milk'", '"Buy Milk"')
+    flow.fails("case", "expected list #todos shows text 'Buy milk'", '"Buy Milk"')
 
 
 def test_a_check_that_held_before_the_step_is_marked_and_warned(

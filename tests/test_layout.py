@@ -4,6 +4,7 @@ nothing of the agent or pytest, loading the plugin is light, the public API is c
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -261,3 +262,33 @@ def test_the_collector_script_can_be_compacted_line_by_line() -> None:
     assert COLLECTOR_JS.splitlines() == code
     assert compact("  const a = 'x';  // kept: not a comment line\n  // gone\n\n  f(a);") == \
         "const a = 'x';  // kept: not a comment line\nf(a);"
+
+
+def test_one_finder_in_the_packages_js() -> None:
+    """DESIGN decision 17: one in-page library finds elements. The package's JS defines one
+    ``visible`` and names the test-id attributes once; ``extraction/`` ships no JS of its
+    own (its bindings, details and probes are ops of browser/collector.js)."""
+    scripts = sorted(PACKAGE.rglob("*.js"))
+    visible = [s.name for s in scripts for line in s.read_text().splitlines()
+               if re.search(r"\b(function visible\b|const visible\s*=)", line)]
+    assert visible == ["collector.js"]
+    test_id_lists = [s.name for s in scripts if "'data-test-id'" in s.read_text()]
+    assert test_id_lists == ["collector.js"]
+    assert collector_count("'data-test-id'") == 1
+    assert not list((PACKAGE / "extraction").rglob("*.js"))
+    sources = list((PACKAGE / "extraction").rglob("*.py"))
+    assert not [p.name for p in sources if "querySelector" in p.read_text()
+                or "getComputedStyle" in p.read_text()]
+
+
+def collector_count(needle: str) -> int:
+    return (PACKAGE / "browser" / "collector.js").read_text().count(needle)
+
+
+def test_the_replay_path_keeps_its_values_without_the_agent() -> None:
+    """Issue 36: a replayed step substitutes placeholders and masks secrets with its
+    ``StepValues`` (tools/values.py); only recording builds the agent's ``TaskContext``."""
+    for module in ("steps/_async/pipeline.py", "steps/outcome.py", "steps/compile.py",
+                   "steps/_async/kinds.py", "steps/_async/context.py"):
+        names = _imports(PACKAGE / module)
+        assert not [n for n in names if n.startswith("pytest_webtask.agent.task_context")], module

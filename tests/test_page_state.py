@@ -263,3 +263,24 @@ def test_max_page_chars_is_the_old_name_of_page_chars(page: Page) -> None:
     assert options.agent_kwargs()["page_chars"] == 555
     with pytest.warns(DeprecationWarning, match="read page_chars"):
         assert options.max_page_chars == 555
+
+
+def test_one_parser_reads_the_page_states_lines() -> None:
+    """browser/page_state.py's ``state_lines`` is what the change summary (``field_value``),
+    the hints and the tools' reading of a reply (``read_lines``) all parse lines with."""
+    from pytest_webtask.agent.changes import field_value
+    from pytest_webtask.browser.page_state import state_lines
+    from pytest_webtask.tools.meant import read_lines
+
+    text = ('- main-0\n  - form-0\n    - input-0 (type="email" value="a \\"b\\" c") "Email"\n'
+            '    - button-0 "Go"\n  - li "Pens"\n  - input-1 (type="text")\n')
+    lines = state_lines(text)
+    assert [(line.head, line.id, line.depth) for line in lines] == [
+        ("main-0", "main-0", 0), ("form-0", "form-0", 1), ("input-0", "input-0", 2),
+        ("button-0", "button-0", 2), ("li", None, 1), ("input-1", "input-1", 1)]
+    assert lines[2].attrs == {"type": "email", "value": 'a "b" c'} and lines[2].text == "Email"
+    assert lines[4].content == 'li "Pens"'
+    assert field_value(text, "input-0") == 'a "b" c'
+    assert field_value(text, "input-1") is None and field_value(text, "input-9") is None
+    assert [line.id for line in read_lines(text)] == [
+        "main-0", "form-0", "input-0", "button-0", "input-1"]

@@ -11,7 +11,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-from ..browser.page_state import PageState
+from ..browser.page_state import PageState, state_lines
 
 # "  - button-3 (type=...) ..." -> "- button (type=...) ...": the id's number dropped
 _ID = re.compile(r"^(\s*-\s+)([a-z][a-z0-9]*)-\d+\b")
@@ -34,11 +34,8 @@ def _without_values(line: str) -> str:
 def field_value(text: str, element_id: str) -> str | None:
     """The value the page state shows for the field ``element_id`` (None when it shows
     none, or the field is not in it)."""
-    line = re.search(rf"^\s*- {re.escape(element_id)} \((.*)$", text, flags=re.M)
-    if line is None:
-        return None
-    value = re.search(r'\bvalue="((?:[^"\\]|\\.)*)"', line.group(1))
-    return value.group(1).replace('\\"', '"').replace("\\\\", "\\") if value else None
+    line = next((line for line in state_lines(text) if line.head == element_id), None)
+    return line.attrs.get("value") if line is not None else None
 
 
 @dataclass

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from ..browser.page_state import state_lines
 from ..tools.meant import ancestors, inside, read_lines
 
 MAX_LINES = 5
@@ -53,11 +54,8 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES) -> list
     exact = [w for w in (raw.strip(".,'’-") for raw in _WORD.findall(phrase))
              if w.lower() in words and w != w.lower()]
     rows = []  # (depth, head, content) of each element line
-    for line in state_text.splitlines():
-        stripped = line.lstrip(" ")
-        if stripped.startswith("- "):
-            rows.append((len(line) - len(stripped), *stripped[2:].partition(" ")[::2],
-                         stripped[2:]))
+    for line in state_lines(state_text):
+        rows.append((line.indent, line.head, line.rest, line.content))
     parents: list[tuple[int, str, int]] = []  # (depth, id, row) of the containers open here
     scored: list[tuple[int, int, str]] = []
     for index, (depth, head, said, content) in enumerate(rows):

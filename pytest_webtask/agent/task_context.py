@@ -2,98 +2,33 @@
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..defaults import MAX_STEPS
-from ..errors import WebtaskError
 from ..llm.context import Block
+from ..tools.values import (  # noqa: F401 (imported from here before)
+    Computed,
+    ComputedValueError,
+    StepValues,
+    computed_or_text,
+)
 from ..types import Secrets
 from .models import Step
 from .parsing import MAX_MESSAGE, cap, show
 
 
-class ComputedValueError(WebtaskError):
-    """A value passed as a callable could not be computed."""
-
-
-class Computed:
-    """A variable's or secret's value passed as a callable (a one-time code from a shared
-    secret, a code read from a test inbox): called the first time the step uses it, when
-    the value is typed or checked, and kept for the rest of that step; the next step calls
-    it again. Recipes and prompts hold only its placeholder."""
-
-    def __init__(self, name: str, function: Callable[[], object], *, secret: bool) -> None:
-        self.name = name
-        self.function = function
-        self.secret = secret
-        self._value: str | None = None
-
-    @property
-    def known(self) -> str | None:
-        """The value, if the step has computed it yet."""
-        return self._value
-
-    def value(self) -> str:
-        if self._value is None:
-            what = f"the {'secret' if self.secret else 'variable'} {{{self.name}}}"
-            try:
-                got = self.function()
-            except Exception as exc:
-                raise ComputedValueError(
-                    f"{what}: its function raised {type(exc).__name__}: {exc}") from exc
-            if inspect.isawaitable(got):
-                close = getattr(got, "close", None)
-                if close is not None:
-                    close()  # never awaited: no "coroutine was never awaited" warning
-                raise ComputedValueError(
-                    f"{what}: its function returned an awaitable; pass a plain function "
-                    "that returns the value (it is called where the value is typed)")
-            if got is None or got == "":
-                raise ComputedValueError(f"{what}: its function returned {got!r}, not a value")
-            self._value = str(got)
-        return self._value
-
-
-def computed_or_text(name: str, value: Any, *, secret: bool) -> str | Computed:
-    """A value as a step keeps it: text, or a ``Computed`` for a callable."""
-    if isinstance(value, Computed):
-        return value
-    if callable(value) and not isinstance(value, type):
-        if inspect.iscoroutinefunction(value):
-            kind = "secret" if secret else "variable"
-            raise ComputedValueError(
-                f"the {kind} {{{name}}} is an async function; pass a plain function that "
-                "returns the value (it is called where the value is typed)")
-        return Computed(name, value, secret=secret)
-    return str(value)
-
-
 @dataclass
-class TaskContext:
+class TaskContext(StepValues):
     """Container for all task-scoped state: created when a task is set, replaced by the next.
-
-    ``variables`` are shown to the model as placeholder names with their values; ``secrets``
-    are shown as placeholder names only, their values never leave this object. ``known``
-    holds every secret to mask: this task's and those an earlier task of the same test (or
-    agent) registered, whose values may still be on the page. ``computed`` holds the
-    variables and secrets passed as callables (``Computed``), evaluated when first used.
-    """
+    Its values (variables, secrets, resources: ``StepValues``) with the task, the agent
+    steps taken so far and how they are shown to the model."""
 
     task: str
-    resources: dict[str, str] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
     max_steps: int = MAX_STEPS
-    variables: dict[str, str] = field(default_factory=dict)
-    secrets: dict[str, str] = field(default_factory=dict)
-    known: Secrets = field(default_factory=Secrets)
-    computed: dict[str, Computed] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.known.register(self.secrets)
 
     @classmethod
     def create(cls, task: str, *, max_steps: int = MAX_STEPS,
@@ -104,30 +39,8 @@ class TaskContext:
         """A context from what a caller passes: paths and values of any type, as strings;
         a callable value (or a ``Computed``) is computed when the step first uses it.
         ``known`` (shared, updated with ``secrets``) keeps earlier tasks' secrets masked."""
-        def strings(d: Mapping[str, Any] | None) -> dict[str, str]:
-            return {k: str(v) for k, v in (d or {}).items()}
-        computed: dict[str, Computed] = {}
-        texts: dict[bool, dict[str, str]] = {False: {}, True: {}}
-        for secret, values in ((False, variables), (True, secrets)):
-            for name, value in (values or {}).items():
-                kept = computed_or_text(name, value, secret=secret)
-                if isinstance(kept, Computed):
-                    computed[name] = kept
-                else:
-                    texts[secret][name] = kept
-        return cls(task=task, max_steps=max_steps, resources=strings(resources),
-                   variables=texts[False], secrets=texts[True],
-                   known=known if known is not None else Secrets(), computed=computed)
-
-    def passed(self, *, secret: bool) -> dict[str, Any]:
-        """The variables (or secrets) as a caller passes them, computed ones as
-        ``Computed`` (so an agent given them shares this step's computed values)."""
-        return {**(self.secrets if secret else self.variables),
-                **{n: c for n, c in self.computed.items() if c.secret == secret}}
-
-    def names_secret(self, value: str) -> bool:
-        """Does a value the model typed hold a secret's placeholder?"""
-        return any("{" + name + "}" in value for name in self.passed(secret=True))
+        return cls(task=task, max_steps=max_steps,
+                   **cls.parse(resources, variables, secrets, known))
 
     def add_step(self, step: Step) -> None:
         self.steps.append(step)
@@ -187,33 +100,3 @@ class TaskContext:
             if step.note:
                 lines.append(f"  Note: {step.note}")
         return Block(self.redact("\n".join(lines)))
-
-    def substitute(self, value: str) -> str:
-        """Replace ``{name}`` placeholders in a value typed by the model with their values."""
-        for name, real in {**self.variables, **self.secrets}.items():
-            value = value.replace("{" + name + "}", real)
-        for name, computed in self.computed.items():
-            if "{" + name + "}" in value:
-                real = computed.value()
-                if computed.secret:
-                    self.known.register({name: real})  # masked from now on, everywhere
-                value = value.replace("{" + name + "}", real)
-        return value
-
-    def placeholders(self, text: str, *, variables: bool = True) -> str:
-        """Put ``{name}`` back where ``text`` holds a secret's value (always) or a variable's
-        value (when ``variables``, and only values of 3+ characters or the whole text, so a
-        short value such as "1" is not replaced inside unrelated words)."""
-        text = self.known.mask(text)
-        if variables:
-            values = {**self.variables, **{n: c.known for n, c in self.computed.items()
-                                           if not c.secret and c.known is not None}}
-            for name, real in sorted(values.items(), key=lambda kv: -len(kv[1])):
-                if real and (len(real) >= 3 or text == real):
-                    text = text.replace(real, "{" + name + "}")
-        return text
-
-    def redact(self, text: str) -> str:
-        """Replace any secret value in ``text`` (this task's or an earlier one's) with its
-        placeholder."""
-        return self.known.mask(text)

@@ -8,6 +8,66 @@ from dataclasses import dataclass, field
 # Where the collector left the content of an iframe of another origin: its lines go here.
 FRAME_SLOT = re.compile(r"^( *)@frame:(f\d+)$", re.MULTILINE)
 
+# An element line: "  - button-3 (type="submit") \"Send\"", or "  - li \"Pens\"" without an id.
+ELEMENT_ID = re.compile(r"^[a-z][a-z0-9]*-\d+$")
+_LINE = re.compile(r"^(?P<indent> *)- (?P<head>[^ ]*)(?: (?P<rest>.*))?$")
+_PARTS = re.compile(r'^(?:\((?P<attrs>.*?)\))? ?(?:"(?P<text>(?:[^"\\]|\\.)*)")?$')
+_ATTR = re.compile(r'(\w[\w-]*)="((?:[^"\\]|\\.)*)"')
+
+
+def _unquote(value: str) -> str:
+    return value.replace('\\"', '"').replace("\\\\", "\\")
+
+
+@dataclass(frozen=True)
+class StateLine:
+    """One element line of a page state as the collector writes it (``renderTree``):
+    ``indent`` spaces, ``- ``, the ``head`` (the element id, or the tag of an element
+    without one), then ``rest``: its attributes in parentheses and its text in quotes.
+    ``attrs`` and ``text`` are read from ``rest`` when it has that form (``parsed``)."""
+
+    indent: int
+    head: str
+    rest: str
+    attrs: dict[str, str] = field(default_factory=dict)
+    text: str = ""
+    parsed: bool = False
+    flags: frozenset[str] = frozenset()  # the attributes without a value: checked, multiple
+
+    @property
+    def id(self) -> str | None:
+        """The element id, when the line has one (``button-3``)."""
+        return self.head if ELEMENT_ID.match(self.head) else None
+
+    @property
+    def depth(self) -> int:
+        return self.indent // 2
+
+    @property
+    def content(self) -> str:
+        """The line without its indentation and dash."""
+        return f"{self.head} {self.rest}" if self.rest else self.head
+
+
+def state_lines(text: str) -> list[StateLine]:
+    """The element lines of a page state's text, in page order: the one parser of the
+    page state's lines (the agent's change summary and hints, the tools' reading of what a
+    reply meant all read lines through it)."""
+    out = []
+    for raw in text.splitlines():
+        m = _LINE.match(raw)
+        if m is None:
+            continue
+        rest = m.group("rest") or ""
+        parts = _PARTS.match(rest)
+        found = (parts.group("attrs") or "") if parts else ""
+        attrs = {k: _unquote(v) for k, v in _ATTR.findall(found)}
+        out.append(StateLine(len(m.group("indent")), m.group("head"), rest, attrs,
+                             _unquote(parts.group("text") or "") if parts else "",
+                             parts is not None,
+                             frozenset(re.findall(r"\b[a-z]+\b", _ATTR.sub("", found)))))
+    return out
+
 
 @dataclass
 class FrameDocument:

@@ -6,11 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..types import Usage
+from ..types import BindingFingerprint, Usage
 from .log import ExtractionLog
 from .model import Bindings, ExtractionRecipe
 from .strategy import Strategy
-from .targets import Target
 
 
 class ItemFailed(Exception):
@@ -21,7 +20,8 @@ class ItemFailed(Exception):
 class BindingMissing(Exception):
     """No element fits the binding: its CSS and its fingerprint's candidates all failed."""
 
-    def __init__(self, key: str, css: str, tried: list[str], target: Target | None) -> None:
+    def __init__(self, key: str, css: str, tried: list[str],
+                 target: BindingFingerprint | None) -> None:
         self.key, self.css, self.tried, self.target = key, css, tried, target
         what = f" (recorded as {target.summary()})" if target else ""
         super().__init__(f"the {key} binding {css!r}{what} finds nothing: " + "; ".join(tried))
@@ -34,7 +34,7 @@ class ExtractionOutcome:
     stop_reason: str = "complete"  # complete | max_items | error
     commands_executed: int = 0
     logs: list[str] = field(default_factory=list)
-    targets: dict[str, Target] = field(default_factory=dict)  # binding fingerprints
+    targets: dict[str, BindingFingerprint] = field(default_factory=dict)  # binding fingerprints
 
 
 @dataclass

@@ -21,6 +21,11 @@ from .keys import FLAVOUR, RECIPE_OWNERS, REPORTS, RUN_BUDGET, SETTINGS, TEST_EX
 from .unused import RecipeUse
 
 if TYPE_CHECKING:
+    from playwright.async_api import Page as AsyncPage
+    from playwright.sync_api import Page
+
+    from ..steps._async.pipeline import AsyncPipeline
+    from ..steps._sync.pipeline import Pipeline
     from ..steps.context import StepServices, TestInfo
     from ..steps.listeners import StepListener
     from ..steps.session import RecipeSession
@@ -150,18 +155,19 @@ class PipelineParts:
     listeners: list[StepListener]
     secrets: Secrets
 
-    def open(self, page: Any) -> Any:
-        """The test's ``Pipeline`` (``AsyncPipeline`` for the async flavour) on ``page``."""
-        if self.flavour == "async":
-            from ..steps._async.pipeline import AsyncPipeline
-
-            return AsyncPipeline(page, self.session, self.settings, services=self.services,
-                                 test=self.test, listeners=self.listeners,
-                                 secrets=self.secrets)
+    def open(self, page: Page) -> Pipeline:
+        """The test's ``Pipeline`` on ``page`` (the sync flavour)."""
         from ..steps._sync.pipeline import Pipeline
 
         return Pipeline(page, self.session, self.settings, services=self.services,
                         test=self.test, listeners=self.listeners, secrets=self.secrets)
+
+    def open_async(self, page: AsyncPage) -> AsyncPipeline:
+        """The test's ``AsyncPipeline`` on ``page`` (the async flavour)."""
+        from ..steps._async.pipeline import AsyncPipeline
+
+        return AsyncPipeline(page, self.session, self.settings, services=self.services,
+                             test=self.test, listeners=self.listeners, secrets=self.secrets)
 
 
 def pipeline_parts(request: pytest.FixtureRequest, flavour: str, base_url: str | None,

@@ -84,8 +84,9 @@ except ImportError:  # a dependency, but an environment may have lost it
 if pytest_asyncio is not None:
 
     @pytest_asyncio.fixture
-    async def async_webtask(request: pytest.FixtureRequest, browser_type_launch_args: dict,
-                            browser_name: str | None, connect_options: dict | None,
+    async def async_webtask(request: pytest.FixtureRequest,
+                            browser_type_launch_args: dict[str, Any], browser_name: str | None,
+                            connect_options: dict[str, Any] | None,
                             output_path: str) -> AsyncIterator[Any]:
         """The ``webtask`` API with ``await`` (a ``pytest_webtask.AsyncWebTask``), on its own
         async Playwright browser with pytest-playwright's options (``--browser``,
@@ -106,7 +107,7 @@ if pytest_asyncio is not None:
             connect_options=connect_options, connect_cdp=parts.settings.connect_cdp,
             base_url=base_url, output_path=output_path))
         try:
-            pipe = parts.open(await browser.start())
+            pipe = parts.open_async(await browser.start())
             task = AsyncWebTask(pipe)
             request.node.stash[TEST_SECRETS] = task.secrets
             request.node.stash[TEST_ARTIFACTS] = Path(output_path)

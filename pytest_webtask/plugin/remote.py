@@ -24,7 +24,8 @@ def _settings(config: pytest.Config) -> Any:
 
 
 @pytest.fixture(scope="session")
-def connect_options(connect_options: dict | None, pytestconfig: pytest.Config) -> dict | None:
+def connect_options(connect_options: dict[str, Any] | None, pytestconfig: pytest.Config
+                    ) -> dict[str, Any] | None:
     endpoint = _settings(pytestconfig).connect
     return endpoint_options(endpoint) if endpoint else connect_options
 

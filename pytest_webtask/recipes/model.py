@@ -7,8 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from ..extraction.model import Bindings, ExtractionRecipe
-from ..extraction.targets import Target
-from ..types import Dialog, Fingerprint
+from ..types import BindingFingerprint, Dialog, Fingerprint
 from .pixels import MAX_DIFF_RATIO, THRESHOLD
 
 RECIPE_VERSION = 3
@@ -254,7 +253,7 @@ class Extraction(BaseModel):
     recorded_items: int | None = None
     bindings: Bindings
     recipe: ExtractionRecipe
-    targets: dict[str, Target] = Field(default_factory=dict)
+    targets: dict[str, BindingFingerprint] = Field(default_factory=dict)
 
 
 class RecipeStep(BaseModel):

@@ -12,17 +12,17 @@ import re
 from typing import Any
 
 from ..agent.models import Evidence, TaskResult
-from ..agent.task_context import TaskContext
 from ..recipes.model import Check, Download, RecipeAction, RecipeStep, Screenshot
 from ..recipes.patterns import escape, varying
 from ..recipes.pixels import png_size
 from ..recipes.urls import absolute_url, relative_url, url_change
 from ..tools.builtin import BUILT_IN
 from ..tools.spec import ToolSpec
+from ..tools.values import StepValues
 from ..types import DownloadedFile, Fingerprint
 
 
-def _templated(obj: object, ctx: TaskContext) -> object:
+def _templated(obj: object, ctx: StepValues) -> object:
     if isinstance(obj, str):
         return ctx.placeholders(obj)
     if isinstance(obj, list):
@@ -36,7 +36,7 @@ class CheckCompiler:
     """Compiles one step's evidence. ``varies`` (the model's samples, from every claim of
     the step) and ``dynamic`` (the user's patterns) say what may change between runs."""
 
-    def __init__(self, ctx: TaskContext, varies: list[str], dynamic: list[str]) -> None:
+    def __init__(self, ctx: StepValues, varies: list[str], dynamic: list[str]) -> None:
         self.ctx = ctx
         self.varies = varies
         self.dynamic = dynamic
@@ -123,7 +123,7 @@ class CheckCompiler:
         return Check(**fields)
 
 
-def compile_step(kind: str, text: str, result: TaskResult, ctx: TaskContext,
+def compile_step(kind: str, text: str, result: TaskResult, ctx: StepValues,
                  base_url: str | None, start_url: str,
                  dynamic: list[str] | None = None) -> RecipeStep:
     """The recipe step for a completed task: its successful actions and its checks (a
@@ -167,7 +167,7 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: TaskContext,
                       message=ctx.redact(result.message))
 
 
-def download_check(file: DownloadedFile, ctx: TaskContext) -> Check:
+def download_check(file: DownloadedFile, ctx: StepValues) -> Check:
     """A check that a replay downloads a file like ``file``: a name of the same shape (each
     number may differ), a size within half to twice its own (plus 1 KB), and for a text,
     CSV or PDF file its first lines' words, up to a number in them (a number may vary)."""

@@ -6,16 +6,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..agent.budget import RunBudget
 from ..agent.models import TaskResult
 from ..errors import ConfigurationError
+from ..llm.base import LLM
 from ..types import Usage
 from .strategy import Strategy
 
 
-def no_llm() -> Any:
+def no_llm() -> LLM:
     raise ConfigurationError("no model is configured")
 
 
@@ -24,7 +24,7 @@ class StepServices:
     """What recording (and healing) a step uses: the model, built only when a step records
     or heals; the run's budget; the strategies and tools plugins add (tools replay too)."""
 
-    llm: Callable[[], Any] = no_llm
+    llm: Callable[[], LLM] = no_llm
     run_budget: RunBudget | None = None
     strategies: dict[str, Strategy] = field(default_factory=dict)
     tools: list[type] = field(default_factory=list)

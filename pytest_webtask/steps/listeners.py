@@ -12,6 +12,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import LLMError
+from ..llm.base import LLM, LLMReply
+from ..llm.context import Context
 from ..recipes.model import RecipeAction
 from .outcome import StepOutcome, StepRun
 
@@ -30,11 +32,11 @@ class StepListener:
     def model_call_started(self) -> None:
         """The model is asked, while a step records."""
 
-    def model_call_finished(self, context: Any, reply: Any) -> None:
+    def model_call_finished(self, context: Context, reply: LLMReply) -> None:
         """The model replied: its context (``to_text()``: the prompt) and its reply (its
         ``usage``: tokens, seconds, timeouts and refusals on the way)."""
 
-    def model_call_failed(self, context: Any, error: Exception) -> None:
+    def model_call_failed(self, context: Context, error: Exception) -> None:
         """The model failed (an ``LLMError``, whose ``usage`` may say what it cost: a
         timeout); the step goes on or fails as the agent decides."""
 
@@ -78,11 +80,11 @@ class Listeners(StepListener):
         for listener in self.listeners:
             listener.model_call_started()
 
-    def model_call_finished(self, context: Any, reply: Any) -> None:
+    def model_call_finished(self, context: Context, reply: LLMReply) -> None:
         for listener in self.listeners:
             listener.model_call_finished(context, reply)
 
-    def model_call_failed(self, context: Any, error: Exception) -> None:
+    def model_call_failed(self, context: Context, error: Exception) -> None:
         for listener in self.listeners:
             listener.model_call_failed(context, error)
 
@@ -110,7 +112,7 @@ class Listeners(StepListener):
         for listener in self.listeners:
             listener.test_finished(passed)
 
-    def heard(self, llm: Any) -> Any:
+    def heard(self, llm: LLM) -> LLM:
         """``llm``, telling the listeners of each call (the same object when none hears)."""
         return _Heard(llm, self) if self.listeners else llm
 
@@ -118,13 +120,13 @@ class Listeners(StepListener):
 class _Heard:
     """A model whose every call the listeners hear; everything else passes through."""
 
-    def __init__(self, llm: Any, listeners: Listeners) -> None:
+    def __init__(self, llm: LLM, listeners: Listeners) -> None:
         self._llm = llm
         self._started: Callable[[], None] = listeners.model_call_started
-        self._finished: Callable[[Any, Any], None] = listeners.model_call_finished
-        self._failed: Callable[[Any, Exception], None] = listeners.model_call_failed
+        self._finished: Callable[[Context, LLMReply], None] = listeners.model_call_finished
+        self._failed: Callable[[Context, Exception], None] = listeners.model_call_failed
 
-    def generate(self, context: Any) -> Any:
+    def generate(self, context: Context) -> LLMReply:
         self._started()
         try:
             reply = self._llm.generate(context)
@@ -134,7 +136,7 @@ class _Heard:
         self._finished(context, reply)
         return reply
 
-    async def agenerate(self, context: Any) -> Any:
+    async def agenerate(self, context: Context) -> LLMReply:
         self._started()
         try:
             reply = await self._llm.agenerate(context)

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..agent.models import TaskResult
-from ..agent.task_context import TaskContext
 from ..recipes.model import RecipeStep
+from ..tools.values import StepValues
 from .identity import StepIdentity
 
 
@@ -56,21 +56,38 @@ class StepOutcome:
 
 
 class StepRun:
-    """One step while it runs: the request, its task context, its place in the test, the
-    path it started at; and what its kind found: a verified heal, or a recorded step none
-    of whose checks discriminates (``weak``)."""
+    """One step while it runs: the request, its values (``StepValues``), its place in the
+    test, the path it started at."""
 
-    def __init__(self, request: StepRequest, ctx: TaskContext, index: int,
+    def __init__(self, request: StepRequest, values: StepValues, index: int,
                  start_path: str = "") -> None:
         self.request = request
-        self.ctx = ctx
+        self.values = values
         self.index = index
         self.start_path = start_path
         self.where = f"Step {index + 1} {request.kind}({request.text!r})"
         self.started = time.monotonic()
-        self.heal: Heal | None = None
-        self.weak = False
 
+
+@dataclass
+class Replayed:
+    """What a step kind's replay did: an extract step's items, and a verified heal if the
+    step's actions were re-done (its recorded checks held after them)."""
+
+    items: list[dict[str, Any]] = field(default_factory=list)
+    heal: Heal | None = None
+
+
+@dataclass
+class Recorded:
+    """What a step kind's recording did: the recipe step to store, the agent's result (none
+    for an extract step), an extract step's items, and ``weak``: every check the step
+    compiled to held before it ran, so a replay could pass without the step doing anything."""
+
+    step: RecipeStep
+    result: TaskResult | None = None
+    items: list[dict[str, Any]] = field(default_factory=list)
+    weak: bool = False
 
 @dataclass
 class Heal:

@@ -12,12 +12,13 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..agent.budget import Budget
 from ..defaults import MAX_ITERATIONS, PAGE_CHARS, PLAN_HORIZON
 from ..errors import ConfigurationError
-from ..types import Secrets
+from ..llm.base import LLM
+from ..types import Secrets, Usage
 
 
 @dataclass
@@ -49,7 +50,23 @@ class StrategyOptions:
         return self.page_chars
 
 
-Strategy = Callable[[Any, Any, StrategyOptions], Any]
+class TaskRunner(Protocol):
+    """What a strategy builds: something that works a task out on the page.
+    ``execute(task, max_steps, resources, variables, secrets)`` returns a ``TaskResult``
+    (awaited in the async twin, so its signature is not one both twins share); ``page`` is
+    the tab it ended on, ``usage`` its model use."""
+
+    @property
+    def page(self) -> Any: ...
+
+    @property
+    def usage(self) -> Usage: ...
+
+    def execute(self, *args: Any, **kwargs: Any) -> Any: ...
+
+
+# A strategy: (the page, async or sync; the model; the options) -> a task runner.
+Strategy = Callable[[Any, LLM, StrategyOptions], TaskRunner]
 
 
 def pick(strategies: dict[str, Strategy], name: str) -> Strategy:

@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-_LINE = re.compile(r"^(?P<indent> *)- (?P<id>[a-z][a-z0-9]*-\d+)(?: \((?P<attrs>.*?)\))?"
-                   r'(?: "(?P<text>(?:[^"\\]|\\.)*)")?$')
-_ATTR = re.compile(r'(\w[\w-]*)="((?:[^"\\]|\\.)*)"')
+from ..browser.page_state import state_lines
+
 TICKED = ("checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio")
 CLICKED = ("button", "link", "menuitem", "option", "tab", "treeitem", "gridcell")
 CHOSEN = ("combobox", "listbox")
@@ -67,18 +66,9 @@ def _norm(text: str) -> str:
 
 
 def read_lines(state_text: str) -> list[Line]:
-    """The page state's elements that have an id, in page order."""
-    lines = []
-    for raw in state_text.splitlines():
-        m = _LINE.match(raw)
-        if m is None:
-            continue
-        found = m.group("attrs") or ""
-        attrs = {k: v.replace('\\"', '"') for k, v in _ATTR.findall(found)}
-        lines.append(Line(m.group("id"), attrs, (m.group("text") or "").replace('\\"', '"'),
-                          len(m.group("indent")) // 2,
-                          frozenset(re.findall(r"\b[a-z]+\b", _ATTR.sub("", found)))))
-    return lines
+    """The page state's elements that have an id, in page order (``state_lines``)."""
+    return [Line(line.head, line.attrs, line.text, line.depth, line.flags)
+            for line in state_lines(state_text) if line.id and line.parsed]
 
 
 def choice_values(state_text: str, attribute: str) -> dict[str, list[str]]:

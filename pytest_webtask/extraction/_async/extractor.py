@@ -10,7 +10,6 @@ RecipeExecutor runs. Every phase is written to the extraction log as it ends.
 from __future__ import annotations
 
 import json
-from importlib import resources
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -18,20 +17,19 @@ from playwright.async_api import Page
 
 from ...agent._async.asker import AsyncAsker
 from ...agent.task_context import TaskContext
+from ...browser._async.finder import AsyncFinder
 from ...defaults import TIMEOUT
 from ...errors import ExtractionError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
-from ...types import Usage
+from ...types import BindingFingerprint, Usage
 from ..log import ExtractionLog, ToolCall
 from ..model import Bindings, Command, ExtractionRecipe, Fragment, GeneratedRecipe, StepOfStrategy
 from ..outcome import ExtractionOutcome, ExtractionRun
 from ..strategy import Strategy, parse_strategy
-from ..targets import Target
 from .executor import AsyncRecipeExecutor
 
-PROBE_JS = resources.files("pytest_webtask.extraction").joinpath("probe.js").read_text("utf-8")
 OUTLINE_CHARS = 12_000
 
 
@@ -40,10 +38,15 @@ class AsyncPageTools:
 
     def __init__(self, page: Page) -> None:
         self.page = page
+        self.finder = AsyncFinder(page)
         self.verified: set[str] = set()
 
+    async def _probe(self, probe: str, **args: Any) -> Any:
+        """One of the collector's ``probe`` looks at the page."""
+        return await self.finder.call({"op": "probe", "probe": probe, **args})
+
     async def outline(self) -> str:
-        return str(await self.page.evaluate(PROBE_JS, {"op": "outline", "max": OUTLINE_CHARS}))
+        return str(await self._probe("outline", max=OUTLINE_CHARS))
 
     async def call(self, tool: str, args: dict[str, Any]) -> str:
         try:
@@ -67,7 +70,7 @@ class AsyncPageTools:
             return count if isinstance(count, str) else f"No element matches {selector!r}."
         self.verified.add(selector)
         url = self.page.url
-        await self.page.evaluate(PROBE_JS, {"op": "mark"})
+        await self._probe("seen")
         target = self.page.locator(selector).filter(visible=True).first
         await target.evaluate("e => e.setAttribute('data-webtask-clicked', '')")
         await target.click(timeout=5000)
@@ -79,15 +82,14 @@ class AsyncPageTools:
             await self.page.wait_for_timeout(100)
             if self.page.url != url:
                 break
-            now = await self.page.evaluate(PROBE_JS, {"op": "appeared", "sel": selector,
-                                                      "keep": True})
+            now = await self._probe("appeared", sel=selector, keep=True)
             same = same + 1 if now and now == last else 0
             if same >= 5:
                 break
             last = now
         if self.page.url != url:
             new_url = self.page.url
-            seen = await self.page.evaluate(PROBE_JS, {"op": "classes"})
+            seen = await self._probe("classes")
             self.verified.update(c["selector"] for c in seen)
             await self.page.go_back()
             await self.page.wait_for_load_state()
@@ -95,7 +97,7 @@ class AsyncPageTools:
                     "VERIFIED SELECTORS ON THAT PAGE:\n"
                     + "\n".join(f"- `{c['selector']}`: {c['text']!r}" for c in seen)
                     + "\nWent back to the list.")
-        appeared = await self.page.evaluate(PROBE_JS, {"op": "appeared", "sel": selector})
+        appeared = await self._probe("appeared", sel=selector)
         if not appeared:
             return (f"Clicked the first of {count} matches. The URL did not change and nothing "
                     "new appeared.")
@@ -117,7 +119,7 @@ class AsyncPageTools:
         count = await self._count(selector)
         if isinstance(count, str):
             return count
-        info = await self.page.evaluate(PROBE_JS, {"op": "describe", "sel": selector})
+        info = await self._probe("inspect", sel=selector)
         if info is None:
             return f"No element matches {selector!r}."
         self.verified.add(selector)
@@ -132,11 +134,11 @@ class AsyncPageTools:
         return "\n".join(lines)
 
     async def scroll_and_observe(self, target: str) -> str:
-        before = await self.page.evaluate(PROBE_JS, {"op": "height"})
+        before = await self._probe("height")
         await self.page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         await self.page.wait_for_timeout(800)
-        after = await self.page.evaluate(PROBE_JS, {"op": "height"})
-        pagination = await self.page.evaluate(PROBE_JS, {"op": "pagination"})
+        after = await self._probe("height")
+        pagination = await self._probe("pagination")
         await self.page.evaluate("window.scrollTo(0, 0)")
         grew = after["count"] > before["count"]
         text = (f"Scrolled the {target} to the bottom. "
@@ -155,7 +157,7 @@ class AsyncPageTools:
 async def execute_recipe(page: Page, bindings: Bindings, recipe: ExtractionRecipe, *,
                          report: ExtractionLog, max_items: int, timeout_ms: float,
                          phase_name: str = "RecipeExecutor",
-                         targets: dict[str, Target] | None = None, record: bool = False,
+                         targets: dict[str, BindingFingerprint] | None = None, record: bool = False,
                          allow_skipped: int = 0,
                          recorded_items: int | None = None) -> ExtractionOutcome:
     """Run a recipe as a phase of ``report``, which ends finished either way: items read so

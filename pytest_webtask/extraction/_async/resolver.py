@@ -1,38 +1,34 @@
 """AsyncResolver: a binding's CSS selector -> the selector to use on the page now.
 
-The CSS is tried first and must still fit the binding's fingerprint; when it does not, the
-fingerprint's candidates are tried (bind.js). While recording, the first match of every
-binding is described, and those descriptions are what the recipe stores.
+The bookkeeping of an extraction's bindings: which selector last worked for each, which
+were found by their fingerprint rather than their CSS, and (while recording) the
+fingerprints to store. The finding itself is the browser's (``AsyncFinder.binding``, the
+collector's ``bind`` op): the CSS is tried first and must still fit the binding's
+fingerprint; when it does not, the fingerprint's candidates are tried.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from playwright.async_api import ElementHandle, Page
-from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+from playwright.async_api import ElementHandle
 
-from ...defaults import TIMEOUT
+from ...browser._async.finder import AsyncFinder
+from ...types import BindingFingerprint
 from ..outcome import BindingMissing
-from ..targets import BIND_JS, Target
-
-RESOLVE_JS = "(a) => {" + BIND_JS + "\nreturn WT.resolve(a.scope || document, a); }"
-# wait_for_function wants a falsy value until it is done.
-WAIT_JS = "(a) => {" + BIND_JS + "\nconst r = WT.resolve(a.scope || document, a);\n" \
-          "return r.sel ? r : false; }"
 
 
 class AsyncResolver:
-    def __init__(self, page: Page, targets: dict[str, Target] | None = None, *,
-                 record: bool = False, timeout_ms: float = TIMEOUT * 1000) -> None:
-        self.page = page
-        self.targets: dict[str, Target] = dict(targets or {})
+    def __init__(self, finder: AsyncFinder,
+                 targets: dict[str, BindingFingerprint] | None = None, *,
+                 record: bool = False) -> None:
+        self.finder = finder
+        self.targets: dict[str, BindingFingerprint] = dict(targets or {})
         self.record = record
-        self.timeout_ms = timeout_ms
         self.using: dict[str, str] = {}  # key -> the selector that last worked (CSS or fallback)
         self.fallbacks: dict[str, str] = {}  # key -> how it was found, when not by its CSS
 
-    def target(self, key: str, css: str) -> Target | None:
+    def target(self, key: str, css: str) -> BindingFingerprint | None:
         target = self.targets.get(key)
         return target if target is not None and target.css == css else None
 
@@ -41,13 +37,13 @@ class AsyncResolver:
         target = self.target(key, css)
         return {"key": key, "css": self.using.get(key, css), "scope": scope, "single": single,
                 "visible": visible, "named": named,
-                "fp": target.model_dump() if target else None,
+                "fp": target.model_dump(exclude_defaults=True) if target else None,
                 "describe": self.record and target is None and css != "body"}
 
     def learn(self, key: str, css: str, result: dict[str, Any]) -> str:
         """Keep what resolved (and, while recording, the fingerprint); return the selector."""
         if result.get("fp") and key not in self.targets:
-            self.targets[key] = Target.model_validate({**result["fp"], "css": css})
+            self.targets[key] = BindingFingerprint.model_validate({**result["fp"], "css": css})
         sel = str(result["sel"])
         self.using[key] = sel
         if result.get("via") not in (None, "css"):
@@ -60,19 +56,12 @@ class AsyncResolver:
         """The selector to use for ``key`` now; raises BindingMissing. ``wait`` waits up to
         the timeout for a (visible) match."""
         arg = self.args(key, css, single=single, visible=visible, named=named, scope=scope)
-        if wait:
-            try:
-                handle = await self.page.wait_for_function(WAIT_JS, arg=arg, polling="raf",
-                                                           timeout=self.timeout_ms)
-                return self.learn(key, css, await handle.json_value())
-            except PlaywrightTimeoutError:
-                pass  # once more below, for the list of what was tried
-        result = await self.page.evaluate(RESOLVE_JS, arg)
+        result = await self.finder.binding(arg, wait=wait)
         if not result.get("sel"):
             self.using.pop(key, None)
             raise BindingMissing(key, css, list(result.get("tried") or []),
                                  self.target(key, css))
         return self.learn(key, css, result)
 
-    def learned(self) -> dict[str, Target]:
+    def learned(self) -> dict[str, BindingFingerprint]:
         return dict(self.targets)

@@ -8,6 +8,10 @@ recorded as skipped, its details are closed so the next item is not blocked, and
 fails at the end unless the test allows that many skipped items: an extraction never
 "succeeds" with items silently missing. Any Playwright error becomes an ExtractionError
 naming the command, its binding and the URL.
+
+This module is the command interpreter only: elements are found, read and waited for by
+the browser's finder (``Finder``: the collector's ``bind``, ``details``, ``ready`` and
+``items`` ops, at Playwright's own intervals), as a replayed ``do`` step finds its targets.
 """
 
 from __future__ import annotations
@@ -20,68 +24,15 @@ from playwright.sync_api import ElementHandle, Locator, Page
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from ...browser._sync.finder import Finder
 from ...defaults import TIMEOUT
 from ...errors import ExtractionError
+from ...types import BindingFingerprint
 from ..model import Bindings, Command, Condition, ExtractionRecipe
 from ..outcome import BindingMissing, ExtractionOutcome, ItemFailed
-from ..targets import BIND_JS, Target
 from .resolver import Resolver
 
 log = logging.getLogger("pytest_webtask.extraction")
-
-ITEM_KEYS_JS = """els => els.map(e => (e.getAttribute('href') || e.dataset.id || '') + '|' +
-  (e.innerText || e.textContent || '').replace(/\\s+/g, ' ').trim())"""
-
-# One round trip per item: find the panel (through its fingerprint), then each field's and
-# each content selector's text, each field found through its own fingerprint.
-EXTRACT_JS = "(a) => {" + BIND_JS + """
-  const found = WT.resolve(a.scope || document, a.panel);
-  if (!found.sel) return { panel: found };
-  const panel = Array.from((a.scope || document).querySelectorAll(found.sel)).find(WT.visible);
-  if (!panel) return { panel: { sel: null, tried: [found.sel + ': not visible any more'] } };
-  const read = (el) => WT.norm(el.innerText || el.textContent);
-  const one = (o) => {
-    if (panel.matches(o.css)) return { sel: o.css, via: 'css', el: panel };
-    const r = WT.resolve(panel, o);
-    if (r.sel) r.el = panel.querySelector(r.sel);
-    return r;
-  };
-  const fields = {}, missing = {}, learned = {};
-  for (const [name, o] of Object.entries(a.fields)) {
-    const r = one(o);
-    if (r.el) { fields[name] = read(r.el); learned[name] = { sel: r.sel, via: r.via, fp: r.fp }; }
-    else missing[name] = r.tried || [];
-  }
-  const content = a.content.map((o) => { const r = one(o); return r.el ? read(r.el) : null; });
-  return { panel: found, text: read(panel), fields, missing, learned, content };
-}"""
-
-# More items than n in the list (LIST, else the page) matching the item selector.
-MORE_JS = """(a) => {
-  const root = a.list ? document.querySelector(a.list) : document;
-  return !!root && root.querySelectorAll(a.item).length > a.n;
-}"""
-
-# The list changed: another page (URL) or other items (count or first key).
-CHANGED_JS = """(a) => {
-  if (location.href !== a.url) return true;
-  const root = a.list ? document.querySelector(a.list) : document;
-  const els = root ? root.querySelectorAll(a.item) : [];
-  const first = els.length ? (els[0].getAttribute('href') || els[0].dataset.id || '') + '|' +
-    (els[0].innerText || els[0].textContent || '').replace(/\\s+/g, ' ').trim() : '';
-  return els.length !== a.count || first !== a.first;
-}"""
-
-# A control is ready when enabled, or gone (hidden or detached): "gone" | "ready" | false.
-READY_JS = """(sel) => {
-  const el = document.querySelector(sel);
-  if (!el || !el.isConnected) return 'gone';
-  const r = el.getBoundingClientRect();
-  if (r.width <= 0 || r.height <= 0 || getComputedStyle(el).visibility === 'hidden') return 'gone';
-  const off = el.disabled || el.getAttribute('aria-disabled') === 'true' ||
-    el.getAttribute('aria-busy') === 'true';
-  return off ? false : 'ready';
-}"""
 
 CONTROLS = {"next_page": "NEXT_PAGE_BUTTON", "load_more": "LOAD_MORE_BUTTON",
             "close": "DETAILS_CLOSE"}
@@ -94,7 +45,7 @@ class RecipeExecutor:
 
     def __init__(self, page: Page, bindings: Bindings, *, max_items: int = 20,
                  timeout_ms: float = TIMEOUT * 1000, on_log: Callable[[str], None] | None = None,
-                 targets: dict[str, Target] | None = None, record: bool = False,
+                 targets: dict[str, BindingFingerprint] | None = None, record: bool = False,
                  allow_skipped: int = 0, recorded_items: int | None = None) -> None:
         self.page = page
         self.b = bindings
@@ -103,7 +54,8 @@ class RecipeExecutor:
         self.allow_skipped = allow_skipped
         self.recorded_items = recorded_items
         self._on_log = on_log
-        self.resolver = Resolver(page, targets, record=record, timeout_ms=timeout_ms)
+        self.finder = Finder(page, timeout_ms)
+        self.resolver = Resolver(self.finder, targets, record=record)
         self.out = ExtractionOutcome()
         self.processed: set[str] = set()
         self._keys: list[str] | None = None  # cached keys of the visible list
@@ -299,7 +251,7 @@ class RecipeExecutor:
         while True:
             if self._keys is None:
                 self._resolve_list()
-                self._keys = self._items().evaluate_all(ITEM_KEYS_JS)
+                self._keys = (self._list(every=True))["keys"]
             for i, key in enumerate(self._keys):
                 if key not in self.processed:
                     return self._items().nth(i), key
@@ -352,24 +304,28 @@ class RecipeExecutor:
                   for name, css in self.b.FIELDS.items()}
         content = [self.resolver.args(f"DETAILS_CONTENT[{i}]", css, single=True, visible=False)
                    for i, css in enumerate(self.b.DETAILS_CONTENT)]
-        waited = 0.0
-        while True:
-            data = self.page.evaluate(EXTRACT_JS, {"scope": scope, "panel": panel,
-                                                         "fields": fields, "content": content})
-            if not data["panel"].get("sel"):
-                raise ItemFailed("the DETAILS_PANEL binding " + repr(self.b.DETAILS_PANEL)
-                                 + " finds nothing: " + "; ".join(data["panel"]["tried"]))
+        args = {"op": "details", "scope": scope, "panel": panel, "fields": fields,
+                "content": content}
+
+        def read() -> tuple[dict[str, Any] | None, str]:
+            got: dict[str, Any] = self.finder.call(args)
+            if not got["panel"].get("sel"):
+                return got, ""  # fails at once, below
             # Details still showing the previous item's text were not loaded for this one:
             # give them until the timeout to change, then fail the item rather than save a
             # copy of the previous one.
-            if data["text"] != self._last_text or self.b.CLICK_BEHAVIOR == "inline":
-                break
-            if waited >= self.timeout_ms:
-                raise ItemFailed(f"the details still show the previous item's "
-                                 f"({data['text'][:80]!r}) {self.timeout_ms / 1000:g}s after "
-                                 "clicking this one")
-            self.page.wait_for_timeout(100)
-            waited += 100
+            if got["text"] != self._last_text or self.b.CLICK_BEHAVIOR == "inline":
+                return got, ""
+            return None, got["text"]
+
+        data, previous = self.finder.until(read)
+        if data is None:
+            raise ItemFailed(f"the details still show the previous item's "
+                             f"({previous[:80]!r}) {self.timeout_ms / 1000:g}s after "
+                             "clicking this one")
+        if not data["panel"].get("sel"):
+            raise ItemFailed("the DETAILS_PANEL binding " + repr(self.b.DETAILS_PANEL)
+                             + " finds nothing: " + "; ".join(data["panel"]["tried"]))
         self.resolver.learn("DETAILS_PANEL", self.b.DETAILS_PANEL, data["panel"])
         for name, found in data["learned"].items():
             self.resolver.learn(f"FIELDS.{name}", self.b.FIELDS[name], found)
@@ -427,15 +383,22 @@ class RecipeExecutor:
     # -- more items -----------------------------------------------------------------------
 
     def _count(self) -> int:
-        return self._items().count()
+        return int((self._list())["count"])
+
+    def _list(self, every: bool = False) -> dict[str, Any]:
+        """The list now: {count, keys} (every item's key, else the first's)."""
+        got: dict[str, Any] = self.finder.call(
+            {"op": "items", "list": self._list_css(), "item": self._item_css(), "all": every})
+        return got
 
     def _wait_for_more(self, before: int) -> bool:
         """Wait (up to the timeout) until the list holds more than ``before`` items."""
-        try:
-            self.page.wait_for_function(
-                MORE_JS, arg={"list": self._list_css(), "item": self._item_css(), "n": before},
-                polling=100, timeout=self.timeout_ms)
-        except PlaywrightTimeoutError:
+
+        def more() -> tuple[bool | None, str]:
+            return (True if (self._list())["count"] > before else None), ""
+
+        grew, _ = self.finder.until(more)
+        if not grew:
             return False
         self._moved, self._keys = True, None
         return True
@@ -459,14 +422,15 @@ class RecipeExecutor:
                 return None
             # present but different: maybe only while it loads ("Loading…"); give it time
             sel = self.resolver.find(binding, css, single=True, named=True, wait=True)
-        try:
-            handle = self.page.wait_for_function(READY_JS, arg=sel, polling=100,
-                                                       timeout=self.timeout_ms)
-        except PlaywrightTimeoutError:
+        def ready() -> tuple[str | None, str]:
+            return (self.finder.call({"op": "ready", "sel": sel}) or None), ""
+
+        state, _ = self.finder.until(ready)
+        if state is None:
             self.log(f"{binding} {css!r} stayed disabled for {self.timeout_ms / 1000:g}s: "
                      "the list's end")
             return None
-        if handle.json_value() == "gone":
+        if state == "gone":
             self.log(f"{binding} {css!r} went away: the list's end")
             return None
         return sel
@@ -481,18 +445,25 @@ class RecipeExecutor:
         if sel is None:
             return
         self._resolve_list()
-        keys = self._items().evaluate_all(ITEM_KEYS_JS)
+        listed = self._list()
         url = self.page.url
         self.page.locator(sel).first.click(timeout=self.timeout_ms)
-        try:
-            self.page.wait_for_function(
-                CHANGED_JS, arg={"url": url, "list": self._list_css(), "item": self._item_css(),
-                                 "count": len(keys), "first": keys[0] if keys else ""},
-                polling=100, timeout=self.timeout_ms)
-        except PlaywrightTimeoutError:
+
+        def changed() -> tuple[bool | None, str]:
+            # another page (URL) or other items (count or first key)
+            if self.page.url != url:
+                return True, ""
+            try:
+                now = self._list()
+            except PlaywrightError:  # the next page is loading
+                return None, ""
+            return (True if now != listed else None), ""
+
+        moved, _ = self.finder.until(changed)
+        if not moved:
             raise ExtractionError(
                 f"CLICK_IF_EXISTS: clicked {key} {css!r} on {url}, but neither the URL nor the "
-                f"list changed within {self.timeout_ms / 1000:g}s") from None
+                f"list changed within {self.timeout_ms / 1000:g}s")
         self.page.wait_for_load_state()
         self._moved, self._keys = True, None
 

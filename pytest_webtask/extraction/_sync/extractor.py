@@ -11,7 +11,6 @@ RecipeExecutor runs. Every phase is written to the extraction log as it ends.
 from __future__ import annotations
 
 import json
-from importlib import resources
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -19,20 +18,19 @@ from playwright.sync_api import Page
 
 from ...agent._sync.asker import Asker
 from ...agent.task_context import TaskContext
+from ...browser._sync.finder import Finder
 from ...defaults import TIMEOUT
 from ...errors import ExtractionError
 from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
-from ...types import Usage
+from ...types import BindingFingerprint, Usage
 from ..log import ExtractionLog, ToolCall
 from ..model import Bindings, Command, ExtractionRecipe, Fragment, GeneratedRecipe, StepOfStrategy
 from ..outcome import ExtractionOutcome, ExtractionRun
 from ..strategy import Strategy, parse_strategy
-from ..targets import Target
 from .executor import RecipeExecutor
 
-PROBE_JS = resources.files("pytest_webtask.extraction").joinpath("probe.js").read_text("utf-8")
 OUTLINE_CHARS = 12_000
 
 
@@ -41,10 +39,15 @@ class PageTools:
 
     def __init__(self, page: Page) -> None:
         self.page = page
+        self.finder = Finder(page)
         self.verified: set[str] = set()
 
+    def _probe(self, probe: str, **args: Any) -> Any:
+        """One of the collector's ``probe`` looks at the page."""
+        return self.finder.call({"op": "probe", "probe": probe, **args})
+
     def outline(self) -> str:
-        return str(self.page.evaluate(PROBE_JS, {"op": "outline", "max": OUTLINE_CHARS}))
+        return str(self._probe("outline", max=OUTLINE_CHARS))
 
     def call(self, tool: str, args: dict[str, Any]) -> str:
         try:
@@ -68,7 +71,7 @@ class PageTools:
             return count if isinstance(count, str) else f"No element matches {selector!r}."
         self.verified.add(selector)
         url = self.page.url
-        self.page.evaluate(PROBE_JS, {"op": "mark"})
+        self._probe("seen")
         target = self.page.locator(selector).filter(visible=True).first
         target.evaluate("e => e.setAttribute('data-webtask-clicked', '')")
         target.click(timeout=5000)
@@ -80,15 +83,14 @@ class PageTools:
             self.page.wait_for_timeout(100)
             if self.page.url != url:
                 break
-            now = self.page.evaluate(PROBE_JS, {"op": "appeared", "sel": selector,
-                                                      "keep": True})
+            now = self._probe("appeared", sel=selector, keep=True)
             same = same + 1 if now and now == last else 0
             if same >= 5:
                 break
             last = now
         if self.page.url != url:
             new_url = self.page.url
-            seen = self.page.evaluate(PROBE_JS, {"op": "classes"})
+            seen = self._probe("classes")
             self.verified.update(c["selector"] for c in seen)
             self.page.go_back()
             self.page.wait_for_load_state()
@@ -96,7 +98,7 @@ class PageTools:
                     "VERIFIED SELECTORS ON THAT PAGE:\n"
                     + "\n".join(f"- `{c['selector']}`: {c['text']!r}" for c in seen)
                     + "\nWent back to the list.")
-        appeared = self.page.evaluate(PROBE_JS, {"op": "appeared", "sel": selector})
+        appeared = self._probe("appeared", sel=selector)
         if not appeared:
             return (f"Clicked the first of {count} matches. The URL did not change and nothing "
                     "new appeared.")
@@ -118,7 +120,7 @@ class PageTools:
         count = self._count(selector)
         if isinstance(count, str):
             return count
-        info = self.page.evaluate(PROBE_JS, {"op": "describe", "sel": selector})
+        info = self._probe("inspect", sel=selector)
         if info is None:
             return f"No element matches {selector!r}."
         self.verified.add(selector)
@@ -133,11 +135,11 @@ class PageTools:
         return "\n".join(lines)
 
     def scroll_and_observe(self, target: str) -> str:
-        before = self.page.evaluate(PROBE_JS, {"op": "height"})
+        before = self._probe("height")
         self.page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         self.page.wait_for_timeout(800)
-        after = self.page.evaluate(PROBE_JS, {"op": "height"})
-        pagination = self.page.evaluate(PROBE_JS, {"op": "pagination"})
+        after = self._probe("height")
+        pagination = self._probe("pagination")
         self.page.evaluate("window.scrollTo(0, 0)")
         grew = after["count"] > before["count"]
         text = (f"Scrolled the {target} to the bottom. "
@@ -156,7 +158,7 @@ class PageTools:
 def execute_recipe(page: Page, bindings: Bindings, recipe: ExtractionRecipe, *,
                          report: ExtractionLog, max_items: int, timeout_ms: float,
                          phase_name: str = "RecipeExecutor",
-                         targets: dict[str, Target] | None = None, record: bool = False,
+                         targets: dict[str, BindingFingerprint] | None = None, record: bool = False,
                          allow_skipped: int = 0,
                          recorded_items: int | None = None) -> ExtractionOutcome:
     """Run a recipe as a phase of ``report``, which ends finished either way: items read so

@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
-from weakref import WeakKeyDictionary, WeakSet
+from weakref import WeakSet
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Locator, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from ...browser._async.finder import AsyncFinder, script_problem
 from ...browser._async.watch import AsyncPageWatch
 from ...browser.engine import checks_selector, selector
 from ...browser.engine import unknown as unknown_engine
-from ...browser.script import CALL_JS, INSTALL_JS, INSTALLED
 from ...browser.secret_fields import HIDE_FIELD_JS
+from ...browser.verdict import Found, why_not
 from ...defaults import TIMEOUT
 from ...errors import CheckFailed, ElementError, PictureMismatch, ReplayError
 from ...tools._async.browser_tools import AsyncScene, AsyncTool
@@ -27,14 +27,10 @@ from ...types import Dialog, DialogAnswer, DownloadedFile, Fingerprint
 from ..model import Check, RecipeAction, RecipeStep
 from ..patterns import escape
 from ..urls import absolute_url
-from ..verify import Found, why_not
-from ..waits import backoff
 from .visual import verify_picture
 
 # Browser contexts without the fingerprint selector engine (pages made without the plugin).
 _NO_ENGINE: WeakSet[Any] = WeakSet()
-# The URL of the document each frame last had the collector installed on.
-_INSTALLED_ON: WeakKeyDictionary[Any, str] = WeakKeyDictionary()
 
 
 class AsyncReplayer:
@@ -54,7 +50,8 @@ class AsyncReplayer:
         names_secret: Callable[[str], bool] | None = None,
         baselines: Path | None = None,
     ) -> None:
-        self.page = page
+        # the current page (the tab the step is on) is the finder's: one owner
+        self.finder = AsyncFinder(page, timeout_ms)  # finding and waiting, as every step kind does
         self.baselines = baselines  # the recipe's folder: screenshot checks' baselines
         # does a typed value hold a secret's placeholder? (its field is masked first)
         self.names_secret = names_secret or (lambda value: False)
@@ -66,6 +63,15 @@ class AsyncReplayer:
         self.timeout_ms = timeout_ms
         self.substitute = substitute or (lambda v: v)
         self.resources = resources or {}
+
+    @property
+    def page(self) -> Page:
+        """The page the step is on: a tab an action opened becomes it."""
+        return self.finder.page
+
+    @page.setter
+    def page(self, page: Page) -> None:
+        self.finder.page = page
 
     async def run_step(self, step: RecipeStep, where: str) -> None:
         """Replay one step: each action on its verified target (its dialogs answered as
@@ -260,36 +266,13 @@ class AsyncReplayer:
 
     async def _until(self, attempt: Callable[[], Any],
                      tried: tuple[Any, str] | None = None) -> tuple[Any, str]:
-        """Try ``attempt`` (returning (value or None, why not)) until a value or the timeout,
-        waiting between tries as Playwright does (``waits.py``); ``tried``: the first try,
-        already made."""
-        deadline = time.monotonic() + self.timeout_ms / 1000
-        waits = backoff(self.timeout_ms)
-        n = 0
-        value, problem = tried if tried is not None else await attempt()
-        while value is None:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                break
-            wait = min(waits[min(n, len(waits) - 1)], left * 1000)
-            if wait > 0:
-                await self.page.wait_for_timeout(wait)
-            n += 1
-            value, problem = await attempt()
-        return value, problem
+        """Try ``attempt`` until a value or the timeout, as the finder waits (``waits.py``)."""
+        self.finder.timeout_ms = self.timeout_ms
+        return await self.finder.until(attempt, tried)
 
     async def collect(self, frame: Frame, args: dict[str, Any]) -> Any:
-        """The collector's ``op`` on ``frame``, in one call: the whole script (50 KB) when
-        the frame shows another document than it was last installed on (its URL changed),
-        then only the arguments; a document the script is not on after all (reloaded at the
-        same URL) costs a second call."""
-        if _INSTALLED_ON.get(frame) == frame.url:
-            got = await frame.evaluate(CALL_JS, args)
-            if not (isinstance(got, str) and got == INSTALLED):
-                return got
-        got = await frame.evaluate(INSTALL_JS, args)
-        _INSTALLED_ON[frame] = frame.url
-        return got
+        """The collector's ``op`` on ``frame`` (``AsyncFinder.call``)."""
+        return await self.finder.call(args, frame)
 
     async def resolve(self, fp: Fingerprint, where: str, *, keep: bool = False) -> Locator:
         """The one visible element matching ``fp``, waiting up to the timeout for it
@@ -307,34 +290,12 @@ class AsyncReplayer:
         )
 
     async def _frame(self, chain: list[str] | tuple[str, ...]) -> Frame | None:
-        """The frame an element is in: the main frame, or its iframe chain followed."""
-        frame = self.page.main_frame
-        for css in chain:
-            handle = await frame.query_selector(css)
-            child = await handle.content_frame() if handle else None
-            if child is None:
-                return None
-            frame = child
-        return frame
+        return await self.finder.frame_of(chain)
 
     async def _find(self, fp: Fingerprint, slot: str = "target", *, keep: bool = False
                     ) -> tuple[Found | None, str]:
-        """One try of the fingerprint cascade (collector.js, in the element's frame, the same
-        role and name code as recording): (what was found, "") or (None, why not).
-
-        ``slot`` "scope" holds an element while another is found in the other slot."""
-        try:
-            frame = await self._frame(fp.frame)
-            if frame is None:
-                return None, f"its iframe {' > '.join(fp.frame)} is not on the page"
-            verdict = await self.collect(frame, {"op": "resolve", "fp": fp.model_dump(),
-                                                 "slot": slot, "keep": keep})
-        except PlaywrightError as exc:
-            return None, script_problem(exc, self.page.url)
-        if "token" not in verdict:
-            return None, why_not(verdict)
-        attr = "data-webtask-scope" if slot == "scope" else "data-webtask-target"
-        return Found(frame, f'[{attr}="{verdict["token"]}"]'), ""
+        """One try of the fingerprint cascade (``AsyncFinder.element``)."""
+        return await self.finder.element(fp, slot, keep=keep)
 
     # -- checks ---------------------------------------------------------------------------
 
@@ -550,11 +511,3 @@ def _not_actionable(exc: Exception, timeout_ms: float) -> str | None:
         if any(word in line for word in _ACTED):
             return None
     return f"it did not become actionable within {timeout_ms / 1000:g}s"
-
-
-def script_problem(exc: Exception, url: str) -> str:
-    """A Playwright error from evaluating our script, said as what it is."""
-    msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    if "Execution context was destroyed" in msg or "navigat" in msg.lower():
-        return "the page was navigating"
-    return f"the page's script failed while checking ({msg}) on {url}"

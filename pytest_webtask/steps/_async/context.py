@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import pytest
 from playwright.async_api import Error as PlaywrightError
@@ -14,6 +14,7 @@ from playwright.async_api import Locator, Page
 
 from ...agent.budget import Budget
 from ...errors import WebtaskError
+from ...llm.base import LLM
 from ...recipes._async.replayer import AsyncReplayer
 from ...recipes.model import RecipeAction
 from ...report._async.shots import report_shot, screenshot_masked
@@ -53,7 +54,7 @@ class AsyncStepContext:
     def replayer(self, *, report: bool = False) -> AsyncReplayer:
         """A replayer on the current page with the step's values; ``report``: each action's
         target is shot for the listeners that want it before it is acted on."""
-        ctx = self.run.ctx
+        ctx = self.run.values
         return AsyncReplayer(self.page, base_url=self.base_url,
                              timeout_ms=self.settings.timeout * 1000,
                              substitute=ctx.substitute, resources=ctx.resources,
@@ -86,7 +87,7 @@ class AsyncStepContext:
 
     # -- the agent ------------------------------------------------------------------------
 
-    async def llm(self, failing: str) -> Any:
+    async def llm(self, failing: str) -> LLM:
         """The test's model (``webtask_llm``), or the test failed with ``failing`` and why
         there is none."""
         try:
@@ -94,7 +95,7 @@ class AsyncStepContext:
         except WebtaskError as exc:
             await self.fail(f"{failing}{exc}")
 
-    async def run_agent(self, llm: Any, max_steps: int, *, heal: bool = False
+    async def run_agent(self, llm: LLM, max_steps: int, *, heal: bool = False
                         ) -> AgentAttempt:
         """The agent of the test's strategy works the step's task out on the page, within
         the step's budget (a heal's: ``webtask_heal_max_llm_calls``). The page becomes the
@@ -117,7 +118,7 @@ class AsyncStepContext:
                                   max_iterations=s.max_iterations,
                                   extra_tools=self._services.tools)
         agent = factory(self.page, llm, options)
-        ctx = run.ctx
+        ctx = run.values
         result, stopped = None, ""
         try:
             result = await agent.execute(run.request.agent_task or run.request.text,
@@ -153,7 +154,7 @@ class AsyncStepContext:
         there too, named in the message, and shown in the report."""
         run = self.run
         self._stats.failed += 1
-        message = run.ctx.redact(message)
+        message = run.values.redact(message)
         folder = self._test.artifacts
         if pictures:
             self.pictures(pictures)

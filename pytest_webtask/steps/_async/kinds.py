@@ -5,23 +5,23 @@ storing) is the pipeline's."""
 from __future__ import annotations
 
 import logging
-from typing import Any
 from urllib.parse import urlsplit
 
 from ...agent.models import TaskResult
 from ...agent.parsing import MAX_MESSAGE, cap, show
-from ...agent.task_context import TaskContext
 from ...browser._async.guard import AsyncOriginGuard
 from ...errors import ElementError, ExtractionError, PictureMismatch, ReplayError, WebtaskError
 from ...extraction._async.extractor import AsyncExtractor, execute_recipe
 from ...extraction.log import ExtractionLog
+from ...llm.base import LLM
 from ...llm.prompts import get_prompt
 from ...recipes._async.before import AsyncStartState
 from ...recipes.model import Extraction, RecipeStep
 from ...recipes.patterns import user_patterns
 from ...recipes.urls import absolute_url, relative_url
+from ...tools.values import StepValues
 from ..compile import compile_step
-from ..outcome import StepRun
+from ..outcome import Recorded, Replayed, StepRun
 from .context import AsyncStepContext
 from .heal import AsyncHealer
 from .visual_heal import AsyncVisualHeal
@@ -40,8 +40,7 @@ class AsyncDoStep:
     def max_steps(self, context: AsyncStepContext) -> int:
         return context.settings.max_steps
 
-    async def replay(self, context: AsyncStepContext, recorded: RecipeStep
-                     ) -> list[dict[str, Any]]:
+    async def replay(self, context: AsyncStepContext, recorded: RecipeStep) -> Replayed:
         run = context.run
         replayer = context.replayer(report=True)
         guard = None
@@ -64,21 +63,20 @@ class AsyncDoStep:
             await context.fail(f"Replay failed. {run.where}: " + guard_message(blocked, context)
                                + (f"\n  Also: {failure}" if failure else ""))
         if failure is None:
-            return []
+            return Replayed()
         message = f"Replay failed. {failure}{start_hint(context, recorded)}"
         if isinstance(failure, PictureMismatch):
-            await AsyncVisualHeal(context).heal_or_fail(recorded, failure, message)
-            return []
+            return Replayed(heal=await AsyncVisualHeal(context).heal_or_fail(
+                recorded, failure, message))
         if isinstance(failure, ElementError) and self.healable:
             # the page drifted under an action: a verified heal may follow it
-            await AsyncHealer(context, self.max_steps(context)).heal(recorded, failure,
-                                                                     message)
-            return []
+            heal = await AsyncHealer(context, self.max_steps(context)).heal(recorded, failure,
+                                                                            message)
+            return Replayed(heal=heal)
         await context.fail(message)
 
-    async def record(self, context: AsyncStepContext, llm: Any
-                     ) -> tuple[RecipeStep, TaskResult, list[dict[str, Any]]]:
-        run, ctx = context.run, context.run.ctx
+    async def record(self, context: AsyncStepContext, llm: LLM) -> Recorded:
+        run, ctx = context.run, context.run.values
         start_url = context.page.url
         before = await AsyncStartState.take(
             context.page, pictures=bool(getattr(llm, "supports_images", False))) \
@@ -109,11 +107,12 @@ class AsyncDoStep:
             await context.fail(f"The recorded checks do not hold even right after recording, "
                                f"so nothing was recorded. {exc}",
                                exc.pictures if isinstance(exc, PictureMismatch) else None)
+        weak = False
         if before is not None:
             await before.mark(step.checks, ctx.substitute)
             # every check held before the step: the pipeline warns, or fails if strict
-            run.weak = not any(c.discriminating for c in step.checks)
-        return step, result, []
+            weak = not any(c.discriminating for c in step.checks)
+        return Recorded(step, result, weak=weak)
 
 
 class AsyncCheckStep(AsyncDoStep):
@@ -146,8 +145,7 @@ class AsyncExtractStep:
         return ExtractionLog(task=run.request.text, source_url=context.page.url,
                              path=context.artifact(f"webtask-extract-{run.index + 1}.json"))
 
-    async def replay(self, context: AsyncStepContext, recorded: RecipeStep
-                     ) -> list[dict[str, Any]]:
+    async def replay(self, context: AsyncStepContext, recorded: RecipeStep) -> Replayed:
         run = context.run
         spec = recorded.extraction
         assert spec is not None  # RecipeStep guarantees it for kind extract
@@ -163,10 +161,9 @@ class AsyncExtractStep:
         if failure is not None:
             await context.fail(failure)
         self._warn_skipped(run, outcome.skipped)
-        return outcome.items
+        return Replayed(outcome.items)
 
-    async def record(self, context: AsyncStepContext, llm: Any
-                     ) -> tuple[RecipeStep, None, list[dict[str, Any]]]:
+    async def record(self, context: AsyncStepContext, llm: LLM) -> Recorded:
         run = context.run
         extractor = AsyncExtractor(context.page, llm, report=self._report(context),
                                    timeout_ms=context.settings.timeout * 1000)
@@ -190,7 +187,7 @@ class AsyncExtractStep:
                                                 targets=outcome.targets),
                           message=f"{len(outcome.items)} item(s) extracted")
         self._warn_skipped(run, outcome.skipped)
-        return step, None, outcome.items
+        return Recorded(step, None, outcome.items)
 
     @staticmethod
     def _warn_skipped(run: StepRun, skipped: list[dict[str, str]]) -> None:
@@ -219,7 +216,7 @@ def guard_message(blocked: list[str], context: AsyncStepContext) -> str:
             "page should talk to that origin, add it to webtask_allowed_origins.")
 
 
-def step_log(result: TaskResult, ctx: TaskContext) -> str:
+def step_log(result: TaskResult, ctx: StepValues) -> str:
     lines = ["Step log:"]
     for n, step in enumerate(result.steps, 1):
         lines.append(f"  {n}. {cap(step.proposal.message, MAX_MESSAGE)}")

@@ -11,25 +11,26 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Protocol
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from ...agent.task_context import ComputedValueError, TaskContext
 from ...browser.secret_fields import SECRET_FIELDS_JS
 from ...errors import WebtaskError
+from ...llm.base import LLM
 from ...recipes.model import RecipeStep
 from ...recipes.storage import healed_picture
 from ...report._async.shots import report_shot
 from ...settings import Settings
+from ...tools.values import ComputedValueError, StepValues
 from ...types import Secrets
 from ..context import StepServices, TestInfo
 from ..identity import StepIdentity
 from ..listeners import Listeners, StepListener
-from ..outcome import Heal, StepOutcome, StepRequest, StepRun
+from ..outcome import Heal, Recorded, Replayed, StepOutcome, StepRequest, StepRun
 from ..session import RecipeSession, StepStats
 from .context import AsyncStepContext
 
@@ -39,11 +40,14 @@ log = logging.getLogger("pytest_webtask")
 class AsyncStepKind(Protocol):
     kind: str
 
-    async def replay(self, context: AsyncStepContext, recorded: RecipeStep
-                     ) -> list[dict[str, Any]]: ...
+    async def replay(self, context: AsyncStepContext, recorded: RecipeStep) -> Replayed:
+        """Replay ``recorded``: what happened (an extract step's items, a verified heal), or
+        the test failed (``context.fail``)."""
+        ...
 
-    async def record(self, context: AsyncStepContext, llm: Any
-                     ) -> tuple[RecipeStep, Any, list[dict[str, Any]]]: ...
+    async def record(self, context: AsyncStepContext, llm: LLM) -> Recorded:
+        """Record the step with ``llm``: the recipe step and what else happened."""
+        ...
 
 
 class AsyncPipeline:
@@ -68,12 +72,11 @@ class AsyncPipeline:
     async def run(self, kind: AsyncStepKind, request: StepRequest) -> StepOutcome:
         where = f"Step {len(self.results) + 1} {request.kind}({request.text!r})"
         try:  # a callable value is computed when the step first uses it (Computed)
-            ctx = TaskContext.create(request.text, resources=request.resources,
-                                     variables=request.variables, secrets=request.secrets,
-                                     known=self.secrets)
+            values = StepValues.of(resources=request.resources, variables=request.variables,
+                                   secrets=request.secrets, known=self.secrets)
         except ComputedValueError as exc:
             raise pytest.fail.Exception(f"{where}: {exc}", pytrace=False) from None
-        run = StepRun(request, ctx, len(self.results), urlsplit(self.page.url).path)
+        run = StepRun(request, values, len(self.results), urlsplit(self.page.url).path)
         context = AsyncStepContext(run, self.page, self.settings, self.test, self.services,
                                    self.secrets, self.stats, self.listeners,
                                    recipe_path=self.session.path)
@@ -90,16 +93,17 @@ class AsyncPipeline:
             recorded = self.session.expected(run.index, request.key)
         except WebtaskError as exc:  # a broken recipe file
             await context.fail(str(exc))
-        result = None
+        result, heal = None, None
         if recorded is not None:
-            items = await kind.replay(context, recorded)
-            if run.heal is None and recorded.unverified:
+            replayed = await kind.replay(context, recorded)
+            items, heal = replayed.items, replayed.heal
+            if heal is None and recorded.unverified:
                 await self._unverified(context, recorded)
-            if run.heal is not None:
-                self._keep_heal(context, run.heal)
-            if run.heal is not None and self.settings.heal != "suggest":
+            if heal is not None:
+                self._keep_heal(context, heal)
+            if heal is not None and self.settings.heal != "suggest":
                 # a verified heal: the recipe takes its actions
-                how, step = "healed", self._identified(run.heal.step, request.key,
+                how, step = "healed", self._identified(heal.step, request.key,
                                                        only_unknown=True)
                 self.stats.healed += 1
             else:
@@ -112,8 +116,9 @@ class AsyncPipeline:
             self.listeners.recording_started(run)
             try:
                 llm = self.listeners.heard(await self._recording_llm(context))
-                step, result, items = await kind.record(context, llm)
-                if run.weak:
+                done = await kind.record(context, llm)
+                step, result, items = done.step, done.result, done.items
+                if done.weak:
                     await self._weak(context, step)
             finally:
                 self.listeners.recording_ended(run)
@@ -121,7 +126,7 @@ class AsyncPipeline:
             self.stats.recorded += 1
             how = "recorded"
         outcome = StepOutcome(request.kind, request.text, how, time.monotonic() - run.started,
-                              step, result, items, heal=run.heal.diff if run.heal else [])
+                              step, result, items, heal=heal.diff if heal else [])
         self.session.done(run.index, step, recorded=how != "replayed")
         self.results.append(outcome)
         await self.note_exposed(f"after {run.where}", context.page)
@@ -144,7 +149,7 @@ class AsyncPipeline:
             names = {k: v for k, v in names.items() if getattr(step, k) is None}
         return step.model_copy(update=names) if names else step
 
-    async def _recording_llm(self, context: AsyncStepContext) -> Any:
+    async def _recording_llm(self, context: AsyncStepContext) -> LLM:
         """The model to record with, or a failed test saying why recording is not allowed."""
         run = context.run
         why = self.settings.no_model_reason
@@ -224,7 +229,7 @@ class AsyncPipeline:
         if path is not None:  # beside the test's other artifacts, for the report
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(run.ctx.redact("\n".join([where, *heal.diff])) + "\n",
+                path.write_text(run.values.redact("\n".join([where, *heal.diff])) + "\n",
                                 encoding="utf-8")
             except OSError as exc:
                 log.warning("could not save the heal's diff: %s", exc)

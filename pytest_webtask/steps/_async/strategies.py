@@ -9,6 +9,7 @@ from playwright.async_api import Page
 from ...agent._async.agent import AsyncAgent
 from ...agent._async.plan_agent import AsyncPlanAgent
 from ...agent.models import TaskResult
+from ...llm.base import LLM
 from ..strategy import Strategy, StrategyOptions
 
 
@@ -23,11 +24,11 @@ class AsyncPlanRunner(AsyncPlanAgent):
         return await super().execute(task, None, resources, variables, secrets)
 
 
-def step_strategy(page: Page, llm: Any, options: StrategyOptions) -> AsyncAgent:
+def step_strategy(page: Page, llm: LLM, options: StrategyOptions) -> AsyncAgent:
     return AsyncAgent(page, llm, **options.agent_kwargs())
 
 
-def plan_strategy(page: Page, llm: Any, options: StrategyOptions) -> AsyncPlanRunner:
+def plan_strategy(page: Page, llm: LLM, options: StrategyOptions) -> AsyncPlanRunner:
     return AsyncPlanRunner(page, llm, horizon=options.plan_horizon,
                            max_iterations=options.max_iterations, **options.agent_kwargs())
 

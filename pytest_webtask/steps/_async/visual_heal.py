@@ -21,10 +21,10 @@ class AsyncVisualHeal:
         self.context = context
 
     async def heal_or_fail(self, recorded: RecipeStep, failure: PictureMismatch,
-                           message: str) -> None:
-        """Returns with ``run.heal`` set when the model says the new picture still shows
-        what the check states; fails the test otherwise."""
-        context, run = self.context, self.context.run
+                           message: str) -> Heal:
+        """The heal, when the model says the new picture still shows what the check
+        states; fails the test otherwise."""
+        context = self.context
         pictures = failure.pictures
         why_not = refusal(context.settings, context.fix_command)
         check_index = failure.check_index
@@ -54,5 +54,5 @@ class AsyncVisualHeal:
         actual = pictures["actual"]
         healed = changed_step(recorded, check_index, actual, png_size(actual))
         context.pictures(pictures)  # shown in the report beside the healed step
-        run.heal = Heal(healed, [visual_change(check_index, check, failure, verdict)],
-                        "1 model call(s)")
+        return Heal(healed, [visual_change(check_index, check, failure, verdict)],
+                    "1 model call(s)")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -15,6 +15,7 @@ from playwright.sync_api import Locator, Page
 
 from ...agent.budget import Budget
 from ...errors import WebtaskError
+from ...llm.base import LLM
 from ...recipes._sync.replayer import Replayer
 from ...recipes.model import RecipeAction
 from ...report._sync.shots import report_shot, screenshot_masked
@@ -54,7 +55,7 @@ class StepContext:
     def replayer(self, *, report: bool = False) -> Replayer:
         """A replayer on the current page with the step's values; ``report``: each action's
         target is shot for the listeners that want it before it is acted on."""
-        ctx = self.run.ctx
+        ctx = self.run.values
         return Replayer(self.page, base_url=self.base_url,
                              timeout_ms=self.settings.timeout * 1000,
                              substitute=ctx.substitute, resources=ctx.resources,
@@ -87,7 +88,7 @@ class StepContext:
 
     # -- the agent ------------------------------------------------------------------------
 
-    def llm(self, failing: str) -> Any:
+    def llm(self, failing: str) -> LLM:
         """The test's model (``webtask_llm``), or the test failed with ``failing`` and why
         there is none."""
         try:
@@ -95,7 +96,7 @@ class StepContext:
         except WebtaskError as exc:
             self.fail(f"{failing}{exc}")
 
-    def run_agent(self, llm: Any, max_steps: int, *, heal: bool = False
+    def run_agent(self, llm: LLM, max_steps: int, *, heal: bool = False
                         ) -> AgentAttempt:
         """The agent of the test's strategy works the step's task out on the page, within
         the step's budget (a heal's: ``webtask_heal_max_llm_calls``). The page becomes the
@@ -118,7 +119,7 @@ class StepContext:
                                   max_iterations=s.max_iterations,
                                   extra_tools=self._services.tools)
         agent = factory(self.page, llm, options)
-        ctx = run.ctx
+        ctx = run.values
         result, stopped = None, ""
         try:
             result = agent.execute(run.request.agent_task or run.request.text,
@@ -154,7 +155,7 @@ class StepContext:
         there too, named in the message, and shown in the report."""
         run = self.run
         self._stats.failed += 1
-        message = run.ctx.redact(message)
+        message = run.values.redact(message)
         folder = self._test.artifacts
         if pictures:
             self.pictures(pictures)

@@ -26,9 +26,11 @@ class Healer:
         self.context = context
         self.max_steps = max_steps
 
-    def heal(self, recorded: RecipeStep, failure: ElementError, message: str) -> None:
+    def heal(self, recorded: RecipeStep, failure: ElementError, message: str
+                   ) -> Heal | None:
         """``failure`` stopped the replay of ``recorded`` (``message`` says so). Returns with
-        ``run.heal`` set when the heal holds (the pipeline keeps it or proposes it)."""
+        the heal when it holds (the pipeline keeps it or proposes it), None when the recorded
+        actions worked the second time; fails the test otherwise."""
         context = self.context
         run, s = context.run, context.settings
         why_not = refusal(s, context.fix_command)
@@ -42,7 +44,7 @@ class Healer:
         if result is None or not result.completed:
             why = attempt.stopped or (result.message if result is not None else "")
             self._reject(message, f"the model could not re-do the step ({calls}): {why}")
-        done = compile_step("do", run.request.text, result, run.ctx, context.base_url,
+        done = compile_step("do", run.request.text, result, run.values, context.base_url,
                             start_url, user_patterns(s.dynamic))
         # the actions before the failing one ran as recorded; the model's replace the rest
         healed = recorded.model_copy(update={
@@ -60,8 +62,8 @@ class Healer:
         diff = action_diff(recorded.actions, healed.actions)
         if not diff:  # the recorded actions worked the second time: nothing to change
             log.warning("%s: healed with the recorded actions (%s)", run.where, calls)
-            return
-        run.heal = Heal(healed, diff, calls)
+            return None
+        return Heal(healed, diff, calls)
 
     def _reject(self, message: str, why: str) -> NoReturn:
         self.context.fail(f"{message}\n  A heal was tried and rejected, the recipe is "

@@ -6,23 +6,23 @@ storing) is the pipeline's."""
 from __future__ import annotations
 
 import logging
-from typing import Any
 from urllib.parse import urlsplit
 
 from ...agent.models import TaskResult
 from ...agent.parsing import MAX_MESSAGE, cap, show
-from ...agent.task_context import TaskContext
 from ...browser._sync.guard import OriginGuard
 from ...errors import ElementError, ExtractionError, PictureMismatch, ReplayError, WebtaskError
 from ...extraction._sync.extractor import Extractor, execute_recipe
 from ...extraction.log import ExtractionLog
+from ...llm.base import LLM
 from ...llm.prompts import get_prompt
 from ...recipes._sync.before import StartState
 from ...recipes.model import Extraction, RecipeStep
 from ...recipes.patterns import user_patterns
 from ...recipes.urls import absolute_url, relative_url
+from ...tools.values import StepValues
 from ..compile import compile_step
-from ..outcome import StepRun
+from ..outcome import Recorded, Replayed, StepRun
 from .context import StepContext
 from .heal import Healer
 from .visual_heal import VisualHeal
@@ -41,8 +41,7 @@ class DoStep:
     def max_steps(self, context: StepContext) -> int:
         return context.settings.max_steps
 
-    def replay(self, context: StepContext, recorded: RecipeStep
-                     ) -> list[dict[str, Any]]:
+    def replay(self, context: StepContext, recorded: RecipeStep) -> Replayed:
         run = context.run
         replayer = context.replayer(report=True)
         guard = None
@@ -65,21 +64,20 @@ class DoStep:
             context.fail(f"Replay failed. {run.where}: " + guard_message(blocked, context)
                                + (f"\n  Also: {failure}" if failure else ""))
         if failure is None:
-            return []
+            return Replayed()
         message = f"Replay failed. {failure}{start_hint(context, recorded)}"
         if isinstance(failure, PictureMismatch):
-            VisualHeal(context).heal_or_fail(recorded, failure, message)
-            return []
+            return Replayed(heal=VisualHeal(context).heal_or_fail(
+                recorded, failure, message))
         if isinstance(failure, ElementError) and self.healable:
             # the page drifted under an action: a verified heal may follow it
-            Healer(context, self.max_steps(context)).heal(recorded, failure,
-                                                                     message)
-            return []
+            heal = Healer(context, self.max_steps(context)).heal(recorded, failure,
+                                                                            message)
+            return Replayed(heal=heal)
         context.fail(message)
 
-    def record(self, context: StepContext, llm: Any
-                     ) -> tuple[RecipeStep, TaskResult, list[dict[str, Any]]]:
-        run, ctx = context.run, context.run.ctx
+    def record(self, context: StepContext, llm: LLM) -> Recorded:
+        run, ctx = context.run, context.run.values
         start_url = context.page.url
         before = StartState.take(
             context.page, pictures=bool(getattr(llm, "supports_images", False))) \
@@ -110,11 +108,12 @@ class DoStep:
             context.fail(f"The recorded checks do not hold even right after recording, "
                                f"so nothing was recorded. {exc}",
                                exc.pictures if isinstance(exc, PictureMismatch) else None)
+        weak = False
         if before is not None:
             before.mark(step.checks, ctx.substitute)
             # every check held before the step: the pipeline warns, or fails if strict
-            run.weak = not any(c.discriminating for c in step.checks)
-        return step, result, []
+            weak = not any(c.discriminating for c in step.checks)
+        return Recorded(step, result, weak=weak)
 
 
 class CheckStep(DoStep):
@@ -147,8 +146,7 @@ class ExtractStep:
         return ExtractionLog(task=run.request.text, source_url=context.page.url,
                              path=context.artifact(f"webtask-extract-{run.index + 1}.json"))
 
-    def replay(self, context: StepContext, recorded: RecipeStep
-                     ) -> list[dict[str, Any]]:
+    def replay(self, context: StepContext, recorded: RecipeStep) -> Replayed:
         run = context.run
         spec = recorded.extraction
         assert spec is not None  # RecipeStep guarantees it for kind extract
@@ -164,10 +162,9 @@ class ExtractStep:
         if failure is not None:
             context.fail(failure)
         self._warn_skipped(run, outcome.skipped)
-        return outcome.items
+        return Replayed(outcome.items)
 
-    def record(self, context: StepContext, llm: Any
-                     ) -> tuple[RecipeStep, None, list[dict[str, Any]]]:
+    def record(self, context: StepContext, llm: LLM) -> Recorded:
         run = context.run
         extractor = Extractor(context.page, llm, report=self._report(context),
                                    timeout_ms=context.settings.timeout * 1000)
@@ -191,7 +188,7 @@ class ExtractStep:
                                                 targets=outcome.targets),
                           message=f"{len(outcome.items)} item(s) extracted")
         self._warn_skipped(run, outcome.skipped)
-        return step, None, outcome.items
+        return Recorded(step, None, outcome.items)
 
     @staticmethod
     def _warn_skipped(run: StepRun, skipped: list[dict[str, str]]) -> None:
@@ -220,7 +217,7 @@ def guard_message(blocked: list[str], context: StepContext) -> str:
             "page should talk to that origin, add it to webtask_allowed_origins.")
 
 
-def step_log(result: TaskResult, ctx: TaskContext) -> str:
+def step_log(result: TaskResult, ctx: StepValues) -> str:
     lines = ["Step log:"]
     for n, step in enumerate(result.steps, 1):
         lines.append(f"  {n}. {cap(step.proposal.message, MAX_MESSAGE)}")

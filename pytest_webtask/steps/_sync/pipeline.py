@@ -12,25 +12,26 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Protocol
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from ...agent.task_context import ComputedValueError, TaskContext
 from ...browser.secret_fields import SECRET_FIELDS_JS
 from ...errors import WebtaskError
+from ...llm.base import LLM
 from ...recipes.model import RecipeStep
 from ...recipes.storage import healed_picture
 from ...report._sync.shots import report_shot
 from ...settings import Settings
+from ...tools.values import ComputedValueError, StepValues
 from ...types import Secrets
 from ..context import StepServices, TestInfo
 from ..identity import StepIdentity
 from ..listeners import Listeners, StepListener
-from ..outcome import Heal, StepOutcome, StepRequest, StepRun
+from ..outcome import Heal, Recorded, Replayed, StepOutcome, StepRequest, StepRun
 from ..session import RecipeSession, StepStats
 from .context import StepContext
 
@@ -40,11 +41,14 @@ log = logging.getLogger("pytest_webtask")
 class StepKind(Protocol):
     kind: str
 
-    def replay(self, context: StepContext, recorded: RecipeStep
-                     ) -> list[dict[str, Any]]: ...
+    def replay(self, context: StepContext, recorded: RecipeStep) -> Replayed:
+        """Replay ``recorded``: what happened (an extract step's items, a verified heal), or
+        the test failed (``context.fail``)."""
+        ...
 
-    def record(self, context: StepContext, llm: Any
-                     ) -> tuple[RecipeStep, Any, list[dict[str, Any]]]: ...
+    def record(self, context: StepContext, llm: LLM) -> Recorded:
+        """Record the step with ``llm``: the recipe step and what else happened."""
+        ...
 
 
 class Pipeline:
@@ -69,12 +73,11 @@ class Pipeline:
     def run(self, kind: StepKind, request: StepRequest) -> StepOutcome:
         where = f"Step {len(self.results) + 1} {request.kind}({request.text!r})"
         try:  # a callable value is computed when the step first uses it (Computed)
-            ctx = TaskContext.create(request.text, resources=request.resources,
-                                     variables=request.variables, secrets=request.secrets,
-                                     known=self.secrets)
+            values = StepValues.of(resources=request.resources, variables=request.variables,
+                                   secrets=request.secrets, known=self.secrets)
         except ComputedValueError as exc:
             raise pytest.fail.Exception(f"{where}: {exc}", pytrace=False) from None
-        run = StepRun(request, ctx, len(self.results), urlsplit(self.page.url).path)
+        run = StepRun(request, values, len(self.results), urlsplit(self.page.url).path)
         context = StepContext(run, self.page, self.settings, self.test, self.services,
                                    self.secrets, self.stats, self.listeners,
                                    recipe_path=self.session.path)
@@ -91,16 +94,17 @@ class Pipeline:
             recorded = self.session.expected(run.index, request.key)
         except WebtaskError as exc:  # a broken recipe file
             context.fail(str(exc))
-        result = None
+        result, heal = None, None
         if recorded is not None:
-            items = kind.replay(context, recorded)
-            if run.heal is None and recorded.unverified:
+            replayed = kind.replay(context, recorded)
+            items, heal = replayed.items, replayed.heal
+            if heal is None and recorded.unverified:
                 self._unverified(context, recorded)
-            if run.heal is not None:
-                self._keep_heal(context, run.heal)
-            if run.heal is not None and self.settings.heal != "suggest":
+            if heal is not None:
+                self._keep_heal(context, heal)
+            if heal is not None and self.settings.heal != "suggest":
                 # a verified heal: the recipe takes its actions
-                how, step = "healed", self._identified(run.heal.step, request.key,
+                how, step = "healed", self._identified(heal.step, request.key,
                                                        only_unknown=True)
                 self.stats.healed += 1
             else:
@@ -113,8 +117,9 @@ class Pipeline:
             self.listeners.recording_started(run)
             try:
                 llm = self.listeners.heard(self._recording_llm(context))
-                step, result, items = kind.record(context, llm)
-                if run.weak:
+                done = kind.record(context, llm)
+                step, result, items = done.step, done.result, done.items
+                if done.weak:
                     self._weak(context, step)
             finally:
                 self.listeners.recording_ended(run)
@@ -122,7 +127,7 @@ class Pipeline:
             self.stats.recorded += 1
             how = "recorded"
         outcome = StepOutcome(request.kind, request.text, how, time.monotonic() - run.started,
-                              step, result, items, heal=run.heal.diff if run.heal else [])
+                              step, result, items, heal=heal.diff if heal else [])
         self.session.done(run.index, step, recorded=how != "replayed")
         self.results.append(outcome)
         self.note_exposed(f"after {run.where}", context.page)
@@ -145,7 +150,7 @@ class Pipeline:
             names = {k: v for k, v in names.items() if getattr(step, k) is None}
         return step.model_copy(update=names) if names else step
 
-    def _recording_llm(self, context: StepContext) -> Any:
+    def _recording_llm(self, context: StepContext) -> LLM:
         """The model to record with, or a failed test saying why recording is not allowed."""
         run = context.run
         why = self.settings.no_model_reason
@@ -225,7 +230,7 @@ class Pipeline:
         if path is not None:  # beside the test's other artifacts, for the report
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(run.ctx.redact("\n".join([where, *heal.diff])) + "\n",
+                path.write_text(run.values.redact("\n".join([where, *heal.diff])) + "\n",
                                 encoding="utf-8")
             except OSError as exc:
                 log.warning("could not save the heal's diff: %s", exc)

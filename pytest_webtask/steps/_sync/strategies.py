@@ -10,6 +10,7 @@ from playwright.sync_api import Page
 from ...agent._sync.agent import Agent
 from ...agent._sync.plan_agent import PlanAgent
 from ...agent.models import TaskResult
+from ...llm.base import LLM
 from ..strategy import Strategy, StrategyOptions
 
 
@@ -24,11 +25,11 @@ class PlanRunner(PlanAgent):
         return super().execute(task, None, resources, variables, secrets)
 
 
-def step_strategy(page: Page, llm: Any, options: StrategyOptions) -> Agent:
+def step_strategy(page: Page, llm: LLM, options: StrategyOptions) -> Agent:
     return Agent(page, llm, **options.agent_kwargs())
 
 
-def plan_strategy(page: Page, llm: Any, options: StrategyOptions) -> PlanRunner:
+def plan_strategy(page: Page, llm: LLM, options: StrategyOptions) -> PlanRunner:
     return PlanRunner(page, llm, horizon=options.plan_horizon,
                            max_iterations=options.max_iterations, **options.agent_kwargs())
 

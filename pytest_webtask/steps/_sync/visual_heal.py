@@ -22,10 +22,10 @@ class VisualHeal:
         self.context = context
 
     def heal_or_fail(self, recorded: RecipeStep, failure: PictureMismatch,
-                           message: str) -> None:
-        """Returns with ``run.heal`` set when the model says the new picture still shows
-        what the check states; fails the test otherwise."""
-        context, run = self.context, self.context.run
+                           message: str) -> Heal:
+        """The heal, when the model says the new picture still shows what the check
+        states; fails the test otherwise."""
+        context = self.context
         pictures = failure.pictures
         why_not = refusal(context.settings, context.fix_command)
         check_index = failure.check_index
@@ -55,5 +55,5 @@ class VisualHeal:
         actual = pictures["actual"]
         healed = changed_step(recorded, check_index, actual, png_size(actual))
         context.pictures(pictures)  # shown in the report beside the healed step
-        run.heal = Heal(healed, [visual_change(check_index, check, failure, verdict)],
-                        "1 model call(s)")
+        return Heal(healed, [visual_change(check_index, check, failure, verdict)],
+                    "1 model call(s)")
