@@ -283,6 +283,11 @@ def test_a_task_may_be_given_up_only_once_something_was_tried(
     assert may_give_up(fake.requests[0])
 
 
+def may_finish_context(call: Any) -> bool:
+    """Does a ScriptedLLM call's reply schema offer calling the task done?"""
+    return any("evidence" in b["properties"] for b in call.context.response_schema["anyOf"])
+
+
 def may_finish(request: dict[str, Any]) -> bool:
     schema = request["response_format"]["json_schema"]["schema"]
     return any("evidence" in branch["properties"] for branch in schema["anyOf"])
@@ -361,6 +366,9 @@ def test_done_after_only_filling_a_field_is_asked_about_once(
             'until it is pressed. If the task asks for something the page should show') \
         in llm.prompts[2]
     assert "q=linen" in page.url
+    # the field filled and the Search the task names never pressed: acting is the only
+    # answer the question offers; elsewhere, "done" is offered
+    assert [may_finish_context(c) for c in llm.calls] == [False, True, False, True]
     # a task that only fills: the second "done" stands, asked no more
     page.goto(server.url + "/search")
     llm = ScriptedLLM([todo(FILL), FILLED, FILLED])

@@ -366,6 +366,8 @@ class AsyncAgent:
         self._repeats = RepeatedFailure()
         self._futile = FutileRepeat()
         self._doubted: set[str] = set()  # the later doubts already asked in this task
+        # the later doubt found fields filled and a button the task names never clicked
+        self._must_send = False
         self._task_context: TaskContext | None = None
         self.tool_registry: AsyncToolRegistry | None = None
         self.proposer: AsyncProposer | None = None
@@ -402,6 +404,7 @@ class AsyncAgent:
         self._repeats = RepeatedFailure()
         self._futile = FutileRepeat()
         self._doubted = set()
+        self._must_send = False
         self.proposer.after_change = self._after_change
         self.proposer.futile = self._futile
         if self.guard is None or self.guard.origins != origins:
@@ -463,8 +466,10 @@ class AsyncAgent:
         if not first and step.proposal.complete and (
                 later := self._later_doubt(step.proposal)) is not None:
             # done when only fields changed, or a button the task names was not clicked: a
-            # question that says more than evidence that may not hold (asked after it)
-            step = await self._ask(later, give_up=False)
+            # question that says more than evidence that may not hold (asked after it); when
+            # both (a field filled, the "Submit" the task names never pressed), acting is
+            # the only answer offered
+            step = await self._ask(later, give_up=False, done=not self._must_send)
         if step.proposal.complete and self.require_evidence and (
                 missing := await self._evidence_problem(step)):
             # the claims do not hold: cite what does, or go on (not give up: it was done)
@@ -569,6 +574,7 @@ class AsyncAgent:
         sending it). The second answer stands."""
         assert self._task_context is not None
         ctx = self._task_context
+        self._must_send = False
         if checked_statement(ctx.task) is not None or not ctx.steps:
             return None
         if proposal.impossible and "impossible_tried" not in self._doubted:
@@ -582,6 +588,7 @@ class AsyncAgent:
         if not fields_only and not named:
             return None
         self._doubted.add("complete_unsent")
+        self._must_send = bool(fields_only and named)
         said = (f"The task names {', '.join(named)}: no action of yours clicked it yet. "
                 if named else "")
         if change is not None and fields_only:

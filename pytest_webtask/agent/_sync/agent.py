@@ -367,6 +367,8 @@ class Agent:
         self._repeats = RepeatedFailure()
         self._futile = FutileRepeat()
         self._doubted: set[str] = set()  # the later doubts already asked in this task
+        # the later doubt found fields filled and a button the task names never clicked
+        self._must_send = False
         self._task_context: TaskContext | None = None
         self.tool_registry: ToolRegistry | None = None
         self.proposer: Proposer | None = None
@@ -403,6 +405,7 @@ class Agent:
         self._repeats = RepeatedFailure()
         self._futile = FutileRepeat()
         self._doubted = set()
+        self._must_send = False
         self.proposer.after_change = self._after_change
         self.proposer.futile = self._futile
         if self.guard is None or self.guard.origins != origins:
@@ -464,8 +467,10 @@ class Agent:
         if not first and step.proposal.complete and (
                 later := self._later_doubt(step.proposal)) is not None:
             # done when only fields changed, or a button the task names was not clicked: a
-            # question that says more than evidence that may not hold (asked after it)
-            step = self._ask(later, give_up=False)
+            # question that says more than evidence that may not hold (asked after it); when
+            # both (a field filled, the "Submit" the task names never pressed), acting is
+            # the only answer offered
+            step = self._ask(later, give_up=False, done=not self._must_send)
         if step.proposal.complete and self.require_evidence and (
                 missing := self._evidence_problem(step)):
             # the claims do not hold: cite what does, or go on (not give up: it was done)
@@ -570,6 +575,7 @@ class Agent:
         sending it). The second answer stands."""
         assert self._task_context is not None
         ctx = self._task_context
+        self._must_send = False
         if checked_statement(ctx.task) is not None or not ctx.steps:
             return None
         if proposal.impossible and "impossible_tried" not in self._doubted:
@@ -583,6 +589,7 @@ class Agent:
         if not fields_only and not named:
             return None
         self._doubted.add("complete_unsent")
+        self._must_send = bool(fields_only and named)
         said = (f"The task names {', '.join(named)}: no action of yours clicked it yet. "
                 if named else "")
         if change is not None and fields_only:
