@@ -220,3 +220,51 @@ def test_a_select_of_several_exports_a_list() -> None:
     assert Select.code(C()) == ["page.locator('#s').select_option(['Corrine', params['name']])"]  # type: ignore[arg-type]
     assert Select.instead({"element_id": "select-0", "value": "A, B"},
                           '- select-0 (options="A|B")') is None  # takes one
+
+
+POPUP = """<!doctype html><title>Pick a date</title>
+<input id="d" onfocus="cal.hidden = false">
+<button onclick="out.textContent = 'sent ' + d.value">Submit</button><p id="out"></p>
+<div id="cal" hidden style="position: fixed; inset: 0; background: white">March 2016</div>
+<script>
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && !location.search.includes('stuck')) cal.hidden = true;
+});
+</script>"""
+
+
+def test_an_action_a_pop_up_covers_runs_after_escape_and_the_step_keeps_both(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/popup"] = POPUP
+    page.goto(server.url + "/popup")
+    typed = {"complete": False, "message": "m", "actions": [
+        {"tool": "fill", "parameters": {"element_id": "input-0", "value": "03/14/2016"}},
+        {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+    sent = {"complete": True, "message": "sent", "evidence": [
+        {"expect": "text", "text": "sent 03/14/2016"}]}
+    result = Agent(page, ScriptedLLM([typed, sent])).execute("type 03/14/2016 and submit")
+    assert result.completed, result.message
+    step = result.steps[0]
+    # the recording replays the Escape too: it is an action of the step
+    assert [(a.tool, a.parameters) for a in step.proposal.actions] == [
+        ("fill", {"element_id": "input-0", "value": "03/14/2016"}),
+        ("press", {"key": "Escape"}), ("click", {"element_id": "button-0"})]
+    assert [e.success for e in step.executions] == [True, True, True]
+    assert "Escape closed it" in (step.executions[2].output or "")
+
+
+def test_a_pop_up_escape_does_not_close_fails_the_action_saying_what_covers_it(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/popup"] = POPUP
+    page.goto(server.url + "/popup?stuck")
+    typed = {"complete": False, "message": "m", "actions": [
+        {"tool": "fill", "parameters": {"element_id": "input-0", "value": "03/14/2016"}},
+        {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+    llm = ScriptedLLM([typed, {"complete": False, "impossible": True, "message": "covered"},
+                       {"complete": False, "impossible": True, "message": "covered"}])
+    result = Agent(page, llm).execute("type 03/14/2016 and submit")
+    assert not result.completed
+    step = result.steps[0]
+    assert [a.tool for a in step.proposal.actions] == ["fill", "click"]
+    assert not step.executions[1].success
+    assert 'it is covered by <div id="cal"' in (step.executions[1].error or "")

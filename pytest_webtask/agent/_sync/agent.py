@@ -20,7 +20,8 @@ from ...llm.base import LLM
 from ...llm.context import Block, Context
 from ...llm.prompts import get_examples, get_prompt
 from ...tools._sync.browser_tools import Tool
-from ...tools._sync.registry import ToolRegistry, browser_registry
+from ...tools._sync.registry import COVERED, ToolRegistry, browser_registry
+from ...tools.builtin import Press
 from ...tools.meant import choice_values
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
@@ -232,16 +233,44 @@ class Executer:
         name, params, why = found
         return Action(tool=name, reason=action.reason, parameters=params), why
 
+    def uncover(self, action: Action, result: ExecutionResult
+                      ) -> tuple[Action, ExecutionResult, ExecutionResult] | None:
+        """An action whose element a pop-up covered (a date picker over the Submit button)
+        is tried once more after Escape: the Escape and the action's second try when that
+        worked (the step keeps both, so a replay presses Escape too), else None."""
+        if result.success or COVERED not in (result.error or "") \
+                or self.tools.get(Press.name) is None:
+            return None
+        escape = Action(tool=Press.name, parameters={"key": "Escape"},
+                        reason="close what covered the next action's element")
+        pressed = self.tools.execute(escape)
+        if not pressed.success:
+            return None
+        again = self.tools.execute(action)
+        if not again.success:
+            return None
+        again.output = " ".join(filter(None, [
+            "Its element was covered by a pop-up: Escape closed it and it ran.", again.output]))
+        return escape, pressed, again
+
     def execute(self, actions: list[Action]) -> tuple[list[ExecutionResult], str | None]:
         results: list[ExecutionResult] = []
         note = None
-        for i, action in enumerate(actions, 1):
+        i = 0
+        while i < len(actions):
+            i += 1
+            action = actions[i - 1]
             why = self.instead(action)
             if why is not None:  # the step keeps the action that ran (history, recipe)
                 action = actions[i - 1] = why[0]
             refusal = self.refusal(action)
             result = (ExecutionResult(success=False, error=refusal) if refusal
                       else self.tools.execute(action))
+            if (uncovered := self.uncover(action, result)) is not None:
+                escape, pressed, result = uncovered
+                actions.insert(i - 1, escape)
+                results.append(pressed)
+                i += 1
             if why is not None:
                 result.output = " ".join(filter(None, [why[1], result.output]))
             results.append(result)

@@ -157,6 +157,10 @@ def _errors(exc: ValidationError) -> str:
     )
 
 
+# what an action's error says when another element (a pop-up) took its click
+COVERED = "it is covered by"
+
+
 def _playwright_message(exc: Exception) -> str:
     """Playwright's first line plus the last call-log line, which says what it waited for."""
     lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
@@ -167,7 +171,7 @@ def _playwright_message(exc: Exception) -> str:
     covers = [ln.lstrip("- ").split(" intercepts pointer events")[0] for ln in tail
               if "intercepts pointer events" in ln]
     if covers:  # the retries' "waiting 500ms" would hide why
-        return (f"{head} (it is covered by {covers[-1][:200]}, which gets the click: close "
+        return (f"{head} ({COVERED} {covers[-1][:200]}, which gets the click: close "
                 "or move what covers it first, for example press Escape for a pop-up)")
     return head + (f" ({tail[-1].lstrip('- ')})" if tail else "")
 
