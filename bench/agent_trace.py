@@ -17,8 +17,8 @@ from example_suites.demo_shop import DemoShop
 from pytest_webtask import Agent, OpenAILLM
 from pytest_webtask.browser.chromium import launch_args
 from pytest_webtask.llm.base import BaseLLM, LLMReply
-from pytest_webtask.llm.context import Context
 from pytest_webtask.llm.prompts import get_prompt
+from pytest_webtask.llm.request import ModelRequest
 
 
 class Traced(BaseLLM):
@@ -35,7 +35,7 @@ class Traced(BaseLLM):
     def context_window(self) -> int | None:
         return self.llm.context_window()
 
-    def generate(self, context: Context) -> LLMReply:
+    def generate(self, context: ModelRequest) -> LLMReply:
         if self.show_prompt:
             print("----- prompt (end) -----\n" + context.user_text[-2500:])
         self.n += 1

@@ -43,7 +43,7 @@ from pytest_webtask.agent.models import Step
 from pytest_webtask.browser.chromium import launch_args
 from pytest_webtask.errors import ConfigurationError, LLMError, ProposalError
 from pytest_webtask.llm.base import LLM, LLMReply
-from pytest_webtask.llm.context import Context
+from pytest_webtask.llm.request import ModelRequest
 
 # Clicks, forms and text entry, dropdowns, checkboxes, dialogs, tabs, scrolling, drag,
 # date pickers, search and autocomplete: 30 tasks, none needing a canvas or pixel positions
@@ -92,12 +92,12 @@ class WatchedLLM:
         self.page = page
         self.supports_images = getattr(llm, "supports_images", False)
 
-    def generate(self, context: Context) -> LLMReply:
+    def generate(self, context: ModelRequest) -> LLMReply:
         if outcome(self.page).done:
             raise EpisodeOver("The page ended the episode.")
         return self.llm.generate(context)
 
-    async def agenerate(self, context: Context) -> LLMReply:  # the harness is sync
+    async def agenerate(self, context: ModelRequest) -> LLMReply:  # the harness is sync
         raise NotImplementedError
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_webtask.llm.context import Context
+from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.testing import ScriptedLLM
 
 # "- button-0 (type="button" title="Close") "Close"", or "- td > a-3 (href="#") "4""
@@ -285,7 +285,7 @@ def _page_state(text: str) -> str:
     return text[start:] if start >= 0 else text
 
 
-def _schema(context: Context) -> str:
+def _schema(context: ModelRequest) -> str:
     return str((context.response_schema or {}).get("title", ""))
 
 
@@ -297,7 +297,7 @@ def oracle_llm(task: str, instruction: str, horizon: int = 3) -> ScriptedLLM:
     proposal; the planner gets them as a plan, each step resolved to the planned call."""
     policy = POLICIES[task]
 
-    def reply(context: Context) -> Any:
+    def reply(context: ModelRequest) -> Any:
         text = context.to_text()
         kind = _schema(context)
         if kind == "ToolInvocation":  # the planner's step, resolved as planned

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from example_suites.demo_shop import DemoShop  # noqa: E402
 from pytest_webtask import Agent, PlanAgent  # noqa: E402
 from pytest_webtask.browser.chromium import launch_args  # noqa: E402
-from pytest_webtask.llm.context import Context  # noqa: E402
+from pytest_webtask.llm.request import ModelRequest  # noqa: E402
 from pytest_webtask.testing import ScriptedLLM  # noqa: E402
 
 
@@ -94,7 +94,7 @@ FLOWS: list[dict[str, Any]] = [
 def plan_llm(flow: dict[str, Any]) -> ScriptedLLM:
     plans, steps = list(flow["plans"]), list(flow["invocations"])
 
-    def reply(context: Context) -> Any:
+    def reply(context: ModelRequest) -> Any:
         planning = context.system.startswith("You are a concise web task planner")
         return (plans if planning else steps).pop(0)
     return ScriptedLLM(reply)

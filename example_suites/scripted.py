@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from pytest_webtask.llm.context import Context
+from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.testing import ScriptedLLM
 
 SCRIPTS = Path(__file__).parent / "scripts"
@@ -32,7 +32,7 @@ def load_scripts() -> dict[str, list[Any]]:
     return scripts
 
 
-def task_of(context: Context) -> str:
+def task_of(context: ModelRequest) -> str:
     """The task, or the statement under check (its first line after the check's wording)."""
     if context.task.startswith(CHECK_PREFIX):
         return context.task[len(CHECK_PREFIX):].split("\n", 1)[0]
@@ -43,7 +43,7 @@ EXTRACTION_PHASES = {"extract:strategy": "planner", "extract:generator": "genera
                      "extract:recipe": "recipe"}
 
 
-def extraction_turn(context: Context) -> tuple[str, str, int]:
+def extraction_turn(context: ModelRequest) -> tuple[str, str, int]:
     """For extraction phases: (script key, phase, turn from 0)."""
     turn = context.step - 1 if context.purpose == "extract:strategy" else 0
     return f"extract: {context.task}", EXTRACTION_PHASES[context.purpose], turn
@@ -70,11 +70,11 @@ def read_page(reply: Any, page: str) -> Any:
 def scripted_llm() -> ScriptedLLM:
     scripts = load_scripts()
 
-    def extract(context: Context) -> Any:
+    def extract(context: ModelRequest) -> Any:
         key, phase, turn = extraction_turn(context)
         return scripts[key][0][phase][turn]
 
-    def reply(context: Context) -> Any:
+    def reply(context: ModelRequest) -> Any:
         task = task_of(context)
         if task not in scripts:
             raise KeyError(f"no script for task {task!r}: add it to {SCRIPTS}")

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from .agent._sync.plan_agent import PlanAgent
     from .agent.models import TaskResult
     from .llm.base import BaseLLM, LLMReply
-    from .llm.context import Block, Context
     from .llm.openai_llm import OpenAILLM
+    from .llm.request import Block, Context, ModelRequest
     from .steps._async.webtask import AsyncWebTask
     from .steps._sync.webtask import WebTask
     from .steps.outcome import StepOutcome
@@ -51,8 +51,9 @@ _LAZY = {
     "OpenAILLM": ".llm.openai_llm",
     "BaseLLM": ".llm.base",
     "LLMReply": ".llm.base",
-    "Context": ".llm.context",
-    "Block": ".llm.context",
+    "ModelRequest": ".llm.request",
+    "Context": ".llm.request",  # ModelRequest's name before issue 36, kept for adapters
+    "Block": ".llm.request",
     "Usage": ".types",
     "Tool": ".tools._sync.browser_tools",
     "AsyncTool": ".tools._async.browser_tools",
@@ -63,9 +64,9 @@ _LAZY = {
 __all__ = [
     "Agent", "AsyncAgent", "AsyncPlanAgent", "AsyncTool", "AsyncWebTask", "BaseLLM", "Block",
     "BrowserError", "ConfigurationError", "Context", "ExecutionResult", "ExtractionError",
-    "LLMError", "LLMReply", "OpenAILLM", "PlanAgent", "ProposalError", "RecipeError",
-    "ReplayError", "StepOutcome", "StrategyOptions", "TaskResult", "Tool", "ToolParams",
-    "Usage", "WebTask", "WebtaskError",
+    "LLMError", "LLMReply", "ModelRequest", "OpenAILLM", "PlanAgent", "ProposalError",
+    "RecipeError", "ReplayError", "StepOutcome", "StrategyOptions", "TaskResult", "Tool",
+    "ToolParams", "Usage", "WebTask", "WebtaskError",
 ]
 
 

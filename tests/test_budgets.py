@@ -10,7 +10,7 @@ from playwright.sync_api import Page
 from pytest_webtask import Agent, OpenAILLM
 from pytest_webtask.agent._sync.plan_agent import PlanAgent
 from pytest_webtask.agent.budget import Budget, BudgetExhausted, RunBudget
-from pytest_webtask.llm.context import Context
+from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.testing import FakeOpenAIServer, ScriptedLLM
 from pytest_webtask.types import Usage
 from tests.server import LocalServer
@@ -52,7 +52,7 @@ def test_run_budget_is_shared_by_tasks(page: Page, server: LocalServer) -> None:
 def test_plan_strategy_honours_the_call_budget(page: Page, server: LocalServer) -> None:
     page.goto(server.url + "/price")
 
-    def reply(context: Context) -> dict:
+    def reply(context: ModelRequest) -> dict:
         if context.system.startswith("You are a concise web task planner"):
             return {"steps": [{"action": "scroll", "tool": "scroll"}]}
         return {"tool": "scroll", "parameters": {"direction": "down"}}

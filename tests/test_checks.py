@@ -16,7 +16,7 @@ from playwright.sync_api import Browser
 
 from example_suites.scripted import task_of
 from pytest_webtask import WebTask
-from pytest_webtask.llm.context import Context
+from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.recipes.model import Check
 from pytest_webtask.recipes.storage import load_recipe
 from pytest_webtask.testing import ScriptedLLM, open_webtask
@@ -34,7 +34,7 @@ def done(*evidence: Any) -> dict:
 
 
 def scripted(replies: dict[str, list[dict]]) -> ScriptedLLM:
-    def reply(context: Context) -> dict:
+    def reply(context: ModelRequest) -> dict:
         steps = replies[task_of(context)]
         return steps[min(context.step - 1, len(steps) - 1)]
 
@@ -324,7 +324,7 @@ BUY = "buy the phone"
 @pytest.mark.parametrize("dynamic", [(), (r"ORD-\d+",)])
 def test_only_declared_parts_vary(browser: Browser, server: LocalServer, tmp_path: Path,
                                   dynamic: tuple[str, ...]) -> None:
-    def reply(context: Context) -> dict:
+    def reply(context: ModelRequest) -> dict:
         if "Step 1:" not in context.blocks[1].text:
             return {"complete": False, "message": "buy", "actions": [act("click", "button-0")]}
         shown = re.search(r'"(Order ORD-\d+ placed for [^"]+)"', context.blocks[-1].text)

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser
 from pytest_webtask.agent.task_context import ComputedValueError, TaskContext
 from pytest_webtask.export.trail import Trail
 from pytest_webtask.export.writer import NotExportable, export
-from pytest_webtask.llm.context import Context
+from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.recipes.model import RecipeStep
 from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.server import LocalServer
@@ -69,7 +69,7 @@ def line_id(page: str, pattern: str) -> str:
     return found.group(1)
 
 
-def sign_in_reply(context: Context) -> dict[str, Any]:
+def sign_in_reply(context: ModelRequest) -> dict[str, Any]:
     page = context.blocks[-1].text
     if context.step == 1:
         return {"complete": False, "message": "fill the form", "actions": [

@@ -56,7 +56,8 @@ def test_every_setting_and_option_is_documented() -> None:
         assert f"`webtask_{name}`" in settings, name
         if env:
             assert f"`{env}`" in settings, env
-    source = (ROOT / "pytest_webtask" / "plugin" / "options.py").read_text(encoding="utf-8")
+    source = (ROOT / "pytest_webtask" / "plugin" / "webtask_options.py").read_text(
+        encoding="utf-8")
     options = set(re.findall(r'"(--webtask-[a-z-]+)"', source))
     options |= {f"--webtask-{name.replace('_', '-')}" for name in CLI_FIELDS}
     assert len(options) > 10

@@ -14,7 +14,7 @@ import yaml
 from playwright.sync_api import Browser
 
 from pytest_webtask.browser.downloads import downloaded, pdf_text
-from pytest_webtask.llm.context import Context
+from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.server import LocalServer
 
@@ -55,7 +55,7 @@ class Downloading:
         self.prompts: list[str] = []
         self.llm = ScriptedLLM(self.reply)
 
-    def reply(self, context: Context) -> dict[str, Any]:
+    def reply(self, context: ModelRequest) -> dict[str, Any]:
         self.prompts.append(context.to_text())
         if context.step == 1:
             page = context.blocks[-1].text

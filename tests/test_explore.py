@@ -20,7 +20,7 @@ from pytest_webtask import OpenAILLM
 from pytest_webtask.explore.explorer import Explorer, ExploreStatus
 from pytest_webtask.explore.options import ExploreOptions
 from pytest_webtask.explore.planner import plan_flows
-from pytest_webtask.llm.context import Context
+from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.testing import (
     FakeOpenAIServer,
     ScriptedLLM,
@@ -33,12 +33,12 @@ from tests.test_openai_llm import KEY
 SECRET = "pw-Explore-9d1e-never-shown"
 
 
-def nodes(context: Context) -> list[Any]:
+def nodes(context: ModelRequest) -> list[Any]:
     text = next(b.text for b in reversed(context.blocks) if "Current Page State" in b.text)
     return [n for root in read_page_state(text) for n in root.walk()]
 
 
-def named(context: Context, text: str) -> str:
+def named(context: ModelRequest, text: str) -> str:
     """The id of the control the page state shows with this text or label."""
     for node in nodes(context):
         if node.id and node.label == text and node.tag in ("a", "button", "input", "select",
@@ -51,9 +51,10 @@ def click(element: str) -> dict[str, Any]:
     return {"tool": "click", "parameters": {"element_id": element}}
 
 
-def reading(explore: Callable[[Context], list[dict[str, Any]]],
-            forms: Callable[[Context], list[dict[str, Any]]] = lambda c: []) -> Callable[..., Any]:
-    def reply(context: Context) -> dict[str, Any]:
+def reading(explore: Callable[[ModelRequest], list[dict[str, Any]]],
+            forms: Callable[[ModelRequest], list[dict[str, Any]]] = lambda c: []
+            ) -> Callable[..., Any]:
+    def reply(context: ModelRequest) -> dict[str, Any]:
         return {"title": f"page {context.step}", "purpose": "a test page",
                 "forms": forms(context), "explore": explore(context)}
     return reply
@@ -65,7 +66,7 @@ def chain_pages(server: LocalServer, count: int) -> None:
                                   f"<p>Text {n}</p>")
 
 
-def follow_next(context: Context) -> list[dict[str, Any]]:
+def follow_next(context: ModelRequest) -> list[dict[str, Any]]:
     link = next(n for n in nodes(context) if n.tag == "a" and n.text.startswith("Next"))
     return [{"why": "the next page", "actions": [click(link.id)]}]
 
@@ -84,7 +85,7 @@ def test_exploring_sends_nothing_to_another_origin(page: Page, server: LocalServ
     server.pages["/next"] = (f"<h1>Next</h1><button onclick=\"location='{other.url}/js'\">"
                              "Go</button>")
 
-    def explore(context: Context) -> list[dict[str, Any]]:
+    def explore(context: ModelRequest) -> list[dict[str, Any]]:
         heading = next(n.text for n in nodes(context) if n.tag == "h1")
         if context.step == 1:
             return [{"why": "another site", "actions": [click(named(context, "Elsewhere"))]},
@@ -116,7 +117,7 @@ def test_an_allowed_origin_is_explored_too(page: Page, server: LocalServer,
     server.pages["/start"] = f"<h1>Start</h1><a href='{other.url}/docs'>Docs</a>"
     other.pages["/docs"] = "<h1>Docs</h1>"
 
-    def explore(context: Context) -> list[dict[str, Any]]:
+    def explore(context: ModelRequest) -> list[dict[str, Any]]:
         return [{"why": "docs", "actions": [click(named(context, "Docs"))]}] \
             if context.step == 1 else []
 
@@ -179,7 +180,7 @@ def test_token_budget_counts_what_the_endpoint_reports(page: Page, server: Local
 def test_wall_time_budget(page: Page, server: LocalServer) -> None:
     chain_pages(server, 30)
 
-    def slow(context: Context) -> dict[str, Any]:
+    def slow(context: ModelRequest) -> dict[str, Any]:
         time.sleep(0.6)
         return reading(follow_next)(context)
 
@@ -209,14 +210,14 @@ def test_budgets_are_settings_with_defaults(monkeypatch: pytest.MonkeyPatch) -> 
 # -- destructive forms --------------------------------------------------------------------
 
 
-def submit_every_form(context: Context) -> list[dict[str, Any]]:
+def submit_every_form(context: ModelRequest) -> list[dict[str, Any]]:
     if context.step > 1:
         return []
     return [{"why": f"submit {label}", "actions": [click(named(context, label))]}
             for label in ("Save profile", "Delete account", "Confirm")]
 
 
-def mark_confirm_destructive(context: Context) -> list[dict[str, Any]]:
+def mark_confirm_destructive(context: ModelRequest) -> list[dict[str, Any]]:
     button = next((n for n in nodes(context) if n.label == "Confirm"), None)
     if button is None:
         return []
@@ -270,7 +271,7 @@ def test_allow_form_names_a_form_by_its_button_or_its_path(page: Page,
 
 
 def test_a_key_press_without_an_element_is_refused(page: Page, server: LocalServer) -> None:
-    def explore(context: Context) -> list[dict[str, Any]]:
+    def explore(context: ModelRequest) -> list[dict[str, Any]]:
         return [{"why": "enter", "actions": [{"tool": "press", "parameters": {"key": "Enter"}}]},
                 {"why": "a tab", "actions": [{"tool": "switch_tab",
                                               "parameters": {"tab": 1}}]}] \
@@ -288,8 +289,8 @@ def test_a_key_press_without_an_element_is_refused(page: Page, server: LocalServ
 # -- secrets ------------------------------------------------------------------------------
 
 
-def sign_in(value: str) -> Callable[[Context], list[dict[str, Any]]]:
-    def explore(context: Context) -> list[dict[str, Any]]:
+def sign_in(value: str) -> Callable[[ModelRequest], list[dict[str, Any]]]:
+    def explore(context: ModelRequest) -> list[dict[str, Any]]:
         if context.step > 1:
             return []
         return [{"why": "sign in", "actions": [

@@ -21,7 +21,7 @@ from pytest_webtask.explore.generator import (
 from pytest_webtask.explore.plan import Flow, FlowStep, PlanError, TestPlan, read_plan, write_plan
 from pytest_webtask.explore.planner import PlanReply
 from pytest_webtask.explore.sitemap import FormInfo, ListInfo, PageInfo, SiteMap
-from pytest_webtask.llm.context import Block, Context
+from pytest_webtask.llm.request import Block, ModelRequest
 from pytest_webtask.testing import ScriptedLLM, scripted_explorer
 from pytest_webtask.testing.explorer import plan_reply
 from pytest_webtask.types import Usage
@@ -386,7 +386,7 @@ def test_the_scripted_planner_writes_flows_from_the_site_map() -> None:
         PageInfo(url="http://shop.test/signin", title="Sign in",
                  reached_by=['click link "Sign in" (/signin)']),
     ])
-    context = Context(system="", purpose="explore:plan", task=site.app)
+    context = ModelRequest(system="", purpose="explore:plan", task=site.app)
     context.append(Block("Test data you were given:\n(none)"))
     context.append(Block("Site map (YAML):\n\n" + site.as_yaml()))
     reply = PlanReply.model_validate(plan_reply(context))

@@ -22,7 +22,7 @@ from pytest_webtask.explore.plan import load_plan
 from pytest_webtask.explore.planner import plan_flows, untried_flows
 from pytest_webtask.explore.sitemap import SiteMap
 from pytest_webtask.explore.writes import WriteGuard
-from pytest_webtask.llm.context import Context
+from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.testing import ScriptedLLM, read_page_state, scripted_explorer
 from pytest_webtask.testing.explorer import explore_reply, page_block, plan_reply
 from tests.library import PASSWORD, LibraryApp
@@ -39,7 +39,7 @@ def library() -> Iterator[LibraryApp]:
     app.stop()
 
 
-def careless_reply(context: Context) -> dict[str, Any]:
+def careless_reply(context: ModelRequest) -> dict[str, Any]:
     """The scripted reading of the page, plus: press every button and follow every link."""
     reply = explore_reply(context)
     nodes = [n for root in read_page_state(page_block(context)) for n in root.walk()]

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser
 from example_suites.demo_shop import DemoShop
 from example_suites.demo_shop.catalog import money
 from pytest_webtask import WebTask
-from pytest_webtask.llm.context import Context
+from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.testing import ScriptedLLM, open_webtask
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,7 +126,7 @@ class PhaseScript:
                        "generator": list(fragments or [])}
         self.llm = ScriptedLLM(self)
 
-    def __call__(self, context: Context) -> Any:
+    def __call__(self, context: ModelRequest) -> Any:
         if context.system.startswith("You explore"):
             kind = "planner"
         elif context.system.startswith("You turn"):

@@ -40,6 +40,8 @@ RETIRED = {
     "Reporter": "TerminalSummary (terminal summary)",
     "StepObserver": "StepListener (listener)",
     "NoReport": "no listener (listener)",
+    "StepContext": "StepHarness (step harness)",
+    "AsyncStepContext": "AsyncStepHarness (step harness)",
 }
 
 

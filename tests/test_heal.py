@@ -19,7 +19,7 @@ import yaml
 from playwright.sync_api import Browser
 
 from example_suites.demo_shop import PRODUCTS, DemoShop
-from pytest_webtask.llm.context import Context
+from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.settings import Settings
 from pytest_webtask.testing import ScriptedLLM, open_webtask
 
@@ -66,7 +66,7 @@ def record_script(task: str, n: int, page: str) -> dict:
 
 
 def llm(script: Reply) -> ScriptedLLM:
-    def reply(context: Context) -> dict:
+    def reply(context: ModelRequest) -> dict:
         task = context.blocks[0].text.split("\n")[1]
         return script(task, context.blocks[1].text.count("\nStep "), context.blocks[-1].text)
 

@@ -157,10 +157,11 @@ def test_the_public_api_is_what_a_test_touches() -> None:
         assert internal not in pytest_webtask.__all__
     # what a model adapter implements and returns (docs/models.md)
     from pytest_webtask.llm.base import LLMReply
-    from pytest_webtask.llm.context import Block, Context
+    from pytest_webtask.llm.request import Block, ModelRequest
     from pytest_webtask.types import Usage
-    assert (pytest_webtask.Context, pytest_webtask.Block, pytest_webtask.LLMReply,
-            pytest_webtask.Usage) == (Context, Block, LLMReply, Usage)
+    assert (pytest_webtask.ModelRequest, pytest_webtask.Block, pytest_webtask.LLMReply,
+            pytest_webtask.Usage) == (ModelRequest, Block, LLMReply, Usage)
+    assert pytest_webtask.Context is ModelRequest  # its name before issue 36, for adapters
     assert issubclass(pytest_webtask.ReplayError, pytest_webtask.WebtaskError)
     from pytest_webtask.steps._async.webtask import AsyncWebTask
     assert pytest_webtask.AsyncWebTask is AsyncWebTask
@@ -289,6 +290,22 @@ def test_the_replay_path_keeps_its_values_without_the_agent() -> None:
     """Issue 36: a replayed step substitutes placeholders and masks secrets with its
     ``StepValues`` (tools/values.py); only recording builds the agent's ``TaskContext``."""
     for module in ("steps/_async/pipeline.py", "steps/outcome.py", "steps/compile.py",
-                   "steps/_async/kinds.py", "steps/_async/context.py"):
+                   "steps/_async/kinds.py", "steps/_async/harness.py"):
         names = _imports(PACKAGE / module)
         assert not [n for n in names if n.startswith("pytest_webtask.agent.task_context")], module
+
+
+def test_a_plugin_module_shares_no_name_with_an_area_or_its_modules() -> None:
+    """Issue 36: ``plugin/report.py`` beside ``report/`` read as one thing; a plugin module
+    adapting an area is named for what it does in the plugin (``report_writer``)."""
+    elsewhere = {p.stem for p in PACKAGE.rglob("*.py") if "plugin" not in p.parts} | {
+        p.name for p in PACKAGE.iterdir() if p.is_dir()}
+    shared = sorted(p.name for p in (PACKAGE / "plugin").glob("*.py")
+                    if p.stem != "__init__" and p.stem in elsewhere)
+    assert shared == []
+
+
+def test_no_module_is_named_context() -> None:
+    """Issue 36: "context" named three classes; each now has its own word (GLOSSARY.md:
+    model request, task context, step harness), and no module is just ``context.py``."""
+    assert sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("context.py")) == []

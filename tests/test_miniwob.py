@@ -17,8 +17,8 @@ from playwright.sync_api import Browser
 from bench.miniwob import Options, main, run
 from bench.miniwob_oracles import POLICIES, act, elements, oracle_llm
 from bench.miniwob_pages import BenchError, pages_dir
-from pytest_webtask.llm.context import Context
 from pytest_webtask.llm.openai_llm import OpenAILLM
+from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.testing import FakeOpenAIServer, ScriptedLLM
 
 PLAN_TASKS = ["choose-list", "click-checkboxes", "click-dialog-2", "click-option",
@@ -104,7 +104,7 @@ def test_the_reward_is_the_pages_own_a_wrong_click_and_a_false_done_fail() -> No
     def wrong(task: str, instruction: str) -> ScriptedLLM:
         wanted = instruction.split("Select ")[1].split(" from the list")[0]
 
-        def reply(context: Context) -> Any:
+        def reply(context: ModelRequest) -> Any:
             box = next(e for e in elements(context.user_text) if e.tag == "select")
             other = next(o for o in box.attrs["options"].split("|") if o != wanted)
             submit = next(e for e in elements(context.user_text) if e.text == "Submit")
@@ -238,7 +238,7 @@ def test_bad_task_names_are_refused_before_anything_runs(
 def test_an_episode_that_raises_is_an_error_and_the_run_goes_on() -> None:
     def broken_for_one(task: str, instruction: str) -> ScriptedLLM:
         if task == "click-button":
-            def fail(context: Context) -> Any:
+            def fail(context: ModelRequest) -> Any:
                 raise LookupError("the policy has a bug")
             return ScriptedLLM(fail)
         return oracle_llm(task, instruction)

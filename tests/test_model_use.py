@@ -13,8 +13,8 @@ import pytest
 
 from pytest_webtask import LLMError, LLMReply, Usage
 from pytest_webtask.agent.task_context import TaskContext
-from pytest_webtask.llm.context import Block, Context
-from pytest_webtask.plugin.listeners import LiveLine, ReportListener, StepLines
+from pytest_webtask.llm.request import Block, ModelRequest
+from pytest_webtask.plugin.step_listeners import LiveLine, ReportListener, StepLines
 from pytest_webtask.plugin.summary import _model_use
 from pytest_webtask.recipes.model import RecipeStep
 from pytest_webtask.report.collect import ReportPart
@@ -42,7 +42,7 @@ class Model:
     def __init__(self) -> None:
         self.calls = 0
 
-    def generate(self, context: Context) -> LLMReply:
+    def generate(self, context: ModelRequest) -> LLMReply:
         self.calls += 1
         if self.calls == 2:
             raise LLMError("The model endpoint did not answer within 3s.",
@@ -51,7 +51,7 @@ class Model:
                                                    completion_tokens=20, seconds=2.5,
                                                    refusals=1))
 
-    async def agenerate(self, context: Context) -> LLMReply:  # pragma: no cover - sync here
+    async def agenerate(self, context: ModelRequest) -> LLMReply:  # pragma: no cover - sync here
         return self.generate(context)
 
 
@@ -59,7 +59,7 @@ def _record(listeners: Listeners, how: str = "recorded") -> None:
     run = StepRun(StepRequest(StepIdentity.make("do", "buy")), TaskContext.create("buy"), 0)
     listeners.recording_started(run)
     heard = listeners.heard(Model())
-    context = Context(system="s", blocks=[Block("the page")])
+    context = ModelRequest(system="s", blocks=[Block("the page")])
     heard.generate(context)
     with pytest.raises(LLMError):
         heard.generate(context)
@@ -104,10 +104,10 @@ def test_the_live_line_counts_timeouts_and_refusals_as_they_happen() -> None:
     run = StepRun(StepRequest(StepIdentity.make("do", "buy")), TaskContext.create("buy"), 0)
     listeners.recording_started(run)
     heard = listeners.heard(Model())
-    heard.generate(Context(system="s", blocks=[Block("x")]))
+    heard.generate(ModelRequest(system="s", blocks=[Block("x")]))
     assert progress._text() == " [recording Step 1 do('buy'): 1 model call, 1 refused, 0s]"
     with pytest.raises(LLMError):
-        heard.generate(Context(system="s", blocks=[Block("x")]))
+        heard.generate(ModelRequest(system="s", blocks=[Block("x")]))
     # the step's text gives way to the counts (60 columns at most)
     assert progress._text().endswith("…: 2 model calls, 1 timed out, 1 refused, 0s]")
     listeners.recording_ended(run)

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent, ConfigurationError, LLMError, OpenAILLM
-from pytest_webtask.llm.context import Block, Context
+from pytest_webtask.llm.request import Block, ModelRequest
 from pytest_webtask.testing import FakeOpenAIServer, Fault
 from tests.server import LocalServer
 from tests.test_agent_e2e import STEP1, STEP2
@@ -17,8 +17,8 @@ from tests.test_agent_e2e import STEP1, STEP2
 KEY = "sk-test-DO-NOT-LEAK-123"
 
 
-def ctx() -> Context:
-    return Context(system="sys", blocks=[Block("hello")], response_schema={"type": "object"})
+def ctx() -> ModelRequest:
+    return ModelRequest(system="sys", blocks=[Block("hello")], response_schema={"type": "object"})
 
 
 def test_normal_reply_counts_tokens_and_asks_for_json() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
-from pytest_webtask.llm.context import Context
+from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.testing import ScriptedLLM
 from tests.server import LocalServer
 from tests.test_agent_failures import DONE, act, step
@@ -58,7 +58,7 @@ def test_late_navigation_is_blocked_and_reported(page: Page, server: LocalServer
                              "600)\">Later</button>")
     page.goto(server.url + "/late")
 
-    def reply(context: Context) -> dict:
+    def reply(context: ModelRequest) -> dict:
         history = next(b.text for b in context.blocks if b.text.startswith("Step History"))
         n = history.count("\nStep ")
         if n == 0:

@@ -22,7 +22,7 @@ from pytest_webtask.agent.parsing import (
 )
 from pytest_webtask.agent.task_context import TaskContext
 from pytest_webtask.errors import ProposalError
-from pytest_webtask.llm.context import Block, Context
+from pytest_webtask.llm.request import Block, ModelRequest
 from pytest_webtask.testing import ScriptedLLM
 from pytest_webtask.types import Usage
 
@@ -33,7 +33,7 @@ def ask(replies: list[object], task: TaskContext | None = None,
         budget: Budget | None = None) -> tuple[ProposalModel, ScriptedLLM]:
     llm = ScriptedLLM(replies)
     asker = Asker(llm, task or TaskContext("look"), Usage(), budget)
-    context = Context(system="s", blocks=[Block("the page")], purpose="step", task="look")
+    context = ModelRequest(system="s", blocks=[Block("the page")], purpose="step", task="look")
     return asker.ask(context, ProposalModel, "reply"), llm
 
 
@@ -99,7 +99,7 @@ def test_unusable_twice_fails_quoting_both_replies_without_secrets() -> None:
 def test_a_secret_on_the_page_never_reaches_the_model() -> None:
     task = TaskContext("sign in", secrets={"password": "lovelace-1815"})
     llm = ScriptedLLM([DONE])
-    context = Context(system="s", blocks=[Block('input value="lovelace-1815"')],
+    context = ModelRequest(system="s", blocks=[Block('input value="lovelace-1815"')],
                       purpose="step", task="sign in with lovelace-1815")
     Asker(llm, task, Usage()).ask(context, ProposalModel, "reply")
     assert "lovelace-1815" not in llm.prompts[0] + llm.calls[0].context.task

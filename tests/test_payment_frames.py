@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, Page
 from pytest_webtask.browser._sync.llm_browser import LLMBrowser
 from pytest_webtask.export.trail import Trail
 from pytest_webtask.export.writer import export
-from pytest_webtask.llm.context import Context
+from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.recipes.model import RecipeStep
 from pytest_webtask.report._sync.shots import report_shot, screenshot_masked
 from pytest_webtask.testing import ScriptedLLM, open_webtask
@@ -56,7 +56,7 @@ def line_id(page: str, pattern: str) -> str | None:
     return found.group(1) if found else None
 
 
-def pay_reply(context: Context) -> dict[str, Any]:
+def pay_reply(context: ModelRequest) -> dict[str, Any]:
     """The scripted model: acts only on ids of the page state it was just sent."""
     page = context.blocks[-1].text
     if "Order 1042 accepted" in page:

@@ -13,7 +13,7 @@ from example_suites.demo_shop import DemoShop
 from pytest_webtask import WebTask
 from pytest_webtask.agent._sync.plan_agent import PlanAgent
 from pytest_webtask.agent.messages import MessageManager
-from pytest_webtask.llm.context import Context
+from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.testing import ScriptedLLM, open_webtask
 
 ADD = "add the Blue Oxford Shirt in size M to the cart"
@@ -26,7 +26,7 @@ class PlanScript:
         self.plans, self.invocations = list(plans), list(invocations)
         self.llm = ScriptedLLM(self)
 
-    def __call__(self, context: Context) -> Any:
+    def __call__(self, context: ModelRequest) -> Any:
         planning = context.system.startswith("You are a concise web task planner")
         queue = self.plans if planning else self.invocations
         assert queue, f"script ran out of {'plans' if planning else 'invocations'}"

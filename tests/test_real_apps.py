@@ -21,7 +21,7 @@ import yaml
 from playwright.sync_api import Browser
 
 from pytest_webtask import WebTask
-from pytest_webtask.llm.context import Context
+from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.server import PAGES, LocalServer
 
@@ -63,7 +63,7 @@ class Flow:
         # a page the test put on the server itself wins over a file of tests/pages
         self.own_page = path.split("?")[0] in server.pages
 
-    def reply(self, context: Context) -> dict[str, Any]:
+    def reply(self, context: ModelRequest) -> dict[str, Any]:
         page = context.blocks[-1].text
         history = next((b.text for b in context.blocks if b.text.startswith("Step History:")),
                        "")

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser
 
 from example_suites.demo_shop import PRODUCTS, DemoShop
 from pytest_webtask import WebTask
-from pytest_webtask.llm.context import Context
+from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.testing import ScriptedLLM, open_webtask
 
 ADD = "add the Blue Oxford Shirt in size M to the cart"
@@ -27,7 +27,7 @@ def act(tool: str, element_id: str, **params: object) -> dict:
     return {"reason": tool, "tool": tool, "parameters": {"element_id": element_id, **params}}
 
 
-def script(context: Context) -> dict:
+def script(context: ModelRequest) -> dict:
     """Replies as a model would give them, reading the order number off the page."""
     task = context.blocks[0].text.split("\n")[1]
     n = context.blocks[1].text.count("\nStep ")

@@ -9,8 +9,8 @@ import json
 import re
 from pathlib import Path
 
-from pytest_webtask.llm.context import Block, Context
-from pytest_webtask.plugin.listeners import ReportListener
+from pytest_webtask.llm.request import Block, ModelRequest
+from pytest_webtask.plugin.step_listeners import ReportListener
 from pytest_webtask.recipes.model import Check, RecipeAction, RecipeStep
 from pytest_webtask.report.collect import ReportPart
 from pytest_webtask.report.html import render
@@ -41,7 +41,7 @@ def test_a_test_s_fragment_masks_secrets_in_prompts_messages_and_failures(
     report = ReportPart("test_shop.py::test_sign_in[chromium]", tmp_path, secrets.mask)
     llm = Listeners([ReportListener(report)]).heard(
         ScriptedLLM([{"complete": True, "message": f"ok {SECRET}"}]))
-    llm.generate(Context(system="s", blocks=[Block(f"the field shows {SECRET}")]))
+    llm.generate(ModelRequest(system="s", blocks=[Block(f"the field shows {SECRET}")]))
     report.action(None, PNG)
     report.action(None, None)
     report.step_finished(StepOutcome("do", "sign in as {email}", "recorded", 1.23456,
@@ -84,7 +84,7 @@ def test_the_report_counts_steps_and_calls_and_shows_each_step(tmp_path: Path) -
     report = ReportPart("test_shop.py::test_sign_in[chromium]", tmp_path, str)
     llm = Listeners([ReportListener(report)]).heard(
         ScriptedLLM([{"complete": True, "message": "ok"}]))
-    llm.generate(Context(system="s", blocks=[Block("page: <b>Sign in</b>")]))
+    llm.generate(ModelRequest(system="s", blocks=[Block("page: <b>Sign in</b>")]))
     report.step_finished(StepOutcome("do", "sign in as {email}", "recorded", 1.0,
                                      sign_in_step()), PNG)
     report.step_finished(StepOutcome("check", "signed in", "replayed", 0.2,

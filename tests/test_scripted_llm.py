@@ -1,4 +1,4 @@
-"""ScriptedLLM routes by what a request is for (``Context.purpose``, ``.task``, ``.step``),
+"""ScriptedLLM routes by what a request is for (``ModelRequest.purpose``, ``.task``, ``.step``),
 not by the prompt's prose; those fields never reach a real model. In-process, no browser."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ import pytest
 from pytest_webtask.agent._sync.asker import Asker
 from pytest_webtask.agent.parsing import ProposalModel
 from pytest_webtask.agent.task_context import TaskContext
-from pytest_webtask.llm.context import Block, Context
 from pytest_webtask.llm.openai_llm import OpenAILLM
+from pytest_webtask.llm.request import Block, ModelRequest
 from pytest_webtask.testing import ScriptedLLM, ScriptedLLMExhausted
 from pytest_webtask.types import Usage
 
 
-def ctx(purpose: str, task: str = "buy a shirt", step: int = 1) -> Context:
-    return Context(system="s", blocks=[Block("prose that may change")], purpose=purpose,
+def ctx(purpose: str, task: str = "buy a shirt", step: int = 1) -> ModelRequest:
+    return ModelRequest(system="s", blocks=[Block("prose that may change")], purpose=purpose,
                    task=task, step=step)
 
 

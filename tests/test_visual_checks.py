@@ -13,7 +13,7 @@ import pytest
 import yaml
 from playwright.sync_api import Browser
 
-from pytest_webtask.llm.context import Context
+from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.recipes.pixels import decode_png
 from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.server import LocalServer
@@ -31,7 +31,7 @@ def cite_canvas(box: list[float] | None = None, masks: list[list[float]] | None 
                 element: str | None = None) -> Any:
     """A reply that cites the canvas of the page state it is shown."""
 
-    def reply(context: Context) -> dict[str, Any]:
+    def reply(context: ModelRequest) -> dict[str, Any]:
         text = context.to_text()
         found = element or re.search(r"(canvas-\d+)", text)
         assert found, text
@@ -202,13 +202,13 @@ def test_the_report_shows_expected_actual_and_diff_side_by_side(
         browser: Browser, server: LocalServer, recorded: Path, tmp_path: Path) -> None:
     import json
 
-    from pytest_webtask.plugin.listeners import ReportListener
+    from pytest_webtask.plugin.step_listeners import ReportListener
     from pytest_webtask.report.collect import ReportPart
     from pytest_webtask.report.html import render
     from pytest_webtask.settings import Settings
     from pytest_webtask.steps._sync.pipeline import Pipeline
     from pytest_webtask.steps._sync.webtask import WebTask
-    from pytest_webtask.steps.context import TestInfo
+    from pytest_webtask.steps.services import TestInfo
     from pytest_webtask.steps.session import RecipeSession
 
     part = ReportPart("tests/test_visual.py::test_chart", tmp_path / "parts", lambda t: t)
@@ -323,7 +323,7 @@ def test_a_heal_keeps_a_new_picture_only_when_the_model_says_it_still_holds(
         run(browser, server, recorded, "auto", "", llm=ScriptedLLM([]), heal="on")
 
 
-def look_at_chart(context: Context) -> dict[str, Any]:
+def look_at_chart(context: ModelRequest) -> dict[str, Any]:
     """A ``do`` step that only scrolls, then cites the chart it did not change."""
     canvas = re.search(r"(canvas-\d+)", context.to_text())
     assert canvas, context.to_text()

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page
 
 from example_suites.demo_shop import DemoShop
 from pytest_webtask import Agent, WebTask
-from pytest_webtask.llm.context import Context
+from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.server import LocalServer
 
@@ -58,7 +58,7 @@ class Flow:
         self.recipe = tmp_path / "flow.yaml"
         self.prompts: list[str] = []
 
-    def reply(self, context: Context) -> dict[str, Any]:
+    def reply(self, context: ModelRequest) -> dict[str, Any]:
         history = next(b.text for b in context.blocks if b.text.startswith("Step History:"))
         n = len(re.findall(r"^Step \d+:$", history, flags=re.MULTILINE))
         page = context.blocks[-1].text

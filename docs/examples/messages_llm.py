@@ -21,7 +21,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from pytest_webtask import BaseLLM, Context, LLMError, LLMReply, Usage
+from pytest_webtask import BaseLLM, LLMError, LLMReply, ModelRequest, Usage
 
 
 class TextBlock(Protocol):
@@ -60,7 +60,7 @@ class MessagesLLM(BaseLLM):
         self.max_tokens = max_tokens
         self.supports_images = supports_images
 
-    def generate(self, context: Context) -> LLMReply:
+    def generate(self, context: ModelRequest) -> LLMReply:
         # The reply must be one JSON object following context.response_schema: this SDK
         # has no JSON mode, so the schema goes into the prompt.
         text = context.user_text

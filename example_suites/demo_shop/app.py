@@ -5,7 +5,9 @@ sign-in, checkout (validation, receipt upload), order confirmation with a genera
 
 ``variants`` alter the markup or the behaviour, so tests can check that a replay survives
 benign changes and fails on breaking ones:
-  benign:   rename_classes, wrapper, reorder, change_ids, slow, disabled_at_end (catalogue)
+  benign:   rename_classes, wrapper, reorder, change_ids, slow, disabled_at_end (catalogue),
+            slow_cart (the cart page's body comes 1 s after its headers: the page has
+            navigated, but is still loading)
   breaking: dead_button, confirmation_text, wrong_product, duplicate_button,
             dead_load_more, stale_details, row_markup (the catalogue's modal view),
             total_wrong (the cart total adds $5)
@@ -24,6 +26,7 @@ import html
 import random
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from email.parser import BytesParser
 from email.policy import HTTP
@@ -38,6 +41,8 @@ from .. import widgets
 from . import catalog
 from .data import PER_PAGE, PRODUCTS, USERS, Product
 from .mutants import MUTANTS
+
+SLOW_CART_S = 1.0  # the slow_cart variant's wait for the cart page's body
 
 SORTS = {"name": "Name", "price_asc": "Price: low to high", "price_desc": "Price: high to low"}
 
@@ -196,6 +201,9 @@ class DemoShop:
         req.send_header("Content-Type", ctype)
         req.send_header("Content-Length", str(len(data)))
         req.end_headers()
+        if "slow_cart" in self.variants and method == "GET" and parts.path == "/cart":
+            req.wfile.flush()  # the navigation commits to an empty document that waits
+            time.sleep(SLOW_CART_S)
         req.wfile.write(data)
 
     # -- pages ----------------------------------------------------------------------------

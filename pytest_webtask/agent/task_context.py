@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..defaults import MAX_STEPS
-from ..llm.context import Block
+from ..llm.request import Block
 from ..tools.values import (  # noqa: F401 (imported from here before)
     Computed,
     ComputedValueError,

@@ -1,7 +1,7 @@
 """Finding a Chromium: Playwright's own build if installed, else ``WEBTASK_CHROMIUM`` or a
 system one (CI images and containers often have only a distribution's ``chromium``).
 
-``choose_chromium`` is what the plugin applies to a user's suite (``plugin/chromium.py``);
+``choose_chromium`` is what the plugin applies to a user's suite (``plugin/launch.py``);
 ``launch_args`` is this repository's own set-up (its ``conftest.py``, the bench, test
 helpers that launch a browser themselves).
 """

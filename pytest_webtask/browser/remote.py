@@ -1,5 +1,5 @@
 """Reaching a browser on another process or machine: messages and options shared by the
-sync fixtures (``plugin/remote.py``) and the async browser (``plugin/async_browser.py``)."""
+sync fixtures (``plugin/remote_browser.py``) and the async browser (``plugin/async_browser.py``)."""
 
 from __future__ import annotations
 

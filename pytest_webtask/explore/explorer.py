@@ -44,8 +44,8 @@ from ..browser.origins import allowed, origin_of
 from ..errors import ProposalError, WebtaskError
 from ..llm.base import LLM
 from ..llm.bounded import bounded_schema
-from ..llm.context import Block, Context
 from ..llm.prompts import get_prompt
+from ..llm.request import Block, ModelRequest
 from ..tools._sync.registry import ToolRegistry, browser_registry
 from ..types import Action, Fingerprint, Secrets, Usage
 from .options import ExploreOptions
@@ -418,7 +418,7 @@ class Explorer:
                                                      if p.reached_by else "")
                           for p in site.pages) or "(none yet)"
         how = "; ".join(visit.reached_by) or "opened directly"
-        context = Context(system=get_prompt("explore/explore", "system"), purpose="explore",
+        context = ModelRequest(system=get_prompt("explore/explore", "system"), purpose="explore",
                           task=site.app, step=len(site.pages) + 1)
         context.append(Block(
             f"Exploring the app at {site.app}. Allowed origins: {', '.join(self.origins)}.\n"

@@ -31,8 +31,8 @@ from ..agent.task_context import TaskContext
 from ..browser.origins import origin_of
 from ..errors import WebtaskError
 from ..llm.base import LLM
-from ..llm.context import Block, Context
 from ..llm.prompts import get_prompt
+from ..llm.request import Block, ModelRequest
 from ..types import Usage
 from .plan import NOT_TRIED, PLACEHOLDER, Flow, FlowStep, PlanError, TestPlan
 
@@ -84,7 +84,7 @@ def classify(flow: Flow, llm: LLM, usage: Usage) -> Flow:
     if all(step.kind for step in flow.steps):
         return flow
     task = TaskContext.create(f"Classify the steps of {flow.title}", variables=flow.variables)
-    context = Context(system=get_prompt("explore/generate", "system"),
+    context = ModelRequest(system=get_prompt("explore/generate", "system"),
                       purpose="explore:generate", task=flow.title, step=1)
     lines = [f"Flow: {flow.title}", "", "Steps:"]
     lines += [f"{n}. {s.render()}" for n, s in enumerate(flow.steps, 1)]

@@ -11,8 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..agent._sync.asker import Asker
 from ..llm.bounded import bounded_schema
-from ..llm.context import Block, Context
 from ..llm.prompts import get_prompt
+from ..llm.request import Block, ModelRequest
 from .plan import PLACEHOLDER, Flow, FlowStep, TestPlan, secret_env
 from .sitemap import SiteMap
 
@@ -67,7 +67,7 @@ def plan_flows(asker: Asker, site: SiteMap, *, variables: Mapping[str, str],
                secrets: Mapping[str, str], files: Mapping[str, str]) -> list[Flow]:
     """Ask for the flows (one call, re-asked once when unusable). ``secrets`` maps a name
     to the environment variable it is read from; ``files`` a name to its path."""
-    context = Context(system=get_prompt("explore/plan", "system"), purpose="explore:plan",
+    context = ModelRequest(system=get_prompt("explore/plan", "system"), purpose="explore:plan",
                       task=site.app, step=1)
     data = [f"- variable {{{k}}} = {v!r}" for k, v in variables.items()]
     data += [f"- secret {{{k}}}" for k in secrets]

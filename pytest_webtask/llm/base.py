@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from ..types import Usage
-from .context import Context
+from .request import ModelRequest
 
 
 @dataclass
@@ -28,9 +28,9 @@ class LLM(Protocol):
 
     supports_images: bool
 
-    def generate(self, context: Context) -> LLMReply: ...
+    def generate(self, context: ModelRequest) -> LLMReply: ...
 
-    async def agenerate(self, context: Context) -> LLMReply: ...
+    async def agenerate(self, context: ModelRequest) -> LLMReply: ...
 
 
 class BaseLLM:
@@ -38,8 +38,8 @@ class BaseLLM:
 
     supports_images: bool = False
 
-    def generate(self, context: Context) -> LLMReply:  # pragma: no cover - abstract
+    def generate(self, context: ModelRequest) -> LLMReply:  # pragma: no cover - abstract
         raise TypeError(f"{type(self).__name__} must implement generate(context)")
 
-    async def agenerate(self, context: Context) -> LLMReply:
+    async def agenerate(self, context: ModelRequest) -> LLMReply:
         return await asyncio.to_thread(self.generate, context)

@@ -26,8 +26,8 @@ from ..defaults import LLM_MAX_TOKENS, LLM_RETRIES, LLM_TIMEOUT
 from ..errors import ConfigurationError, LLMError
 from ..types import Usage
 from .base import LLMReply
-from .context import Context
 from .endpoint import ask_context_window
+from .request import ModelRequest
 from .streaming import Streamed, Watchdog
 
 log = logging.getLogger(__name__)
@@ -123,7 +123,7 @@ class OpenAILLM:
 
     # -- requests -------------------------------------------------------------------------
 
-    def _messages(self, context: Context) -> list[dict[str, Any]]:
+    def _messages(self, context: ModelRequest) -> list[dict[str, Any]]:
         user: Any = context.user_text
         if self.supports_images and context.images:
             user = [{"type": "text", "text": context.user_text}] + [
@@ -136,7 +136,7 @@ class OpenAILLM:
         return [{"role": "system", "content": context.system}, *turns,
                 {"role": "user", "content": user}]
 
-    def _request(self, context: Context) -> dict[str, Any]:
+    def _request(self, context: ModelRequest) -> dict[str, Any]:
         if context.response_schema and self.structured_outputs:
             fmt: dict[str, Any] = {
                 "type": "json_schema",
@@ -152,7 +152,7 @@ class OpenAILLM:
             request["max_tokens"] = self.max_tokens
         return request
 
-    def generate(self, context: Context) -> LLMReply:
+    def generate(self, context: ModelRequest) -> LLMReply:
         tries = _Tries(self, self._request(context))
         while True:
             try:
@@ -161,7 +161,7 @@ class OpenAILLM:
                 pause = tries.failed(exc)
             time.sleep(pause)
 
-    async def agenerate(self, context: Context) -> LLMReply:
+    async def agenerate(self, context: ModelRequest) -> LLMReply:
         tries = _Tries(self, self._request(context))
         while True:
             try:

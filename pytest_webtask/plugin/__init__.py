@@ -1,6 +1,7 @@
 """The pytest plugin (entry point ``pytest11: webtask``): the hooks, here; the options
-(``options``), the fixtures (``fixtures``, ``remote``), how a test's steps are put together
-(``assembly``), run bookkeeping (``unused``, ``shard``) and the terminal summary (``summary``).
+(``webtask_options``), the fixtures (``fixtures``, ``remote_browser``, ``launch``), how a
+test's steps are put together (``assembly``), run bookkeeping (``unused``, ``shard``) and the
+terminal summary (``summary``).
 
 Loading it imports only what options and bookkeeping need (settings, names, errors): the
 agent, Playwright glue, pydantic models and ``openai`` load when a fixture is first used.
@@ -15,11 +16,11 @@ import pytest
 from . import hookspecs
 from .fixtures import async_webtask, webtask, webtask_llm, webtask_recipe_path
 from .keys import CHROMIUM, REPORTS, SETTINGS, TEST_ARTIFACTS, TEST_EXPOSED, TEST_SECRETS
-from .options import add_options, build, export_dir, report_path
 from .shard import configure as configure_shard
 from .sign_in import _webtask_fresh_sign_ins, webtask_sign_in
 from .summary import TerminalSummary
 from .unused import RunTracker
+from .webtask_options import add_options, build, export_dir, report_path
 
 __all__ = ["async_webtask", "webtask", "webtask_llm", "webtask_recipe_path",
            "webtask_sign_in", "_webtask_fresh_sign_ins"]  # the fixtures
@@ -48,26 +49,26 @@ def pytest_configure(config: pytest.Config) -> None:
             f"webtask strategy should be one of {', '.join(sorted(known))} (plugins add more "
             f"with the pytest_webtask_add_strategies hook); got {settings.strategy!r}.")
     configure_shard(config)
-    from . import chromium  # a Chromium for pytest-playwright when Playwright's is missing
+    from . import launch  # a Chromium for pytest-playwright when Playwright's is missing
 
-    chromium.configure(config)
+    launch.configure(config)
     from . import base_url  # pytest-playwright's, without its pytest 9 deprecation warning
 
     base_url.configure(config)
     if settings.connect or settings.connect_cdp:
-        from . import remote  # wraps pytest-playwright's fixtures: registered after it
+        from . import remote_browser  # wraps pytest-playwright's fixtures: registered after it
 
-        config.pluginmanager.register(remote, "webtask-remote")
+        config.pluginmanager.register(remote_browser, "webtask-remote")
     tracker = RunTracker()
     config.pluginmanager.register(tracker, "webtask-tracker")
     if not hasattr(config, "workerinput"):
         config.pluginmanager.register(TerminalSummary(config, tracker), "webtask-summary")
         if export_dir(config) is not None:
-            from .export import ExportSummary
+            from .export_summary import ExportSummary
 
             config.pluginmanager.register(ExportSummary(config), "webtask-export")
         if report_path(config) is not None:
-            from .report import HtmlReportWriter
+            from .report_writer import HtmlReportWriter
 
             config.pluginmanager.register(HtmlReportWriter(config), "webtask-html-report")
 

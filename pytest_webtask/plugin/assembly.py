@@ -26,8 +26,8 @@ if TYPE_CHECKING:
 
     from ..steps._async.pipeline import AsyncPipeline
     from ..steps._sync.pipeline import Pipeline
-    from ..steps.context import StepServices, TestInfo
     from ..steps.listeners import StepListener
+    from ..steps.services import StepServices, TestInfo
     from ..steps.session import RecipeSession
     from ..types import Secrets
 
@@ -173,9 +173,9 @@ class PipelineParts:
 def pipeline_parts(request: pytest.FixtureRequest, flavour: str, base_url: str | None,
                    artifacts: Path | None) -> PipelineParts:
     """What ``WebTask``/``AsyncWebTask``'s pipeline is built with, for this test."""
-    from ..steps.context import StepServices, TestInfo
+    from ..steps.services import StepServices, TestInfo
     from ..types import Secrets
-    from .listeners import ExportListener, HookRelay, LiveLine, ReportListener, StepLines
+    from .step_listeners import ExportListener, HookRelay, LiveLine, ReportListener, StepLines
 
     item = request.node
     s = _test_settings(request)

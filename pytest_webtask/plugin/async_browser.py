@@ -61,7 +61,7 @@ class BrowserOptions:
         name = browser_name or "chromium"
         chromium = None
         if not (connect_options or connect_cdp):  # a Chromium when Playwright's is missing
-            from .chromium import launch_options
+            from .launch import launch_options
 
             launch_args, chromium = launch_options(config, name, dict(launch_args))
         return cls(browser_name=name, launch_args=dict(launch_args), chromium=chromium,

@@ -71,7 +71,7 @@ class SignIn:
              context_args: dict[str, Any]) -> None:
         from ..steps._sync.pipeline import Pipeline
         from ..steps._sync.webtask import WebTask
-        from ..steps.context import StepServices, TestInfo
+        from ..steps.services import StepServices, TestInfo
         from ..steps.session import RecipeSession
         from .fixtures import _register_engine
 

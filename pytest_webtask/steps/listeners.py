@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import LLMError
 from ..llm.base import LLM, LLMReply
-from ..llm.context import Context
+from ..llm.request import ModelRequest
 from ..recipes.model import RecipeAction
 from .outcome import StepOutcome, StepRun
 
@@ -32,11 +32,11 @@ class StepListener:
     def model_call_started(self) -> None:
         """The model is asked, while a step records."""
 
-    def model_call_finished(self, context: Context, reply: LLMReply) -> None:
+    def model_call_finished(self, context: ModelRequest, reply: LLMReply) -> None:
         """The model replied: its context (``to_text()``: the prompt) and its reply (its
         ``usage``: tokens, seconds, timeouts and refusals on the way)."""
 
-    def model_call_failed(self, context: Context, error: Exception) -> None:
+    def model_call_failed(self, context: ModelRequest, error: Exception) -> None:
         """The model failed (an ``LLMError``, whose ``usage`` may say what it cost: a
         timeout); the step goes on or fails as the agent decides."""
 
@@ -80,11 +80,11 @@ class Listeners(StepListener):
         for listener in self.listeners:
             listener.model_call_started()
 
-    def model_call_finished(self, context: Context, reply: LLMReply) -> None:
+    def model_call_finished(self, context: ModelRequest, reply: LLMReply) -> None:
         for listener in self.listeners:
             listener.model_call_finished(context, reply)
 
-    def model_call_failed(self, context: Context, error: Exception) -> None:
+    def model_call_failed(self, context: ModelRequest, error: Exception) -> None:
         for listener in self.listeners:
             listener.model_call_failed(context, error)
 
@@ -123,10 +123,10 @@ class _Heard:
     def __init__(self, llm: LLM, listeners: Listeners) -> None:
         self._llm = llm
         self._started: Callable[[], None] = listeners.model_call_started
-        self._finished: Callable[[Context, LLMReply], None] = listeners.model_call_finished
-        self._failed: Callable[[Context, Exception], None] = listeners.model_call_failed
+        self._finished: Callable[[ModelRequest, LLMReply], None] = listeners.model_call_finished
+        self._failed: Callable[[ModelRequest, Exception], None] = listeners.model_call_failed
 
-    def generate(self, context: Context) -> LLMReply:
+    def generate(self, context: ModelRequest) -> LLMReply:
         self._started()
         try:
             reply = self._llm.generate(context)
@@ -136,7 +136,7 @@ class _Heard:
         self._finished(context, reply)
         return reply
 
-    async def agenerate(self, context: Context) -> LLMReply:
+    async def agenerate(self, context: ModelRequest) -> LLMReply:
         self._started()
         try:
             reply = await self._llm.agenerate(context)

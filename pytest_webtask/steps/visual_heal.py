@@ -12,7 +12,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from ..errors import PictureMismatch
-from ..llm.context import Block, Context
+from ..llm.request import Block, ModelRequest
 from ..recipes.model import Check, RecipeStep
 
 SYSTEM = ("You review a visual check of a web test. A region of the page was recorded as a "
@@ -36,9 +36,9 @@ class Verdict(BaseModel):
     reason: str = Field(default="", max_length=1000)
 
 
-def ask_context(statement: str, pictures: dict[str, bytes]) -> Context:
+def ask_context(statement: str, pictures: dict[str, bytes]) -> ModelRequest:
     """The request: the statement, then the recorded picture, then the new one."""
-    return Context(
+    return ModelRequest(
         system=SYSTEM, purpose="visual-heal", task=statement, response_schema=SCHEMA,
         blocks=[Block(f"Statement: {statement}"),
                 Block("The recorded picture (the baseline):", image=pictures["expected"]),

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, cast, get_args
 
 from ..errors import LLMError
 from ..llm.base import LLMReply
-from ..llm.context import Context
+from ..llm.request import ModelRequest
 from ..settings import Mode, Settings
 from ..types import Usage
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from ..steps._sync.webtask import WebTask
 
 Reply = str | dict | list
-ReplyFn = Callable[[Context], Reply]
+ReplyFn = Callable[[ModelRequest], Reply]
 
 
 @dataclass
@@ -41,7 +41,7 @@ class ScriptedCall:
     """One request a ``ScriptedLLM`` received: the full prompt text and the context."""
 
     prompt: str
-    context: Context
+    context: ModelRequest
 
 
 class ScriptedLLMExhausted(LLMError):
@@ -86,7 +86,7 @@ class ScriptedLLM:
             return sum(route.remaining for route in self._routes.values())
         return len(self._replies) - len(self.calls) if self._fn is None else 0
 
-    def generate(self, context: Context) -> LLMReply:
+    def generate(self, context: ModelRequest) -> LLMReply:
         self.calls.append(ScriptedCall(prompt=context.to_text(), context=context))
         if self._routes is not None:
             route = (self._routes.get(context.purpose)
@@ -110,7 +110,7 @@ class ScriptedLLM:
         text = reply if isinstance(reply, str) else json.dumps(reply)
         return LLMReply(text=text, usage=Usage(calls=1))
 
-    async def agenerate(self, context: Context) -> LLMReply:
+    async def agenerate(self, context: ModelRequest) -> LLMReply:
         return self.generate(context)
 
 
@@ -126,7 +126,7 @@ def open_webtask(page: Any, recipe: str | Path, mode: str = "auto", *,
     run; ``artifacts`` is where failures and extract reports are saved."""
     from ..steps._sync.pipeline import Pipeline
     from ..steps._sync.webtask import WebTask
-    from ..steps.context import StepServices, TestInfo
+    from ..steps.services import StepServices, TestInfo
     from ..steps.session import RecipeSession
 
     if mode not in get_args(Mode):

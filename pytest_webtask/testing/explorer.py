@@ -27,7 +27,7 @@ from typing import Any
 
 import yaml
 
-from ..llm.context import Context
+from ..llm.request import ModelRequest
 
 DESTRUCTIVE_WORDS = re.compile(
     r"\b(delete|remove|destroy|erase|cancel|reset|deactivate|unsubscribe|close account)\b",
@@ -158,7 +158,7 @@ def _walk(roots: list[PageNode]) -> Iterator[PageNode]:
         yield from root.walk()
 
 
-def page_block(context: Context) -> str:
+def page_block(context: ModelRequest) -> str:
     """The text of the prompt's page state block (the last one that has one)."""
     for block in reversed(context.blocks):
         if "Current Page State" in block.text:
@@ -169,7 +169,7 @@ def page_block(context: Context) -> str:
 # -- explore ------------------------------------------------------------------------------
 
 
-def _data_names(context: Context) -> tuple[dict[str, str], list[str]]:
+def _data_names(context: ModelRequest) -> tuple[dict[str, str], list[str]]:
     """(variables name -> value, secret names) from the prompt's test data block."""
     variables: dict[str, str] = {}
     secrets: list[str] = []
@@ -212,7 +212,7 @@ def _local_link(node: PageNode) -> bool:
         and not href.startswith(("http://", "https://", "mailto:", "#", "javascript:"))
 
 
-def explore_reply(context: Context) -> dict[str, Any]:
+def explore_reply(context: ModelRequest) -> dict[str, Any]:
     """The explorer's reading of the page in the prompt, by rules (see the module)."""
     text = page_block(context)
     roots = read_page_state(text)
@@ -425,7 +425,7 @@ def _quoted(texts: list[str]) -> str:
     return " and ".join(f'"{t}"' for t in texts)
 
 
-def plan_reply(context: Context) -> dict[str, Any]:
+def plan_reply(context: ModelRequest) -> dict[str, Any]:
     """Flows from the site map in the prompt, by rules (see the module)."""
     text = next((b.text for b in context.blocks if b.text.startswith("Site map (YAML):")), "")
     site = yaml.safe_load(text.split("\n", 1)[1]) if text else {}
@@ -523,7 +523,7 @@ def _item_source(reached: list[str], pages: list[dict[str, Any]],
     return str(source.get("title") or "a list") if source is not None else None
 
 
-def _given(context: Context) -> tuple[dict[str, str], list[str]]:
+def _given(context: ModelRequest) -> tuple[dict[str, str], list[str]]:
     variables: dict[str, str] = {}
     secrets: list[str] = []
     for block in context.blocks:
@@ -539,7 +539,7 @@ _CHECKISH = re.compile(r"^(check that|verify that|make sure that|the |it shows |
                        re.IGNORECASE)
 
 
-def generate_reply(context: Context) -> dict[str, Any]:
+def generate_reply(context: ModelRequest) -> dict[str, Any]:
     """The kind of each step in the prompt's flow, by its first words."""
     text = context.blocks[0].text if context.blocks else ""
     body = text.split("Steps:\n", 1)[-1].split("\n\n", 1)[0]

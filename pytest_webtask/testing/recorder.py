@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..llm.context import Context
 from ..llm.prompts import get_prompt
+from ..llm.request import ModelRequest
 from . import ScriptedLLM
 from .explorer import ITEM_TAGS, read_page_state
 
@@ -34,7 +34,7 @@ class CannotDo(Exception):
     """The page does not show what the step names."""
 
 
-def _nodes(context: Context) -> list[Any]:
+def _nodes(context: ModelRequest) -> list[Any]:
     roots = read_page_state(context.blocks[-1].text)
     out: list[Any] = []
     for root in roots:
@@ -115,12 +115,12 @@ def recorder_llm() -> ScriptedLLM:
     """The scripted model for ``webtask_llm`` while the generated tests record."""
     seen: dict[str, tuple[set[str], str]] = {}  # task -> texts and URL at its first step
 
-    def shown(context: Context) -> tuple[list[Any], set[str], str]:
+    def shown(context: ModelRequest) -> tuple[list[Any], set[str], str]:
         nodes = _nodes(context)
         url = re.search(r"^URL: (\S+)", context.blocks[-1].text, re.MULTILINE)
         return nodes, {n.text for n in nodes if n.text}, url.group(1) if url else ""
 
-    def do(context: Context) -> dict[str, Any]:
+    def do(context: ModelRequest) -> dict[str, Any]:
         nodes, texts, url = shown(context)
         if context.step == 1:
             seen[context.task] = (texts, url)
@@ -144,7 +144,7 @@ def recorder_llm() -> ScriptedLLM:
             evidence = [{"expect": "text", "text": next(iter(t for t in texts))}]
         return {"complete": True, "message": "done", "evidence": evidence}
 
-    def check(context: Context) -> dict[str, Any]:
+    def check(context: ModelRequest) -> dict[str, Any]:
         statement = context.task[len(CHECK_PREFIX):].split("\n", 1)[0]
         nodes, texts, _url = shown(context)
         first = re.fullmatch(r'the first item of the list is "([^"]+)"', statement)
@@ -171,7 +171,7 @@ def recorder_llm() -> ScriptedLLM:
         return {"complete": True, "message": "the page shows them",
                 "evidence": [{"expect": "text", "text": w} for w in wanted]}
 
-    def step(context: Context) -> dict[str, Any]:
+    def step(context: ModelRequest) -> dict[str, Any]:
         if context.task.startswith(CHECK_PREFIX):
             return check(context)
         return do(context)

@@ -11,7 +11,7 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import Page, async_playwright
 
-from pytest_webtask import AsyncAgent, Block, Context, LLMError, OpenAILLM
+from pytest_webtask import AsyncAgent, Block, LLMError, ModelRequest, OpenAILLM
 from pytest_webtask.browser.chromium import launch_args
 from pytest_webtask.testing import FakeOpenAIServer, Fault, ScriptedLLM
 from tests.server import LocalServer
@@ -72,14 +72,14 @@ async def test_a_timed_out_async_request_is_cancelled() -> None:
         llm = OpenAILLM("m", base_url=fake.base_url, api_key="k", timeout=0.5, max_retries=0)
         started = time.monotonic()
         with pytest.raises(LLMError, match=r"did not answer within 0.5s"):
-            await llm.agenerate(Context(system="s", blocks=[Block("hi")]))
+            await llm.agenerate(ModelRequest(system="s", blocks=[Block("hi")]))
         while not fake.cancelled and time.monotonic() - started < 5:
             await asyncio.sleep(0.05)
         assert fake.cancelled == [0]  # the connection was closed: the server stopped
 
 
 async def test_async_replies_stream_and_a_refusal_falls_back_at_once() -> None:
-    schema = Context(system="s", blocks=[Block("hi")], response_schema={"type": "object"})
+    schema = ModelRequest(system="s", blocks=[Block("hi")], response_schema={"type": "object"})
     with FakeOpenAIServer(['{"ok": 1}'], refuse_json_schema=500) as fake:
         llm = OpenAILLM("m", base_url=fake.base_url, api_key="k")
         reply = await llm.agenerate(schema)
@@ -96,7 +96,7 @@ async def test_async_timeout_bounds_the_whole_reply() -> None:
         llm = OpenAILLM("m", base_url=fake.base_url, api_key="k", timeout=0.6)
         started = time.monotonic()
         with pytest.raises(LLMError, match=r"did not answer within 0.6s") as info:
-            await llm.agenerate(Context(system="s", blocks=[Block("hi")]))
+            await llm.agenerate(ModelRequest(system="s", blocks=[Block("hi")]))
         assert time.monotonic() - started < 2
         while not fake.cancelled and time.monotonic() - started < 5:
             await asyncio.sleep(0.05)

@@ -101,7 +101,7 @@ def test_a_long_step_text_gives_way_to_the_counts() -> None:
 
 def test_the_live_line_hears_each_model_call_of_a_recording() -> None:
     from pytest_webtask.agent.task_context import TaskContext
-    from pytest_webtask.plugin.listeners import LiveLine
+    from pytest_webtask.plugin.step_listeners import LiveLine
     from pytest_webtask.steps.identity import StepIdentity
     from pytest_webtask.steps.listeners import Listeners
     from pytest_webtask.steps.outcome import StepRequest, StepRun

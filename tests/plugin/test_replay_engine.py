@@ -17,6 +17,7 @@ from tests.plugin.conftest import Inner
 # The inner conftest's shop comes up with the variants named in SHOP_VARIANTS.
 TEST = '''
 import os
+import time
 
 def test_add(webtask, page):
     if os.environ.get("STRICT_CSP"):  # the shop served with a policy that forbids eval
@@ -31,11 +32,17 @@ def test_add(webtask, page):
     webtask.goto("/")
     if os.environ.get("STRICT_CSP"):  # the policy is in force on the page
         assert page.locator("html[data-eval-blocked=yes]").count() == 1
+    started = time.monotonic()
     webtask.do("add the Blue Oxford Shirt in size M to the cart")
     assert webtask.stats.replayed + webtask.stats.recorded == 1
+    if "slow_cart" in os.environ.get("SHOP_VARIANTS", ""):
+        # the step's checks are on the cart, whose body comes 1 s after the click: the
+        # first try of them failed, and the replay waited
+        assert time.monotonic() - started >= 1.0
     if webtask.stats.replayed:  # no resolve evaluate ran: no target token was left behind
         assert page.locator("[data-webtask-target]").count() == 0
-        # the checks held at once, tried through the engine: no script in the page's world
+        # the checks held, tried through the engine (waited for there while the page
+        # loads): no script in the page's world
         assert not page.evaluate(
             "Object.getOwnPropertyNames(window).some((n) => n.startsWith('__webtask'))")
 '''
@@ -73,6 +80,19 @@ def test_the_engine_replays_and_fails_as_a_lookup_would(inner: Inner) -> None:
     result.stdout.fnmatch_lines(["*check 2: expected the page shows text 'Size M'*"])
     assert "a heal might fix this" not in result.stdout.str()
 
+
+def test_checks_that_hold_late_are_waited_for_through_the_engine(inner: Inner) -> None:
+    """The cart comes late (its body 1 s after the click navigated to it), so the step's
+    checks do not hold at their first try: they are waited for through the selector engine,
+    at Playwright's intervals, and the page's own world is still never entered on a pass
+    (the inner test asserts it). A failing check is still said with what the page has."""
+    inner.tests(TEST)
+    inner.run().assert_outcomes(passed=1)  # recorded
+    inner.run(env={**CI, "SHOP_VARIANTS": "slow_cart"}).assert_outcomes(passed=1)
+    result = inner.run(env={**CI, "SHOP_VARIANTS": "slow_cart,wrong_product"})
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*check 1: expected the page shows text 'Blue Oxford Shirt'*",
+                                 "*instead:*"])
 
 
 # With DROP_SIZE (DISABLE_SIZE), a script of the page's own takes that size off the

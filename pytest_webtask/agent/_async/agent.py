@@ -16,8 +16,8 @@ from ...browser.page_state import PageState
 from ...defaults import LLM_MAX_TOKENS, MAX_STEPS, PAGE_CHARS, chosen_page_chars
 from ...errors import ProposalError
 from ...llm.base import LLM
-from ...llm.context import Block, Context
 from ...llm.prompts import get_examples, get_prompt
+from ...llm.request import Block, ModelRequest
 from ...tools._async.browser_tools import AsyncTool
 from ...tools._async.registry import COVERED, AsyncToolRegistry, browser_registry
 from ...tools.builtin import Press
@@ -77,7 +77,7 @@ class AsyncProposer:
         self.undoing: list[tuple[tuple[str, list[str]], set[tuple[str, str]]]] = []
 
     async def build_context(self, *, done: bool = True, give_up: bool | None = None
-                            ) -> Context:
+                            ) -> ModelRequest:
         page = await self.browser.get_page_context()
         state = self.browser.snapshot
         if self.between_steps is not None:
@@ -95,7 +95,7 @@ class AsyncProposer:
         system = get_prompt("agent/proposer", "proposer_system")
         if self.browser.screenshot:  # a model that sees the page may cite pictures
             system += "\n" + get_prompt("agent/proposer", "visual_evidence")
-        context = Context(system=f"{system}\n\n{self.tools.get_tools_context().text}",
+        context = ModelRequest(system=f"{system}\n\n{self.tools.get_tools_context().text}",
                           purpose="step", task=self.task.task, step=len(self.task.steps) + 1,
                           examples=list(get_examples("agent/demos", "proposer")))
         context.append(self.task.get_task_context())

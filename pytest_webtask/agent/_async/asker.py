@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ...errors import LLMError, ProposalError
 from ...llm.base import LLM
-from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
+from ...llm.request import Block, ModelRequest
 from ...types import Usage
 from ..budget import Budget
 from ..parsing import InvalidReply, M, parse_model, quote
@@ -31,7 +31,7 @@ class AsyncAsker:
                     "or raise webtask_llm_max_tokens)")
         return str(invalid)
 
-    async def ask(self, context: Context, model: type[M], what: str) -> M:
+    async def ask(self, context: ModelRequest, model: type[M], what: str) -> M:
         for block in context.blocks:  # secrets never reach the model
             block.text = self.task.redact(block.text)
         context.task = self.task.redact(context.task)
@@ -54,7 +54,7 @@ class AsyncAsker:
                     f"{quote(self.task.redact(text))}. Then: {second}; it said "
                     f"{quote(self.task.redact(retry))}.") from None
 
-    async def _call(self, context: Context) -> str:
+    async def _call(self, context: ModelRequest) -> str:
         if self.budget is not None:
             self.budget.check(self.usage.since(self._start))
         try:

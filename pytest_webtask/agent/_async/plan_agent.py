@@ -23,8 +23,8 @@ from ...browser.origins import default_origins
 from ...defaults import MAX_ITERATIONS, PAGE_CHARS, PLAN_HORIZON, chosen_page_chars
 from ...errors import ProposalError
 from ...llm.base import LLM
-from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
+from ...llm.request import Block, ModelRequest
 from ...tools._async.browser_tools import AsyncTool
 from ...tools._async.registry import AsyncToolRegistry, browser_registry
 from ...tools.params import render_tool
@@ -60,7 +60,7 @@ class AsyncPlannerTool(AsyncTool):
         page = await self.browser.get_page_context()
         tools = "\n".join(f"- {t.name}: {t.description}" for t in self.tools.tools()
                           if t.name != self.name)
-        context = Context(system=get_prompt("agent/plan", "planner_system").format(
+        context = ModelRequest(system=get_prompt("agent/plan", "planner_system").format(
             max_steps=params.max_steps), purpose="plan", task=params.task)
         context.append(Block(get_prompt("agent/plan", "planner_task").format(
             task=params.task, tools=tools, browser_state=page.text,
@@ -250,7 +250,7 @@ class AsyncPlanAgent:
     async def _resolve(self, asker: AsyncAsker, ctx: TaskContext,
                        step: PlanStep) -> ToolInvocation:
         """One model call: the plan step as one concrete tool invocation, on fresh state."""
-        context = Context(system=self.messages.reader().get_all()[0].content,
+        context = ModelRequest(system=self.messages.reader().get_all()[0].content,
                           purpose="plan:resolve", task=ctx.task)
         context.append(ctx.get_task_context())
         context.append(ctx.get_resources_context())

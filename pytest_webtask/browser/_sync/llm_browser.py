@@ -12,7 +12,7 @@ from playwright.sync_api import Frame, FrameLocator, Locator, Page
 
 from ...defaults import PAGE_CHARS
 from ...errors import BrowserError, UnknownElementError
-from ...llm.context import Block
+from ...llm.request import Block
 from ...types import Fingerprint, Secrets
 from ..origins import allowed, origin_of
 from ..page_state import FRAME_SLOT, FrameDocument, PageState, Reading

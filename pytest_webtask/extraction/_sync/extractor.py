@@ -22,8 +22,8 @@ from ...browser._sync.finder import Finder
 from ...defaults import TIMEOUT
 from ...errors import ExtractionError
 from ...llm.base import LLM
-from ...llm.context import Block, Context
 from ...llm.prompts import get_prompt
+from ...llm.request import Block, ModelRequest
 from ...types import BindingFingerprint, Usage
 from ..log import ExtractionLog, ToolCall
 from ..model import Bindings, Command, ExtractionRecipe, Fragment, GeneratedRecipe, StepOfStrategy
@@ -231,7 +231,7 @@ class Extractor:
         history: list[str] = []
         try:
             for turn in range(self.max_turns):
-                context = Context(system=get_prompt("extraction/phases", "strategy_planner"),
+                context = ModelRequest(system=get_prompt("extraction/phases", "strategy_planner"),
                                   purpose="extract:strategy", task=task, step=turn + 1)
                 context.append(intro)
                 if history:
@@ -271,7 +271,7 @@ class Extractor:
         commands: list[Command] = []
         for name in strategy.generators:
             phase = self.report.start_phase(name)
-            context = Context(system=get_prompt("extraction/phases", "generator").format(
+            context = ModelRequest(system=get_prompt("extraction/phases", "generator").format(
                 name=name), purpose="extract:generator", task=task)
             context.append(Block(f"Task: {task}\n\nStrategy:\n{strategy.text}\n\nPage outline:\n"
                                  f"{tools.outline()}"))
@@ -289,7 +289,7 @@ class Extractor:
                                tools: PageTools, fragments: list[Command],
                                max_items: int, fields: list[str] | None) -> GeneratedRecipe:
         phase = self.report.start_phase("RecipeGenerator")
-        context = Context(system=get_prompt("extraction/phases", "recipe_generator"),
+        context = ModelRequest(system=get_prompt("extraction/phases", "recipe_generator"),
                           purpose="extract:recipe", task=task)
         context.append(Block(
             f"Task: {task}\nmax_items: {max_items}\nFields: {', '.join(fields or []) or 'none'}"

@@ -252,15 +252,46 @@ class AsyncReplayer:
 
     async def _run_dom_checks(self, checks: list[Check], numbers: list[int], where: str
                               ) -> None:
-        if not checks or await self._all_hold(checks):
+        """All tried at once through the selector engine; from the first that does not hold
+        yet, each waited for in turn through it, at Playwright's intervals (``waits.py``).
+        The page's own world is entered only to say why a check failed, or where there is
+        no engine (a page made without the plugin): a pass puts no script in it."""
+        if not checks or await self._engine_holds(checks):
             return
-        tried = await self.holds_all(checks)
-        for i, (check, (ok, instead)) in enumerate(zip(checks, tried, strict=True)):
-            if not ok:
-                await self.verify(check, f"{where}, check {numbers[i]}", tried=(ok, instead))
-                for later, m in zip(checks[i + 1:], numbers[i + 1:], strict=True):
-                    await self.verify(later, f"{where}, check {m}")
-                return
+        if self.page.context in _NO_ENGINE:
+            tried = await self.holds_all(checks)
+            for i, (check, (ok, instead)) in enumerate(zip(checks, tried, strict=True)):
+                if not ok:
+                    await self.verify(check, f"{where}, check {numbers[i]}",
+                                      tried=(ok, instead))
+                    for later, m in zip(checks[i + 1:], numbers[i + 1:], strict=True):
+                        await self.verify(later, f"{where}, check {m}")
+                    return
+            return
+        for check, n in zip(checks, numbers, strict=True):
+            await self._wait_through_engine(check, f"{where}, check {n}")
+
+    async def _wait_through_engine(self, check: Check, where: str) -> None:
+        """Wait up to the timeout for ``check`` to hold, tried through the selector engine;
+        when it never does, its failure says what the page has instead (one try in the
+        page's world). A check the engine cannot try (it names a secret) is waited for
+        there."""
+
+        async def attempt() -> tuple[bool | None, str]:
+            held = await self._engine_holds([check])
+            if held is None:  # the engine cannot try it: stop, it is waited for below
+                return False, ""
+            return (True if held else None), ""
+
+        held, _ = await self._until(attempt)
+        if held:
+            return
+        if held is False:
+            await self.verify(check, where)
+            return
+        ok, instead = await self.holds(check)
+        if not ok:  # (it may hold by now: then it held within the timeout, near enough)
+            raise self._check_failed(check, where, instead)
 
     # -- finding elements -----------------------------------------------------------------
 
@@ -311,10 +342,11 @@ class AsyncReplayer:
         first = None if tried is None else ((True if tried[0] else None), tried[1])
         ok, instead = await self._until(attempt, first)
         if ok is None:
-            raise CheckFailed(
-                f"{where}: expected {self._describe(check)}\n  instead: {instead}\n"
-                f"  page: {self.page.url}"
-            )
+            raise self._check_failed(check, where, instead)
+
+    def _check_failed(self, check: Check, where: str, instead: str) -> CheckFailed:
+        return CheckFailed(f"{where}: expected {self._describe(check)}\n  instead: {instead}\n"
+                           f"  page: {self.page.url}")
 
     def _describe(self, check: Check) -> str:
         return self.substitute(check.describe())
@@ -353,15 +385,16 @@ class AsyncReplayer:
                 out[n] = result
         return [out[n] for n in range(len(checks))]
 
-    async def _all_hold(self, checks: list[Check]) -> bool:
+    async def _engine_holds(self, checks: list[Check]) -> bool | None:
         """Whether every check holds now, in one call per frame through the selector
-        engine (in Playwright's world, where an action's target is found: a step whose
-        checks all hold at once puts no script in the page's world). False when one does
-        not, or there is no engine: then ``holds_all`` says which, and why."""
+        engine (in Playwright's world, where an action's target is found: no script in the
+        page's world). None when the engine cannot say: there is none (a page made without
+        the plugin), or a check names a secret (a selector shows in Playwright's logs; a
+        secret must not)."""
         if self.page.context in _NO_ENGINE or any(
                 self.names_secret(t) for c in checks
                 for t in (c.text or "", c.value or "", c.pattern or "", *c.texts)):
-            return False  # (a selector shows in Playwright's logs; a secret must not)
+            return None
         urls, by_frame = _by_frame(checks)
         if not all(self._local_holds(checks[n], self.page.url)[0] for n in urls):
             return False
@@ -374,7 +407,8 @@ class AsyncReplayer:
         except PlaywrightError as exc:
             if unknown_engine(exc):  # a page made without the plugin
                 _NO_ENGINE.add(self.page.context)
-            return False
+                return None
+            return False  # (a navigation under way: not yet)
         return True
 
     def _item(self, check: Check) -> dict[str, Any]:

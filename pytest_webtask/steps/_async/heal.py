@@ -13,7 +13,7 @@ from ...recipes.patterns import user_patterns
 from ..compile import compile_step
 from ..heal import refusal
 from ..outcome import Heal
-from .context import AsyncStepContext
+from .harness import AsyncStepHarness
 
 log = logging.getLogger("pytest_webtask")
 
@@ -21,8 +21,8 @@ log = logging.getLogger("pytest_webtask")
 class AsyncHealer:
     """Heals one step or fails the test saying why not."""
 
-    def __init__(self, context: AsyncStepContext, max_steps: int) -> None:
-        self.context = context
+    def __init__(self, harness: AsyncStepHarness, max_steps: int) -> None:
+        self.harness = harness
         self.max_steps = max_steps
 
     async def heal(self, recorded: RecipeStep, failure: ElementError, message: str
@@ -30,25 +30,25 @@ class AsyncHealer:
         """``failure`` stopped the replay of ``recorded`` (``message`` says so). Returns with
         the heal when it holds (the pipeline keeps it or proposes it), None when the recorded
         actions worked the second time; fails the test otherwise."""
-        context = self.context
-        run, s = context.run, context.settings
-        why_not = refusal(s, context.fix_command)
+        harness = self.harness
+        run, s = harness.run, harness.settings
+        why_not = refusal(s, harness.fix_command)
         if why_not is not None:
-            await context.fail(message + why_not)
-        llm = await context.llm(f"{message}\n  Healing was not tried: ")
-        start_url = context.page.url
-        attempt = await context.run_agent(llm, self.max_steps, heal=True)
+            await harness.fail(message + why_not)
+        llm = await harness.llm(f"{message}\n  Healing was not tried: ")
+        start_url = harness.page.url
+        attempt = await harness.run_agent(llm, self.max_steps, heal=True)
         result = attempt.result
         calls = f"{attempt.usage.calls} model call(s)"
         if result is None or not result.completed:
             why = attempt.stopped or (result.message if result is not None else "")
             await self._reject(message, f"the model could not re-do the step ({calls}): {why}")
-        done = compile_step("do", run.request.text, result, run.values, context.base_url,
+        done = compile_step("do", run.request.text, result, run.values, harness.base_url,
                             start_url, user_patterns(s.dynamic))
         # the actions before the failing one ran as recorded; the model's replace the rest
         healed = recorded.model_copy(update={
             "actions": recorded.actions[:failure.index] + done.actions})
-        checker = context.replayer()
+        checker = harness.replayer()
         # what the heal's actions downloaded (a download of the actions replayed before the
         # failing one is not held: such a step's download check fails the heal)
         checker.downloads = [f for s in result.steps for e in s.executions
@@ -65,5 +65,5 @@ class AsyncHealer:
         return Heal(healed, diff, calls)
 
     async def _reject(self, message: str, why: str) -> NoReturn:
-        await self.context.fail(f"{message}\n  A heal was tried and rejected, the recipe is "
+        await self.harness.fail(f"{message}\n  A heal was tried and rejected, the recipe is "
                                 f"unchanged: {why}")

@@ -1,5 +1,5 @@
 """The step kinds: how ``do``, ``check`` and ``extract`` replay and record, through the
-step's ``AsyncStepContext``. Everything they share (matching, policy, counting, failing,
+step's ``AsyncStepHarness``. Everything they share (matching, policy, counting, failing,
 storing) is the pipeline's."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from ...recipes.urls import absolute_url, relative_url
 from ...tools.values import StepValues
 from ..compile import compile_step
 from ..outcome import Recorded, Replayed, StepRun
-from .context import AsyncStepContext
+from .harness import AsyncStepHarness
 from .heal import AsyncHealer
 from .visual_heal import AsyncVisualHeal
 
@@ -37,16 +37,16 @@ class AsyncDoStep:
     freeze_before = True  # compare the checks with the page before the step (held_before)
     healable = True  # an element that drifted under an action may be healed (never a check)
 
-    def max_steps(self, context: AsyncStepContext) -> int:
-        return context.settings.max_steps
+    def max_steps(self, harness: AsyncStepHarness) -> int:
+        return harness.settings.max_steps
 
-    async def replay(self, context: AsyncStepContext, recorded: RecipeStep) -> Replayed:
-        run = context.run
-        replayer = context.replayer(report=True)
+    async def replay(self, harness: AsyncStepHarness, recorded: RecipeStep) -> Replayed:
+        run = harness.run
+        replayer = harness.replayer(report=True)
         guard = None
-        if context.settings.guard_replay:  # opt-in: it routes every request of the context
-            guard = AsyncOriginGuard(context.page.context, context.origins(),
-                                     subresources=context.settings.block_subresources)
+        if harness.settings.guard_replay:  # opt-in: it routes every request of the browser context
+            guard = AsyncOriginGuard(harness.page.context, harness.origins(),
+                                     subresources=harness.settings.block_subresources)
             await guard.start()
         failure: ReplayError | None = None
         blocked: list[str] = []
@@ -55,56 +55,56 @@ class AsyncDoStep:
         except ReplayError as exc:
             failure = exc
         finally:
-            context.page = replayer.page  # the tab the step ended on
+            harness.page = replayer.page  # the tab the step ended on
             if guard is not None:
                 blocked = guard.take()
                 await guard.stop()
         if blocked:  # the page talked to another origin: that is the outcome under test
-            await context.fail(f"Replay failed. {run.where}: " + guard_message(blocked, context)
+            await harness.fail(f"Replay failed. {run.where}: " + guard_message(blocked, harness)
                                + (f"\n  Also: {failure}" if failure else ""))
         if failure is None:
             return Replayed()
-        message = f"Replay failed. {failure}{start_hint(context, recorded)}"
+        message = f"Replay failed. {failure}{start_hint(harness, recorded)}"
         if isinstance(failure, PictureMismatch):
-            return Replayed(heal=await AsyncVisualHeal(context).heal_or_fail(
+            return Replayed(heal=await AsyncVisualHeal(harness).heal_or_fail(
                 recorded, failure, message))
         if isinstance(failure, ElementError) and self.healable:
             # the page drifted under an action: a verified heal may follow it
-            heal = await AsyncHealer(context, self.max_steps(context)).heal(recorded, failure,
+            heal = await AsyncHealer(harness, self.max_steps(harness)).heal(recorded, failure,
                                                                             message)
             return Replayed(heal=heal)
-        await context.fail(message)
+        await harness.fail(message)
 
-    async def record(self, context: AsyncStepContext, llm: LLM) -> Recorded:
-        run, ctx = context.run, context.run.values
-        start_url = context.page.url
+    async def record(self, harness: AsyncStepHarness, llm: LLM) -> Recorded:
+        run, ctx = harness.run, harness.run.values
+        start_url = harness.page.url
         before = await AsyncStartState.take(
-            context.page, pictures=bool(getattr(llm, "supports_images", False))) \
+            harness.page, pictures=bool(getattr(llm, "supports_images", False))) \
             if self.freeze_before else None
-        attempt = await context.run_agent(llm, self.max_steps(context))
+        attempt = await harness.run_agent(llm, self.max_steps(harness))
         result = attempt.result
         if result is None:
-            await context.fail(f"{run.where}: recording stopped: {attempt.stopped}"
+            await harness.fail(f"{run.where}: recording stopped: {attempt.stopped}"
                                + attempt.unread_frames())
         if not result.completed:
             label = "check failed" if self.kind == "check" else "task not completed"
-            await context.fail(f"{run.where}: {label}: {result.message}"
+            await harness.fail(f"{run.where}: {label}: {result.message}"
                                f"{attempt.unread_frames()}\n\n" + step_log(result, ctx))
-        step = compile_step(self.kind, run.request.text, result, ctx, context.base_url,
-                            start_url, user_patterns(context.settings.dynamic))
+        step = compile_step(self.kind, run.request.text, result, ctx, harness.base_url,
+                            start_url, user_patterns(harness.settings.dynamic))
         if not step.checks:
-            await context.fail(
+            await harness.fail(
                 f"{run.where}: the model reported completion without citing evidence found on "
                 "the page, so a replay could not verify the outcome; nothing was recorded.\n\n"
                 + step_log(result, ctx))
-        checker = context.replayer()
+        checker = harness.replayer()
         checker.downloads = [f for s in result.steps for e in s.executions
                              for f in e.downloads]
         try:
             await checker.run_checks(
                 step.checks, run.where + " (checks right after recording)")
         except ReplayError as exc:
-            await context.fail(f"The recorded checks do not hold even right after recording, "
+            await harness.fail(f"The recorded checks do not hold even right after recording, "
                                f"so nothing was recorded. {exc}",
                                exc.pictures if isinstance(exc, PictureMismatch) else None)
         weak = False
@@ -123,8 +123,8 @@ class AsyncCheckStep(AsyncDoStep):
     freeze_before = False
     healable = False
 
-    def max_steps(self, context: AsyncStepContext) -> int:
-        return context.settings.check_max_steps
+    def max_steps(self, harness: AsyncStepHarness) -> int:
+        return harness.settings.check_max_steps
 
     @staticmethod
     def task(statement: str) -> str:
@@ -140,34 +140,34 @@ class AsyncExtractStep:
         self.fields = fields
 
     @staticmethod
-    def _report(context: AsyncStepContext) -> ExtractionLog:
-        run = context.run
-        return ExtractionLog(task=run.request.text, source_url=context.page.url,
-                             path=context.artifact(f"webtask-extract-{run.index + 1}.json"))
+    def _report(harness: AsyncStepHarness) -> ExtractionLog:
+        run = harness.run
+        return ExtractionLog(task=run.request.text, source_url=harness.page.url,
+                             path=harness.artifact(f"webtask-extract-{run.index + 1}.json"))
 
-    async def replay(self, context: AsyncStepContext, recorded: RecipeStep) -> Replayed:
-        run = context.run
+    async def replay(self, harness: AsyncStepHarness, recorded: RecipeStep) -> Replayed:
+        run = harness.run
         spec = recorded.extraction
         assert spec is not None  # RecipeStep guarantees it for kind extract
         failure = None  # failed outside the except block: the message shows once
         try:
             outcome = await execute_recipe(
-                context.page, spec.bindings, spec.recipe, report=self._report(context),
-                max_items=run.request.max_items, timeout_ms=context.settings.timeout * 1000,
+                harness.page, spec.bindings, spec.recipe, report=self._report(harness),
+                max_items=run.request.max_items, timeout_ms=harness.settings.timeout * 1000,
                 phase_name="RecipeExecutor (replay)", targets=spec.targets,
                 allow_skipped=run.request.allow_skipped, recorded_items=spec.recorded_items)
         except ExtractionError as exc:
             failure = f"Replay failed. {run.where}: {exc}"
         if failure is not None:
-            await context.fail(failure)
+            await harness.fail(failure)
         self._warn_skipped(run, outcome.skipped)
         return Replayed(outcome.items)
 
-    async def record(self, context: AsyncStepContext, llm: LLM) -> Recorded:
-        run = context.run
-        extractor = AsyncExtractor(context.page, llm, report=self._report(context),
-                                   timeout_ms=context.settings.timeout * 1000)
-        start_url = context.page.url
+    async def record(self, harness: AsyncStepHarness, llm: LLM) -> Recorded:
+        run = harness.run
+        extractor = AsyncExtractor(harness.page, llm, report=self._report(harness),
+                                   timeout_ms=harness.settings.timeout * 1000)
+        start_url = harness.page.url
         failure = None
         try:
             done = await extractor.run(run.request.text, max_items=run.request.max_items,
@@ -175,12 +175,12 @@ class AsyncExtractStep:
                                        allow_skipped=run.request.allow_skipped)
         except WebtaskError as exc:
             failure = f"{run.where}: recording stopped: {exc}"
-        context.count(extractor.usage)
+        harness.count(extractor.usage)
         if failure is not None:
-            await context.fail(failure)
+            await harness.fail(failure)
         outcome = done.outcome
         step = RecipeStep(kind="extract", text=run.request.text,
-                          url=relative_url(start_url, context.base_url),
+                          url=relative_url(start_url, harness.base_url),
                           extraction=Extraction(fields=self.fields or [],
                                                 recorded_items=len(outcome.items),
                                                 bindings=done.bindings, recipe=done.recipe,
@@ -196,22 +196,22 @@ class AsyncExtractStep:
                         run.request.allow_skipped, skipped)
 
 
-def start_hint(context: AsyncStepContext, step: RecipeStep) -> str:
+def start_hint(harness: AsyncStepHarness, step: RecipeStep) -> str:
     """Where the step was recorded from, when the page started elsewhere this time."""
-    started = context.run.start_path
-    start = urlsplit(absolute_url(step.url or "/", context.base_url, context.page.url)).path
+    started = harness.run.start_path
+    start = urlsplit(absolute_url(step.url or "/", harness.base_url, harness.page.url)).path
     if step.url and started != start:
         return (f"\n  note: this step was recorded starting at {start}, but this time it "
                 f"started at {started}")
     return ""
 
 
-def guard_message(blocked: list[str], context: AsyncStepContext) -> str:
+def guard_message(blocked: list[str], harness: AsyncStepHarness) -> str:
     """Why a replay under ``webtask_guard_replay`` failed: what the page tried to send."""
     shown = "; ".join(blocked[:5]) + (f"; and {len(blocked) - 5} more"
                                       if len(blocked) > 5 else "")
     return (f"the page sent {len(blocked)} request(s) to origins outside the allowed ones "
-            f"({', '.join(context.origins() or ['http(s) only'])}): {shown}. The origin "
+            f"({', '.join(harness.origins() or ['http(s) only'])}): {shown}. The origin "
             "guard (webtask_guard_replay) stopped them, so nothing was sent there. If the "
             "page should talk to that origin, add it to webtask_allowed_origins.")
 

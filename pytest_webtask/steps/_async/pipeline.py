@@ -3,7 +3,7 @@
 key -> the expected recipe step -> replay; or, when the recipe has no such step and the
 policy allows it, record -> compile -> verify; and when the test ends, store. It counts every
 step and tells the listeners. The step kinds (``kinds.py``) say only how their kind replays
-and records, through the narrow ``AsyncStepContext`` it hands them.
+and records, through the narrow ``AsyncStepHarness`` it hands them.
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ from ...report._async.shots import report_shot
 from ...settings import Settings
 from ...tools.values import ComputedValueError, StepValues
 from ...types import Secrets
-from ..context import StepServices, TestInfo
 from ..identity import StepIdentity
 from ..listeners import Listeners, StepListener
 from ..outcome import Heal, Recorded, Replayed, StepOutcome, StepRequest, StepRun
+from ..services import StepServices, TestInfo
 from ..session import RecipeSession, StepStats
-from .context import AsyncStepContext
+from .harness import AsyncStepHarness
 
 log = logging.getLogger("pytest_webtask")
 
@@ -40,12 +40,12 @@ log = logging.getLogger("pytest_webtask")
 class AsyncStepKind(Protocol):
     kind: str
 
-    async def replay(self, context: AsyncStepContext, recorded: RecipeStep) -> Replayed:
+    async def replay(self, harness: AsyncStepHarness, recorded: RecipeStep) -> Replayed:
         """Replay ``recorded``: what happened (an extract step's items, a verified heal), or
-        the test failed (``context.fail``)."""
+        the test failed (``harness.fail``)."""
         ...
 
-    async def record(self, context: AsyncStepContext, llm: LLM) -> Recorded:
+    async def record(self, harness: AsyncStepHarness, llm: LLM) -> Recorded:
         """Record the step with ``llm``: the recipe step and what else happened."""
         ...
 
@@ -77,30 +77,30 @@ class AsyncPipeline:
         except ComputedValueError as exc:
             raise pytest.fail.Exception(f"{where}: {exc}", pytrace=False) from None
         run = StepRun(request, values, len(self.results), urlsplit(self.page.url).path)
-        context = AsyncStepContext(run, self.page, self.settings, self.test, self.services,
+        harness = AsyncStepHarness(run, self.page, self.settings, self.test, self.services,
                                    self.secrets, self.stats, self.listeners,
                                    recipe_path=self.session.path)
         try:
-            return await self._run(kind, context)
+            return await self._run(kind, harness)
         except ComputedValueError as exc:  # raised where the value was typed or checked
-            await context.fail(f"{run.where}: {exc}")
+            await harness.fail(f"{run.where}: {exc}")
         finally:
-            self.page = context.page  # the tab the step ended on
+            self.page = harness.page  # the tab the step ended on
 
-    async def _run(self, kind: AsyncStepKind, context: AsyncStepContext) -> StepOutcome:
-        run, request = context.run, context.run.request
+    async def _run(self, kind: AsyncStepKind, harness: AsyncStepHarness) -> StepOutcome:
+        run, request = harness.run, harness.run.request
         try:
             recorded = self.session.expected(run.index, request.key)
         except WebtaskError as exc:  # a broken recipe file
-            await context.fail(str(exc))
+            await harness.fail(str(exc))
         result, heal = None, None
         if recorded is not None:
-            replayed = await kind.replay(context, recorded)
+            replayed = await kind.replay(harness, recorded)
             items, heal = replayed.items, replayed.heal
             if heal is None and recorded.unverified:
-                await self._unverified(context, recorded)
+                await self._unverified(harness, recorded)
             if heal is not None:
-                self._keep_heal(context, heal)
+                self._keep_heal(harness, heal)
             if heal is not None and self.settings.heal != "suggest":
                 # a verified heal: the recipe takes its actions
                 how, step = "healed", self._identified(heal.step, request.key,
@@ -115,11 +115,11 @@ class AsyncPipeline:
         else:
             self.listeners.recording_started(run)
             try:
-                llm = self.listeners.heard(await self._recording_llm(context))
-                done = await kind.record(context, llm)
+                llm = self.listeners.heard(await self._recording_llm(harness))
+                done = await kind.record(harness, llm)
                 step, result, items = done.step, done.result, done.items
                 if done.weak:
-                    await self._weak(context, step)
+                    await self._weak(harness, step)
             finally:
                 self.listeners.recording_ended(run)
             step = self._identified(step, request.key)
@@ -129,8 +129,8 @@ class AsyncPipeline:
                               step, result, items, heal=heal.diff if heal else [])
         self.session.done(run.index, step, recorded=how != "replayed")
         self.results.append(outcome)
-        await self.note_exposed(f"after {run.where}", context.page)
-        shot = (await report_shot(context.page, self.secrets)
+        await self.note_exposed(f"after {run.where}", harness.page)
+        shot = (await report_shot(harness.page, self.secrets)
                 if self.listeners.wants_shots else None)
         self.listeners.step_finished(run, outcome, shot)
         return outcome
@@ -149,25 +149,25 @@ class AsyncPipeline:
             names = {k: v for k, v in names.items() if getattr(step, k) is None}
         return step.model_copy(update=names) if names else step
 
-    async def _recording_llm(self, context: AsyncStepContext) -> LLM:
+    async def _recording_llm(self, harness: AsyncStepHarness) -> LLM:
         """The model to record with, or a failed test saying why recording is not allowed."""
-        run = context.run
+        run = harness.run
         why = self.settings.no_model_reason
         if self.settings.mode != "record" and why:
             reason = self.session.why_missing(run.index, run.request.key)
-            await context.fail(
+            await harness.fail(
                 f"{run.where}: the recipe is missing: {reason}; {why}.\n"
                 f"Record it where a model is configured with:  {self.test.fix_command}  "
                 f"(then commit {self.session.path})")
-        return await context.llm(f"{run.where} needs recording, but ")
+        return await harness.llm(f"{run.where} needs recording, but ")
 
-    async def _weak(self, context: AsyncStepContext, step: RecipeStep) -> None:
+    async def _weak(self, harness: AsyncStepHarness, step: RecipeStep) -> None:
         """A recorded step whose every check held before it ran: a replay could pass without
         the step doing anything. Warn (the terminal summary names it), or fail if strict."""
-        where = context.run.where
+        where = harness.run.where
         name = f"{self.session.test_name}: {where}"
         if self.settings.strict:
-            await context.fail(
+            await harness.fail(
                 f"{where}: none of the step's checks discriminates: each already held "
                 "before the step ran (" + "; ".join(c.describe() for c in step.checks) + "), "
                 "so a replay could pass without the step doing anything. Add a check(...) of "
@@ -176,14 +176,14 @@ class AsyncPipeline:
         self.stats.weak.append(name)
         log.warning("%s: no check discriminates (all held before the step)", name)
 
-    async def _unverified(self, context: AsyncStepContext, step: RecipeStep) -> None:
+    async def _unverified(self, harness: AsyncStepHarness, step: RecipeStep) -> None:
         """A replayed step whose recipe step checks nothing it changed: it passed without
         verifying anything. Named in the terminal summary, or failed if strict."""
-        where = context.run.where
+        where = harness.run.where
         name = f"{self.session.test_name}: {where}"
         why = step.why_unverified()
         if self.settings.strict:
-            await context.fail(
+            await harness.fail(
                 f"{where}: the replay verified nothing: the recipe step "
                 f"({self.session.path}) checks nothing the step changes ({why}), so it would "
                 f"pass whatever the page did. Record it again ({self.test.fix_command}) or "
@@ -210,10 +210,10 @@ class AsyncPipeline:
                 self.stats.exposed.append(self.secrets.mask(
                     f"{self.session.test_name}: {when}: {element}"))
 
-    def _keep_heal(self, context: AsyncStepContext, heal: Heal) -> None:
+    def _keep_heal(self, harness: AsyncStepHarness, heal: Heal) -> None:
         """Count a verified heal and say where it went: the recipe (rewritten when the test
         ends) or, with ``--webtask-heal=suggest``, a proposal beside it."""
-        run = context.run
+        run = harness.run
         suggest = self.settings.heal == "suggest"
         if suggest:
             self.session.suggest(run.index, heal.step)
@@ -225,7 +225,7 @@ class AsyncPipeline:
             if suggest else "recipe rewritten)")
         self.stats.heals.append("\n".join([where, *(f"    {line}" for line in heal.diff)]))
         log.warning("healed %s", "\n".join([where, *heal.diff]))
-        path = context.artifact(f"webtask-heal-{run.index + 1}.txt")
+        path = harness.artifact(f"webtask-heal-{run.index + 1}.txt")
         if path is not None:  # beside the test's other artifacts, for the report
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,7 @@ from ...recipes.patterns import user_patterns
 from ..compile import compile_step
 from ..heal import refusal
 from ..outcome import Heal
-from .context import StepContext
+from .harness import StepHarness
 
 log = logging.getLogger("pytest_webtask")
 
@@ -22,8 +22,8 @@ log = logging.getLogger("pytest_webtask")
 class Healer:
     """Heals one step or fails the test saying why not."""
 
-    def __init__(self, context: StepContext, max_steps: int) -> None:
-        self.context = context
+    def __init__(self, harness: StepHarness, max_steps: int) -> None:
+        self.harness = harness
         self.max_steps = max_steps
 
     def heal(self, recorded: RecipeStep, failure: ElementError, message: str
@@ -31,25 +31,25 @@ class Healer:
         """``failure`` stopped the replay of ``recorded`` (``message`` says so). Returns with
         the heal when it holds (the pipeline keeps it or proposes it), None when the recorded
         actions worked the second time; fails the test otherwise."""
-        context = self.context
-        run, s = context.run, context.settings
-        why_not = refusal(s, context.fix_command)
+        harness = self.harness
+        run, s = harness.run, harness.settings
+        why_not = refusal(s, harness.fix_command)
         if why_not is not None:
-            context.fail(message + why_not)
-        llm = context.llm(f"{message}\n  Healing was not tried: ")
-        start_url = context.page.url
-        attempt = context.run_agent(llm, self.max_steps, heal=True)
+            harness.fail(message + why_not)
+        llm = harness.llm(f"{message}\n  Healing was not tried: ")
+        start_url = harness.page.url
+        attempt = harness.run_agent(llm, self.max_steps, heal=True)
         result = attempt.result
         calls = f"{attempt.usage.calls} model call(s)"
         if result is None or not result.completed:
             why = attempt.stopped or (result.message if result is not None else "")
             self._reject(message, f"the model could not re-do the step ({calls}): {why}")
-        done = compile_step("do", run.request.text, result, run.values, context.base_url,
+        done = compile_step("do", run.request.text, result, run.values, harness.base_url,
                             start_url, user_patterns(s.dynamic))
         # the actions before the failing one ran as recorded; the model's replace the rest
         healed = recorded.model_copy(update={
             "actions": recorded.actions[:failure.index] + done.actions})
-        checker = context.replayer()
+        checker = harness.replayer()
         # what the heal's actions downloaded (a download of the actions replayed before the
         # failing one is not held: such a step's download check fails the heal)
         checker.downloads = [f for s in result.steps for e in s.executions
@@ -66,5 +66,5 @@ class Healer:
         return Heal(healed, diff, calls)
 
     def _reject(self, message: str, why: str) -> NoReturn:
-        self.context.fail(f"{message}\n  A heal was tried and rejected, the recipe is "
+        self.harness.fail(f"{message}\n  A heal was tried and rejected, the recipe is "
                                 f"unchanged: {why}")

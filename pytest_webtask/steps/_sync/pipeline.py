@@ -4,7 +4,7 @@
 key -> the expected recipe step -> replay; or, when the recipe has no such step and the
 policy allows it, record -> compile -> verify; and when the test ends, store. It counts every
 step and tells the listeners. The step kinds (``kinds.py``) say only how their kind replays
-and records, through the narrow ``StepContext`` it hands them.
+and records, through the narrow ``StepHarness`` it hands them.
 """
 
 from __future__ import annotations
@@ -28,12 +28,12 @@ from ...report._sync.shots import report_shot
 from ...settings import Settings
 from ...tools.values import ComputedValueError, StepValues
 from ...types import Secrets
-from ..context import StepServices, TestInfo
 from ..identity import StepIdentity
 from ..listeners import Listeners, StepListener
 from ..outcome import Heal, Recorded, Replayed, StepOutcome, StepRequest, StepRun
+from ..services import StepServices, TestInfo
 from ..session import RecipeSession, StepStats
-from .context import StepContext
+from .harness import StepHarness
 
 log = logging.getLogger("pytest_webtask")
 
@@ -41,12 +41,12 @@ log = logging.getLogger("pytest_webtask")
 class StepKind(Protocol):
     kind: str
 
-    def replay(self, context: StepContext, recorded: RecipeStep) -> Replayed:
+    def replay(self, harness: StepHarness, recorded: RecipeStep) -> Replayed:
         """Replay ``recorded``: what happened (an extract step's items, a verified heal), or
-        the test failed (``context.fail``)."""
+        the test failed (``harness.fail``)."""
         ...
 
-    def record(self, context: StepContext, llm: LLM) -> Recorded:
+    def record(self, harness: StepHarness, llm: LLM) -> Recorded:
         """Record the step with ``llm``: the recipe step and what else happened."""
         ...
 
@@ -78,30 +78,30 @@ class Pipeline:
         except ComputedValueError as exc:
             raise pytest.fail.Exception(f"{where}: {exc}", pytrace=False) from None
         run = StepRun(request, values, len(self.results), urlsplit(self.page.url).path)
-        context = StepContext(run, self.page, self.settings, self.test, self.services,
+        harness = StepHarness(run, self.page, self.settings, self.test, self.services,
                                    self.secrets, self.stats, self.listeners,
                                    recipe_path=self.session.path)
         try:
-            return self._run(kind, context)
+            return self._run(kind, harness)
         except ComputedValueError as exc:  # raised where the value was typed or checked
-            context.fail(f"{run.where}: {exc}")
+            harness.fail(f"{run.where}: {exc}")
         finally:
-            self.page = context.page  # the tab the step ended on
+            self.page = harness.page  # the tab the step ended on
 
-    def _run(self, kind: StepKind, context: StepContext) -> StepOutcome:
-        run, request = context.run, context.run.request
+    def _run(self, kind: StepKind, harness: StepHarness) -> StepOutcome:
+        run, request = harness.run, harness.run.request
         try:
             recorded = self.session.expected(run.index, request.key)
         except WebtaskError as exc:  # a broken recipe file
-            context.fail(str(exc))
+            harness.fail(str(exc))
         result, heal = None, None
         if recorded is not None:
-            replayed = kind.replay(context, recorded)
+            replayed = kind.replay(harness, recorded)
             items, heal = replayed.items, replayed.heal
             if heal is None and recorded.unverified:
-                self._unverified(context, recorded)
+                self._unverified(harness, recorded)
             if heal is not None:
-                self._keep_heal(context, heal)
+                self._keep_heal(harness, heal)
             if heal is not None and self.settings.heal != "suggest":
                 # a verified heal: the recipe takes its actions
                 how, step = "healed", self._identified(heal.step, request.key,
@@ -116,11 +116,11 @@ class Pipeline:
         else:
             self.listeners.recording_started(run)
             try:
-                llm = self.listeners.heard(self._recording_llm(context))
-                done = kind.record(context, llm)
+                llm = self.listeners.heard(self._recording_llm(harness))
+                done = kind.record(harness, llm)
                 step, result, items = done.step, done.result, done.items
                 if done.weak:
-                    self._weak(context, step)
+                    self._weak(harness, step)
             finally:
                 self.listeners.recording_ended(run)
             step = self._identified(step, request.key)
@@ -130,8 +130,8 @@ class Pipeline:
                               step, result, items, heal=heal.diff if heal else [])
         self.session.done(run.index, step, recorded=how != "replayed")
         self.results.append(outcome)
-        self.note_exposed(f"after {run.where}", context.page)
-        shot = (report_shot(context.page, self.secrets)
+        self.note_exposed(f"after {run.where}", harness.page)
+        shot = (report_shot(harness.page, self.secrets)
                 if self.listeners.wants_shots else None)
         self.listeners.step_finished(run, outcome, shot)
         return outcome
@@ -150,25 +150,25 @@ class Pipeline:
             names = {k: v for k, v in names.items() if getattr(step, k) is None}
         return step.model_copy(update=names) if names else step
 
-    def _recording_llm(self, context: StepContext) -> LLM:
+    def _recording_llm(self, harness: StepHarness) -> LLM:
         """The model to record with, or a failed test saying why recording is not allowed."""
-        run = context.run
+        run = harness.run
         why = self.settings.no_model_reason
         if self.settings.mode != "record" and why:
             reason = self.session.why_missing(run.index, run.request.key)
-            context.fail(
+            harness.fail(
                 f"{run.where}: the recipe is missing: {reason}; {why}.\n"
                 f"Record it where a model is configured with:  {self.test.fix_command}  "
                 f"(then commit {self.session.path})")
-        return context.llm(f"{run.where} needs recording, but ")
+        return harness.llm(f"{run.where} needs recording, but ")
 
-    def _weak(self, context: StepContext, step: RecipeStep) -> None:
+    def _weak(self, harness: StepHarness, step: RecipeStep) -> None:
         """A recorded step whose every check held before it ran: a replay could pass without
         the step doing anything. Warn (the terminal summary names it), or fail if strict."""
-        where = context.run.where
+        where = harness.run.where
         name = f"{self.session.test_name}: {where}"
         if self.settings.strict:
-            context.fail(
+            harness.fail(
                 f"{where}: none of the step's checks discriminates: each already held "
                 "before the step ran (" + "; ".join(c.describe() for c in step.checks) + "), "
                 "so a replay could pass without the step doing anything. Add a check(...) of "
@@ -177,14 +177,14 @@ class Pipeline:
         self.stats.weak.append(name)
         log.warning("%s: no check discriminates (all held before the step)", name)
 
-    def _unverified(self, context: StepContext, step: RecipeStep) -> None:
+    def _unverified(self, harness: StepHarness, step: RecipeStep) -> None:
         """A replayed step whose recipe step checks nothing it changed: it passed without
         verifying anything. Named in the terminal summary, or failed if strict."""
-        where = context.run.where
+        where = harness.run.where
         name = f"{self.session.test_name}: {where}"
         why = step.why_unverified()
         if self.settings.strict:
-            context.fail(
+            harness.fail(
                 f"{where}: the replay verified nothing: the recipe step "
                 f"({self.session.path}) checks nothing the step changes ({why}), so it would "
                 f"pass whatever the page did. Record it again ({self.test.fix_command}) or "
@@ -211,10 +211,10 @@ class Pipeline:
                 self.stats.exposed.append(self.secrets.mask(
                     f"{self.session.test_name}: {when}: {element}"))
 
-    def _keep_heal(self, context: StepContext, heal: Heal) -> None:
+    def _keep_heal(self, harness: StepHarness, heal: Heal) -> None:
         """Count a verified heal and say where it went: the recipe (rewritten when the test
         ends) or, with ``--webtask-heal=suggest``, a proposal beside it."""
-        run = context.run
+        run = harness.run
         suggest = self.settings.heal == "suggest"
         if suggest:
             self.session.suggest(run.index, heal.step)
@@ -226,7 +226,7 @@ class Pipeline:
             if suggest else "recipe rewritten)")
         self.stats.heals.append("\n".join([where, *(f"    {line}" for line in heal.diff)]))
         log.warning("healed %s", "\n".join([where, *heal.diff]))
-        path = context.artifact(f"webtask-heal-{run.index + 1}.txt")
+        path = harness.artifact(f"webtask-heal-{run.index + 1}.txt")
         if path is not None:  # beside the test's other artifacts, for the report
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)

@@ -12,48 +12,48 @@ from ...recipes.pixels import png_size
 from ..heal import refusal
 from ..outcome import Heal
 from ..visual_heal import Verdict, ask_context, changed_step, visual_change
-from .context import StepContext
+from .harness import StepHarness
 
 
 class VisualHeal:
     """Heals one visual check or fails the test with its pictures."""
 
-    def __init__(self, context: StepContext) -> None:
-        self.context = context
+    def __init__(self, harness: StepHarness) -> None:
+        self.harness = harness
 
     def heal_or_fail(self, recorded: RecipeStep, failure: PictureMismatch,
                            message: str) -> Heal:
         """The heal, when the model says the new picture still shows what the check
         states; fails the test otherwise."""
-        context = self.context
+        harness = self.harness
         pictures = failure.pictures
-        why_not = refusal(context.settings, context.fix_command)
+        why_not = refusal(harness.settings, harness.fix_command)
         check_index = failure.check_index
         if why_not is not None or "diff" not in pictures or check_index is None:
-            context.fail(message + (why_not or ""), pictures)
+            harness.fail(message + (why_not or ""), pictures)
         check = recorded.checks[check_index]
         assert check.screenshot is not None
-        llm = context.llm(f"{message}\n  Healing was not tried: ")
+        llm = harness.llm(f"{message}\n  Healing was not tried: ")
         if not getattr(llm, "supports_images", False):
-            context.fail(message + "\n  Healing was not tried: a visual check is healed "
+            harness.fail(message + "\n  Healing was not tried: a visual check is healed "
                                "only by a model that sees images (supports_images)", pictures)
         request = ask_context(check.screenshot.shows or recorded.text, pictures)
         try:
             reply = llm.generate(request)
         except WebtaskError as exc:
-            context.fail(f"{message}\n  A heal was tried and failed: {exc}", pictures)
-        context.count(reply.usage, heal=True)
+            harness.fail(f"{message}\n  A heal was tried and failed: {exc}", pictures)
+        harness.count(reply.usage, heal=True)
         try:
             verdict = parse_model(reply.text, Verdict)
         except InvalidReply as exc:
-            context.fail(f"{message}\n  A heal was tried and rejected: the model's "
+            harness.fail(f"{message}\n  A heal was tried and rejected: the model's "
                                f"reply was not a verdict ({exc})", pictures)
         if not verdict.holds:
-            context.fail(f"{message}\n  A heal was tried and rejected, the recipe is "
+            harness.fail(f"{message}\n  A heal was tried and rejected, the recipe is "
                                f"unchanged: the model says the statement no longer holds: "
                                f"{verdict.reason}", pictures)
         actual = pictures["actual"]
         healed = changed_step(recorded, check_index, actual, png_size(actual))
-        context.pictures(pictures)  # shown in the report beside the healed step
+        harness.pictures(pictures)  # shown in the report beside the healed step
         return Heal(healed, [visual_change(check_index, check, failure, verdict)],
                     "1 model call(s)")

@@ -12,7 +12,7 @@ from ...browser._async.llm_browser import AsyncLLMBrowser
 from ...browser.downloads import first_line
 from ...browser.origins import allowed
 from ...errors import BrowserError
-from ...llm.context import Block
+from ...llm.request import Block
 from ...types import Action, ExecutionResult
 from ..params import PointerParams, render_tool
 from ..task import TaskValues

@@ -1,4 +1,4 @@
-"""AsyncStepContext: what a step kind is handed for one step, and nothing more: the step
+"""AsyncStepHarness: what a step kind is handed for one step, and nothing more: the step
 (``run``), the tab, the settings; replay on the page, run the agent, count model use, fail
 the test. The pipeline builds one per step and reads the tab back when the kind is done."""
 
@@ -20,9 +20,9 @@ from ...recipes.model import RecipeAction
 from ...report._async.shots import report_shot, screenshot_masked
 from ...settings import Settings
 from ...types import Secrets, Usage
-from ..context import AgentAttempt, StepServices, TestInfo
 from ..listeners import Listeners
 from ..outcome import StepRun
+from ..services import AgentAttempt, StepServices, TestInfo
 from ..session import StepStats
 from ..strategy import StrategyOptions, pick
 from .strategies import builtin_strategies
@@ -30,7 +30,7 @@ from .strategies import builtin_strategies
 log = logging.getLogger("pytest_webtask")
 
 
-class AsyncStepContext:
+class AsyncStepHarness:
     """One step's view of its test: read ``run``, ``page`` (a kind that ends on another tab
     sets it), ``settings``, ``base_url`` and ``fix_command``; call the rest."""
 

@@ -20,7 +20,7 @@ from ..steps.listeners import StepListener
 from ..steps.outcome import StepOutcome, StepRun
 from ..types import Secrets, Usage
 from .keys import EXPORT_PROPERTY
-from .options import export_dir, parts_dir, report_path
+from .webtask_options import export_dir, parts_dir, report_path
 
 
 class HookRelay(StepListener):

@@ -1,4 +1,7 @@
-"""What is sent to a model: a system prompt and user blocks (text, optionally an image)."""
+"""What is sent to a model: a system prompt and user blocks (text, optionally an image).
+
+``ModelRequest`` was called ``Context`` before issue 36 ("context" named three things); the
+old name stays an alias, so adapters written against it keep working."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ class Block:
 
 
 @dataclass
-class Context:
+class ModelRequest:
     """A full request: system prompt, user blocks, and the JSON schema the reply must follow.
 
     ``purpose``, ``task`` and ``step`` say what the request is for, as data: "step" (the
@@ -57,3 +60,7 @@ class Context:
     @property
     def images(self) -> list[bytes]:
         return [b.image for b in self.blocks if b.image is not None]
+
+
+# The name before issue 36: an adapter's ``def generate(self, context: Context)`` still works.
+Context = ModelRequest

@@ -1,5 +1,5 @@
 """The export's side of a run: a line in the terminal summary (works on the xdist
-controller: each worker writes its own tests' files, by ``listeners.ExportListener``, and
+controller: each worker writes its own tests' files, by ``step_listeners.ExportListener``, and
 reports them through ``user_properties``)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from .keys import EXPORT_PROPERTY
-from .options import export_dir
+from .webtask_options import export_dir
 
 
 class ExportSummary:

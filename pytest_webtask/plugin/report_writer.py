@@ -1,4 +1,4 @@
-"""The report's side of a run: the fragments each test's ``listeners.ReportListener``
+"""The report's side of a run: the fragments each test's ``step_listeners.ReportListener``
 writes when it ends, on whichever process ran it, merged into one HTML file by the
 controller."""
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .options import parts_dir, report_path
+from .webtask_options import parts_dir, report_path
 
 
 class HtmlReportWriter:
