@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     from .steps._sync.webtask import WebTask
     from .steps.outcome import StepOutcome
     from .steps.strategy import StrategyOptions
-    from .tools._async.browser_tools import AsyncTool
-    from .tools._sync.browser_tools import Tool
+    from .tools._async.browser_tools import AsyncScene, AsyncTool
+    from .tools._sync.browser_tools import Scene, Tool
     from .tools.params import ToolParams
     from .types import ExecutionResult, Usage
 
@@ -57,16 +57,18 @@ _LAZY = {
     "Usage": ".types",
     "Tool": ".tools._sync.browser_tools",
     "AsyncTool": ".tools._async.browser_tools",
+    "Scene": ".tools._sync.browser_tools",
+    "AsyncScene": ".tools._async.browser_tools",
     "ToolParams": ".tools.params",
     "StrategyOptions": ".steps.strategy",
 }
 
 __all__ = [
-    "Agent", "AsyncAgent", "AsyncPlanAgent", "AsyncTool", "AsyncWebTask", "BaseLLM", "Block",
-    "BrowserError", "ConfigurationError", "Context", "ExecutionResult", "ExtractionError",
-    "LLMError", "LLMReply", "ModelRequest", "OpenAILLM", "PlanAgent", "ProposalError",
-    "RecipeError", "ReplayError", "StepOutcome", "StrategyOptions", "TaskResult", "Tool",
-    "ToolParams", "Usage", "WebTask", "WebtaskError",
+    "Agent", "AsyncAgent", "AsyncPlanAgent", "AsyncScene", "AsyncTool", "AsyncWebTask",
+    "BaseLLM", "Block", "BrowserError", "ConfigurationError", "Context", "ExecutionResult",
+    "ExtractionError", "LLMError", "LLMReply", "ModelRequest", "OpenAILLM", "PlanAgent",
+    "ProposalError", "RecipeError", "ReplayError", "Scene", "StepOutcome", "StrategyOptions",
+    "TaskResult", "Tool", "ToolParams", "Usage", "WebTask", "WebtaskError",
 ]
 
 

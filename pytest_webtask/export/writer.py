@@ -9,11 +9,12 @@ from __future__ import annotations
 import keyword
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ..recipes.model import Check, RecipeAction
-from ..tools.builtin import BUILT_IN
+from ..tools.builtin import tool_spec
+from ..tools.spec import ToolSpec
 from .checks import CheckWriter
 from .locators import locator
 from .pictures import FROM_IMPORTS, IMPORTS, helper_source
@@ -50,11 +51,14 @@ def identifier(text: str) -> str:
 class Writer:
     """``snapshots``: the folder beside the test, in ``folder``, that its baseline pictures
     are copied to (Playwright's ``<test file>-snapshots``); ``pictures`` holds them (file
-    name -> PNG) once ``source`` has run."""
+    name -> PNG) once ``source`` has run. ``tools``: the plugins' tools by name, whose
+    ``code`` writes their actions as a built-in's does."""
 
     def __init__(self, trail: Trail, base_url: str | None, folder: Path,
-                 snapshots: str = "snapshots") -> None:
+                 snapshots: str = "snapshots",
+                 tools: Mapping[str, type[ToolSpec]] | None = None) -> None:
         self.trail = trail
+        self.tools = tools
         self.base_url = base_url
         self.folder = folder
         self.snapshots = snapshots
@@ -177,7 +181,7 @@ class Writer:
         return out
 
     def _action(self, a: RecipeAction, s: Strings, ran: Ran) -> list[str]:
-        tool = BUILT_IN.get(a.tool)
+        tool = tool_spec(a.tool, self.tools)
         lines = tool.code(ActionCode(a, s, lambda name: self._file(ran, name))) \
             if tool is not None else None
         if lines is None:
@@ -286,11 +290,12 @@ ANSWER_HELPER = '''def answer(page: Page, *answers: tuple[bool, str | None]) -> 
 
 
 def export(trail: Trail, *, base_url: str | None, folder: Path, test_name: str, module: str,
-           origin: str) -> Path:
+           origin: str, tools: Mapping[str, type[ToolSpec]] | None = None) -> Path:
     """Write the test file into ``folder``, and its baseline pictures into
-    ``<file>-snapshots`` beside it; NotExportable says why it cannot be."""
+    ``<file>-snapshots`` beside it; NotExportable says why it cannot be. ``tools``: the
+    plugins' tools by name."""
     name = file_name(test_name, module)
-    writer = Writer(trail, base_url, folder, snapshots=f"{name}-snapshots")
+    writer = Writer(trail, base_url, folder, snapshots=f"{name}-snapshots", tools=tools)
     source = writer.source(test_name, origin)
     folder.mkdir(parents=True, exist_ok=True)
     for picture, png in writer.pictures.items():  # before the test that reads them

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ..steps.listeners import StepListener
     from ..steps.services import StepServices, TestInfo
     from ..steps.session import RecipeSession
+    from ..tools.spec import ToolSpec
     from ..types import Secrets
 
 
@@ -114,22 +115,39 @@ def claim_flavour(request: pytest.FixtureRequest, flavour: str) -> None:
     stash[FLAVOUR] = flavour
 
 
-def _extensions(hook: Any, flavour: str) -> tuple[list[type], dict[str, Any]]:
+def _extensions(hook: Any, flavour: str) -> tuple[list[type[ToolSpec]], dict[str, Any]]:
     """Tools and strategies that plugins and conftests add (hooks). ``hook`` is a test's
     ``ihook`` (so the conftests of its folder count) or the config's."""
+    if flavour == "sync":
+        from ..tools._sync.browser_tools import Tool as base
+    else:
+        from ..tools._async.browser_tools import AsyncTool as base  # type: ignore[assignment]
     tools = [t for batch in hook.pytest_webtask_add_tools(flavour=flavour) for t in batch or []]
     for tool in tools:
-        if not (isinstance(tool, type) and all(isinstance(getattr(tool, a, None), str)
-                                               for a in ("name", "description"))
-                and hasattr(tool, "params_class") and hasattr(tool, "act")):
+        if not (isinstance(tool, type) and _performs(tool, base)
+                and all(isinstance(getattr(tool, a, None), str) for a in ("name", "description"))
+                and hasattr(tool, "params_class")):
             raise ConfigurationError(
-                f"pytest_webtask_add_tools returned {tool!r}: a tool is a class with a name, "
-                "a description, a params_class and a static act(page, params, locator, "
-                "substitute) (see pytest_webtask.Tool).")
+                f"pytest_webtask_add_tools returned {tool!r}: a tool is a subclass of "
+                f"pytest_webtask.{base.__name__} with a name, a description, a params_class "
+                "and perform(params, scene) (see docs/extending.md).")
     strategies: dict[str, Any] = {}
     for batch in hook.pytest_webtask_add_strategies(flavour=flavour):
         strategies.update(batch or {})
     return tools, strategies
+
+
+def _performs(tool: type, base: type) -> bool:
+    """Whether ``tool`` is a ``base`` with a ``perform`` (or the older ``act``) of its own or
+    a built-in tool's, not ``base``'s. Compared by name: a test runner that imports the
+    package again (pytester in process) makes a second ``base`` class."""
+    def same(cls: type) -> bool:
+        return (cls.__module__, cls.__qualname__) == (base.__module__, base.__qualname__)
+
+    if not any(same(cls) for cls in tool.__mro__):
+        return False
+    first = next(cls for cls in tool.__mro__ if "perform" in vars(cls) or "act" in vars(cls))
+    return not same(first)
 
 
 def _run_budget(config: pytest.Config) -> Any:
@@ -187,7 +205,8 @@ def pipeline_parts(request: pytest.FixtureRequest, flavour: str, base_url: str |
     secrets = Secrets()  # every secret the test's steps pass, masked everywhere from then on
     config = request.config
     listeners = [LiveLine.for_terminal(config),
-                 ExportListener.for_test(request, base_url, session.test_name, session.path),
+                 ExportListener.for_test(request, base_url, session.test_name, session.path,
+                                         {t.name: t for t in tools}),
                  ReportListener.for_test(request, secrets), StepLines.for_terminal(config),
                  HookRelay(item)]
     return PipelineParts(

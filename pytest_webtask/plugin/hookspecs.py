@@ -19,9 +19,13 @@ def pytest_webtask_add_tools(flavour: str) -> list[type]:
 
     A tool subclasses ``pytest_webtask.Tool`` (``AsyncTool`` for ``"async"``) with a ``name``,
     a ``description``, a ``params_class`` (a ``ToolParams`` model; give it ``element_id`` to
-    act on an element) and a static ``act(page, params, locator, substitute)`` returning an
-    ``ExecutionResult``. ``act`` runs when the agent uses the tool and again when a recipe
-    replays it (``locator`` is then found by the recorded fingerprint).
+    act on an element) and ``perform(params, scene)`` returning an ``ExecutionResult``, as
+    the built-in tools do. ``perform`` runs when the agent uses the tool and again when a
+    recipe replays it; ``scene`` (``pytest_webtask.Scene``, ``AsyncScene``) holds the page,
+    the target's ``locator`` (found by element id when recording, by the recorded
+    fingerprint on replay) and ``substitute`` for ``{placeholders}``. An optional ``code``
+    writes the tool's actions into an exported test. A tool that defines the older static
+    ``act(page, params, locator, substitute)`` still works, with a DeprecationWarning.
     """
     return []
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -21,6 +22,9 @@ from ..steps.outcome import StepOutcome, StepRun
 from ..types import Secrets, Usage
 from .keys import EXPORT_PROPERTY
 from .webtask_options import export_dir, parts_dir, report_path
+
+if TYPE_CHECKING:
+    from ..tools.spec import ToolSpec
 
 
 class HookRelay(StepListener):
@@ -162,8 +166,10 @@ class ExportListener(StepListener):
     properties why not."""
 
     def __init__(self, item: pytest.Item, folder: Path, base_url: str | None,
-                 test_name: str, recipe: Path | None = None) -> None:
+                 test_name: str, recipe: Path | None = None,
+                 tools: Mapping[str, type[ToolSpec]] | None = None) -> None:
         self.item = item
+        self.tools = tools  # the plugins' tools by name: their code exports their actions
         self.folder = folder
         self.base_url = base_url
         self.test_name = test_name
@@ -171,13 +177,14 @@ class ExportListener(StepListener):
 
     @classmethod
     def for_test(cls, request: pytest.FixtureRequest, base_url: str | None,
-                 test_name: str, recipe: Path | None = None) -> ExportListener | None:
+                 test_name: str, recipe: Path | None = None,
+                 tools: Mapping[str, type[ToolSpec]] | None = None) -> ExportListener | None:
         """The listener when ``--webtask-export`` is on; ``recipe``: the test's recipe
-        file, beside which its baseline pictures are."""
+        file, beside which its baseline pictures are; ``tools``: the plugins' tools."""
         folder = export_dir(request.config)
         if folder is None:
             return None
-        return cls(request.node, folder, base_url, test_name, recipe)
+        return cls(request.node, folder, base_url, test_name, recipe, tools)
 
     def page_opened(self, url: str) -> None:
         self.trail.goto(url)
@@ -199,7 +206,7 @@ class ExportListener(StepListener):
             try:
                 path = export(self.trail, base_url=self.base_url, folder=self.folder,
                               test_name=self.test_name, module=node.path.stem,
-                              origin=node.nodeid)
+                              origin=node.nodeid, tools=self.tools)
                 outcome = {"test": node.nodeid, "path": str(path)}
             except NotExportable as exc:
                 outcome = {"test": node.nodeid, "skipped": str(exc)}

@@ -9,6 +9,7 @@ marked as ``varies`` and the user's ``dynamic`` patterns become a ``pattern`` th
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from ..agent.models import Evidence, TaskResult
@@ -16,7 +17,7 @@ from ..recipes.model import Check, Download, RecipeAction, RecipeStep, Screensho
 from ..recipes.patterns import escape, varying
 from ..recipes.pixels import png_size
 from ..recipes.urls import absolute_url, relative_url, url_change
-from ..tools.builtin import BUILT_IN
+from ..tools.builtin import tool_spec
 from ..tools.spec import ToolSpec
 from ..tools.values import StepValues
 from ..types import DownloadedFile, Fingerprint
@@ -125,14 +126,16 @@ class CheckCompiler:
 
 def compile_step(kind: str, text: str, result: TaskResult, ctx: StepValues,
                  base_url: str | None, start_url: str,
-                 dynamic: list[str] | None = None) -> RecipeStep:
+                 dynamic: list[str] | None = None,
+                 tools: Mapping[str, type[ToolSpec]] | None = None) -> RecipeStep:
     """The recipe step for a completed task: its successful actions and its checks (a
-    ``download`` check for each file its actions downloaded)."""
+    ``download`` check for each file its actions downloaded). ``tools``: the plugins' tools
+    by name, which say, as the built-ins do, whether a recipe keeps their actions."""
     actions = []
     downloads: list[Check] = []
     for step in result.steps:
         for action, execution in zip(step.proposal.actions, step.executions, strict=False):
-            tool = BUILT_IN.get(action.tool, ToolSpec)  # a plugin's: the defaults
+            tool = tool_spec(action.tool, tools) or ToolSpec  # unknown: the defaults
             if not execution.success or not tool.replayed:
                 continue
             params = dict(_templated(action.parameters, ctx))  # type: ignore[call-overload]

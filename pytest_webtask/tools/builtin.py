@@ -1,10 +1,12 @@
 """The built-in tools, each defined once for both flavours: name, description, parameters,
 recipe handling and exported code. ``_async/element_tools.py`` and ``_async/page_tools.py``
 subclass each with what it does to the page (``perform``); ``BUILT_IN`` maps names to these
-classes for the code that needs no browser (the export, recipe compilation)."""
+classes, and ``tool_spec`` looks a name up among them and a plugin's tools, for the code that
+needs no browser (the export, recipe compilation)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from .meant import select_meant, typed_meant
@@ -294,3 +296,10 @@ class Find(ToolSpec):
 BUILT_IN: dict[str, type[ToolSpec]] = {tool.name: tool for tool in (
     Navigate, Click, Fill, Type, Select, Press, Scroll, Hover, DoubleClick, CheckBox, UncheckBox,
     Drag, GoBack, Wait, AnswerDialog, SwitchTab, CloseTab, Find, Upload, Point)}
+
+
+def tool_spec(name: str, plugins: Mapping[str, type[ToolSpec]] | None = None
+              ) -> type[ToolSpec] | None:
+    """The tool called ``name`` for the code that needs no browser: a plugin's (which
+    replaces a built-in of its name), else the built-in one; None when there is none."""
+    return (plugins or {}).get(name) or BUILT_IN.get(name)

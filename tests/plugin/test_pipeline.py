@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
+from pathlib import Path
 from xml.etree import ElementTree
 
 from tests.plugin.conftest import Inner
@@ -99,27 +101,20 @@ def test_the_printed_fix_command_records_exactly_that_test(inner: Inner) -> None
     assert sorted(p.name for p in folder.glob("*.yaml")) == ["TestCart.test_add[Blue].yaml"]
 
 
+def _docs_tool() -> str:
+    """The example tool of docs/extending.md, as the docs show it."""
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "extending.md").read_text()
+    start = docs.index("class StampParams(ToolParams):")
+    return docs[start:docs.index("\n\ndef pytest_webtask_add_tools", start)]
+
+
 PLUGIN_CONFTEST = '''
 from pytest_webtask import Agent, ExecutionResult, Tool, ToolParams
 
 USED = []
 
 
-class StampParams(ToolParams):
-    word: str
-
-
-class StampTool(Tool):
-    """Writes a word into the page's title heading (a tool no built-in offers)."""
-    name = "stamp"
-    description = "Write a word into the page heading"
-    params_class = StampParams
-
-    @staticmethod
-    def act(page, params, locator, substitute):
-        page.evaluate("w => { document.querySelector('h1').textContent = w }",
-                      substitute(params["word"]))
-        return ExecutionResult(success=True, output="stamped")
+''' + _docs_tool() + '''
 
 
 def pytest_webtask_add_tools(flavour):
@@ -151,6 +146,7 @@ def pytest_webtask_step_failed(item, kind, text, message):
 
 
 def test_a_plugin_adds_a_tool_and_a_strategy(inner: Inner) -> None:
+    """The docs' example tool: its perform records and replays, its code exports."""
     conftest = inner.path / "conftest.py"
     conftest.write_text(conftest.read_text() + PLUGIN_CONFTEST)
     inner.tests('''
@@ -167,9 +163,16 @@ def test_stamp(webtask):
             {"reason": "stamp", "tool": "stamp", "parameters": {"word": "Hello"}}]},
         {"complete": True, "message": "stamped",
          "evidence": [{"expect": "text", "text": "Hello"}]}]})
-    inner.run().assert_outcomes(passed=1)
+    folder = inner.path / "exported"
+    recorded = inner.run(f"--webtask-export={folder}")
+    recorded.assert_outcomes(passed=1)
+    assert "DeprecationWarning" not in recorded.stdout.str()
     assert (inner.path / "strategy.log").read_text() == "used\n"
     assert "tool: stamp" in inner.recipe("test_stamp").read_text()
+    exported = next(folder.glob("test_*.py")).read_text()
+    assert "page.evaluate(\"w => document.querySelector('h1').textContent = w\", " \
+        "'Hello')" in exported
+    shutil.rmtree(folder)  # not a test of the runs below
     # the replay runs the plugin's tool again, with no model, and its check holds
     replay = inner.run(env={"CI": "1", "FORBID_LLM": "1"})
     replay.assert_outcomes(passed=1)
@@ -181,8 +184,8 @@ import conftest
 
 
 def test_stamp(webtask, monkeypatch):
-    monkeypatch.setattr(conftest.StampTool, "act", staticmethod(
-        lambda page, params, locator, substitute: conftest.ExecutionResult(success=True)))
+    monkeypatch.setattr(conftest.StampTool, "perform", staticmethod(
+        lambda params, scene: conftest.ExecutionResult(success=True)))
     webtask.goto("/")
     webtask.do("stamp the heading with Hello")
 ''')
@@ -193,6 +196,56 @@ def test_stamp(webtask, monkeypatch):
     assert (inner.path / "steps.log").read_text().splitlines() == [
         "test_stamp[chromium] do recorded 1", "test_stamp[chromium] do replayed 1",
         "FAILED test_stamp[chromium] do Replay failed. Step 1 do('stamp the head"]
+
+
+OLD_TOOL_CONFTEST = '''
+from pytest_webtask import ExecutionResult, Tool, ToolParams
+
+
+class StampParams(ToolParams):
+    word: str
+
+
+class StampTool(Tool):
+    """Written for the protocol before perform."""
+    name = "stamp"
+    description = "Write a word into the page heading"
+    params_class = StampParams
+
+    @staticmethod
+    def act(page, params, locator, substitute):
+        page.evaluate("w => { document.querySelector('h1').textContent = w }",
+                      substitute(params["word"]))
+        return ExecutionResult(success=True)
+
+
+def pytest_webtask_add_tools(flavour):
+    return [StampTool] if flavour == "sync" else []
+'''
+
+
+def test_a_tool_written_with_act_still_works_and_says_what_to_change(inner: Inner) -> None:
+    conftest = inner.path / "conftest.py"
+    conftest.write_text(conftest.read_text() + OLD_TOOL_CONFTEST)
+    inner.tests('''
+def test_stamp(webtask):
+    webtask.goto("/")
+    webtask.do("stamp the heading with {word}", word="Hello")
+''')
+    inner.scripts({"stamp the heading": [
+        {"complete": False, "message": "stamp", "actions": [
+            {"reason": "stamp", "tool": "stamp", "parameters": {"word": "{word}"}}]},
+        {"complete": True, "message": "stamped",
+         "evidence": [{"expect": "text", "text": "Hello"}]}]})
+    warned = ["*conftest.py:*: DeprecationWarning: StampTool defines act(page, params, "
+              "locator, substitute), which is deprecated*Replace its 'def act(page, params, "
+              "locator, substitute):' line with 'def perform(params, scene):'*"]
+    recorded = inner.run()
+    recorded.assert_outcomes(passed=1)
+    recorded.stdout.fnmatch_lines(warned)
+    replay = inner.run(env={"CI": "1", "FORBID_LLM": "1"})
+    replay.assert_outcomes(passed=1)
+    replay.stdout.fnmatch_lines([*warned, "*1 step(s) replayed, 0 recorded, 0 failed*"])
 
 
 def test_an_unknown_strategy_in_a_marker_fails_clearly(inner: Inner) -> None:
@@ -242,17 +295,24 @@ def test_a_malformed_tool_from_a_hook_is_a_clear_error() -> None:
 
     import pytest
 
+    from pytest_webtask import Tool
     from pytest_webtask.errors import ConfigurationError
     from pytest_webtask.plugin.assembly import _extensions
 
     class NoAct:
         name, description, params_class = "x", "does x", object
 
+    class NoPerform(Tool):
+        name, description, params_class = "x", "does x", object
+
     hook = SimpleNamespace(pytest_webtask_add_tools=lambda flavour: [[NoAct]],
                            pytest_webtask_add_strategies=lambda flavour: [{}])
-    with pytest.raises(ConfigurationError, match="a tool is a class with a name, a "
-                       "description, a params_class and a static act"):
-        _extensions(hook, "sync")
+    for wrong in (NoAct, NoPerform):
+        hook.pytest_webtask_add_tools = lambda flavour, wrong=wrong: [[wrong]]
+        with pytest.raises(ConfigurationError, match=r"a tool is a subclass of "
+                           r"pytest_webtask.Tool with a name, a description, a params_class "
+                           r"and perform\(params, scene\)"):
+            _extensions(hook, "sync")
     hook.pytest_webtask_add_tools = lambda flavour: [["not a class"]]
     with pytest.raises(ConfigurationError, match="returned 'not a class'"):
         _extensions(hook, "sync")

@@ -59,7 +59,7 @@ class Replayer:
         self.before_action = before_action  # the HTML report shoots the target first
         # the files the step's actions downloaded, for its download checks
         self.downloads: list[DownloadedFile] = []
-        self.tools = tools  # plugin tools by name: their ``act`` replays their actions
+        self.tools = tools  # plugin tools by name: their ``perform`` replays their actions
         self.base_url = base_url
         self.timeout_ms = timeout_ms
         self.substitute = substitute or (lambda v: v)

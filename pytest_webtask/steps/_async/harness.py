@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import NoReturn
+from typing import NoReturn, cast
 
 import pytest
 from playwright.async_api import Error as PlaywrightError
@@ -19,6 +19,7 @@ from ...recipes._async.replayer import AsyncReplayer
 from ...recipes.model import RecipeAction
 from ...report._async.shots import report_shot, screenshot_masked
 from ...settings import Settings
+from ...tools._async.browser_tools import AsyncTool
 from ...types import Secrets, Usage
 from ..listeners import Listeners
 from ..outcome import StepRun
@@ -49,6 +50,12 @@ class AsyncStepHarness:
         self._stats = stats
         self._listeners = listeners
 
+    @property
+    def tools(self) -> dict[str, type[AsyncTool]]:
+        """The plugins' tools by name: the agent offers them, recipes keep and replay their
+        actions through their ``perform``, as for the built-ins they may replace."""
+        return {t.name: t for t in cast("list[type[AsyncTool]]", self._services.tools)}
+
     # -- replay ---------------------------------------------------------------------------
 
     def replayer(self, *, report: bool = False) -> AsyncReplayer:
@@ -58,7 +65,7 @@ class AsyncStepHarness:
         return AsyncReplayer(self.page, base_url=self.base_url,
                              timeout_ms=self.settings.timeout * 1000,
                              substitute=ctx.substitute, resources=ctx.resources,
-                             tools={t.name: t for t in self._services.tools},  # type: ignore[attr-defined]
+                             tools=self.tools,
                              names_secret=ctx.names_secret,
                              baselines=self.recipe_path.parent if self.recipe_path else None,
                              before_action=self._before_action

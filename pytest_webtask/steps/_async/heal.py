@@ -44,7 +44,7 @@ class AsyncHealer:
             why = attempt.stopped or (result.message if result is not None else "")
             await self._reject(message, f"the model could not re-do the step ({calls}): {why}")
         done = compile_step("do", run.request.text, result, run.values, harness.base_url,
-                            start_url, user_patterns(s.dynamic))
+                            start_url, user_patterns(s.dynamic), harness.tools)
         # the actions before the failing one ran as recorded; the model's replace the rest
         healed = recorded.model_copy(update={
             "actions": recorded.actions[:failure.index] + done.actions})

@@ -91,7 +91,7 @@ class AsyncDoStep:
             await harness.fail(f"{run.where}: {label}: {result.message}"
                                f"{attempt.unread_frames()}\n\n" + step_log(result, ctx))
         step = compile_step(self.kind, run.request.text, result, ctx, harness.base_url,
-                            start_url, user_patterns(harness.settings.dynamic))
+                            start_url, user_patterns(harness.settings.dynamic), harness.tools)
         if not step.checks:
             await harness.fail(
                 f"{run.where}: the model reported completion without citing evidence found on "

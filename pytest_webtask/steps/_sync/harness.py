@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import NoReturn
+from typing import NoReturn, cast
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -20,6 +20,7 @@ from ...recipes._sync.replayer import Replayer
 from ...recipes.model import RecipeAction
 from ...report._sync.shots import report_shot, screenshot_masked
 from ...settings import Settings
+from ...tools._sync.browser_tools import Tool
 from ...types import Secrets, Usage
 from ..listeners import Listeners
 from ..outcome import StepRun
@@ -50,6 +51,12 @@ class StepHarness:
         self._stats = stats
         self._listeners = listeners
 
+    @property
+    def tools(self) -> dict[str, type[Tool]]:
+        """The plugins' tools by name: the agent offers them, recipes keep and replay their
+        actions through their ``perform``, as for the built-ins they may replace."""
+        return {t.name: t for t in cast("list[type[Tool]]", self._services.tools)}
+
     # -- replay ---------------------------------------------------------------------------
 
     def replayer(self, *, report: bool = False) -> Replayer:
@@ -59,7 +66,7 @@ class StepHarness:
         return Replayer(self.page, base_url=self.base_url,
                              timeout_ms=self.settings.timeout * 1000,
                              substitute=ctx.substitute, resources=ctx.resources,
-                             tools={t.name: t for t in self._services.tools},  # type: ignore[attr-defined]
+                             tools=self.tools,
                              names_secret=ctx.names_secret,
                              baselines=self.recipe_path.parent if self.recipe_path else None,
                              before_action=self._before_action

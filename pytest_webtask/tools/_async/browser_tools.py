@@ -1,8 +1,10 @@
 """AsyncTool, the base of every tool, and AsyncScene, what an action acts on. The built-in
-tools are in element_tools.py and page_tools.py; the registry lists them."""
+tools are in element_tools.py and page_tools.py; the registry lists them. A plugin's tool is
+the same kind of class: it defines ``perform(params, scene)`` as the built-ins do."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +20,28 @@ from ..spec import ToolSpec
 from ..task import TaskValues
 
 ACTION_TIMEOUT_MS = 5000  # how long an action waits for its element while recording
+
+
+ACT_DEPRECATED = (
+    "{tool} defines act(page, params, locator, substitute), which is deprecated: tools define "
+    "perform(params, scene) as the built-in ones do. Replace its 'def act(page, params, "
+    "locator, substitute):' line with 'def perform(params, scene):' and begin the body with "
+    "'page, locator, substitute = scene.page, scene.locator, scene.substitute' "
+    "(docs/extending.md).")
+
+
+def _deprecated_act(tool: type, act: Callable[..., Any]) -> None:
+    """The DeprecationWarning for a tool that defines ``act``, at the line that defines it."""
+    message = ACT_DEPRECATED.format(tool=tool.__qualname__)
+    code = getattr(act, "__code__", None)
+    if code is None:
+        warnings.warn(message, DeprecationWarning, stacklevel=3)
+        return
+    warnings.warn_explicit(message, DeprecationWarning, code.co_filename, code.co_firstlineno,
+                           module=tool.__module__, registry=_WARNED)
+
+
+_WARNED: dict[Any, Any] = {}  # the warnings registry: once per tool, as warn's would be
 
 
 def _unchanged(value: str) -> str:
@@ -43,10 +67,12 @@ class AsyncScene:
 class AsyncTool(ToolSpec):
     """A tool: a name, a description, a parameter model (``ToolSpec``), and ``perform``.
 
-    ``perform`` is what the tool does to the page, the one code for recording (``execute``
-    calls it) and replay (the recipe replayer calls it with targets found by fingerprint).
-    A tool from a plugin (the ``pytest_webtask_add_tools`` hook) defines a static
-    ``act(page, params, locator, substitute) -> ExecutionResult``, which ``perform`` calls.
+    ``perform(params, scene) -> ExecutionResult`` is what the tool does to the page, the one
+    code for recording (``execute`` calls it) and replay (the recipe replayer calls it with
+    targets found by fingerprint): ``params`` are the action's parameters, ``scene`` the page,
+    the target's locator and how to fill in ``{placeholders}``. Built-in and plugin tools
+    (the ``pytest_webtask_add_tools`` hook) alike define it; ``code`` writes an action of the
+    tool into an exported test.
     """
 
     def __init__(self, browser: AsyncLLMBrowser, task: TaskValues | None = None,
@@ -57,9 +83,13 @@ class AsyncTool(ToolSpec):
 
     @classmethod
     async def perform(cls, params: dict[str, Any], scene: AsyncScene) -> ExecutionResult:
+        """What the tool does to ``scene``'s page with ``params``; a tool overrides it."""
         act = getattr(cls, "act", None)
         if act is None:
             return ExecutionResult(success=False, error=f"{cls.name} cannot act on a page.")
+        # the protocol before perform: a plugin tool's static act(page, params, locator,
+        # substitute), kept working until its authors make the change the warning names
+        _deprecated_act(cls, act)
         return await act(scene.page, params, scene.locator, scene.substitute)  # type: ignore[no-any-return]
 
     async def execute(self, params: Any) -> ExecutionResult:
