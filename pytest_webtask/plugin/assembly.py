@@ -21,9 +21,12 @@ from .keys import FLAVOUR, RECIPE_OWNERS, REPORTS, RUN_BUDGET, SETTINGS, TEST_EX
 from .unused import RecipeUse
 
 if TYPE_CHECKING:
+    from _pytest.nodes import Node
     from playwright.async_api import Page as AsyncPage
     from playwright.sync_api import Page
 
+    from ..agent.budget import RunBudget
+    from ..llm.base import LLM
     from ..steps._async.pipeline import AsyncPipeline
     from ..steps._sync.pipeline import Pipeline
     from ..steps.listeners import StepListener
@@ -33,14 +36,14 @@ if TYPE_CHECKING:
     from ..types import Secrets
 
 
-def browser_of(node: Any) -> str | None:
+def browser_of(node: Node) -> str | None:
     """pytest-playwright's ``browser_name`` parameter of the test, if it has one."""
     callspec = getattr(node, "callspec", None)
     browser = callspec.params.get("browser_name") if callspec is not None else None
     return browser if isinstance(browser, str) else None
 
 
-def recipe_name(node: Any) -> str:
+def recipe_name(node: Node) -> str:
     tail = node.nodeid.split("::", 1)[1] if "::" in node.nodeid else node.name
     return recipe_test_name(tail, browser_of(node))
 
@@ -90,10 +93,11 @@ def _session(request: pytest.FixtureRequest, s: Settings) -> RecipeSession:
     return RecipeSession(path=path, test_name=name, record_all=s.mode == "record")
 
 
-def _llm_provider(request: pytest.FixtureRequest) -> Callable[[], Any]:
-    def provide() -> Any:
+def _llm_provider(request: pytest.FixtureRequest) -> Callable[[], LLM]:
+    def provide() -> LLM:
         try:
-            return request.getfixturevalue("webtask_llm")
+            llm: LLM = request.getfixturevalue("webtask_llm")
+            return llm
         except WebtaskError as exc:
             raise ConfigurationError(
                 f"no model is configured: {exc} (or override the webtask_llm fixture)"
@@ -150,14 +154,15 @@ def _performs(tool: type, base: type) -> bool:
     return not same(first)
 
 
-def _run_budget(config: pytest.Config) -> Any:
+def _run_budget(config: pytest.Config) -> RunBudget:
     from ..agent.budget import RunBudget
 
     if RUN_BUDGET not in config.stash:
         s = config.stash[SETTINGS]
         config.stash[RUN_BUDGET] = RunBudget(max_calls=s.run_max_llm_calls,
                                              max_tokens=s.run_max_tokens)
-    return config.stash[RUN_BUDGET]
+    budget: RunBudget = config.stash[RUN_BUDGET]
+    return budget
 
 
 @dataclass
@@ -227,7 +232,7 @@ def _option(config: pytest.Config, name: str, default: Any) -> Any:
         return default
 
 
-def finish(request: pytest.FixtureRequest, pipe: Any) -> None:
+def finish(request: pytest.FixtureRequest, pipe: Pipeline | AsyncPipeline) -> None:
     """The test is over: the pipeline stores its recipe (and the listeners write the export
     and the report); the test's counts and recipe use go to its user properties."""
     reports = request.node.stash.get(REPORTS, {})

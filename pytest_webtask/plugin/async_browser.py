@@ -15,11 +15,16 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from ..browser.remote import CDP_TIMEOUT_MS, cdp_failed, cdp_unsupported
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, BrowserContext, Page, Playwright
+
+    from ..browser.chromium import ChromiumChoice
 
 SCREENSHOT_TIMEOUT_MS = 5_000
 
@@ -40,7 +45,7 @@ class BrowserOptions:
     tracing: str = "off"  # on | off | retain-on-failure
     video: str = "off"  # on | off | retain-on-failure
     title: str = ""
-    chromium: Any = None  # the ChromiumChoice that explains a failed launch, if ours
+    chromium: ChromiumChoice | None = None  # what explains a failed launch, if ours
 
     @classmethod
     def for_test(cls, request: pytest.FixtureRequest, *, browser_name: str | None,
@@ -87,12 +92,12 @@ class TestBrowser:
     def __init__(self, options: BrowserOptions) -> None:
         self.options = options
         self.saved: list[Path] = []
-        self._pw: Any = None
-        self._browser: Any = None
-        self._context: Any = None
+        self._pw: Playwright | None = None
+        self._browser: Browser | None = None
+        self._context: BrowserContext | None = None
         self._tmp = Path(tempfile.mkdtemp(prefix="webtask-async-"))
 
-    async def start(self) -> Any:
+    async def start(self) -> Page:
         from playwright.async_api import Error as PlaywrightError
         from playwright.async_api import async_playwright
 
@@ -127,6 +132,7 @@ class TestBrowser:
                     raise
             if explained is not None:  # no Chromium: both fixes, no chained traceback
                 pytest.fail(explained, pytrace=False)
+        assert self._browser is not None  # launched, connected, or pytest.fail raised
         args = dict(self._pw.devices[o.device]) if o.device else {}
         args.update(o.context_args)
         if o.video in ("on", "retain-on-failure"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -14,9 +14,16 @@ from ..recipes.naming import recipe_path
 from .assembly import claim_flavour, finish, pipeline_parts, recipe_name
 from .keys import ENGINE_REGISTERED, REPORTS, SETTINGS, TEST_ARTIFACTS, TEST_SECRETS
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+    from ..llm.base import LLM
+    from ..steps._async.webtask import AsyncWebTask
+    from ..steps._sync.webtask import WebTask
+
 
 @pytest.fixture(scope="session")
-def webtask_llm(pytestconfig: pytest.Config) -> Any:
+def webtask_llm(pytestconfig: pytest.Config) -> LLM:
     """The model used to record steps: by default ``OpenAILLM`` from the settings
     (``WEBTASK_MODEL``, ``OPENAI_BASE_URL``, ``OPENAI_API_KEY``, the ``webtask_llm_*`` ones).
     Override it in ``conftest.py`` to supply any LLM, ``ScriptedLLM`` included. Only
@@ -40,8 +47,8 @@ def webtask_recipe_path(request: pytest.FixtureRequest) -> Path:
 
 
 @pytest.fixture
-def webtask(request: pytest.FixtureRequest, page: Any, base_url: str | None,
-            output_path: str) -> Iterator[Any]:
+def webtask(request: pytest.FixtureRequest, page: Page, base_url: str | None,
+            output_path: str) -> Iterator[WebTask]:
     """Plain-English steps on pytest-playwright's ``page``: ``goto``, ``do``, ``check``,
     ``extract`` (a ``pytest_webtask.WebTask``).
 
@@ -87,7 +94,7 @@ if pytest_asyncio is not None:
     async def async_webtask(request: pytest.FixtureRequest,
                             browser_type_launch_args: dict[str, Any], browser_name: str | None,
                             connect_options: dict[str, Any] | None,
-                            output_path: str) -> AsyncIterator[Any]:
+                            output_path: str) -> AsyncIterator[AsyncWebTask]:
         """The ``webtask`` API with ``await`` (a ``pytest_webtask.AsyncWebTask``), on its own
         async Playwright browser with pytest-playwright's options (``--browser``,
         ``--headed``, launch args, ``connect_options``, ``--base-url``, ``--output``,

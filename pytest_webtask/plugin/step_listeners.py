@@ -24,6 +24,8 @@ from .keys import EXPORT_PROPERTY
 from .webtask_options import export_dir, parts_dir, report_path
 
 if TYPE_CHECKING:
+    from ..llm.base import LLMReply
+    from ..llm.request import ModelRequest
     from ..tools.spec import ToolSpec
 
 
@@ -53,10 +55,10 @@ class StepLines(StepListener):
     def recording_started(self, run: StepRun) -> None:
         self.used = Usage()
 
-    def model_call_finished(self, context: Any, reply: Any) -> None:
+    def model_call_finished(self, context: ModelRequest, reply: LLMReply) -> None:
         self.used.add(getattr(reply, "usage", None) or Usage(calls=1))
 
-    def model_call_failed(self, context: Any, error: Exception) -> None:
+    def model_call_failed(self, context: ModelRequest, error: Exception) -> None:
         usage = getattr(error, "usage", None)
         if isinstance(usage, Usage):
             self.used.add(usage)
@@ -102,12 +104,12 @@ class LiveLine(StepListener):
     def model_call_started(self) -> None:
         self.progress.model_call()
 
-    def model_call_finished(self, context: Any, reply: Any) -> None:
+    def model_call_finished(self, context: ModelRequest, reply: LLMReply) -> None:
         usage = getattr(reply, "usage", None)
         if isinstance(usage, Usage):
             self.progress.model_trouble(usage.timeouts, usage.refusals)
 
-    def model_call_failed(self, context: Any, error: Exception) -> None:
+    def model_call_failed(self, context: ModelRequest, error: Exception) -> None:
         usage = getattr(error, "usage", None)
         if isinstance(usage, Usage):
             self.progress.model_trouble(usage.timeouts, usage.refusals)
@@ -133,12 +135,12 @@ class ReportListener(StepListener):
             return None
         return cls(ReportPart(request.node.nodeid, parts_dir(path), secrets.mask))
 
-    def model_call_finished(self, context: Any, reply: Any) -> None:
+    def model_call_finished(self, context: ModelRequest, reply: LLMReply) -> None:
         usage = getattr(reply, "usage", None)
         self.report.model_call(context.to_text(), getattr(reply, "text", str(reply)),
                                usage if isinstance(usage, Usage) else None)
 
-    def model_call_failed(self, context: Any, error: Exception) -> None:
+    def model_call_failed(self, context: ModelRequest, error: Exception) -> None:
         usage = getattr(error, "usage", None)
         self.report.model_call(context.to_text(), "", usage if isinstance(usage, Usage)
                                else None, error=str(error))
