@@ -125,19 +125,13 @@ class TerminalSummary:
         if prune and partial:
             tr.write_line(f"--webtask-prune: nothing deleted, this run is not the whole suite "
                           f"({partial}); prune on a run of every test.")
-        if unused:
-            verb = "deleted" if prune else "unused: their tests are gone or renamed " \
-                "(--webtask-prune deletes them)"
-            tr.write_line(f"{len(unused)} recipe(s) {verb}:")
-            for path in unused:
-                tr.write_line(f"  {self._shown(path)}")
-                if str(path) in self.problems:
-                    tr.write_line(f"    {self.problems[str(path)]}")
-        if pictures:
-            verb = "deleted" if prune else "unused: no recipe names them (--webtask-prune " \
-                "deletes them)"
-            tr.write_line(f"{len(pictures)} baseline picture(s) {verb}:")
-            for path in pictures:
+        for files, what, why in ((unused, "recipe(s)", "their tests are gone or renamed"),
+                                 (pictures, "baseline picture(s)", "no recipe names them")):
+            if not files:
+                continue
+            verb = "deleted" if prune else f"unused: {why} (--webtask-prune deletes them)"
+            tr.write_line(f"{len(files)} {what} {verb}:")
+            for path in files:
                 tr.write_line(f"  {self._shown(path)}")
                 if str(path) in self.problems:
                     tr.write_line(f"    {self.problems[str(path)]}")

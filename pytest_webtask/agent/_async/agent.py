@@ -12,7 +12,7 @@ from playwright.async_api import Page
 from ...browser._async.guard import AsyncOriginGuard
 from ...browser._async.llm_browser import AsyncLLMBrowser
 from ...browser.origins import default_origins
-from ...browser.page_state import PageState
+from ...browser.page_state import PageState, state_lines
 from ...defaults import LLM_MAX_TOKENS, MAX_STEPS, PAGE_CHARS, chosen_page_chars
 from ...errors import ProposalError
 from ...llm.base import LLM
@@ -347,8 +347,8 @@ def _new_element(element_id: str, start: PageState, now: PageState) -> bool:
     show (a panel the actions opened)?"""
     if element_id not in start.elements:
         return True
-    line = re.search(rf"^\s*- {re.escape(element_id)}\b.*$", now.text, flags=re.M)
-    return line is not None and plain_line(line.group(0)) not in page_key(start)[1]
+    line = next((x for x in state_lines(now.text) if x.id == element_id), None)
+    return line is not None and plain_line(f"- {line.content}") not in page_key(start)[1]
 
 
 class AsyncAgent:
