@@ -241,11 +241,21 @@ def click_collapsible(q: str, els: list[Element], page: str = "") -> list[dict[s
 
 def use_slider(q: str, els: list[Element], page: str = "") -> list[dict[str, Any]]:
     m = re.search(r"Select (-?\d+) with the slider", q)
-    shown = re.search(r'- span-0\n\s*- "(-?\d+)"', page)
-    assert m is not None and shown is not None
-    delta = int(m.group(1)) - int(shown.group(1))
-    key = "ArrowUp" if delta > 0 else "ArrowDown"  # jQuery UI: up/right add a step
-    return [act("press", element_id="span-0", key=key)] * abs(delta) + [_submit(els)]
+    assert m is not None
+    handle = _one(els, lambda e: e.attrs.get("role") == "slider")
+    # as a model writes it: a select (or fill) of the number runs as slide on a slider
+    return [act("select", element_id=handle.id, value=m.group(1)), _submit(els)]
+
+
+def drag_items(q: str, els: list[Element], page: str = "") -> list[dict[str, Any]]:
+    m = re.search(r"Drag (.+?) (to the top|to the bottom|down by one|up by one|"
+                  r"to the (\d+)\w\w)", q)
+    assert m is not None
+    items = [e for e in els if e.tag == "li" and "draggable" in e.attrs]
+    at = next(i for i, e in enumerate(items) if e.name == m.group(1))
+    to = {"to the top": 0, "to the bottom": len(items) - 1, "down by one": at + 1,
+          "up by one": at - 1}.get(m.group(2), int(m.group(3) or 1) - 1)
+    return [act("drag", element_id=items[at].id, to_element_id=items[to].id)]
 
 
 def scroll_text_2(q: str, els: list[Element], page: str = "") -> list[dict[str, Any]]:
@@ -276,6 +286,7 @@ POLICIES: dict[str, Callable[[str, list[Element], str], list[dict[str, Any]]]] =
     "choose-date": choose_date,
     "click-collapsible": click_collapsible,
     "use-slider": use_slider,
+    "drag-items": drag_items,
     "scroll-text-2": scroll_text_2,
 }
 

@@ -311,7 +311,15 @@ TOOL_CODE = [
     ({"tool": "check", "params": {}, "target": BOX}, [f"{EL}.check()"]),
     ({"tool": "uncheck", "params": {}, "target": BOX}, [f"{EL}.uncheck()"]),
     ({"tool": "drag", "params": {}, "target": BOX, "to": GO},
-     [f"{EL}.drag_to(page.get_by_role('button', name='Go', exact=True))"]),
+     [f"source, target = {EL}, page.get_by_role('button', name='Go', exact=True)",
+      "a, b = source.bounding_box(), target.bounding_box()",
+      "assert a is not None and b is not None",
+      'dx = b["x"] + b["width"] / 2 - a["x"] - a["width"] / 2',
+      'dy = b["y"] + b["height"] / 2 - a["y"] - a["height"] / 2',
+      'at = ({"x": b["width"] / 2, "y": b["height"] * (0.75 if dy > 0 else 0.25)} '
+      'if abs(dy) >= abs(dx) else '
+      '{"x": b["width"] * (0.75 if dx > 0 else 0.25), "y": b["height"] / 2})',
+      "source.drag_to(target, target_position=at)"]),
     ({"tool": "upload", "params": {"resource_names": ["doc"]}, "target": BOX},
      [f"{EL}.set_input_files([HERE / 'doc.txt'])"]),
     ({"tool": "go_back", "params": {}}, ["page.go_back()"]),

@@ -48,7 +48,9 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES) -> list
     line stripped of its
     indentation, with " (in <id> > <id>)" naming the nearest two containers with an id."""
     words = task_words(phrase)
-    if not words:
+    # "expand the section": what is collapsed now is what the task is about
+    expanding = bool(_EXPAND.search(phrase))
+    if not words and not expanding:
         return []
     patterns = [re.compile(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])") for w in words]
     exact = [w for w in (raw.strip(".,'’-") for raw in _WORD.findall(phrase))
@@ -69,6 +71,8 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES) -> list
         score = sum(2 for p in patterns if p.search(lowered))
         # a word as the task writes it ("Eget", not "eget") ranks first
         score += sum(1 for w in exact if w in said)
+        if expanding and 'expanded="false"' in said:
+            score += 2
         if score:
             shown = _cut(content)
             if containers:
@@ -94,6 +98,7 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES) -> list
 
 
 FIELDS = ("input", "select", "textarea")
+_EXPAND = re.compile(r"\b(?:expand|unfold|uncollapse)", re.IGNORECASE)
 
 
 def _senders(rows: list[tuple[int, str, str, str]], form: int, limit: int = 2) -> list[str]:
@@ -148,7 +153,7 @@ def hint(state_text: str, phrase: str) -> str:
     """The block said after the page state: the lines that hold words of ``phrase``, or
     that none does."""
     words = task_words(phrase)
-    if not words:
+    if not words and not _EXPAND.search(phrase):
         return ""
     lines = matching_lines(state_text, phrase)
     if not lines:
@@ -156,6 +161,38 @@ def hint(state_text: str, phrase: str) -> str:
                 + ", ".join(words) + ".")
     return ("Lines of the page state above that hold words of it:\n"
             + "\n".join(f"  {line}" for line in lines))
+
+
+_QUOTED = re.compile(r'"([^"]{2,80})"|“([^”]{2,80})”|(?<![A-Za-z])\'([^\']{2,80})\'(?![A-Za-z])')
+
+
+def quoted_texts(task: str) -> list[str]:
+    """The texts ``task`` quotes ('click on the link "aliquet"'), in order, once each."""
+    found = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(task)]
+    return list(dict.fromkeys(t.strip() for t in found if t.strip()))
+
+
+def absent_texts(state_text: str, task: str) -> list[str]:
+    """The texts ``task`` quotes that no line of the page state holds (case aside): those
+    a hidden part of the page (another tab, a closed section) may hold."""
+    # a line that quotes the task itself (a page that shows its own instructions) aside
+    own = " ".join(task.split()).casefold()
+    lowered = "\n".join(line for line in state_text.casefold().splitlines()
+                        if own not in " ".join(line.replace('\\"', '"').split()))
+    return [t for t in quoted_texts(task) if t.casefold() not in lowered]
+
+
+def hidden_lines(revealed: list[tuple[str, str]], state_text: str) -> str:
+    """Sentences for the quoted texts only a hidden part of the page holds, each with the
+    element that shows it: '"aliquet" is on the page, hidden: li-2 "Tab #3" shows it.'"""
+    lines = {line.id: line for line in read_lines(state_text)}
+    said = []
+    for text, element_id in revealed:
+        line = lines.get(element_id)
+        said_as = line and (line.text or line.attrs.get("label") or line.attrs.get("aria-label"))
+        name = f'{element_id} "{said_as}"' if said_as else element_id
+        said.append(f'"{text}" is on the page but hidden now: {name} shows it.')
+    return "\n".join(said)
 
 
 def sending_forms(state_text: str, changed: list[str]) -> str:

@@ -8,6 +8,7 @@
 // op "find":     elements matching a text and/or a role, as lines: those of the last collect,
 //               and elements whose own text matches (they get a text-N id, kept while visible).
 // op "mark":     an id for the one visible element whose whole text is the given text.
+// op "reveal":   for texts only hidden elements hold, the id of the control that shows each.
 // op "text":     the rendered text of the page, or of the element at a CSS selector
 //               (renderedText: the page state's own merge, for text checks).
 // op "describe": the fingerprint of one element id from the last collect.
@@ -84,6 +85,7 @@
   function roleOf(el) {
     const explicit = el.getAttribute('role');
     if (explicit) return explicit.split(' ')[0];
+    if (widgetRole(el)) return widgetRole(el);
     const tag = el.tagName.toLowerCase();
     if (tag === 'input') {
       const t = (el.getAttribute('type') || 'text').toLowerCase();
@@ -353,8 +355,22 @@
     return false;
   }
 
+  // Widgets a script library made of plain elements with no ARIA role: their class says
+  // what they are (jQuery UI's sortable and draggable items, its slider handle).
+  const DRAGGED_CLASSES = ['ui-sortable-handle', 'ui-draggable-handle', 'ui-draggable'];
+  function dragged(el) {
+    if (el.getAttribute('draggable') === 'true') return true;
+    const c = el.classList;
+    return !!c && DRAGGED_CLASSES.some((name) => c.contains(name));
+  }
+  function widgetRole(el) {
+    const c = el.classList;
+    return c && c.contains('ui-slider-handle') ? 'slider' : null;
+  }
+
   function isInteractive(el, tag, style, parentPointer) {
     if (handlerAttr(el)) return true;
+    if (dragged(el) || widgetRole(el)) return true;
     if (INTERACTIVE_TAGS.has(tag)) {
       if (tag === 'a') return el.hasAttribute('href') || style.cursor === 'pointer';
       if (tag === 'label') {
@@ -370,7 +386,6 @@
     const role = el.getAttribute('role');
     if (role && INTERACTIVE_ROLES.has(role)) return true;
     if (el.isContentEditable && el.getAttribute('contenteditable') !== null) return true;
-    if (el.getAttribute('draggable') === 'true') return true;
     const ti = el.getAttribute('tabindex');
     if (ti !== null && +ti >= 0) return true;
     // A click handler added with addEventListener leaves no attribute; the pointer cursor is
@@ -397,8 +412,13 @@
   function keyAttrs(el, tag, own) {
     const out = [];
     const add = (k, v, n = 80) => { if (v !== null && v !== undefined && v !== '') out.push(k + '=' + q(clip(String(v), n))); };
-    const role = el.getAttribute('role');
+    const role = el.getAttribute('role') || widgetRole(el);
     if (role) add('role', role);
+    if (role === 'slider' && tag !== 'input') {
+      add('value', el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow'), 40);
+      add('min', el.getAttribute('aria-valuemin'), 20);
+      add('max', el.getAttribute('aria-valuemax'), 20);
+    }
     if (tag === 'input') {
       const t = (el.getAttribute('type') || 'text').toLowerCase();
       if (t !== 'text') add('type', t);
@@ -444,7 +464,7 @@
     const checked = el.getAttribute('aria-checked');
     if (checked === 'true' || checked === 'mixed') out.push(checked === 'true' ? 'checked' : 'mixed');
     if (el.getAttribute('aria-pressed') === 'true') out.push('pressed');
-    if (el.getAttribute('draggable') === 'true') out.push('draggable');
+    if (dragged(el)) out.push('draggable');
     const revealed = state.hover && state.hover.get(el);
     if (revealed) add('hover-reveals', revealed.join('|'));
     if (el.disabled || el.getAttribute('aria-disabled') === 'true') out.push('disabled');
@@ -1530,6 +1550,57 @@
     return { id, count: 1 };
   }
 
+  // The control that shows a hidden text: for each text (a task's quoted words) that no
+  // visible element shows but a hidden one holds, the visible element with an id (from the
+  // last collect) that would show it: the tab or header whose aria-controls or href="#id"
+  // names a container of it, a closed <details>' summary, a tab panel's labelling tab.
+  function reveal(texts, task) {
+    const out = [];
+    const own = norm(task).toLowerCase();  // a page that shows the task itself: not a holder
+    const shown = (el) => el && el.isConnected && visible(el) && el.getAttribute(ID_ATTR);
+    const idOf = (el) => {
+      if (!el) return null;
+      if (shown(el)) return el.getAttribute(ID_ATTR);
+      const inner = list(el.querySelectorAll('[' + ID_ATTR + ']')).find(shown);
+      if (inner) return inner.getAttribute(ID_ATTR);
+      const outer = el.parentElement && el.parentElement.closest('[' + ID_ATTR + ']');
+      return outer && shown(outer) ? outer.getAttribute(ID_ATTR) : null;
+    };
+    const controlOf = (el) => {
+      for (let a = el; a && a !== document.body; a = a.parentElement) {
+        if (a.tagName === 'DETAILS' && !a.open) {
+          const summary = a.querySelector(':scope > summary');
+          if (idOf(summary)) return idOf(summary);
+        }
+        if (a.id) {
+          const esc = CSS.escape(a.id);
+          for (const c of list(document.querySelectorAll('[aria-controls~="' + esc + '"], [href="#' + esc + '"], [data-target="#' + esc + '"], [data-bs-target="#' + esc + '"]'))) {
+            const id = idOf(c);
+            if (id) return id;
+          }
+        }
+        const by = a.getAttribute('aria-labelledby');
+        if (by && (a.getAttribute('role') === 'tabpanel' || a.getAttribute('role') === 'region')) {
+          const id = idOf(document.getElementById(by.split(' ')[0]));
+          if (id) return id;
+        }
+      }
+      return null;
+    };
+    for (const text of texts) {
+      const want = norm(text).toLowerCase();
+      if (!want) continue;
+      const holders = list(document.body.querySelectorAll('*')).filter((el) =>
+        !SKIP.has(el.tagName.toLowerCase()) && norm(el.textContent).toLowerCase().includes(want) &&
+        !(own && norm(el.textContent).toLowerCase().includes(own)));
+      const inner = holders.filter((el) => !holders.some((o) => o !== el && el.contains(o)));
+      if (!inner.length || inner.some((el) => visible(el))) continue;
+      const id = controlOf(inner[0]);
+      if (id) out.push({ text, id });
+    }
+    return out;
+  }
+
   // -- extraction bindings: named CSS selectors found again (DESIGN decision 17) ----------
   // A binding's CSS is what the model wrote; its fingerprint (``BindingFingerprint``) is what
   // that CSS matched when recorded: tag, role, accessible name, test id, stable attributes,
@@ -1843,6 +1914,7 @@
 
   switch (args.op) {
     case 'mark': return mark(args.text || '');
+    case 'reveal': return reveal(args.texts || [], args.task || '');
     case 'resolve': return resolve(args.fp, args.slot, !!args.keep);
     case 'target': return findTarget(args.fp).el || null; // the selector engine's answer
     case 'check': return check(args.check, args.el, args.scope, !!args.vacuous);

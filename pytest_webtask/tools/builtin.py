@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from .meant import select_meant, typed_meant
+from .meant import select_meant, slid_meant, typed_meant
 from .params import (
     WAIT_SECONDS,
     ClickParams,
@@ -26,6 +26,7 @@ from .params import (
     PressParams,
     ScrollParams,
     SelectParams,
+    SlideParams,
     TabParams,
     TypeParams,
     UploadParams,
@@ -78,8 +79,8 @@ class Fill(OnElement):
     @classmethod
     def instead(cls, params: dict[str, Any], state_text: str
                 ) -> tuple[str, dict[str, Any], str] | None:
-        return typed_meant(cls.name, params, state_text, click=Click.name,
-                           fill=Fill.name)
+        return slid_meant(cls.name, params, state_text, slide=Slide.name) \
+            or typed_meant(cls.name, params, state_text, click=Click.name, fill=Fill.name)
 
 
 class Type(OnElement):
@@ -109,7 +110,7 @@ class Select(OnElement):
     def instead(cls, params: dict[str, Any], state_text: str
                 ) -> tuple[str, dict[str, Any], str] | None:
         # "Select AU": a radio button, a checkbox, a menu or a button is no dropdown
-        return select_meant(params, state_text, check=CheckBox.name, click=Click.name,
+        return slid_meant(cls.name, params, state_text, slide=Slide.name) or select_meant(params, state_text, check=CheckBox.name, click=Click.name,
                             select=cls.name)
 
     @classmethod
@@ -118,6 +119,41 @@ class Select(OnElement):
         if isinstance(value, list):  # several options of a list that takes several
             return [f"{c.element()}.select_option([{', '.join(c.expr(str(v)) for v in value)}])"]
         return super().code(c)
+
+
+# What a slider's value is: ARIA's, a range input's, else jQuery UI's own (its handle says
+# nothing); null when none says it. The replay and the exported test read it alike.
+SLIDER_VALUE = """el => {
+  const aria = el.getAttribute('aria-valuenow');
+  if (aria !== null && aria !== '') return Number(aria);
+  if (el.tagName === 'INPUT') return Number(el.value);
+  const host = el.closest('.ui-slider'), $ = window.jQuery;
+  if (host && $ && $.fn && $.fn.slider) return Number($(host).slider('value'));
+  return null;
+}"""
+SLIDE_MAX_KEYS = 1000  # arrow presses a slide may take (a 0-1000 slider, one per step)
+
+
+class Slide(ToolSpec):
+    """A slider moved with the keyboard, as a person using it with keys would: an arrow key
+    at a time until the slider says the value (arrows work on ARIA and jQuery UI sliders
+    alike, whatever their size or orientation)."""
+
+    name = "slide"
+    description = 'Move a slider (role="slider") to a number'
+    params_class = SlideParams
+    shown_by = 'role="slider"'
+
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
+        el, want = c.element(), c.expr(str(c.params["value"]))
+        return [f"slider, want = {el}, float({want})",
+                f"for _ in range({SLIDE_MAX_KEYS}):",
+                f"    now = slider.evaluate({SLIDER_VALUE!r})",
+                "    if now == want:",
+                "        break",
+                '    slider.press("ArrowRight" if now < want else "ArrowLeft")',
+                'assert now == want, f"the slider stays at {now}, not {want}"']
 
 
 class Press(ToolSpec):
@@ -174,14 +210,35 @@ class UncheckBox(OnElement):
     method = "uncheck"
 
 
+def drop_point(source: Mapping[str, Any], target: Mapping[str, Any]) -> dict[str, float]:
+    """Where in ``target``'s box (from its top-left corner) a dragged element is dropped:
+    past its centre, a quarter of its size on, in the direction the drag goes, as a person
+    drops an item to take another's place (a sortable list moves an item once the pointer
+    is past the other's middle; on a drop zone, any point inside it does)."""
+    dx = (target["x"] + target["width"] / 2) - (source["x"] + source["width"] / 2)
+    dy = (target["y"] + target["height"] / 2) - (source["y"] + source["height"] / 2)
+    if abs(dy) >= abs(dx):
+        return {"x": target["width"] / 2, "y": target["height"] * (0.75 if dy > 0 else 0.25)}
+    return {"x": target["width"] * (0.75 if dx > 0 else 0.25), "y": target["height"] / 2}
+
+
 class Drag(ToolSpec):
     name = "drag"
-    description = "Drag an element and drop it on another element"
+    description = "Drag an element and drop it on another element (or in its place)"
     params_class = DragParams
 
     @classmethod
     def code(cls, c: Code) -> list[str]:
-        return [f"{c.element()}.drag_to({c.drop_target()})"]
+        # drop_point's rule, written out: the exported test needs no pytest-webtask
+        return [f"source, target = {c.element()}, {c.drop_target()}",
+                "a, b = source.bounding_box(), target.bounding_box()",
+                "assert a is not None and b is not None",
+                'dx = b["x"] + b["width"] / 2 - a["x"] - a["width"] / 2',
+                'dy = b["y"] + b["height"] / 2 - a["y"] - a["height"] / 2',
+                'at = ({"x": b["width"] / 2, "y": b["height"] * (0.75 if dy > 0 else 0.25)} '
+                'if abs(dy) >= abs(dx) else '
+                '{"x": b["width"] * (0.75 if dx > 0 else 0.25), "y": b["height"] / 2})',
+                "source.drag_to(target, target_position=at)"]
 
 
 class Point(ToolSpec):
@@ -295,7 +352,7 @@ class Find(ToolSpec):
 
 BUILT_IN: dict[str, type[ToolSpec]] = {tool.name: tool for tool in (
     Navigate, Click, Fill, Type, Select, Press, Scroll, Hover, DoubleClick, CheckBox, UncheckBox,
-    Drag, GoBack, Wait, AnswerDialog, SwitchTab, CloseTab, Find, Upload, Point)}
+    Drag, GoBack, Wait, AnswerDialog, SwitchTab, CloseTab, Find, Upload, Point, Slide)}
 
 
 def tool_spec(name: str, plugins: Mapping[str, type[ToolSpec]] | None = None

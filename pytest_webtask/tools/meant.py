@@ -135,6 +135,25 @@ def select_meant(params: dict[str, Any], state_text: str, *, check: str, click: 
                f"{found[0].id} inside it says {value!r}.")
 
 
+def slid_meant(tool: str, params: dict[str, Any], state_text: str, *, slide: str
+               ) -> tuple[str, dict[str, Any], str] | None:
+    """A ``fill`` or ``select`` of a number on a slider (``role="slider"``: jQuery UI's
+    handle, an ARIA slider; not an ``input type=range``, which fill sets) meant to move it
+    there; None otherwise."""
+    target_id, value = params.get("element_id"), params.get("value")
+    if not isinstance(value, str) or not _NUMBER.fullmatch(value.strip()):
+        return None
+    target = next((line for line in read_lines(state_text) if line.id == target_id), None)
+    if target is None or target.tag == "input" or target.attrs.get("role") != "slider":
+        return None
+    return slide, {"element_id": target.id, "value": value.strip()}, (
+        f"{tool} {value!r} on {target.id} ran as {slide} {value.strip()!r}: {target.id} is a "
+        "slider.")
+
+
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
 def typed_meant(tool: str, params: dict[str, Any], state_text: str, *, click: str,
                 fill: str) -> tuple[str, dict[str, Any], str] | None:
     """A ``fill`` or ``type`` into a button or a link ("type Submit into button-0") meant

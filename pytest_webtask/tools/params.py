@@ -40,6 +40,11 @@ class SelectParams(ToolParams):
     value: str | list[str] = Field(description="Option to choose: its visible text or its value")
 
 
+class SlideParams(ToolParams):
+    element_id: str = Field(description="Element ID of the slider")
+    value: str = Field(description="The number to move it to")
+
+
 class PressParams(ToolParams):
     key: str = Field(description="Key or combination to press, e.g. Enter, Escape, ArrowDown, "
                      "Control+A, Shift+Tab")

@@ -57,6 +57,8 @@ class ToolSpec:
     url_param: ClassVar[str | None] = None
     # The open tabs the tool needs to be offered: a tab tool is no use with one tab.
     tabs_needed: ClassVar[int] = 1
+    # Offered only on a page whose state holds this text (``slide``: a slider's line).
+    shown_by: ClassVar[str | None] = None
     # (parameter, page-state attribute): on a target whose line has that attribute (a
     # dropdown's ``options="S|M|L"``), the parameter is one of its ``|``-separated items, and
     # a reply schema offers only those (a small model chose "S" where the one size is

@@ -26,7 +26,7 @@ from ...tools.meant import choice_values
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change, page_key, plain_line
-from ..hints import hint, named_buttons, sending_forms
+from ..hints import absent_texts, hidden_lines, hint, named_buttons, sending_forms
 from ..loops import FutileRepeat, RepeatedFailure
 from ..models import ProposalResult, Step, TaskResult
 from ..parsing import ProposalModel, proposal_from, show
@@ -76,6 +76,7 @@ class Proposer:
         self.undo: int | None = None
         self.undid: set[int] = set()  # the steps that undid the one before them
         self.undoing: list[tuple[tuple[str, list[str]], set[tuple[str, str]]]] = []
+        self.hidden = ""  # what shows the task's quoted texts that are hidden now
 
     def build_context(self, *, done: bool = True, give_up: bool | None = None
                             ) -> ModelRequest:
@@ -93,6 +94,11 @@ class Proposer:
         self.seen = state
         if self.start is None:
             self.start = state
+        # a quoted text the page holds only where it is hidden (another tab, a closed
+        # section): the control that shows it is named after the hint lines
+        phrase = checked_statement(self.task.task) or self.task.task
+        self.hidden = hidden_lines(self.browser.revealers(
+            absent_texts(state.text, phrase), phrase), state.text) if state is not None else ""
         system = get_prompt("agent/proposer", "proposer_system")
         if self.browser.screenshot:  # a model that sees the page may cite pictures
             system += "\n" + get_prompt("agent/proposer", "visual_evidence")
@@ -117,7 +123,10 @@ class Proposer:
         # a tab tool is not offered while one tab is open: "tab" in a task is most often a
         # tab widget on the page, which a small model would otherwise switch_tab to
         tabs = len(self.browser.page.context.pages)
-        tools = [t for t in self.tools.tools() if getattr(t, "tabs_needed", 1) <= tabs]
+        # nor a tool for a kind of element the page does not have (slide: a slider)
+        shown = state.text if state is not None else ""
+        tools = [t for t in self.tools.tools() if getattr(t, "tabs_needed", 1) <= tabs
+                 and (getattr(t, "shown_by", None) or "") in shown]
         offered = [(t.name, t.params_class) for t in tools]
         # a parameter whose values the page lists (a dropdown's options) is one of them
         choices = {t.name: (spec[0], choice_values(state.text, spec[1])) for t in tools
@@ -152,6 +161,8 @@ class Proposer:
         its words."""
         statement = checked_statement(self.task.task)
         lines = hint(state.text, statement or self.task.task) if state is not None else ""
+        if self.hidden:
+            lines = f"{lines}\n{self.hidden}" if lines else self.hidden
         if statement is not None and (last is None or last.change is None):
             return Block(get_prompt("agent/proposer", "check_question").format(
                 statement=statement, lines=lines))

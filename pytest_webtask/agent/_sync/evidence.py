@@ -20,6 +20,7 @@ from ...browser._sync.llm_browser import LLMBrowser
 from ...browser._sync.pictures import check_box, stable_picture
 from ...browser.script import COLLECTOR_JS
 from ...errors import BrowserError
+from ...tools.meant import inside, read_lines
 from ..models import Evidence
 from ..parsing import EvidenceSpec, as_spec
 
@@ -43,8 +44,36 @@ def resolve_evidence(browser: LLMBrowser, cited: list[Any],
                 continue
         spec = as_spec(item, ids)
         label = item if isinstance(item, str) else spec.describe()
-        out.append(_resolve(browser, spec, label, ids, sub))
+        ev = _resolve(browser, spec, label, ids, sub)
+        field = _field_showing(snapshot.text, spec) if not ev.found and snapshot else None
+        if field is not None:
+            # "Jackets" cited as a text where only a dropdown shows it (its chosen option
+            # is no visible text): the claim is that dropdown's value
+            as_value = _resolve(browser, spec.model_copy(
+                update={"element": field, "within": None}), label, ids, sub)
+            ev = as_value if as_value.found else ev
+        out.append(ev)
     return out
+
+
+def _field_showing(state_text: str, spec: EvidenceSpec) -> str | None:
+    """The one dropdown or field (inside the claim's container, if it names one) whose
+    chosen option or value is the text a text claim cites, case aside; None when no
+    field or several do."""
+    if spec.expect != "text" or spec.element is not None or not spec.text:
+        return None
+    lines = read_lines(state_text)
+    scope = lines
+    if spec.within is not None:
+        container = next((line for line in lines if line.id == spec.within), None)
+        if container is None:
+            return None
+        scope = inside(lines, container)
+    want = " ".join(spec.text.split()).casefold()
+    found = [line.id for line in scope if line.tag in ("select", "input", "textarea")
+             and want in (" ".join(line.attrs.get(k, "").split()).casefold()
+                          for k in ("selected", "value"))]
+    return found[0] if len(found) == 1 else None
 
 
 def _resolve(browser: LLMBrowser, spec: EvidenceSpec, label: str, ids: set[str],

@@ -192,6 +192,20 @@ class AsyncLLMBrowser:
         self.snapshot.elements[data["id"]] = []
         return str(data["id"])
 
+    async def revealers(self, texts: list[str], task: str = "") -> list[tuple[str, str]]:
+        """For each of ``texts`` that only hidden elements hold, the id (of the last
+        reading) of the visible control that shows it: (text, id) pairs. An element that
+        holds ``task`` (a page showing its own instructions) holds none of them."""
+        if not texts or self.snapshot is None:
+            return []
+        try:
+            found = await self.page.evaluate(COLLECTOR_JS, {"op": "reveal", "texts": texts,
+                                                                  "task": task})
+        except PlaywrightError:
+            return []  # navigating: the next reading asks again
+        return [(str(f["text"]), str(f["id"])) for f in found
+                if f["id"] in self.snapshot.elements]
+
     def locator(self, element_id: str) -> Locator:
         """The locator of an element id from the last reading."""
         if self.snapshot is None or element_id not in self.snapshot.elements:

@@ -12,6 +12,8 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from ...types import ExecutionResult
 from ..builtin import (
+    SLIDE_MAX_KEYS,
+    SLIDER_VALUE,
     CheckBox,
     Click,
     DoubleClick,
@@ -22,9 +24,11 @@ from ..builtin import (
     Press,
     Scroll,
     Select,
+    Slide,
     Type,
     UncheckBox,
     Upload,
+    drop_point,
 )
 from .browser_tools import AsyncScene, AsyncTool
 
@@ -139,8 +143,46 @@ class AsyncDragTool(Drag, AsyncElementTool):
     async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
         if scene.to_locator is None:
             return "drag needs a to_element_id to drop on."
-        await el.drag_to(scene.to_locator, timeout=scene.timeout_ms)
+        target = scene.to_locator
+        await el.scroll_into_view_if_needed(timeout=scene.timeout_ms)
+        source_box = await el.bounding_box(timeout=scene.timeout_ms)
+        target_box = await target.bounding_box(timeout=scene.timeout_ms)
+        at = drop_point(source_box, target_box) if source_box and target_box else None
+        await el.drag_to(target, target_position=at, timeout=scene.timeout_ms)  # type: ignore[arg-type]
         return None
+
+
+class AsyncSlideTool(Slide, AsyncElementTool):
+    @classmethod
+    async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
+        """Arrow keys on the slider, one at a time, until it says the value; it fails as
+        soon as a key does not move it (an end, a disabled slider) or one steps over it."""
+        text = _value(params, scene)
+        try:
+            want = float(text)
+        except ValueError:
+            return f"slide takes a number, not {text!r}."
+        now = await el.evaluate(SLIDER_VALUE, timeout=scene.timeout_ms)
+        if now is None:
+            return ("this slider does not say its value (no aria-valuenow): press ArrowRight "
+                    "or ArrowLeft on it and read the value the page shows.")
+        start = now
+        for _ in range(SLIDE_MAX_KEYS):
+            if now == want:
+                return None
+            key = "ArrowRight" if now < want else "ArrowLeft"
+            await el.press(key, timeout=scene.timeout_ms)
+            before, now = now, await el.evaluate(SLIDER_VALUE, timeout=scene.timeout_ms)
+            if now == before:
+                return f"the slider stops at {_number(now)}: it does not reach {text}."
+            if (before < want) != (now < want) and now != want:
+                return (f"the slider steps from {_number(before)} to {_number(now)}: it has "
+                        f"no {text}.")
+        return f"the slider went from {_number(start)} to {_number(now)}, not to {text}."
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 class AsyncPointTool(Point, AsyncElementTool):

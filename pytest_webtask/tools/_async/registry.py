@@ -25,6 +25,7 @@ from .element_tools import (
     AsyncFillTool,
     AsyncHoverTool,
     AsyncPointTool,
+    AsyncSlideTool,
     AsyncPressTool,
     AsyncScrollTool,
     AsyncSelectTool,
@@ -47,7 +48,7 @@ BROWSER_TOOLS: tuple[type[AsyncTool], ...] = (
     AsyncNavigateTool, AsyncClickTool, AsyncFillTool, AsyncTypeTool, AsyncSelectTool,
     AsyncPressTool, AsyncScrollTool, AsyncHoverTool, AsyncDoubleClickTool, AsyncCheckBoxTool,
     AsyncUncheckBoxTool, AsyncDragTool, AsyncGoBackTool, AsyncWaitTool, AsyncDialogTool,
-    AsyncSwitchTabTool, AsyncCloseTabTool, AsyncFindTool,
+    AsyncSwitchTabTool, AsyncCloseTabTool, AsyncFindTool, AsyncSlideTool,
 )
 # Offered only to a model that sees screenshots: it picks the point from the picture.
 PICTURE_TOOLS: tuple[type[AsyncTool], ...] = (AsyncPointTool,)

@@ -26,6 +26,7 @@ from .element_tools import (
     FillTool,
     HoverTool,
     PointTool,
+    SlideTool,
     PressTool,
     ScrollTool,
     SelectTool,
@@ -48,7 +49,7 @@ BROWSER_TOOLS: tuple[type[Tool], ...] = (
     NavigateTool, ClickTool, FillTool, TypeTool, SelectTool,
     PressTool, ScrollTool, HoverTool, DoubleClickTool, CheckBoxTool,
     UncheckBoxTool, DragTool, GoBackTool, WaitTool, DialogTool,
-    SwitchTabTool, CloseTabTool, FindTool,
+    SwitchTabTool, CloseTabTool, FindTool, SlideTool,
 )
 # Offered only to a model that sees screenshots: it picks the point from the picture.
 PICTURE_TOOLS: tuple[type[Tool], ...] = (PointTool,)

@@ -1,0 +1,216 @@
+"""Widgets a small model could not reach (issue 35, MiniWoB++'s failures read as a user's):
+a slider moved to a number (``slide``, reached by the ``fill`` or ``select`` a model writes),
+a sortable list's items, a quoted text that only another tab or a closed section holds, a
+collapsed section a task asks to expand, and a dropdown's chosen option cited as a text.
+Real Chromium, ScriptedLLM; each recorded way has the page variant where its replay fails."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from playwright.sync_api import Page
+
+from pytest_webtask import Agent
+from pytest_webtask.agent.hints import absent_texts, hidden_lines, hint, quoted_texts
+from pytest_webtask.llm.request import ModelRequest
+from pytest_webtask.testing import ScriptedLLM, open_webtask
+from pytest_webtask.tools.builtin import Slide
+from tests.server import LocalServer
+
+# An ARIA slider (keys move it by its step); "?coarse" steps by 7, "?stuck" ignores keys.
+SLIDER = """<!doctype html><html><body>
+<span id="lab">Volume</span>
+<div id="s" role="slider" tabindex="0" aria-labelledby="lab" aria-valuemin="0"
+     aria-valuemax="100" aria-valuenow="50" style="width:200px;height:20px;background:#ccc"></div>
+<p>Volume: <output id="out">50</output></p>
+<script>
+const q = location.search, step = q.includes('coarse') ? 7 : 1, s = document.getElementById('s');
+s.addEventListener('keydown', (e) => {
+  if (q.includes('stuck')) return;
+  let v = +s.getAttribute('aria-valuenow');
+  if (e.key === 'ArrowRight' || e.key === 'ArrowUp') v = Math.min(100, v + step);
+  else if (e.key === 'ArrowLeft' || e.key === 'ArrowDown') v = Math.max(0, v - step);
+  else return;
+  e.preventDefault();
+  s.setAttribute('aria-valuenow', v);
+  document.getElementById('out').textContent = v;
+});
+</script></body></html>"""
+
+TABS = """<!doctype html><html><body>
+<div role="tablist">
+  <button role="tab" aria-controls="p1" aria-selected="true" onclick="show(1)">General</button>
+  <button role="tab" aria-controls="p2" onclick="show(2)">Billing</button>
+</div>
+<div id="p1" role="tabpanel"><a href="#x">Profile</a></div>
+<div id="p2" role="tabpanel" hidden><a href="#y">Invoices</a></div>
+<details><summary>More</summary><a href="#z">Archive</a></details>
+<script>function show(n) {
+  for (const k of [1, 2]) document.getElementById('p' + k).hidden = k !== n;
+}</script>
+</body></html>"""
+
+FILTER = """<!doctype html><html><body>
+<section><form action="/filter"><select name="c"><option>All</option><option>Jackets</option>
+<option>Shirts</option></select><button>Apply</button></form>
+<ul><li>Green Field Jacket</li></ul></section>
+<script>const c = new URLSearchParams(location.search).get('c');
+if (c) document.querySelector('select').value = c;</script></body></html>"""
+
+
+def _steps(recipe: Path) -> list[dict[str, Any]]:
+    return yaml.safe_load(recipe.read_text())["steps"]  # type: ignore[no-any-return]
+
+
+def _fill(value: str) -> dict[str, Any]:
+    return {"complete": False, "message": "m", "actions": [
+        {"tool": "fill", "parameters": {"element_id": "div-0", "value": value}}]}
+
+
+def _done(text: str) -> dict[str, Any]:
+    return {"complete": True, "message": "set", "evidence": [{"expect": "text", "text": text}]}
+
+
+def test_a_fill_on_a_slider_moves_it_by_keys_and_the_recipe_replays(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    server.pages["/slider"] = SLIDER
+    recipe = tmp_path / "slider.yaml"
+    llm = ScriptedLLM([_fill("30"), _done("Volume: 30")])
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/slider")
+        task.do("set the volume to 30")
+    assert page.locator("#s").get_attribute("aria-valuenow") == "30"
+    assert 'div-0 (role="slider" value="50" min="0" max="100" label="Volume")' in llm.prompts[0]
+    assert len(llm.prompts) == 2, llm.prompts
+    assert "ran as slide '30': div-0 is a slider" in llm.prompts[1]
+    action = _steps(recipe)[0]["actions"][0]
+    assert (action["tool"], action["params"]) == ("slide", {"value": "30"})
+    assert action["target"]["role"] == "slider"
+
+    # replayed with no model, from 50 again
+    with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+        task.goto("/slider")
+        task.do("set the volume to 30")
+    assert page.locator("#out").inner_text() == "30"
+
+    # a slider that steps over the value, or does not move, fails the replay, saying so
+    for variant, said in (("coarse", "the slider steps from 36 to 29: it has no 30"),
+                          ("stuck", "the slider stops at 50: it does not reach 30")):
+        with pytest.raises(pytest.fail.Exception) as failed:
+            with open_webtask(page, recipe, "replay", base_url=server.url,
+                              timeout=1.5) as task:
+                task.goto(f"/slider?{variant}")
+                task.do("set the volume to 30")
+        assert said in str(failed.value), str(failed.value)
+
+
+def test_slide_is_offered_only_on_a_page_with_a_slider(page: Page, server: LocalServer) -> None:
+    server.pages["/slider"] = SLIDER
+    server.pages["/tabs"] = TABS
+    schemas: list[str] = []
+
+    def reply(context: ModelRequest) -> dict[str, Any]:
+        schemas.append(json.dumps(context.response_schema))
+        return {"complete": False, "impossible": True, "message": "stop"}
+
+    offered = []
+    for path in ("/slider", "/tabs"):
+        page.goto(server.url + path)
+        Agent(page, ScriptedLLM(reply)).execute("set the volume to 30")
+        offered.append(all('"slide"' in schema for schema in schemas))
+        schemas.clear()
+    assert offered == [True, False]
+
+
+def test_the_exported_slide_moves_the_slider_and_fails_where_it_cannot(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/slider"] = SLIDER
+
+    class Code:
+        params = {"value": "42"}
+
+        def element(self) -> str:
+            return "page.get_by_role('slider', name='Volume')"
+
+        def expr(self, text: str) -> str:
+            return repr(text)
+
+    code = "\n".join(Slide.code(Code()))  # type: ignore[arg-type]
+    page.goto(server.url + "/slider")
+    exec(code, {"page": page})
+    assert page.locator("#out").inner_text() == "42"
+    page.goto(server.url + "/slider?stuck")
+    with pytest.raises(AssertionError, match="the slider stays at 50, not 42.0"):
+        exec(code, {"page": page})
+
+
+def test_a_quoted_text_only_a_hidden_tab_holds_names_the_tab_that_shows_it(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/tabs"] = TABS
+    page.goto(server.url + "/tabs")
+    click_billing = {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": "button-1"}}]}
+    click_invoices = {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": "a-0"}}]}
+    llm = ScriptedLLM([click_billing, click_invoices]
+                      + [{"complete": False, "impossible": True, "message": "stop"}] * 6)
+    Agent(page, llm).execute('open "Invoices" and then the "Archive" and "Profile" links')
+    first = llm.prompts[0]
+    assert '"Invoices" is on the page but hidden now: button-1 "Billing" shows it.' in first
+    assert '"Archive" is on the page but hidden now: summary-0 "More" shows it.' in first
+    assert '"Profile" is on the page' not in first  # it is shown: nothing to say
+    # once the tab is open, the text is in the page state itself
+    assert '"Invoices" is on the page' not in llm.prompts[1]
+    assert 'a-0 (href="#y") "Invoices"' in llm.prompts[1]
+    assert '"Profile" is on the page but hidden now: button-0 "General" shows it.' \
+        in llm.prompts[1]
+
+
+def test_quoted_texts_and_the_ones_the_page_state_lacks() -> None:
+    task = 'click on the link "aliquet" and “Next”, not \'Back\''
+    assert quoted_texts(task) == ["aliquet", "Next", "Back"]
+    state = f'- "{task}"\n- a-0 "Back"'  # a page that shows the task itself
+    assert absent_texts(state, task) == ["aliquet", "Next"]
+    assert hidden_lines([("aliquet", "li-1")], '- li-1 (role="tab" label="Tab #2")') == \
+        '"aliquet" is on the page but hidden now: li-1 "Tab #2" shows it.'
+
+
+def test_a_task_to_expand_ranks_what_is_collapsed() -> None:
+    state = ('- h3-0 (role="tab" expanded="false") "Section #2"\n'
+             '- h3-1 (role="tab" expanded="true") "Section #3"\n'
+             '- div-0 "Words"')
+    assert hint(state, "Expand the section below") == (
+        "Lines of the page state above that hold words of it:\n"
+        '  h3-0 (role="tab" expanded="false") "Section #2"')
+    assert "h3-0" not in hint(state, "Read the words")
+
+
+def test_a_dropdowns_chosen_option_cited_as_a_text_is_its_value(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/filter"] = FILTER
+    page.goto(server.url + "/filter")
+    choose = {"complete": False, "message": "m", "actions": [
+        {"tool": "select", "parameters": {"element_id": "select-0", "value": "Jackets"}},
+        {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+    cited = {"complete": True, "message": "filtered", "evidence": [
+        {"expect": "text", "text": "Jackets", "within": "section-0"}]}
+    result = Agent(page, ScriptedLLM([choose, cited]), require_evidence=True).execute(
+        "show only the Jackets")
+    assert result.completed, result.message
+    claim = result.steps[-1].evidence[0]
+    assert claim.found and claim.spec is not None
+    assert (claim.spec.expect, claim.spec.element, claim.spec.value) == (
+        "value", "select-0", "Jackets")
+
+    # a text no field and no visible text shows is still refused
+    page.goto(server.url + "/filter")
+    wrong = {"complete": True, "message": "filtered", "evidence": [
+        {"expect": "text", "text": "Coats", "within": "section-0"}]}
+    llm = ScriptedLLM([choose, wrong, {"complete": False, "impossible": True, "message": "no"}])
+    result = Agent(page, llm, require_evidence=True).execute("show only the Jackets")
+    assert not result.completed
+    assert "Coats" in llm.prompts[2]
