@@ -110,7 +110,8 @@ class Select(OnElement):
     def instead(cls, params: dict[str, Any], state_text: str
                 ) -> tuple[str, dict[str, Any], str] | None:
         # "Select AU": a radio button, a checkbox, a menu or a button is no dropdown
-        return slid_meant(cls.name, params, state_text, slide=Slide.name) or select_meant(params, state_text, check=CheckBox.name, click=Click.name,
+        return slid_meant(cls.name, params, state_text, slide=Slide.name) \
+            or select_meant(params, state_text, check=CheckBox.name, click=Click.name,
                             select=cls.name)
 
     @classmethod
