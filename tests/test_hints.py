@@ -130,3 +130,7 @@ def test_a_field_line_names_the_button_that_sends_its_form() -> None:
                           '"Clear"', "the query") == ['input-0 (name="query") (in form-0)']
     assert "sends" not in matching_lines('- input-0 (name="query")\n- button-0 "Go"',
                                          "query")[0]
+    # a statement to check sends nothing: its lines name no sending button
+    assert matching_lines(STATE, "search the products", senders=False)[0] == (
+        'input-0 (type="search" name="q" aria-label="Search products") (in section-0 > form-0)')
+    assert "sends" not in hint(STATE, "the Search products field is empty", senders=False)

@@ -41,7 +41,8 @@ def task_words(phrase: str) -> list[str]:
     return words
 
 
-def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES) -> list[str]:
+def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES, *,
+                   senders: bool = True) -> list[str]:
     """Up to ``limit`` lines of a page state's element tree that hold words of ``phrase``,
     those holding the most first (a word written as in the phrase counts a little more),
     in page order among equals, none holding less than half what the best holds; each
@@ -83,7 +84,7 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES) -> list
                 if controls:
                     shown += f"; {holder[1]} holds {', '.join(controls)}"
             form = next((p for p in reversed(parents) if p[1].startswith("form-")), None)
-            if form is not None and head.split("-")[0] in FIELDS:
+            if senders and form is not None and head.split("-")[0] in FIELDS:
                 # a field: nothing happens until its form is sent, and by which button
                 buttons = _senders(rows, form[2])
                 if buttons:
@@ -149,13 +150,15 @@ def _short(head: str, said: str) -> str:
     return f"{head} ({_cut(name, 40)})" if name else head
 
 
-def hint(state_text: str, phrase: str) -> str:
+def hint(state_text: str, phrase: str, *, senders: bool = True) -> str:
     """The block said after the page state: the lines that hold words of ``phrase``, or
-    that none does."""
+    that none does. Without ``senders``, a field's line does not name the button that sends
+    its form (a statement to check sends nothing: a small model read "button-0 sends
+    form-0" beside the Password field a statement asked about, and called it false)."""
     words = task_words(phrase)
     if not words and not _EXPAND.search(phrase):
         return ""
-    lines = matching_lines(state_text, phrase)
+    lines = matching_lines(state_text, phrase, senders=senders)
     if not lines:
         return ("No line of the page state above holds any of these words: "
                 + ", ".join(words) + ".")

@@ -159,7 +159,8 @@ class AsyncProposer:
         (for a check, is its statement true)? After the task, the page-state lines that hold
         its words."""
         statement = checked_statement(self.task.task)
-        lines = hint(state.text, statement or self.task.task) if state is not None else ""
+        lines = hint(state.text, statement or self.task.task, senders=statement is None) \
+            if state is not None else ""
         if self.hidden:
             lines = f"{lines}\n{self.hidden}" if lines else self.hidden
         if statement is not None and (last is None or last.change is None):
