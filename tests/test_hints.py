@@ -134,3 +134,12 @@ def test_a_field_line_names_the_button_that_sends_its_form() -> None:
     assert matching_lines(STATE, "search the products", senders=False)[0] == (
         'input-0 (type="search" name="q" aria-label="Search products") (in section-0 > form-0)')
     assert "sends" not in hint(STATE, "the Search products field is empty", senders=False)
+
+
+def test_a_line_showing_the_task_itself_is_no_hint() -> None:
+    # MiniWoB++ pages show their instruction: that line would outrank the field and button
+    task = "Enter 05/20/2010 as the date and hit submit."
+    state = f'- "{task}"\n- input-0 (type="date")\n- button-0 "Submit"'
+    assert matching_lines(state, task) == ['input-0 (type="date")', 'button-0 "Submit"']
+    # a short task is not looked for inside lines: "Submit" is a line of its own
+    assert matching_lines('- button-0 "Submit"', "Submit") == ['button-0 "Submit"']

@@ -54,6 +54,7 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES, *,
     if not words and not expanding:
         return []
     patterns = [re.compile(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])") for w in words]
+    own = " ".join(phrase.split()).lower() if len(phrase) >= 20 else ""
     exact = [w for w in (raw.strip(".,'’-") for raw in _WORD.findall(phrase))
              if w.lower() in words and w != w.lower()]
     rows = []  # (depth, head, content) of each element line
@@ -69,6 +70,8 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES, *,
         if _ID.match(head):
             parents.append((depth, head, index))
         lowered = said.lower()
+        if own and own in " ".join(content.lower().replace('\\"', '"').split()):
+            continue  # the page showing the task itself says nothing of where to act
         score = sum(2 for p in patterns if p.search(lowered))
         # a word as the task writes it ("Eget", not "eget") ranks first
         score += sum(1 for w in exact if w in said)

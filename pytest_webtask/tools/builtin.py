@@ -64,7 +64,7 @@ class Navigate(ToolSpec):
 
 class Click(OnElement):
     name = "click"
-    description = "Click an element"
+    description = "Click an element (also to focus a field)"
     params_class = ClickParams
     method = "click"
 
