@@ -216,10 +216,10 @@ MONTHS = ["January", "February", "March", "April", "May", "June", "July", "Augus
 
 
 def choose_date(q: str, els: list[Element], page: str = "") -> list[dict[str, Any]]:
-    """The calendar's Prev/Next links have no element id (an ``a`` without href), so the
-    month is changed from the keyboard: jQuery UI's datepicker takes PageUp/PageDown."""
+    """The month is changed from the keyboard: jQuery UI's datepicker takes PageUp and
+    PageDown (its Prev link has an id, its disabled Next does not)."""
     m = re.search(r"(\d\d)/(\d\d)/(\d{4})", q)
-    shown = re.search(r'"Prev Next (\w+) (\d{4})"', page)
+    shown = re.search(r'"(?:Prev )?(?:Next )?(' + "|".join(MONTHS) + r') (\d{4})"', page)
     assert m is not None
     if shown is None:
         return [act("click", element_id=_inputs(els)[0].id)]

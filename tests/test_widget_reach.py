@@ -15,7 +15,13 @@ import yaml
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
-from pytest_webtask.agent.hints import absent_texts, hidden_lines, hint, quoted_texts
+from pytest_webtask.agent.hints import (
+    absent_texts,
+    calendar_lines,
+    hidden_lines,
+    hint,
+    quoted_texts,
+)
 from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.testing import ScriptedLLM, open_webtask
 from pytest_webtask.tools.builtin import Slide
@@ -214,3 +220,53 @@ def test_a_dropdowns_chosen_option_cited_as_a_text_is_its_value(
     result = Agent(page, llm, require_evidence=True).execute("show only the Jackets")
     assert not result.completed
     assert "Coats" in llm.prompts[2]
+
+
+PICKER = """<!doctype html><html><body>
+<input id="d" readonly value="">
+<div id="cal"><a data-handler="prev" data-event="click" title="Prev">Prev</a>
+<span>December 2016</span>
+<table><tr><td></td><td data-handler="selectDay" data-event="click"><a href="#">1</a></td>
+<td data-handler="selectDay" data-event="click"><a href="#">2</a></td></tr></table></div>
+<button onclick="document.getElementById('out').textContent = 'sent ' +
+  document.getElementById('d').value">Submit</button><p id="out"></p>
+<script>document.querySelectorAll('td a').forEach((a) => a.addEventListener('click', (e) => {
+  e.preventDefault(); document.getElementById('d').value = '12/0' + a.textContent + '/2016';
+}));</script></body></html>"""
+
+
+def test_a_read_only_field_refuses_typing_and_a_calendar_names_the_day(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/picker"] = PICKER
+    page.goto(server.url + "/picker")
+    typed = {"complete": False, "message": "m", "actions": [
+        {"tool": "type", "parameters": {"element_id": "input-0", "value": "12/02/2016"}}]}
+    picked = {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": "a-2"}},
+        {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+    llm = ScriptedLLM([typed, picked, {"complete": True, "message": "sent", "evidence": [
+        {"expect": "text", "text": "sent 12/02/2016"}]}])
+    result = Agent(page, llm).execute("Select 12/02/2016 as the date and hit submit.")
+    assert result.completed, result.message
+    first, second = llm.prompts[0], llm.prompts[1]
+    assert "input-0 (readonly)" in first
+    # jQuery UI's Prev gets an id; a day's cell holding a link does not, its link does
+    assert 'a-0 (title="Prev") "Prev"' in first and "td-" not in first
+    assert ('12/02/2016 is December 2, 2016: the calendar shows December 2016, and a-2 "2" '
+            "is that day.") in first
+    step = result.steps[0]
+    assert not step.executions[0].success
+    assert "the field is read-only, typing changes nothing" in (step.executions[0].error or "")
+    assert "read-only" in second
+    assert page.locator("#out").inner_text() == "sent 12/02/2016"
+
+
+def test_a_calendar_of_another_month_is_named_with_the_control_that_changes_it() -> None:
+    state = ('- a-0 (title="Prev") "Prev"\n- a-1 (title="Next") "Next"\n- "March 2016"\n'
+             '- table-0\n  - tr\n    - td > a-2 (href="#") "1"')
+    said = calendar_lines(state, "Pick 01/14/2016 and submit")
+    assert said == ('01/14/2016 is a day of January 2016; the calendar shows March 2016: '
+                    'a-0 "Prev" changes the month (2 times to January 2016).')
+    assert "a-1" in calendar_lines(state, "Pick May 3, 2016")
+    assert calendar_lines(state, "Pick the first day") == ""  # no date: nothing to say
+    assert calendar_lines('- input-0 (type="date")', "Pick 01/14/2016") == ""  # no calendar

@@ -11,9 +11,10 @@ containers with an id (which article an "Add to cart" button is in), what a clai
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from ..browser.page_state import state_lines
-from ..tools.meant import ancestors, inside, read_lines
+from ..tools.meant import ancestors, field_format, inside, read_lines
 
 MAX_LINES = 5
 MAX_LINE = 200
@@ -28,6 +29,7 @@ click select choose enter type fill press open go find check make set use hit bu
 field box text list item items element section value named called""".split())
 
 _ID = re.compile(r"^[a-z][a-z0-9]*-\d+$")
+_IDS = re.compile(r"(?<![\w-])[a-z][a-z0-9]*-\d+(?![\w-])")
 _WORD = re.compile(r"[A-Za-z0-9$][A-Za-z0-9$.,'’-]*")
 
 
@@ -69,7 +71,7 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES, *,
         holder = parents[-1] if parents else None
         if _ID.match(head):
             parents.append((depth, head, index))
-        lowered = said.lower()
+        lowered = _IDS.sub(" ", said.lower())  # "td > a-12": no id is a word of the page
         if own and own in " ".join(content.lower().replace('\\"', '"').split()):
             continue  # the page showing the task itself says nothing of where to act
         score = sum(2 for p in patterns if p.search(lowered))
@@ -199,6 +201,58 @@ def hidden_lines(revealed: list[tuple[str, str]], state_text: str) -> str:
         name = f'{element_id} "{said_as}"' if said_as else element_id
         said.append(f'"{text}" is on the page but hidden now: {name} shows it.')
     return "\n".join(said)
+
+
+_DATE_WORDS = re.compile(r"\b(?:\d{1,2}/\d{1,2}/\d{2,4}|\d{4}-\d{2}-\d{2}|"
+                         r"[A-Z][a-z]+ \d{1,2}, \d{4})\b")
+_DAY = re.compile(r'^\s*- (?:\S+ > )*(?P<id>[a-z][a-z0-9]*-\d+)(?: \(.*\))? '
+                  r'"(?P<day>\d{1,2})"\s*$')
+
+
+def calendar_lines(state_text: str, task: str) -> str:
+    """For each date ``task`` writes ("12/02/2016"), when the page shows a calendar (a
+    month's name and year, its days below): the element of that day when the calendar
+    shows its month, else which month it shows. A small model looked for "12/02/2016"
+    on a date picker's page and clicked the table."""
+    rows = state_text.splitlines()
+    said = []
+    for raw in dict.fromkeys(_DATE_WORDS.findall(task)):
+        written = field_format("date", raw)
+        if written is None:
+            continue
+        day = datetime.strptime(written, "%Y-%m-%d")
+        month = day.strftime("%B %Y")
+        shown = [i for i, row in enumerate(rows) if _MONTH_YEAR.search(row)
+                 and not _DATE_WORDS.search(row)]
+        if not shown:
+            continue
+        here = next((i for i in shown if month in rows[i]), None)
+        if here is None:
+            showing = _MONTH_YEAR.search(rows[shown[0]])
+            assert showing is not None
+            at = datetime.strptime(showing.group(0), "%B %Y")
+            months = (day.year - at.year) * 12 + day.month - at.month
+            way = "Next" if months > 0 else "Prev"
+            control = next((f'{line.id} "{line.text or way}"' for line in read_lines(state_text)
+                            if (line.text or line.attrs.get("title", "")).strip().lower()
+                            in ({"next", "next month", "›", "»"} if months > 0 else
+                                {"prev", "previous", "previous month", "‹", "«"})), way)
+            said.append(f"{raw} is a day of {month}; the calendar shows {showing.group(0)}: "
+                        f"{control} changes the month ({abs(months)} times to {month}).")
+            continue
+        days = [(m.group("id"), int(m.group("day"))) for row in rows[here + 1:]
+                if (m := _DAY.match(row))]
+        # days of the month before come first in some calendars: count from its 1st
+        first = next((i for i, (_, d) in enumerate(days) if d == 1), 0)
+        found = next((i for i, d in days[first:] if d == day.day), None)
+        if found is not None:
+            said.append(f'{raw} is {day.strftime("%B")} {day.day}, {day.year}: the calendar '
+                        f'shows {month}, and {found} "{day.day}" is that day.')
+    return "\n".join(said)
+
+
+_MONTH_YEAR = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|"
+                         r"October|November|December) \d{4}\b")
 
 
 def sending_forms(state_text: str, changed: list[str]) -> str:

@@ -344,13 +344,16 @@
 
   // A pointer handler written in the markup: onclick and the like, or a framework's binding
   // left in the DOM (Polymer on-dblclick, Alpine @click and x-on:click, Vue v-on:click,
-  // AngularJS ng-click, Knockout data-bind click or event).
+  // AngularJS ng-click, Knockout data-bind click or event, jQuery UI data-event="click").
   const POINTER_EVENTS = '(?:click|dblclick|mousedown|mouseup|pointerdown|pointerup|touchstart|touchend|tap|contextmenu)';
   const HANDLER_ATTR = new RegExp('^(?:on|on-|@|x-on:|v-on:|ng-|data-ng-|\\()' + POINTER_EVENTS + '\\)?(?:\\..*)?$');
   function handlerAttr(el) {
     for (const a of list(el.attributes)) {
       if (HANDLER_ATTR.test(a.name)) return true;
       if (a.name === 'data-bind' && /(?:^|[,{\s])(?:click|event)\s*:/.test(a.value)) return true;
+      // jQuery UI's own (a date picker's Prev and Next); a cell holding a link is not
+      if (a.name === 'data-event' && a.value === 'click' && el.hasAttribute('data-handler') &&
+          !el.querySelector('a[href], button')) return true;
     }
     return false;
   }
@@ -468,6 +471,7 @@
     const revealed = state.hover && state.hover.get(el);
     if (revealed) add('hover-reveals', revealed.join('|'));
     if (el.disabled || el.getAttribute('aria-disabled') === 'true') out.push('disabled');
+    if ((tag === 'input' || tag === 'textarea') && el.readOnly) out.push('readonly');
     if (el.getAttribute('aria-expanded')) add('expanded', el.getAttribute('aria-expanded'));
     if (el.getAttribute('aria-selected') === 'true' || el.getAttribute('aria-current')) out.push('current');
     return out.length ? ' (' + out.join(' ') + ')' : '';

@@ -25,7 +25,14 @@ from ...tools.meant import choice_values
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change, page_key, plain_line
-from ..hints import absent_texts, hidden_lines, hint, named_buttons, sending_forms
+from ..hints import (
+    absent_texts,
+    calendar_lines,
+    hidden_lines,
+    hint,
+    named_buttons,
+    sending_forms,
+)
 from ..loops import FutileRepeat, RepeatedFailure
 from ..models import ProposalResult, Step, TaskResult
 from ..parsing import ProposalModel, proposal_from, show
@@ -161,8 +168,9 @@ class AsyncProposer:
         statement = checked_statement(self.task.task)
         lines = hint(state.text, statement or self.task.task, senders=statement is None) \
             if state is not None else ""
-        if self.hidden:
-            lines = f"{lines}\n{self.hidden}" if lines else self.hidden
+        more = [self.hidden, calendar_lines(state.text, statement or self.task.task)
+                if state is not None else ""]
+        lines = "\n".join(filter(None, [lines, *more]))
         if statement is not None and (last is None or last.change is None):
             return Block(get_prompt("agent/proposer", "check_question").format(
                 statement=statement, lines=lines))

@@ -64,11 +64,29 @@ class AsyncClickTool(Click, AsyncElementTool):
     pass
 
 
-class AsyncFillTool(Fill, AsyncElementTool):
+class AsyncTextTool(AsyncElementTool):
+    """Text into a field: refused at once on a read-only one, where Playwright's fill waits
+    out its timeout and its key presses change nothing and report no error (a date
+    picker's field: "typed" and called done, the value still empty)."""
+
+    @classmethod
+    async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
+        if await el.evaluate(READ_ONLY, timeout=scene.timeout_ms):
+            return (f"{cls.name} failed: the field is read-only, typing changes nothing. Its "
+                    "value is chosen another way: click it (a date picker or a list opens), "
+                    "then choose.")
+        return await super().on(el, params, scene)
+
+
+# a field that takes no typing: readonly (or aria-readonly)
+READ_ONLY = "el => !!el.readOnly || el.getAttribute('aria-readonly') === 'true'"
+
+
+class AsyncFillTool(Fill, AsyncTextTool):
     pass
 
 
-class AsyncTypeTool(Type, AsyncElementTool):
+class AsyncTypeTool(Type, AsyncTextTool):
     pass
 
 

@@ -65,11 +65,29 @@ class ClickTool(Click, ElementTool):
     pass
 
 
-class FillTool(Fill, ElementTool):
+class TextTool(ElementTool):
+    """Text into a field: refused at once on a read-only one, where Playwright's fill waits
+    out its timeout and its key presses change nothing and report no error (a date
+    picker's field: "typed" and called done, the value still empty)."""
+
+    @classmethod
+    def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
+        if el.evaluate(READ_ONLY, timeout=scene.timeout_ms):
+            return (f"{cls.name} failed: the field is read-only, typing changes nothing. Its "
+                    "value is chosen another way: click it (a date picker or a list opens), "
+                    "then choose.")
+        return super().on(el, params, scene)
+
+
+# a field that takes no typing: readonly (or aria-readonly)
+READ_ONLY = "el => !!el.readOnly || el.getAttribute('aria-readonly') === 'true'"
+
+
+class FillTool(Fill, TextTool):
     pass
 
 
-class TypeTool(Type, ElementTool):
+class TypeTool(Type, TextTool):
     pass
 
 
