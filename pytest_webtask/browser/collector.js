@@ -1591,15 +1591,21 @@
       }
       return null;
     };
+    // one walk over the text nodes (not every element's textContent: a long page)
+    const nodes = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const parent = n.parentElement;
+      if (parent && !SKIP.has(parent.tagName.toLowerCase())) nodes.push(n);
+    }
     for (const text of texts) {
       const want = norm(text).toLowerCase();
       if (!want) continue;
-      const holders = list(document.body.querySelectorAll('*')).filter((el) =>
-        !SKIP.has(el.tagName.toLowerCase()) && norm(el.textContent).toLowerCase().includes(want) &&
-        !(own && norm(el.textContent).toLowerCase().includes(own)));
-      const inner = holders.filter((el) => !holders.some((o) => o !== el && el.contains(o)));
-      if (!inner.length || inner.some((el) => visible(el))) continue;
-      const id = controlOf(inner[0]);
+      const holders = nodes.filter((n) => norm(n.nodeValue).toLowerCase().includes(want))
+        .map((n) => n.parentElement)
+        .filter((el) => !(own && norm(el.textContent).toLowerCase().includes(own)));
+      if (!holders.length || holders.some((el) => visible(el))) continue;
+      const id = controlOf(holders[0]);
       if (id) out.push({ text, id });
     }
     return out;
