@@ -56,7 +56,6 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES, *,
     if not words and not expanding:
         return []
     patterns = [re.compile(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])") for w in words]
-    own = " ".join(phrase.split()).lower() if len(phrase) >= 20 else ""
     exact = [w for w in (raw.strip(".,'’-") for raw in _WORD.findall(phrase))
              if w.lower() in words and w != w.lower()]
     rows = []  # (depth, head, content) of each element line
@@ -72,7 +71,7 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES, *,
         if _ID.match(head):
             parents.append((depth, head, index))
         lowered = _IDS.sub(" ", said.lower())  # "td > a-12": no id is a word of the page
-        if own and own in " ".join(content.lower().replace('\\"', '"').split()):
+        if shows_task(content, phrase):
             continue  # the page showing the task itself says nothing of where to act
         score = sum(2 for p in patterns if p.search(lowered))
         # a word as the task writes it ("Eget", not "eget") ranks first
@@ -184,15 +183,22 @@ def absent_texts(state_text: str, task: str) -> list[str]:
     """The texts ``task`` quotes that no line of the page state holds (case aside): those
     a hidden part of the page (another tab, a closed section) may hold."""
     # a line that quotes the task itself (a page that shows its own instructions) aside
-    own = " ".join(task.split()).casefold()
     lowered = "\n".join(line for line in state_text.casefold().splitlines()
-                        if own not in " ".join(line.replace('\\"', '"').split()))
+                        if not shows_task(line, task))
     return [t for t in quoted_texts(task) if t.casefold() not in lowered]
+
+
+def shows_task(line: str, task: str) -> bool:
+    """Does a page-state line hold the whole of ``task`` (a page showing its own
+    instructions, as MiniWoB++'s do)? Never for a task under 20 characters ("Submit")."""
+    own = " ".join(task.split()).casefold()
+    return len(own) >= 20 and own in " ".join(line.replace('\\"', '"').split()).casefold()
 
 
 def hidden_lines(revealed: list[tuple[str, str]], state_text: str) -> str:
     """Sentences for the quoted texts only a hidden part of the page holds, each with the
-    element that shows it: '"aliquet" is on the page, hidden: li-2 "Tab #3" shows it.'"""
+    element that shows it: '"aliquet" is on the page but hidden now: li-2 "Tab #3" shows
+    it.'"""
     lines = {line.id: line for line in read_lines(state_text)}
     said = []
     for text, element_id in revealed:
