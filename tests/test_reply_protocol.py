@@ -5,6 +5,8 @@ stopped. The model is a script or the fake OpenAI-compatible server; the page is
 
 from __future__ import annotations
 
+import json
+
 import re
 from typing import Any
 
@@ -413,6 +415,10 @@ def test_done_while_a_button_the_task_names_was_not_clicked_is_asked_about_once(
     result = Agent(page, llm).execute("expand the section and click submit")
     assert result.completed, result.message
     assert 'The task names button-0 "Submit": no action of yours clicked it' in llm.prompts[2]
+    # that question offers acting only: a small model called it done again, twice
+    schema = json.dumps(llm.calls[2].context.response_schema)
+    assert '"complete": {"const": true}' not in schema and '"actions"' in schema
+    assert '"complete": {"const": true}' in json.dumps(llm.calls[1].context.response_schema)
     assert page.locator("button").inner_text() == "Sent"
     # once clicked, a button is not asked about: clicking it is what "done" follows
     assert len(llm.calls) == 4

@@ -20,6 +20,7 @@ from pytest_webtask.agent.hints import (
     calendar_lines,
     hidden_lines,
     hint,
+    ordinal_lines,
     quoted_texts,
 )
 from pytest_webtask.llm.request import ModelRequest
@@ -166,13 +167,13 @@ def test_a_quoted_text_only_a_hidden_tab_holds_names_the_tab_that_shows_it(
                       + [{"complete": False, "impossible": True, "message": "stop"}] * 6)
     Agent(page, llm).execute('open "Invoices" and then the "Archive" and "Profile" links')
     first = llm.prompts[0]
-    assert '"Invoices" is on the page but hidden now: button-1 "Billing" shows it.' in first
-    assert '"Archive" is on the page but hidden now: summary-0 "More" shows it.' in first
+    assert '"Invoices" is on the page but hidden now: click button-1 "Billing" to show it.' in first
+    assert '"Archive" is on the page but hidden now: click summary-0 "More" to show it.' in first
     assert '"Profile" is on the page' not in first  # it is shown: nothing to say
     # once the tab is open, the text is in the page state itself
     assert '"Invoices" is on the page' not in llm.prompts[1]
     assert 'a-0 (href="#y") "Invoices"' in llm.prompts[1]
-    assert '"Profile" is on the page but hidden now: button-0 "General" shows it.' \
+    assert '"Profile" is on the page but hidden now: click button-0 "General" to show it.' \
         in llm.prompts[1]
 
 
@@ -182,7 +183,7 @@ def test_quoted_texts_and_the_ones_the_page_state_lacks() -> None:
     state = f'- "{task}"\n- a-0 "Back"'  # a page that shows the task itself
     assert absent_texts(state, task) == ["aliquet", "Next"]
     assert hidden_lines([("aliquet", "li-1")], '- li-1 (role="tab" label="Tab #2")') == \
-        '"aliquet" is on the page but hidden now: li-1 "Tab #2" shows it.'
+        '"aliquet" is on the page but hidden now: click li-1 "Tab #2" to show it.'
 
 
 def test_a_task_to_expand_ranks_what_is_collapsed() -> None:
@@ -256,7 +257,8 @@ def test_a_read_only_field_refuses_typing_and_a_calendar_names_the_day(
             "is that day.") in first
     step = result.steps[0]
     assert not step.executions[0].success
-    assert "the field is read-only, typing changes nothing" in (step.executions[0].error or "")
+    assert ("the field is read-only, typing changes nothing. Its value is chosen another way: "
+            "click input-0") in (step.executions[0].error or "")
     assert "read-only" in second
     assert page.locator("#out").inner_text() == "sent 12/02/2016"
 
@@ -270,3 +272,20 @@ def test_a_calendar_of_another_month_is_named_with_the_control_that_changes_it()
     assert "a-1" in calendar_lines(state, "Pick May 3, 2016")
     assert calendar_lines(state, "Pick the first day") == ""  # no date: nothing to say
     assert calendar_lines('- input-0 (type="date")', "Pick 01/14/2016") == ""  # no calendar
+
+
+def test_a_position_the_task_names_is_the_item_at_that_position_of_each_list() -> None:
+    state = ('- ul-0\n  - li-0 (draggable) "Andriana"\n  - li-1 (draggable) "Theadora"\n'
+             '  - li-2 (draggable) "Martelle"\n- section-0\n  - h1 "Products"\n'
+             '  - article-0\n    - h2 "Black Denim Jeans"\n  - article-1\n    - h2 "Tote"')
+    assert ordinal_lines(state, "Drag Theadora to the 3rd position") == (
+        'The 3rd item of ul-0 is li-2 (draggable) "Martelle".')
+    # an item with no text of its own is named by the first text inside it; lists holding
+    # the task's words come first; "last" counts from the end
+    assert ordinal_lines(state, "the first product is the Tote") == (
+        'The 1st item of section-0 is article-0 (h2 "Black Denim Jeans").\n'
+        'The 1st item of ul-0 is li-0 (draggable) "Andriana".')
+    assert ordinal_lines(state, "the last one") .startswith(
+        'The last item of ul-0 is li-2 (draggable) "Martelle".')
+    assert ordinal_lines(state, "the 7th result") == ""  # no list that long
+    assert ordinal_lines(state, "drag it up") == ""  # no position named

@@ -11,9 +11,10 @@ containers with an id (which article an "Add to cart" button is in), what a clai
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 
-from ..browser.page_state import state_lines
+from ..browser.page_state import StateLine, state_lines
 from ..tools.meant import ancestors, field_format, inside, read_lines
 
 MAX_LINES = 5
@@ -197,15 +198,15 @@ def shows_task(line: str, task: str) -> bool:
 
 def hidden_lines(revealed: list[tuple[str, str]], state_text: str) -> str:
     """Sentences for the quoted texts only a hidden part of the page holds, each with the
-    element that shows it: '"aliquet" is on the page but hidden now: li-2 "Tab #3" shows
-    it.'"""
+    element that shows it: '"aliquet" is on the page but hidden now: click li-2 "Tab #3" to
+    show it.' (said "shows it", a small model hovered the tab.)"""
     lines = {line.id: line for line in read_lines(state_text)}
     said = []
     for text, element_id in revealed:
         line = lines.get(element_id)
         said_as = line and (line.text or line.attrs.get("label") or line.attrs.get("aria-label"))
         name = f'{element_id} "{said_as}"' if said_as else element_id
-        said.append(f'"{text}" is on the page but hidden now: {name} shows it.')
+        said.append(f'"{text}" is on the page but hidden now: click {name} to show it.')
     return "\n".join(said)
 
 
@@ -255,6 +256,78 @@ def calendar_lines(state_text: str, task: str) -> str:
             said.append(f'{raw} is {day.strftime("%B")} {day.day}, {day.year}: the calendar '
                         f'shows {month}, and {found} "{day.day}" is that day.')
     return "\n".join(said)
+
+
+_ORDINAL = re.compile(r"\b(?:(?P<n>\d{1,2})(?:st|nd|rd|th)|(?P<word>first|second|third|"
+                      r"fourth|fifth|sixth|seventh|eighth|ninth|tenth|last))\b", re.IGNORECASE)
+_NTH = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+        "tenth")
+_ITEMS = ("li", "tr", "option", "article")
+
+
+def ordinal_lines(state_text: str, task: str, limit: int = 2) -> str:
+    """For each position ``task`` names ("the 3rd position", "the first product"), the item
+    at that position of each list that has it (a list's items are its child lines of one
+    kind: li, tr, article): 'The 3rd item of ul-0 is li-2 "Martelle".' A small model
+    counted Theodosia's own place as the 3rd. Lists holding the task's words come first."""
+    positions = []
+    for m in _ORDINAL.finditer(task):
+        word = (m.group("word") or "").lower()
+        n = -1 if word == "last" else int(m.group("n")) if m.group("n") else _NTH.index(word) + 1
+        if n != 0 and n not in positions:
+            positions.append(n)
+    if not positions:
+        return ""
+    lines = state_lines(state_text)
+    words = task_words(task)
+    lists = []  # (holds task words, order, container id, items)
+    for index, line in enumerate(lines):
+        if line.id is None:
+            continue
+        children = []
+        for at, inner in enumerate(lines[index + 1:], index + 1):
+            if inner.indent <= line.indent:
+                break
+            if inner.indent == line.indent + 2:
+                children.append(_named_item(lines, at))
+        # its items: the children of one item kind (a heading or a form beside them aside)
+        kinds = [kind for kind in _ITEMS
+                 if sum(c.head.split("-")[0] == kind for c in children) >= 2]
+        if len(kinds) != 1:
+            continue
+        items = [c for c in children if c.head.split("-")[0] == kinds[0]]
+        held = any(w in item.content.lower() for item in items for w in words)
+        lists.append((not held, index, line.id, items))
+    said = []
+    for _, _, container, items in sorted(lists, key=lambda t: t[:2]):
+        for n in positions:
+            if n > len(items):
+                continue
+            item = items[n - 1] if n > 0 else items[-1]
+            place = "last" if n < 0 else _ordinal(n)
+            said.append(f"The {place} item of {container} is {_cut(item.content, 80)}.")
+        if len(said) >= limit:
+            break
+    return "\n".join(said[:limit])
+
+
+def _named_item(lines: list[StateLine], at: int) -> StateLine:
+    """``lines[at]``, and when it shows no text of its own (a product card), with the first
+    text inside it: 'article-0 (h2 "Blue Oxford Shirt")'."""
+    item = lines[at]
+    if '"' in item.rest:
+        return item
+    for inner in lines[at + 1:]:
+        if inner.indent <= item.indent:
+            break
+        if '"' in inner.rest:
+            return replace(item, rest=f"({_cut(inner.content, 60)})")
+    return item
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 _MONTH_YEAR = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|"

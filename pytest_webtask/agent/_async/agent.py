@@ -31,6 +31,7 @@ from ..hints import (
     hidden_lines,
     hint,
     named_buttons,
+    ordinal_lines,
     sending_forms,
 )
 from ..loops import FutileRepeat, RepeatedFailure
@@ -168,8 +169,9 @@ class AsyncProposer:
         statement = checked_statement(self.task.task)
         lines = hint(state.text, statement or self.task.task, senders=statement is None) \
             if state is not None else ""
-        more = [self.hidden, calendar_lines(state.text, statement or self.task.task)
-                if state is not None else ""]
+        phrase = statement or self.task.task
+        more = [self.hidden] + ([calendar_lines(state.text, phrase),
+                                 ordinal_lines(state.text, phrase)] if state is not None else [])
         lines = "\n".join(filter(None, [lines, *more]))
         if statement is not None and (last is None or last.change is None):
             return Block(get_prompt("agent/proposer", "check_question").format(
@@ -637,7 +639,9 @@ class AsyncAgent:
         if not fields_only and not named:
             return None
         self._doubted.add("complete_unsent")
-        self._must_send = bool(fields_only and named)
+        # a button the task names ("click submit") never clicked: acting is the only answer
+        # offered (a small model opened the section and called it done, twice)
+        self._must_send = bool(named)
         said = (f"The task names {', '.join(named)}: no action of yours clicked it yet. "
                 if named else "")
         if change is not None and fields_only:

@@ -73,9 +73,10 @@ class TextTool(ElementTool):
     @classmethod
     def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
         if el.evaluate(READ_ONLY, timeout=scene.timeout_ms):
+            field = params.get("element_id") or "it"
             return (f"{cls.name} failed: the field is read-only, typing changes nothing. Its "
-                    "value is chosen another way: click it (a date picker or a list opens), "
-                    "then choose.")
+                    f"value is chosen another way: click {field} (a date picker or a list "
+                    "opens), then choose in it.")
         return super().on(el, params, scene)
 
 
