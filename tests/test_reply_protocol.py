@@ -6,7 +6,6 @@ stopped. The model is a script or the fake OpenAI-compatible server; the page is
 from __future__ import annotations
 
 import json
-
 import re
 from typing import Any
 
