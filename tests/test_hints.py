@@ -143,3 +143,10 @@ def test_a_line_showing_the_task_itself_is_no_hint() -> None:
     assert matching_lines(state, task) == ['input-0 (type="date")', 'button-0 "Submit"']
     # a short task is not looked for inside lines: "Submit" is a line of its own
     assert matching_lines('- button-0 "Submit"', "Submit") == ['button-0 "Submit"']
+
+
+def test_a_task_naming_a_kind_of_element_is_not_told_no_line_holds_it() -> None:
+    state = '- textarea-0 (value="b")\n- input-0 (type="radio" label="A")'
+    assert hint(state, 'Click on a "textarea" widget.') == ""
+    assert hint(state, "open the settings") == (
+        "No line of the page state above holds any of these words: settings.")

@@ -165,6 +165,12 @@ def hint(state_text: str, phrase: str, *, senders: bool = True) -> str:
         return ""
     lines = matching_lines(state_text, phrase, senders=senders)
     if not lines:
+        # a task that names a kind of element ("a textarea") names what ids say, which no
+        # line's words hold: "no line holds textarea" beside textarea-0 would mislead
+        tags = {m.group(1) for m in re.finditer(r"- (?:\S+ > )*([a-z][a-z0-9]*)-\d+\b",
+                                                state_text)}
+        if any(w.rstrip("s") in tags or w in tags for w in words):
+            return ""
         return ("No line of the page state above holds any of these words: "
                 + ", ".join(words) + ".")
     return ("Lines of the page state above that hold words of it:\n"
