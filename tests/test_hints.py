@@ -3,7 +3,7 @@ counts as a change of field values only (issue 35)."""
 
 from __future__ import annotations
 
-from pytest_webtask.agent.hints import hint, matching_lines, task_words
+from pytest_webtask.agent.hints import hint, matching_lines, named_buttons, task_words
 
 STATE = """- header
   - a-0 (href="/") "Demo Shop"
@@ -150,3 +150,12 @@ def test_a_task_naming_a_kind_of_element_is_not_told_no_line_holds_it() -> None:
     assert hint(state, 'Click on a "textarea" widget.') == ""
     assert hint(state, "open the settings") == (
         "No line of the page state above holds any of these words: settings.")
+
+
+def test_a_quoted_text_names_any_element_that_shows_it_a_field_aside() -> None:
+    state = ('- span-0 "aliquet"\n- input-0 (value="aliquet")\n- a-0 (href="#") "Next"\n'
+             '- button-0 "Submit"')
+    assert named_buttons(state, 'click on the link "aliquet" and submit', set()) == [
+        'span-0 "aliquet"', 'button-0 "Submit"']
+    # unquoted, only a button: the link "Next" may be reached another way
+    assert named_buttons(state, "go to the next page", set()) == []

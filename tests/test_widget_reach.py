@@ -224,7 +224,7 @@ def test_a_dropdowns_chosen_option_cited_as_a_text_is_its_value(
 
 
 PICKER = """<!doctype html><html><body>
-<input id="d" readonly value="">
+<input id="d" readonly value=""> <input id="e" aria-readonly="true" value="">
 <div id="cal"><a data-handler="prev" data-event="click" title="Prev">Prev</a>
 <span>December 2016</span>
 <table><tr><td></td><td data-handler="selectDay" data-event="click"><a href="#">1</a></td>
@@ -241,7 +241,8 @@ def test_a_read_only_field_refuses_typing_and_a_calendar_names_the_day(
     server.pages["/picker"] = PICKER
     page.goto(server.url + "/picker")
     typed = {"complete": False, "message": "m", "actions": [
-        {"tool": "type", "parameters": {"element_id": "input-0", "value": "12/02/2016"}}]}
+        {"tool": "type", "parameters": {"element_id": "input-0", "value": "12/02/2016"}},
+        {"tool": "fill", "parameters": {"element_id": "input-1", "value": "12/02/2016"}}]}
     picked = {"complete": False, "message": "m", "actions": [
         {"tool": "click", "parameters": {"element_id": "a-2"}},
         {"tool": "click", "parameters": {"element_id": "button-0"}}]}
@@ -256,9 +257,13 @@ def test_a_read_only_field_refuses_typing_and_a_calendar_names_the_day(
     assert ('12/02/2016 is December 2, 2016: the calendar shows December 2016, and a-2 "2" '
             "is that day.") in first
     step = result.steps[0]
-    assert not step.executions[0].success
+    # typing into a field the page state shows read-only runs as the click a person makes
+    assert step.proposal.actions[0].tool == "click" and step.executions[0].success
+    assert "ran as click input-0: input-0 is read-only" in (step.executions[0].output or "")
+    # one only the page knows is read-only (aria-readonly) fails at once, saying so
+    assert not step.executions[1].success
     assert ("the field is read-only, typing changes nothing. Its value is chosen another way: "
-            "click input-0") in (step.executions[0].error or "")
+            "click input-1") in (step.executions[1].error or "")
     assert "read-only" in second
     assert page.locator("#out").inner_text() == "sent 12/02/2016"
 
@@ -279,6 +284,9 @@ def test_a_position_the_task_names_is_the_item_at_that_position_of_each_list() -
              '  - li-2 (draggable) "Martelle"\n- section-0\n  - h1 "Products"\n'
              '  - article-0\n    - h2 "Black Denim Jeans"\n  - article-1\n    - h2 "Tote"')
     assert ordinal_lines(state, "Drag Theadora to the 3rd position") == (
+        'To move an item to the 3rd position of ul-0, drag it onto li-2 (draggable) '
+        '"Martelle", the 3rd item now.')
+    assert ordinal_lines(state, "Open the 3rd name") == (
         'The 3rd item of ul-0 is li-2 (draggable) "Martelle".')
     # an item with no text of its own is named by the first text inside it; lists holding
     # the task's words come first; "last" counts from the end

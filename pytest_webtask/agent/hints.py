@@ -269,6 +269,7 @@ _ORDINAL = re.compile(r"\b(?:(?P<n>\d{1,2})(?:st|nd|rd|th)|(?P<word>first|second
 _NTH = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
         "tenth")
 _ITEMS = ("li", "tr", "option", "article")
+_MOVE = re.compile(r"(?:drag|move)\b", re.IGNORECASE)
 
 
 def ordinal_lines(state_text: str, task: str, limit: int = 2) -> str:
@@ -305,13 +306,18 @@ def ordinal_lines(state_text: str, task: str, limit: int = 2) -> str:
         held = any(w in item.content.lower() for item in items for w in words)
         lists.append((not held, index, line.id, items))
     said = []
+    moving = bool(_MOVE.match(task.strip()))
     for _, _, container, items in sorted(lists, key=lambda t: t[:2]):
         for n in positions:
             if n > len(items):
                 continue
             item = items[n - 1] if n > 0 else items[-1]
             place = "last" if n < 0 else _ordinal(n)
-            said.append(f"The {place} item of {container} is {_cut(item.content, 80)}.")
+            if moving:  # a drag names a place, not the item there now
+                said.append(f"To move an item to the {place} position of {container}, drag "
+                            f"it onto {_cut(item.content, 80)}, the {place} item now.")
+            else:
+                said.append(f"The {place} item of {container} is {_cut(item.content, 80)}.")
         if len(said) >= limit:
             break
     return "\n".join(said[:limit])
@@ -363,15 +369,19 @@ def sending_forms(state_text: str, changed: list[str]) -> str:
 def named_buttons(state_text: str, task: str, clicked: set[str], limit: int = 3
                   ) -> list[str]:
     """The page's buttons whose whole text ``task`` names ("hit submit") and whose text is
-    not in ``clicked`` (case aside), as ``button-0 "Submit"``. A link counts only when the
-    task quotes its text ('click on the link "aliquet"'): the page a link opens may be
-    reached another way (navigate to "/?page=2")."""
+    not in ``clicked`` (case aside), as ``button-0 "Submit"``. A link, or any other element
+    with an id but a field, counts only when the task quotes its text ('click on the link
+    "aliquet"', a span with a click handler): the page a link opens may be reached another
+    way (navigate to "/?page=2")."""
     task = " ".join(task.split()).casefold()
     named = []
     for line in read_lines(state_text):
         text = " ".join(line.text.split()).casefold()
         quoted = any(f"{q}{text}{e}" in task for q, e in ('""', "''", "“”", "‘’"))
-        if (line.kind == "clicked" and (line.tag != "a" or quoted) and text
+        # a quoted text names any element with an id that shows it (a span styled as a
+        # link, with a click handler); unquoted, a button's text
+        if ((quoted and line.tag not in FIELDS or line.kind == "clicked" and line.tag != "a")
+                and text
                 and text not in clicked
                 and re.search(rf"(?<!\w){re.escape(text)}(?!\w)", task)):
             named.append(f'{line.id} "{line.text}"')

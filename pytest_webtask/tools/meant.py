@@ -156,8 +156,8 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 def typed_meant(tool: str, params: dict[str, Any], state_text: str, *, click: str,
                 fill: str) -> tuple[str, dict[str, Any], str] | None:
-    """A ``fill`` or ``type`` into a button or a link ("type Submit into button-0") meant
-    to click it; a date or a time written as people write it ("05/20/2010", "9:37 PM")
+    """A ``fill`` or ``type`` into a button or a link ("type Submit into button-0") or a
+    read-only field (a date picker's) meant to click it; a date or a time written as people write it ("05/20/2010", "9:37 PM")
     into a date or time field meant the field's own format (``fill`` "2010-05-20", the only
     text such a field takes); anything else runs as proposed."""
     target_id = params.get("element_id")
@@ -165,6 +165,11 @@ def typed_meant(tool: str, params: dict[str, Any], state_text: str, *, click: st
     if target is None:
         return None
     value = params.get("value")
+    if "readonly" in target.flags:
+        # a date picker's field: a person clicks it, and chooses in what opens
+        return _as(click, target, f"{tool} on {target.id} ran as {click} {target.id}: "
+                   f"{target.id} is read-only, its value is chosen in what a click on it "
+                   "opens (a date picker, a list).")
     if target.tag == "input" and isinstance(value, str):
         kind = target.attrs.get("type", "")
         written = field_format(kind, value)
