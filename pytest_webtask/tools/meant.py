@@ -157,9 +157,10 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 def typed_meant(tool: str, params: dict[str, Any], state_text: str, *, click: str,
                 fill: str) -> tuple[str, dict[str, Any], str] | None:
     """A ``fill`` or ``type`` into a button or a link ("type Submit into button-0") or a
-    read-only field (a date picker's) meant to click it; a date or a time written as people write it ("05/20/2010", "9:37 PM")
-    into a date or time field meant the field's own format (``fill`` "2010-05-20", the only
-    text such a field takes); anything else runs as proposed."""
+    read-only field (a date picker's) meant to click it; a date or a time written as people
+    write it ("05/20/2010", "9:37 PM") into a date or time field meant the field's own
+    format (``fill`` "2010-05-20", the only text such a field takes); anything else runs as
+    proposed."""
     target_id = params.get("element_id")
     target = next((line for line in read_lines(state_text) if line.id == target_id), None)
     if target is None:
