@@ -147,7 +147,9 @@ def test_a_line_showing_the_task_itself_is_no_hint() -> None:
 
 def test_a_task_naming_a_kind_of_element_is_not_told_no_line_holds_it() -> None:
     state = '- textarea-0 (value="b")\n- input-0 (type="radio" label="A")'
-    assert hint(state, 'Click on a "textarea" widget.') == ""
+    assert hint(state, 'Click on a "textarea" widget.') == (
+        "No line of the page state above holds any of these words: widget.")
+    assert hint(state, "Click on a textarea") == ""
     assert hint(state, "open the settings") == (
         "No line of the page state above holds any of these words: settings.")
 
@@ -159,3 +161,13 @@ def test_a_quoted_text_names_any_element_that_shows_it_a_field_aside() -> None:
         'span-0 "aliquet"', 'button-0 "Submit"']
     # unquoted, only a button: the link "Next" may be reached another way
     assert named_buttons(state, "go to the next page", set()) == []
+    # a container or a picture is no control, quoted or not
+    assert named_buttons('- ul-0 "Pens"\n- img-0 (alt="x") "Logo"', 'the "Pens" and "Logo"',
+                         set()) == []
+
+
+
+def test_an_id_is_no_word_but_a_word_like_an_id_is() -> None:
+    state = '- td > a-12 (href="#") "13"\n- p-0 "covid-19 cases"'
+    assert matching_lines(state, "open day 12") == []
+    assert matching_lines(state, "the covid-19 cases") == ['p-0 "covid-19 cases"']

@@ -30,7 +30,7 @@ click select choose enter type fill press open go find check make set use hit bu
 field box text list item items element section value named called""".split())
 
 _ID = re.compile(r"^[a-z][a-z0-9]*-\d+$")
-_IDS = re.compile(r"(?<![\w-])[a-z][a-z0-9]*-\d+(?![\w-])")
+_LINE_IDS = re.compile(r"(?:- |> )([a-z][a-z0-9]*-\d+)(?= |$)", re.MULTILINE)
 _WORD = re.compile(r"[A-Za-z0-9$][A-Za-z0-9$.,'’-]*")
 
 
@@ -60,7 +60,9 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES, *,
     exact = [w for w in (raw.strip(".,'’-") for raw in _WORD.findall(phrase))
              if w.lower() in words and w != w.lower()]
     rows = []  # (depth, head, content) of each element line
-    for line in state_lines(state_text):
+    parsed = state_lines(state_text)
+    ids = set(_LINE_IDS.findall(state_text))
+    for line in parsed:
         rows.append((line.indent, line.head, line.rest, line.content))
     parents: list[tuple[int, str, int]] = []  # (depth, id, row) of the containers open here
     scored: list[tuple[int, int, str]] = []
@@ -71,7 +73,8 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES, *,
         holder = parents[-1] if parents else None
         if _ID.match(head):
             parents.append((depth, head, index))
-        lowered = _IDS.sub(" ", said.lower())  # "td > a-12": no id is a word of the page
+        # "td > a-12": an id of the page state is no word of the page ("covid-19" is)
+        lowered = " ".join(w for w in said.lower().split(" ") if w not in ids)
         if shows_task(content, phrase):
             continue  # the page showing the task itself says nothing of where to act
         score = sum(2 for p in patterns if p.search(lowered))
@@ -104,6 +107,9 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES, *,
 
 
 FIELDS = ("input", "select", "textarea")
+# ids that name no control to click: fields, containers, pictures (collector.js's lists)
+_NOT_CLICKED = FIELDS + ("ul", "ol", "table", "form", "section", "aside", "nav", "main",
+                         "article", "dialog", "canvas", "svg", "img", "video")
 _EXPAND = re.compile(r"\b(?:expand|unfold|uncollapse)", re.IGNORECASE)
 
 
@@ -169,7 +175,8 @@ def hint(state_text: str, phrase: str, *, senders: bool = True) -> str:
         # line's words hold: "no line holds textarea" beside textarea-0 would mislead
         tags = {m.group(1) for m in re.finditer(r"- (?:\S+ > )*([a-z][a-z0-9]*)-\d+\b",
                                                 state_text)}
-        if any(w.rstrip("s") in tags or w in tags for w in words):
+        words = [w for w in words if w not in tags and w.rstrip("s") not in tags]
+        if not words:
             return ""
         return ("No line of the page state above holds any of these words: "
                 + ", ".join(words) + ".")
@@ -241,6 +248,8 @@ def calendar_lines(state_text: str, task: str) -> str:
             continue
         here = next((i for i in shown if month in rows[i]), None)
         if here is None:
+            if sum(1 for row in rows[shown[0] + 1:] if _DAY.match(row)) < 28:
+                continue  # no calendar under it
             showing = _MONTH_YEAR.search(rows[shown[0]])
             assert showing is not None
             at = datetime.strptime(showing.group(0), "%B %Y")
@@ -255,6 +264,8 @@ def calendar_lines(state_text: str, task: str) -> str:
             continue
         days = [(m.group("id"), int(m.group("day"))) for row in rows[here + 1:]
                 if (m := _DAY.match(row))]
+        if len(days) < 28:
+            continue  # a month named ("Posted March 2016") over no calendar
         # days of the month before come first in some calendars: count from its 1st
         first = next((i for i, (_, d) in enumerate(days) if d == 1), 0)
         found = next((i for i, d in days[first:] if d == day.day), None)
@@ -279,6 +290,8 @@ def ordinal_lines(state_text: str, task: str, limit: int = 2) -> str:
     counted Theodosia's own place as the 3rd. Lists holding the task's words come first."""
     positions = []
     for m in _ORDINAL.finditer(task):
+        if re.match(r"\s+name\b", task[m.end():], re.IGNORECASE):
+            continue  # a first or last name is no position
         word = (m.group("word") or "").lower()
         n = -1 if word == "last" else int(m.group("n")) if m.group("n") else _NTH.index(word) + 1
         if n != 0 and n not in positions:
@@ -327,13 +340,13 @@ def _named_item(lines: list[StateLine], at: int) -> StateLine:
     """``lines[at]``, and when it shows no text of its own (a product card), with the first
     text inside it: 'article-0 (h2 "Blue Oxford Shirt")'."""
     item = lines[at]
-    if '"' in item.rest:
+    if item.text or not item.parsed:
         return item
     for inner in lines[at + 1:]:
         if inner.indent <= item.indent:
             break
-        if '"' in inner.rest:
-            return replace(item, rest=f"({_cut(inner.content, 60)})")
+        if inner.text:
+            return replace(item, rest=f"{item.rest} ({_cut(inner.content, 60)})".strip())
     return item
 
 
@@ -380,7 +393,7 @@ def named_buttons(state_text: str, task: str, clicked: set[str], limit: int = 3
         quoted = any(f"{q}{text}{e}" in task for q, e in ('""', "''", "“”", "‘’"))
         # a quoted text names any element with an id that shows it (a span styled as a
         # link, with a click handler); unquoted, a button's text
-        if ((quoted and line.tag not in FIELDS or line.kind == "clicked" and line.tag != "a")
+        if ((quoted and line.tag not in _NOT_CLICKED or line.kind == "clicked" and line.tag != "a")
                 and text
                 and text not in clicked
                 and re.search(rf"(?<!\w){re.escape(text)}(?!\w)", task)):

@@ -85,7 +85,6 @@
   function roleOf(el) {
     const explicit = el.getAttribute('role');
     if (explicit) return explicit.split(' ')[0];
-    if (widgetRole(el)) return widgetRole(el);
     const tag = el.tagName.toLowerCase();
     if (tag === 'input') {
       const t = (el.getAttribute('type') || 'text').toLowerCase();

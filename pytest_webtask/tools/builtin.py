@@ -154,6 +154,7 @@ class Slide(ToolSpec):
                 "    if now == want:",
                 "        break",
                 '    slider.press("ArrowRight" if now < want else "ArrowLeft")',
+                f"now = slider.evaluate({SLIDER_VALUE!r})  # after the last key too",
                 'assert now == want, f"the slider stays at {now}, not {want}"']
 
 

@@ -27,9 +27,13 @@ CHECKABLE_ROLES = ("checkbox", "radio", "switch", "menuitemcheckbox", "menuitemr
 
 
 async def resolve_evidence(browser: AsyncLLMBrowser, cited: list[Any],
-                           substitute: Callable[[str], str] | None = None) -> list[Evidence]:
+                           substitute: Callable[[str], str] | None = None, *,
+                           choices_loaded: bool = False) -> list[Evidence]:
     """Each citation as a typed claim with its element's and container's fingerprints,
-    ``found`` only when the claim holds on the page now."""
+    ``found`` only when the claim holds on the page now. ``choices_loaded``: the page was
+    loaded after the task's last choice in a dropdown (or none was made), so what a
+    dropdown shows chosen is the page's answer, not the choice: a text claim only such a
+    dropdown shows is its value claim."""
     snapshot = browser.snapshot
     ids = set(snapshot.elements) if snapshot is not None else set()
     sub = substitute or (lambda v: v)
@@ -44,7 +48,8 @@ async def resolve_evidence(browser: AsyncLLMBrowser, cited: list[Any],
         spec = as_spec(item, ids)
         label = item if isinstance(item, str) else spec.describe()
         ev = await _resolve(browser, spec, label, ids, sub)
-        field = _field_showing(snapshot.text, spec) if not ev.found and snapshot else None
+        field = _field_showing(snapshot.text, spec) \
+            if not ev.found and snapshot and choices_loaded else None
         if field is not None:
             # "Jackets" cited as a text where only a dropdown shows it (its chosen option
             # is no visible text): the claim is that dropdown's value
@@ -56,9 +61,10 @@ async def resolve_evidence(browser: AsyncLLMBrowser, cited: list[Any],
 
 
 def _field_showing(state_text: str, spec: EvidenceSpec) -> str | None:
-    """The one dropdown or field (inside the claim's container, if it names one) whose
-    chosen option or value is the text a text claim cites, case aside; None when no
-    field or several do."""
+    """The one dropdown (inside the claim's container, if it names one) whose chosen
+    option is the text a text claim cites, case aside; None when none or several do. Not a
+    field's value (the replay types it itself), not a checkbox's (its value attribute says
+    nothing of its state)."""
     if spec.expect != "text" or spec.element is not None or not spec.text:
         return None
     lines = read_lines(state_text)
@@ -69,9 +75,8 @@ def _field_showing(state_text: str, spec: EvidenceSpec) -> str | None:
             return None
         scope = inside(lines, container)
     want = " ".join(spec.text.split()).casefold()
-    found = [line.id for line in scope if line.tag in ("select", "input", "textarea")
-             and want in (" ".join(line.attrs.get(k, "").split()).casefold()
-                          for k in ("selected", "value"))]
+    found = [line.id for line in scope if line.tag == "select"
+             and want == " ".join(line.attrs.get("selected", "").split()).casefold()]
     return found[0] if len(found) == 1 else None
 
 

@@ -601,8 +601,25 @@ class Agent:
         step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
         if proposal.complete:
             step.evidence = resolve_evidence(self.browser, proposal.evidence,
-                                                   self._task_context.substitute)
+                                                   self._task_context.substitute,
+                                                   choices_loaded=self._choices_loaded())
         return step
+
+    def _choices_loaded(self) -> bool:
+        """Did the page load anew (its URL changed) after the task's last choice in a
+        dropdown, or was none made? Then a dropdown's chosen option is what the page
+        answered (a filter applied), not what the choice itself set."""
+        assert self._task_context is not None and self.tool_registry is not None
+        loaded = True
+        for s in self._task_context.steps:
+            for a, e in zip(s.proposal.actions, s.executions, strict=False):
+                if not e.success:
+                    continue
+                if getattr(self.tool_registry.get(a.tool), "choices", None):  # a select
+                    loaded = False
+                elif e.url_after and e.url_before and e.url_after != e.url_before:
+                    loaded = True
+        return loaded
 
     def _doubt(self, proposal: ProposalResult) -> str | None:
         """What to ask again of a task's first reply that ends it before anything ran: a
@@ -658,11 +675,12 @@ class Agent:
         snapshot, registry = self.browser.snapshot, self.tool_registry
         if snapshot is None:
             return []
-        clicked = {(e.target.text or e.target.name or "").casefold()
-                   for s in self._task_context.steps
-                   for a, e in zip(s.proposal.actions, s.executions, strict=False)
-                   if e.success and e.target is not None
-                   and not getattr(registry.get(a.tool), "typed", False)}
+        acted = [(a, e) for s in self._task_context.steps
+                 for a, e in zip(s.proposal.actions, s.executions, strict=False) if e.success]
+        clicked = {(e.target.text or e.target.name or "").casefold() for a, e in acted
+                   if e.target is not None and not getattr(registry.get(a.tool), "typed", False)}
+        # what a drag dropped onto was acted on too ('drag "A" onto "B"')
+        clicked |= {(e.to.text or e.to.name or "").casefold() for _, e in acted if e.to}
         return named_buttons(snapshot.text, self._task_context.task, clicked)
 
     def execute(self, task: str, max_steps: int = MAX_STEPS,

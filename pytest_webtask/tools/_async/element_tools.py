@@ -80,7 +80,9 @@ class AsyncTextTool(AsyncElementTool):
 
 
 # a field that takes no typing: readonly (or aria-readonly)
-READ_ONLY = "el => !!el.readOnly || el.getAttribute('aria-readonly') === 'true'"
+# (the page state's "readonly" flag says the same; aria-readonly is a hint to assistive
+# technology that typing may still work, as in a type-ahead combobox)
+READ_ONLY = "el => !!el.readOnly"
 
 
 class AsyncFillTool(Fill, AsyncTextTool):
@@ -197,6 +199,8 @@ class AsyncSlideTool(Slide, AsyncElementTool):
             if (before < want) != (now < want) and now != want:
                 return (f"the slider steps from {_number(before)} to {_number(now)}: it has "
                         f"no {text}.")
+        if now == want:  # the last key's value
+            return None
         return f"the slider went from {_number(start)} to {_number(now)}, not to {text}."
 
 

@@ -81,7 +81,9 @@ class TextTool(ElementTool):
 
 
 # a field that takes no typing: readonly (or aria-readonly)
-READ_ONLY = "el => !!el.readOnly || el.getAttribute('aria-readonly') === 'true'"
+# (the page state's "readonly" flag says the same; aria-readonly is a hint to assistive
+# technology that typing may still work, as in a type-ahead combobox)
+READ_ONLY = "el => !!el.readOnly"
 
 
 class FillTool(Fill, TextTool):
@@ -198,6 +200,8 @@ class SlideTool(Slide, ElementTool):
             if (before < want) != (now < want) and now != want:
                 return (f"the slider steps from {_number(before)} to {_number(now)}: it has "
                         f"no {text}.")
+        if now == want:  # the last key's value
+            return None
         return f"the slider went from {_number(start)} to {_number(now)}, not to {text}."
 
 
