@@ -30,6 +30,7 @@ click select choose enter type fill press open go find check make set use hit bu
 field box text list item items element section value named called""".split())
 
 _ID = re.compile(r"^[a-z][a-z0-9]*-\d+$")
+_HREF = re.compile(r'\bhref="(?:[^"\\]|\\.)*"')
 _LINE_IDS = re.compile(r"(?:- |> )([a-z][a-z0-9]*-\d+)(?= |$)", re.MULTILINE)
 _WORD = re.compile(r"[A-Za-z0-9$][A-Za-z0-9$.,'’-]*")
 
@@ -73,8 +74,9 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES, *,
         holder = parents[-1] if parents else None
         if _ID.match(head):
             parents.append((depth, head, index))
-        # "td > a-12": an id of the page state is no word of the page ("covid-19" is)
-        lowered = " ".join(w for w in said.lower().split(" ") if w not in ids)
+        # "td > a-12": an id of the page state is no word of the page ("covid-19" is), nor
+        # is a link's address (href="#tabs-2" holds no "tabs" a reader sees)
+        lowered = " ".join(w for w in _HREF.sub("", said.lower()).split(" ") if w not in ids)
         if shows_task(content, phrase):
             continue  # the page showing the task itself says nothing of where to act
         score = sum(2 for p in patterns if p.search(lowered))
@@ -175,9 +177,8 @@ def hint(state_text: str, phrase: str, *, senders: bool = True) -> str:
         # line's words hold: "no line holds textarea" beside textarea-0 would mislead
         tags = {m.group(1) for m in re.finditer(r"- (?:\S+ > )*([a-z][a-z0-9]*)-\d+\b",
                                                 state_text)}
-        words = [w for w in words if w not in tags and w.rstrip("s") not in tags]
-        if not words:
-            return ""
+        if any(w in tags or w.rstrip("s") in tags for w in words):
+            return ""  # measured: "no line holds widget" beside it sent the model typing
         return ("No line of the page state above holds any of these words: "
                 + ", ".join(words) + ".")
     return ("Lines of the page state above that hold words of it:\n"
