@@ -211,14 +211,15 @@ def test_a_dropdowns_chosen_option_cited_as_a_text_is_its_value(
         {"tool": "select", "parameters": {"element_id": "select-0", "value": "Jackets"}},
         {"tool": "click", "parameters": {"element_id": "button-0"}}]}
     cited = {"complete": True, "message": "filtered", "evidence": [
-        {"expect": "text", "text": "Jackets", "within": "section-0"}]}
+        {"expect": "text", "text": "Jackets", "within": "section-0"},
+        {"expect": "text", "text": "Jackets", "within": "select-0"}]}
     result = Agent(page, ScriptedLLM([choose, cited]), require_evidence=True).execute(
         "show only the Jackets")
     assert result.completed, result.message
-    claim = result.steps[-1].evidence[0]
-    assert claim.found and claim.spec is not None
-    assert (claim.spec.expect, claim.spec.element, claim.spec.value) == (
-        "value", "select-0", "Jackets")
+    for claim in result.steps[-1].evidence:  # inside its section, or the dropdown itself
+        assert claim.found and claim.spec is not None
+        assert (claim.spec.expect, claim.spec.element, claim.spec.value) == (
+            "value", "select-0", "Jackets")
 
     # where Apply loads nothing, the dropdown shows only what the choice set: no proof
     page.goto(server.url + "/filter?inert")

@@ -74,7 +74,7 @@ def _field_showing(state_text: str, spec: EvidenceSpec) -> str | None:
         container = next((line for line in lines if line.id == spec.within), None)
         if container is None:
             return None
-        scope = inside(lines, container)
+        scope = [container, *inside(lines, container)]  # "within": the dropdown itself
     want = " ".join(spec.text.split()).casefold()
     found = [line.id for line in scope if line.tag == "select"
              and want == " ".join(line.attrs.get("selected", "").split()).casefold()]
