@@ -167,12 +167,11 @@ class AsyncProposer:
         (for a check, is its statement true)? After the task, the page-state lines that hold
         its words."""
         statement = checked_statement(self.task.task)
-        lines = hint(state.text, statement or self.task.task, senders=statement is None) \
-            if state is not None else ""
         phrase = statement or self.task.task
-        more = [self.hidden] + ([calendar_lines(state.text, phrase),
-                                 ordinal_lines(state.text, phrase)] if state is not None else [])
-        lines = "\n".join(filter(None, [lines, *more]))
+        said = [hint(state.text, phrase, senders=statement is None),
+                calendar_lines(state.text, phrase),
+                ordinal_lines(state.text, phrase)] if state is not None else []
+        lines = "\n".join(filter(None, [*said[:1], self.hidden, *said[1:]]))
         if statement is not None and (last is None or last.change is None):
             return Block(get_prompt("agent/proposer", "check_question").format(
                 statement=statement, lines=lines))
@@ -608,17 +607,20 @@ class AsyncAgent:
         """Did the page load anew (its URL changed) after the task's last choice in a
         dropdown, or was none made? Then a dropdown's chosen option is what the page
         answered (a filter applied), not what the choice itself set."""
-        assert self._task_context is not None and self.tool_registry is not None
+        assert self.tool_registry is not None
         loaded = True
-        for s in self._task_context.steps:
-            for a, e in zip(s.proposal.actions, s.executions, strict=False):
-                if not e.success:
-                    continue
-                if getattr(self.tool_registry.get(a.tool), "choices", None):  # a select
-                    loaded = False
-                elif e.url_after and e.url_before and e.url_after != e.url_before:
-                    loaded = True
+        for a, e in self._acted():
+            if getattr(self.tool_registry.get(a.tool), "choices", None):  # a select
+                loaded = False
+            elif e.url_after and e.url_before and e.url_after != e.url_before:
+                loaded = True
         return loaded
+
+    def _acted(self) -> list[tuple[Action, ExecutionResult]]:
+        """The task's actions that ran successfully, each with its result, in order."""
+        assert self._task_context is not None
+        return [(a, e) for s in self._task_context.steps
+                for a, e in zip(s.proposal.actions, s.executions, strict=False) if e.success]
 
     def _doubt(self, proposal: ProposalResult) -> str | None:
         """What to ask again of a task's first reply that ends it before anything ran: a
@@ -674,8 +676,7 @@ class AsyncAgent:
         snapshot, registry = self.browser.snapshot, self.tool_registry
         if snapshot is None:
             return []
-        acted = [(a, e) for s in self._task_context.steps
-                 for a, e in zip(s.proposal.actions, s.executions, strict=False) if e.success]
+        acted = self._acted()
         clicked = {(e.target.text or e.target.name or "").casefold() for a, e in acted
                    if e.target is not None and not getattr(registry.get(a.tool), "typed", False)}
         # what a drag dropped onto was acted on too ('drag "A" onto "B"')

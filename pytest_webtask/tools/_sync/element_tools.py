@@ -80,9 +80,8 @@ class TextTool(ElementTool):
         return super().on(el, params, scene)
 
 
-# a field that takes no typing: readonly (or aria-readonly)
-# (the page state's "readonly" flag says the same; aria-readonly is a hint to assistive
-# technology that typing may still work, as in a type-ahead combobox)
+# a field that takes no typing: readonly, as the page state's "readonly" flag says (not
+# aria-readonly: a hint to assistive technology, typing may still work there)
 READ_ONLY = "el => !!el.readOnly"
 
 
