@@ -8,6 +8,7 @@ from playwright.sync_api import Page
 from pytest_webtask import Agent
 from pytest_webtask.testing import ScriptedLLM
 from pytest_webtask.tools.builtin import Click, Fill, Select, Type
+from pytest_webtask.tools.meant import REFUSED
 from tests.server import LocalServer
 
 RADIOS = '''- "Select AU and click Submit."
@@ -33,23 +34,27 @@ def select(element_id: str, value: str) -> dict[str, str]:
     return {"element_id": element_id, "value": value}
 
 
-def ran(params: dict[str, str], state: str) -> tuple[str, str] | None:
+def ran(params: dict[str, str], state: str) -> tuple[str, str | None] | None:
     got = Select.instead(params, state)
-    return None if got is None else (got[0], got[1]["element_id"])
+    return None if got is None else (got[0], got[1].get("element_id"))
 
 
 def test_a_radio_checkbox_or_button_asked_to_select_is_checked_or_clicked() -> None:
     assert ran(select("input-0", "AU"), RADIOS) == ("check", "input-0")
-    # the other radio of the group is the one labelled with the value
-    assert ran(select("input-1", "AU"), RADIOS) == ("check", "input-0")
     assert ran(select("button-0", "Submit"), RADIOS) == ("click", "button-0")
+
+
+def test_a_select_meant_for_another_element_is_refused_naming_it_never_run_on_it() -> None:
+    """Issue 45: a rewrite acts only on the element the model named. The other radio of the
+    group, labelled with the value, is named in the refusal; the model chooses."""
+    assert ran(select("input-1", "AU"), RADIOS) == (REFUSED, None)
     why = Select.instead(select("input-1", "AU"), RADIOS)[2]  # type: ignore[index]
-    assert why == ("select 'AU' on input-1 ran as check input-0: input-1 is a radio, not a "
-                   "dropdown; input-0 is the one labelled 'AU'.")
-
-
-def test_a_menu_asked_to_select_clicks_the_one_item_that_says_the_value() -> None:
-    assert ran(select("ul-0", "martelle"), MENU) == ("click", "div-1")
+    assert why == ("input-1 is a radio, not a dropdown, and is not labelled 'AU'; input-0 "
+                   "is: check input-0 if that is what the task means.")
+    # a menu: the one item inside it that says the value is named, not clicked
+    assert ran(select("ul-0", "martelle"), MENU) == (REFUSED, None)
+    why = Select.instead(select("ul-0", "martelle"), MENU)[2]  # type: ignore[index]
+    assert "div-1 inside it says 'martelle': click div-1" in why
 
 
 def test_text_typed_into_a_button_clicks_it() -> None:
@@ -84,17 +89,44 @@ def test_the_step_keeps_and_replays_the_action_that_ran(
         {"complete": False, "message": "m", "actions": [
             {"tool": "select", "parameters": {"element_id": "input-1", "value": "AU"}},
             {"tool": "select", "parameters": {"element_id": "button-0", "value": "Submit"}}]},
+        {"complete": False, "message": "m", "actions": [
+            {"tool": "select", "parameters": {"element_id": "input-0", "value": "AU"}},
+            {"tool": "select", "parameters": {"element_id": "button-0", "value": "Submit"}}]},
         {"complete": True, "message": "sent", "evidence": [{"expect": "text",
                                                             "text": "Sent au"}]}])
     result = Agent(page, llm).execute("select AU and click Submit")
     assert result.completed, result.message
     assert page.locator("#out").inner_text() == "Sent au"
-    step = result.steps[0]
+    # the select on the other radio ran nowhere: refused, naming the one labelled AU
+    refused = result.steps[0]
+    assert not refused.executions[0].success and len(refused.executions) == 1
+    assert "input-0 is: check input-0" in llm.prompts[1]
+    assert page.locator("input[value=hf]").is_checked() is False
+    step = result.steps[1]
     # what ran is what the history shows and a recording keeps
     assert [(a.tool, a.parameters) for a in step.proposal.actions] == [
         ("check", {"element_id": "input-0"}), ("click", {"element_id": "button-0"})]
     assert all(e.success for e in step.executions)
-    assert "ran as check input-0" in llm.prompts[1]
+    assert "ran as check input-0" in llm.prompts[2]
+    # the policy's rule is named on both steps
+    assert "control-kind" in refused.rules and "control-kind" in step.rules
+
+
+def test_with_the_rule_off_a_select_on_a_radio_runs_as_proposed_and_fails(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/pick"] = PAGE
+    page.goto(server.url + "/pick")
+    llm = ScriptedLLM([
+        {"complete": False, "message": "m", "actions": [
+            {"tool": "select", "parameters": {"element_id": "input-0", "value": "AU"}}]},
+        {"complete": False, "message": "m", "impossible": True},
+        {"complete": False, "message": "m", "impossible": True}])
+    agent = Agent(page, llm, rules_off="control-kind", settle_timeout_ms=500)
+    result = agent.execute("select AU")
+    step = result.steps[0]
+    assert not step.executions[0].success  # Playwright's select_option on a radio
+    assert "control-kind" not in step.rules
+    assert page.locator("input[value=au]").is_checked() is False
 
 
 def test_ancestors_are_the_elements_that_hold_a_line_not_earlier_siblings() -> None:

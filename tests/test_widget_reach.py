@@ -203,8 +203,11 @@ def test_a_task_to_expand_ranks_what_is_collapsed() -> None:
     assert "h3-0" not in hint(state, "Read the words")
 
 
-def test_a_dropdowns_chosen_option_cited_as_a_text_is_its_value(
+def test_a_dropdowns_chosen_option_is_no_proof_that_the_list_was_filtered(
         page: Page, server: LocalServer) -> None:
+    """Issue 45: FILTER copies ?c= into its dropdown and never filters its list. A text
+    only the dropdown shows is no visible text, and the dropdown's value says only what the
+    choice set: "show only the Jackets" never records green on it."""
     server.pages["/filter"] = FILTER
     page.goto(server.url + "/filter")
     choose = {"complete": False, "message": "m", "actions": [
@@ -213,31 +216,30 @@ def test_a_dropdowns_chosen_option_cited_as_a_text_is_its_value(
     cited = {"complete": True, "message": "filtered", "evidence": [
         {"expect": "text", "text": "Jackets", "within": "section-0"},
         {"expect": "text", "text": "Jackets", "within": "select-0"}]}
-    result = Agent(page, ScriptedLLM([choose, cited]), require_evidence=True).execute(
-        "show only the Jackets")
-    assert result.completed, result.message
-    for claim in result.steps[-1].evidence:  # inside its section, or the dropdown itself
-        assert claim.found and claim.spec is not None
-        assert (claim.spec.expect, claim.spec.element, claim.spec.value) == (
-            "value", "select-0", "Jackets")
-
-    # where Apply loads nothing, the dropdown shows only what the choice set: no proof
-    page.goto(server.url + "/filter?inert")
-    llm = ScriptedLLM([choose, cited]
-                      + [{"complete": False, "impossible": True, "message": "no"}] * 3)
+    as_value = {"complete": True, "message": "filtered", "evidence": [
+        {"expect": "value", "element": "select-0", "value": "Jackets"},
+        {"expect": "url", "query": {"c": "Jackets"}}]}
+    # the option's text is no visible text of the page: the claim does not hold
+    llm = ScriptedLLM([choose, cited, cited])
     result = Agent(page, llm, require_evidence=True).execute("show only the Jackets")
-    assert not result.completed
-    assert not any(e.spec is not None and e.spec.expect == "value"
-                   for step in result.steps for e in step.evidence)
-
-    # a text no field and no visible text shows is still refused
+    assert not result.completed, result.message
+    assert "no such text is visible" in result.message
+    # the dropdown's value and the URL hold, and say only what the choice set
     page.goto(server.url + "/filter")
-    wrong = {"complete": True, "message": "filtered", "evidence": [
-        {"expect": "text", "text": "Coats", "within": "section-0"}]}
-    llm = ScriptedLLM([choose, wrong, {"complete": False, "impossible": True, "message": "no"}])
+    llm = ScriptedLLM([choose, as_value, as_value])
     result = Agent(page, llm, require_evidence=True).execute("show only the Jackets")
-    assert not result.completed
-    assert "Coats" in llm.prompts[2]
+    assert not result.completed, result.message
+    assert "Your evidence shows only what your own actions set: select-0 holds 'Jackets'; " \
+        "the URL (c=Jackets)" in llm.prompts[2]
+    assert "proves only what its own actions set" in result.message
+    # with the list's item cited beside them, which was there before: still no proof
+    listed = {"complete": True, "message": "filtered", "evidence": [
+        {"expect": "value", "element": "select-0", "value": "Jackets"},
+        {"expect": "text", "text": "Green Field Jacket"}]}
+    page.goto(server.url + "/filter")
+    llm = ScriptedLLM([choose, listed, listed])
+    result = Agent(page, llm, require_evidence=True).execute("show only the Jackets")
+    assert not result.completed, result.message
 
 
 PICKER = """<!doctype html><html><body>
@@ -275,10 +277,13 @@ def test_a_read_only_field_refuses_typing_and_a_calendar_names_the_day(
     assert ('12/02/2016 is December 2, 2016: the calendar shows December 2016, and a-2 "2" '
             "is that day.") in first
     step = result.steps[0]
-    # typing into a field the page state shows read-only runs as the click a person makes
-    assert step.proposal.actions[0].tool == "click" and step.executions[0].success
-    assert "ran as click input-0: input-0 is read-only" in (step.executions[0].output or "")
-    assert "read-only" in second
+    # typing into a field the page state shows read-only is refused (a click would drop the
+    # value): the model is told to click it and choose the date in what opens
+    assert step.proposal.actions[0].tool == "type" and not step.executions[0].success
+    assert ("input-0 is read-only: it takes no text. Its value is chosen in what a click on "
+            "it opens (a date picker, a list): click input-0, then choose '12/02/2016' "
+            "there.") in second
+    assert step.rules and "read-only-field" in step.rules
     assert page.locator("#out").inner_text() == "sent 12/02/2016"
 
 

@@ -51,7 +51,8 @@ class Step:
 
     ``note`` says why fewer actions ran than were proposed (the page navigated or
     re-rendered, leaving the remaining element ids stale). ``change`` is what the actions
-    did to the page, known when the next step reads it.
+    did to the page, known when the next step reads it. ``rules``: the names of the
+    policy's rules (agent/policy.py) that fired while it was made.
     """
 
     proposal: ProposalResult
@@ -60,6 +61,7 @@ class Step:
     evidence: list[Evidence] = field(default_factory=list)
     url: str = ""
     change: PageChange | None = None
+    rules: list[str] = field(default_factory=list)  # the policy's rules that fired on it
 
 
 @dataclass

@@ -85,6 +85,25 @@ def choice_values(state_text: str, attribute: str) -> dict[str, list[str]]:
     return out
 
 
+# The tool name ``instead`` gives to refuse an action: the third item says why and what to do.
+REFUSED = ""
+
+
+def rule_of(tool: str, found: tuple[str, dict[str, Any], str], *, slide: str, fill: str
+            ) -> str:
+    """The policy rule (agent/policy.py) a ``tool`` action run as ``found`` is: a slider
+    moved, a date or time written in its field's format, a read-only field refused, or an
+    action of another kind on the same control."""
+    name, _, why = found
+    if name == slide:
+        return "slider-value"
+    if name == REFUSED and "is read-only" in why:
+        return "read-only-field"
+    if name == fill and tool in (fill, "type"):
+        return "field-format"
+    return "control-kind"
+
+
 def select_meant(params: dict[str, Any], state_text: str, *, check: str, click: str,
                  select: str) -> tuple[str, dict[str, Any], str] | None:
     """The action a ``select`` with ``params`` meant (the ``check`` or ``click`` tool's name,
@@ -114,10 +133,10 @@ def select_meant(params: dict[str, Any], state_text: str, *, check: str, click: 
         if target.says(value) or not others:
             return _as(check, target, f"{said} {check} {target.id}: {target.id} is a "
                        f"{_what(target)}, not a dropdown.")
-        if len(others) == 1:
-            return _as(check, others[0], f"{said} {check} {others[0].id}: {target.id} is a "
-                       f"{_what(target)}, not a dropdown; {others[0].id} is the one labelled "
-                       f"{value!r}.")
+        if len(others) == 1:  # another element: the model names it, not this rule
+            return REFUSED, {}, (f"{target.id} is a {_what(target)}, not a dropdown, and is "
+                                 f"not labelled {value!r}; {others[0].id} is: {check} "
+                                 f"{others[0].id} if that is what the task means.")
         return None
     if target.kind == "clicked":
         return _as(click, target, f"{said} {click} {target.id}: {target.id} is a "
@@ -131,8 +150,8 @@ def select_meant(params: dict[str, Any], state_text: str, *, check: str, click: 
     if len(found) != 1:
         return None
     tool = check if found[0].kind == "ticked" else click
-    return _as(tool, found[0], f"{said} {tool} {found[0].id}: {target.id} is not a dropdown; "
-               f"{found[0].id} inside it says {value!r}.")
+    return REFUSED, {}, (f"{target.id} is not a dropdown; {found[0].id} inside it says "
+                         f"{value!r}: {tool} {found[0].id} if that is what the task means.")
 
 
 def slid_meant(tool: str, params: dict[str, Any], state_text: str, *, slide: str
@@ -156,21 +175,24 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 def typed_meant(tool: str, params: dict[str, Any], state_text: str, *, click: str,
                 fill: str) -> tuple[str, dict[str, Any], str] | None:
-    """A ``fill`` or ``type`` into a button or a link ("type Submit into button-0") or a
-    read-only field (a date picker's) meant to click it; a date or a time written as people
-    write it ("05/20/2010", "9:37 PM") into a date or time field meant the field's own
-    format (``fill`` "2010-05-20", the only text such a field takes); anything else runs as
-    proposed."""
+    """A ``fill`` or ``type`` into a button or a link ("type Submit into button-0") meant to
+    click it; a date or a time written as people write it ("05/20/2010", "9:37 PM") into a
+    date or time field meant the field's own format (``fill`` "2010-05-20", the only text
+    such a field takes); into a read-only field (a date picker's) it is refused, saying a
+    click opens what chooses its value (a click would drop the value: the model chooses it
+    in what opens). Anything else runs as proposed."""
     target_id = params.get("element_id")
     target = next((line for line in read_lines(state_text) if line.id == target_id), None)
     if target is None:
         return None
     value = params.get("value")
     if "readonly" in target.flags:
-        # a date picker's field: a person clicks it, and chooses in what opens
-        return _as(click, target, f"{tool} on {target.id} ran as {click} {target.id}: "
-                   f"{target.id} is read-only, its value is chosen in what a click on it "
-                   "opens (a date picker, a list).")
+        return REFUSED, {}, (
+            f"{target.id} is read-only: it takes no text. Its value is chosen in what a click "
+            f"on it opens (a date picker, a list): click {target.id}, then choose "
+            f"{value!r} there." if isinstance(value, str) and value else
+            f"{target.id} is read-only: it takes no text. Click it to open what chooses its "
+            "value.")
     if target.tag == "input" and isinstance(value, str):
         kind = target.attrs.get("type", "")
         written = field_format(kind, value)

@@ -91,7 +91,8 @@ class AsyncDoneTool(AsyncTool):
         if params.impossible:
             return ExecutionResult(success=True, output=summary)
         self.evidence = await resolve_evidence(self.browser, params.evidence,
-                                               self.task.substitute if self.task else None)
+                                               self.task.substitute if self.task else None,
+                                               task=self.task.task if self.task else "")
         problem = evidence_problem(self.evidence) if self.require_evidence else ""
         if problem:
             return ExecutionResult(

@@ -22,7 +22,7 @@ from ...llm.request import Block, ModelRequest
 from ...tools._sync.browser_tools import Tool
 from ...tools._sync.registry import COVERED, ToolRegistry, browser_registry
 from ...tools.builtin import Press
-from ...tools.meant import choice_values
+from ...tools.meant import REFUSED, choice_values, rule_of
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change, page_key, plain_line
@@ -36,12 +36,13 @@ from ..hints import (
     sending_forms,
 )
 from ..loops import FutileRepeat, RepeatedFailure
-from ..models import ProposalResult, Step, TaskResult
+from ..models import Evidence, ProposalResult, Step, TaskResult
 from ..parsing import ProposalModel, proposal_from, show
+from ..policy import Policy
 from ..reply_schema import reply_schema
 from ..task_context import TaskContext
 from .asker import Asker
-from .evidence import evidence_problem, resolve_evidence
+from .evidence import evidence_problem, resolve_evidence, weak_proof
 
 log = logging.getLogger("pytest_webtask.agent")
 
@@ -61,9 +62,10 @@ class Proposer:
 
     def __init__(self, llm: LLM, task: TaskContext, tools: ToolRegistry,
                  browser: LLMBrowser, usage: Usage | None = None,
-                 budget: Budget | None = None) -> None:
+                 budget: Budget | None = None, policy: Policy | None = None) -> None:
         self.llm = llm
         self.task = task
+        self.policy = policy if policy is not None else Policy()
         self.tools = tools
         self.browser = browser
         self.usage = usage if usage is not None else Usage()
@@ -105,8 +107,11 @@ class Proposer:
         # a quoted text the page holds only where it is hidden (another tab, a closed
         # section): the control that shows it is named after the hint lines
         phrase = checked_statement(self.task.task) or self.task.task
+        policy = self.policy
         self.hidden = hidden_lines(self.browser.revealers(
-            absent_texts(state.text, phrase), phrase), state.text) if state is not None else ""
+            absent_texts(state.text, phrase), phrase), state.text) \
+            if state is not None and policy.on("hidden-text") else ""
+        policy.use("hidden-text", self.hidden)
         system = get_prompt("agent/proposer", "proposer_system")
         if self.browser.screenshot:  # a model that sees the page may cite pictures
             system += "\n" + get_prompt("agent/proposer", "visual_evidence")
@@ -120,27 +125,41 @@ class Proposer:
         page.text = f"{page.text}\n\n---\n\n{self.question(last, state).text}"
         context.append(page)
         ids = list(state.elements) if state is not None else []
-        banned = set(self.futile.banned) if self.futile is not None else set()
-        if state is not None:  # on a page where an action undid the step before it
+        banned: set[tuple[str, str]] = set()
+        if self.futile is not None and policy.on("futile-repeat"):
+            banned |= self.futile.banned
+        if state is not None and policy.on("undo-ban"):
+            # on a page where an action undid the step before it
             banned |= {pair for key, pairs in self.undoing if key == page_key(state)
                        for pair in pairs}
         # a task is given up only once something was tried (a check's statement may be false
         # at once): a small model gives up on what it does not see at first sight
         tried = checked_statement(self.task.task) is not None or any(
             s.executions for s in self.task.steps)
+        if give_up is None and not tried and policy.use("try-first", policy.on("try-first")):
+            give_up = False
         # a tab tool is not offered while one tab is open: "tab" in a task is most often a
         # tab widget on the page, which a small model would otherwise switch_tab to
         tabs = len(self.browser.page.context.pages)
         # nor a tool for a kind of element the page does not have (slide: a slider)
         shown = state.text if state is not None else ""
-        tools = [t for t in self.tools.tools() if getattr(t, "tabs_needed", 1) <= tabs
-                 and (getattr(t, "shown_by", None) or "") in shown]
+        tools = []
+        for t in self.tools.tools():
+            if getattr(t, "tabs_needed", 1) > tabs and policy.on("tab-tools"):
+                policy.fire("tab-tools")
+            elif (getattr(t, "shown_by", None) or "") not in shown and policy.on("tool-shown-by"):
+                policy.fire("tool-shown-by")
+            else:
+                tools.append(t)
         offered = [(t.name, t.params_class) for t in tools]
         # a parameter whose values the page lists (a dropdown's options) is one of them
-        choices = {t.name: (spec[0], choice_values(state.text, spec[1])) for t in tools
-                   if (spec := getattr(t, "choices", None)) and state is not None}
+        choices = {t.name: (spec[0], values) for t in tools
+                   if (spec := getattr(t, "choices", None)) and state is not None
+                   and policy.on("dropdown-options")
+                   and policy.use("dropdown-options", values := choice_values(state.text,
+                                                                               spec[1]))}
         context.response_schema = reply_schema(offered, ids, banned,
-            impossible=tried if give_up is None else give_up, done=done, choices=choices)
+            impossible=True if give_up is None else give_up, done=done, choices=choices)
         return context  # the asker masks secrets before anything is sent
 
     def _undid(self, last: Step, before: PageState, after: PageState) -> None:
@@ -151,12 +170,14 @@ class Proposer:
         self.undo = None
         prev = self.task.steps[-2] if n >= 2 else None
         first = self.before.get(n - 1)
-        if (prev is None or first is None or prev.change is None or prev.change.unchanged
+        if (not self.policy.on("undo-ban") or prev is None or first is None
+                or prev.change is None or prev.change.unchanged
                 or last.change is None or last.change.unchanged or n - 1 in self.undid
                 or page_key(first) != page_key(after)):
             return  # (doing again what an undo undid is the way on, no undo)
         self.undo = n - 1
         self.undid.add(n)
+        self.policy.fire("undo-ban")
         pairs = {(a.tool, a.parameters["element_id"]) for a, e in
                  zip(last.proposal.actions, last.executions, strict=False)
                  if e.success and isinstance(a.parameters.get("element_id"), str)}
@@ -169,9 +190,19 @@ class Proposer:
         its words."""
         statement = checked_statement(self.task.task)
         phrase = statement or self.task.task
-        said = [hint(state.text, phrase, senders=statement is None),
-                calendar_lines(state.text, phrase),
-                ordinal_lines(state.text, phrase)] if state is not None else []
+        policy = self.policy
+        said = []
+        if state is not None:
+            senders = statement is None and policy.on("form-sender")
+            lines_said = hint(state.text, phrase, senders=senders) \
+                if policy.on("task-lines") else ""
+            if policy.use("task-lines", lines_said) and senders and " sends form-" in lines_said:
+                policy.fire("form-sender")
+            said = [lines_said,
+                    calendar_lines(state.text, phrase) if policy.on("calendar") else "",
+                    ordinal_lines(state.text, phrase) if policy.on("position") else ""]
+            policy.use("calendar", said[1])
+            policy.use("position", said[2])
         lines = "\n".join(filter(None, [*said[:1], self.hidden, *said[1:]]))
         if statement is not None and (last is None or last.change is None):
             return Block(get_prompt("agent/proposer", "check_question").format(
@@ -182,7 +213,7 @@ class Proposer:
         actions = ", ".join(f"{a.tool} {show(a.parameters, 120)}"
                             for a in last.proposal.actions[:len(last.executions)])
         changes = last.change.describe()
-        if self.futile is not None and self.futile.banned:
+        if self.futile is not None and self.futile.banned and policy.on("futile-repeat"):
             tried = ", ".join(f"{tool} {target}" for tool, target in sorted(self.futile.banned))
             changes += (f"\nTried on this page without changing it, not offered again until "
                         f"the page changes: {tried}.")
@@ -211,11 +242,13 @@ class Executer:
     or re-rendered under the remaining actions; then waits for the page to settle."""
 
     def __init__(self, tools: ToolRegistry, browser: LLMBrowser,
-                 settle_timeout_ms: float = 3000, guard: OriginGuard | None = None) -> None:
+                 settle_timeout_ms: float = 3000, guard: OriginGuard | None = None,
+                 policy: Policy | None = None) -> None:
         self.tools = tools
         self.browser = browser
         self.settle_timeout_ms = settle_timeout_ms
         self.guard = guard
+        self.policy = policy if policy is not None else Policy()
 
     def refusal(self, action: Action) -> str | None:
         """Why an action may not run: it names a tool the task does not have, or an element
@@ -231,9 +264,11 @@ class Executer:
             if isinstance(value, str) and value not in known:
                 return unknown_id(value, list(known))
         target, value = action.parameters.get("element_id"), action.parameters.get("value")
-        if (getattr(tool, "typed", False) and snapshot is not None and isinstance(target, str)
+        if (self.policy.on("already-holds") and getattr(tool, "typed", False)
+                and snapshot is not None and isinstance(target, str)
                 and isinstance(value, str) and value
                 and field_value(snapshot.text, target) == value):
+            self.policy.fire("already-holds")
             # a field that already holds the text: typing it again adds it twice, filling
             # it again changes nothing
             return (f"{target} already holds {value!r}: {action.tool} it again would not "
@@ -241,17 +276,28 @@ class Executer:
                     "task is done).")
         return None
 
-    def instead(self, action: Action) -> tuple[Action, str] | None:
+    def instead(self, action: Action) -> tuple[Action | None, str] | None:
         """The action to run in place of ``action`` when its tool says the page state shows
-        what it meant (a select on a radio button checks it), and why; None runs it."""
+        what it meant on the same element (a select on a radio button checks it), and why;
+        (None, why) refuses it (a read-only field typed into); None runs it. Each is a rule
+        of the policy (``rule_of``), run only when it is on."""
         tool, snapshot = self.tools.get(action.tool), self.browser.snapshot
         meant = getattr(tool, "instead", None)
         if meant is None or snapshot is None:
             return None
         found = meant(action.parameters, snapshot.text)
-        if found is None or self.tools.get(found[0]) is None:
-            return None  # a task without that tool: the proposed action fails as is
+        if found is None:
+            return None
+        rule = rule_of(action.tool, found, slide="slide", fill="fill")
+        if not self.policy.on(rule):
+            return None
         name, params, why = found
+        if name == REFUSED:
+            self.policy.fire(rule)
+            return None, why
+        if self.tools.get(name) is None:
+            return None  # a task without that tool: the proposed action fails as is
+        self.policy.fire(rule)
         return Action(tool=name, reason=action.reason, parameters=params), why
 
     def uncover(self, action: Action, result: ExecutionResult
@@ -259,8 +305,9 @@ class Executer:
         """An action whose element a pop-up covered (a date picker over the Submit button)
         is tried once more after Escape: the Escape and the action's second try when that
         worked (the step keeps both, so a replay presses Escape too), else None."""
-        if result.success or COVERED not in (result.error or "") \
-                or self.tools.get(Press.name) is None:
+        if (result.success or COVERED not in (result.error or "")
+                or self.tools.get(Press.name) is None or not self.policy.on("close-pop-up")
+                or says_something(result.error or "")):
             return None
         escape = Action(tool=Press.name, parameters={"key": "Escape"},
                         reason="close what covered the next action's element")
@@ -272,6 +319,7 @@ class Executer:
             return None
         again.output = " ".join(filter(None, [
             "Its element was covered by a pop-up: Escape closed it and it ran.", again.output]))
+        self.policy.fire("close-pop-up")
         return escape, pressed, again
 
     def execute(self, actions: list[Action]) -> tuple[list[ExecutionResult], str | None]:
@@ -281,10 +329,15 @@ class Executer:
         while i < len(actions):
             i += 1
             action = actions[i - 1]
-            why = self.instead(action)
-            if why is not None:  # the step keeps the action that ran (history, recipe)
-                action = actions[i - 1] = why[0]
-            refusal = self.refusal(action)
+            meant = self.instead(action)
+            refusal, why = None, None
+            if meant is not None and meant[0] is None:
+                refusal = meant[1]
+            elif meant is not None and meant[0] is not None:
+                # the step keeps the action that ran (history, recipe)
+                action = actions[i - 1] = meant[0]
+                why = meant[1]
+            refusal = refusal or self.refusal(action)
             result = (ExecutionResult(success=False, error=refusal) if refusal
                       else self.tools.execute(action))
             if (uncovered := self.uncover(action, result)) is not None:
@@ -293,7 +346,7 @@ class Executer:
                 results.append(pressed)
                 i += 1
             if why is not None:
-                result.output = " ".join(filter(None, [why[1], result.output]))
+                result.output = " ".join(filter(None, [why, result.output]))
             results.append(result)
             remaining = actions[i:]
             if not remaining:
@@ -324,6 +377,18 @@ class Executer:
         self.tools.late_events()
         blocked = self.guard.note() if self.guard else None
         return results, " ".join(filter(None, [note, blocked])) or None
+
+
+_SAYS = re.compile(r'<dialog\b|role="(?:alertdialog|alert|dialog)"|aria-modal="true"|'
+                   r'role="status"')
+
+
+def says_something(error: str) -> bool:
+    """Does a covered action's error name a dialog, an alert or a status message as what
+    covers it? Such a cover is never closed by the agent's own Escape: what it says may be
+    what the test should see (an error dialog), so the model reads it first."""
+    covered = error.split(COVERED, 1)[-1] if COVERED in error else ""
+    return bool(_SAYS.search(covered))
 
 
 def checked_statement(task: str) -> str | None:
@@ -398,8 +463,11 @@ class Agent:
         block_subresources: bool = False,
         extra_tools: list[type[Tool]] | None = None,
         max_page_chars: int | None = None,
+        rules_off: str | list[str] | tuple[str, ...] = (),
     ) -> None:
         self.llm = llm
+        # the rules that help a model (agent/policy.py), each switchable
+        self.policy = Policy(rules_off)
         self.secrets = secrets if secrets is not None else Secrets()
         page_chars = chosen_page_chars(page_chars, max_page_chars)
         use_images = getattr(llm, "supports_images", False) if screenshot is None else screenshot
@@ -449,8 +517,10 @@ class Agent:
                                               self.extra_tools)
         self.browser.watch.attach()
         self.browser.watch.track_windows(self.page)
+        self.policy.take()
         self.proposer = Proposer(self.llm, self._task_context, self.tool_registry,
-                                      self.browser, usage=self.usage, budget=self.budget)
+                                      self.browser, usage=self.usage, budget=self.budget,
+                                      policy=self.policy)
         self.proposer.between_steps = self._late_requests
         self._repeats = RepeatedFailure()
         self._futile = FutileRepeat()
@@ -464,7 +534,7 @@ class Agent:
                                           subresources=self.block_subresources)
         self.guard.start()
         self.executer = Executer(self.tool_registry, self.browser, self.settle_timeout_ms,
-                                      self.guard)
+                                      self.guard, self.policy)
 
     def _fit_window(self) -> None:
         """Lower the page state's budget to what the model's context holds, when its server
@@ -502,17 +572,21 @@ class Agent:
             # a longer quiet window than after an action, where the page was already live
             self.browser.settle(timeout_ms=self.settle_timeout_ms, quiet_ms=FIRST_QUIET_MS)
         ctx = self._task_context
+        policy = self.policy
         first = not ctx.steps
         # a do task acts first: its first reply schema offers no "done" (a step whose result
         # is on the page already is a check), so a small model does not call a task done
         # because it sees the button it should click
-        step = self._ask(done=not first or checked_statement(ctx.task) is not None)
+        act_first = first and checked_statement(ctx.task) is None and policy.on("act-first")
+        policy.use("act-first", act_first)
+        step = self._ask(done=not act_first)
         # decided at first sight: asked once more (a small model calls a task done when it
         # sees the button it should click, gives up on what it does not see at once, and
         # calls a statement false it has not read); the second answer stands. Evidence that
         # does not hold is asked about first: that question says more.
-        doubt = self._doubt(step.proposal) if first else None
+        doubt = self._doubt(step.proposal) if first and policy.on("doubt-first-look") else None
         if doubt is not None and step.proposal.impossible:
+            policy.fire("doubt-first-look")
             step = self._ask(doubt)
         if not first and step.proposal.complete and (
                 later := self._later_doubt(step.proposal)) is not None:
@@ -526,23 +600,28 @@ class Agent:
             # the claims do not hold: cite what does, or go on (not give up: it was done)
             step = self._ask(get_prompt("agent/proposer", "evidence_missing").format(
                 detail=missing), give_up=False)
+        elif step.proposal.complete and self.require_evidence and (weak := self._weak(step)):
+            # the claims show only what the actions set (a guard: asked once, then the
+            # task fails unless the next claims show more)
+            step = self._ask(get_prompt("agent/proposer", "evidence_weak").format(
+                detail=weak, new=self._new_texts()), give_up=False)
         elif doubt is not None and step.proposal.complete:
+            policy.fire("doubt-first-look")
             step = self._ask(doubt, done=False, give_up=True)
-        elif step.proposal.complete and (stale := self._stale(step)):
+        elif step.proposal.complete and policy.on("stale-evidence") and (
+                stale := self._stale(step)):
+            policy.fire("stale-evidence")
             # every claim was on the page before the task's first action: it proves nothing
             # the actions did (asked once; the pipeline then finds no check discriminating)
-            fresh = new_texts(self.proposer.start, self.browser.snapshot) \
-                if self.proposer is not None else []
             step = self._ask(get_prompt("agent/proposer", "evidence_before").format(
-                texts=", ".join(repr(t) for t in stale),
-                new=(" Texts on the page now that were not there before the task: "
-                     + ", ".join(f'"{t}"' for t in fresh) + ".") if fresh else ""))
+                texts=", ".join(repr(t) for t in stale), new=self._new_texts()))
         elif not first and step.proposal.impossible and (
                 later := self._later_doubt(step.proposal)) is not None:
             step = self._ask(later, give_up=True)
         proposal = step.proposal
         if self._futile.repeats(proposal.actions) and not proposal.complete \
-                and not proposal.impossible:
+                and not proposal.impossible and policy.on("futile-repeat"):
+            policy.fire("futile-repeat")
             # the same actions again on a page they did not change: not run; asked once more
             self._futile.refuse(proposal.actions)
             step = self._ask(get_prompt("agent/proposer", "futile_repeat").format(
@@ -553,6 +632,7 @@ class Agent:
                     and not proposal.impossible):
                 self._futile.refuse(proposal.actions)
                 step.note = "Not run: these actions already ran and changed nothing."
+                step.rules = policy.take()
                 ctx.add_step(step)
                 return step
         if proposal.actions and not proposal.complete and not proposal.impossible:
@@ -560,6 +640,7 @@ class Agent:
             repeated = self._repeats.see(proposal.actions, step.executions)
             if repeated:
                 step.note = " ".join(filter(None, [step.note, repeated]))
+        step.rules = policy.take()
         ctx.add_step(step)
         log.debug("step %d: complete=%s %s", ctx.step_count, proposal.complete,
                   proposal.message)
@@ -574,20 +655,51 @@ class Agent:
                 or not any(e.success for s in self._task_context.steps for e in s.executions)):
             return []
         texts = []
-        now = self.browser.snapshot
         for ev in step.evidence:
-            spec = ev.spec
-            text = getattr(spec, "text", None) or ev.text
-            if getattr(spec, "expect", "text") != "text" or not text:
+            if not self._held_before(ev):
                 return []
-            within = getattr(spec, "within", None)
-            if within and now is not None and _new_element(within, start, now):
-                return []  # a text the page showed before, now in what the actions opened
-            contains = getattr(spec, "match", "exact") == "contains"
-            if not (f'"{text}"' in start.text or (contains and text in start.text)):
-                return []
-            texts.append(text)
+            texts.append(getattr(ev.spec, "text", None) or ev.text)
         return texts
+
+    def _held_before(self, ev: Evidence) -> bool:
+        """Is ``ev`` a text claim whose text the page showed when the task began (and not
+        inside what the actions opened)?"""
+        start = self.proposer.start if self.proposer is not None else None
+        if start is None:
+            return False
+        spec, now = ev.spec, self.browser.snapshot
+        text = getattr(spec, "text", None) or ev.text
+        if getattr(spec, "expect", "text") != "text" or not text:
+            return False
+        within = getattr(spec, "within", None)
+        if within and now is not None and _new_element(within, start, now):
+            return False  # a text the page showed before, now in what the actions opened
+        contains = getattr(spec, "match", "exact") == "contains"
+        return f'"{text}"' in start.text or (contains and text in start.text)
+
+    def _new_texts(self) -> str:
+        """The sentence listing texts on the page now that were not there when the task
+        began ("" when none)."""
+        fresh = new_texts(self.proposer.start, self.browser.snapshot) \
+            if self.proposer is not None else []
+        return (" Texts on the page now that were not there before the task: "
+                + ", ".join(f'"{t}"' for t in fresh) + ".") if fresh else ""
+
+    def _weak(self, step: Step) -> str:
+        """Why a do task's claims prove only what its own actions set (a guard, not a rule:
+        a control's state or the URL never proves an effect the task names on the page),
+        "" when they prove more."""
+        assert self._task_context is not None and self.tool_registry is not None
+        if checked_statement(self._task_context.task) is not None:
+            return ""
+        registry = self.tool_registry
+        sets_only = all(getattr(registry.get(a.tool), "typed", False)
+                        or a.tool in ("check", "uncheck")
+                        or (e.target is not None and e.target.tag == "input"
+                            and (e.target.role or "") in ("checkbox", "radio"))
+                        for a, e in self._acted())
+        return weak_proof(step.evidence, self._task_context.task, sets_only=sets_only,
+                          held_before=self._held_before)
 
     def _ask(self, extra: str | None = None, *, done: bool = True,
                    give_up: bool | None = None) -> Step:
@@ -601,21 +713,20 @@ class Agent:
         if proposal.complete:
             step.evidence = resolve_evidence(self.browser, proposal.evidence,
                                                    self._task_context.substitute,
-                                                   choices_loaded=self._choices_loaded())
+                                                   task=self._task_context.task,
+                                                   typed=self._typed())
         return step
 
-    def _choices_loaded(self) -> bool:
-        """Did the page load anew (its URL changed) after the task's last choice in a
-        dropdown, or was none made? Then a dropdown's chosen option is what the page
-        answered (a filter applied), not what the choice itself set."""
+    def _typed(self) -> dict[str, str]:
+        """What the task's actions typed or chose, by element id of the page state now."""
         assert self.tool_registry is not None
-        loaded = True
-        for a, e in self._acted():
-            if getattr(self.tool_registry.get(a.tool), "choices", None):  # a select
-                loaded = False
-            elif e.url_after and e.url_before and e.url_after != e.url_before:
-                loaded = True
-        return loaded
+        out: dict[str, str] = {}
+        for a, _ in self._acted():
+            target, value = a.parameters.get("element_id"), a.parameters.get("value")
+            if (getattr(self.tool_registry.get(a.tool), "typed", False)
+                    and isinstance(target, str) and isinstance(value, str)):
+                out[target] = value
+        return out
 
     def _acted(self) -> list[tuple[Action, ExecutionResult]]:
         """The task's actions that ran successfully, each with its result, in order."""
@@ -648,17 +759,23 @@ class Agent:
         self._must_send = False
         if checked_statement(ctx.task) is not None or not ctx.steps:
             return None
+        policy = self.policy
         if proposal.impossible and "impossible_tried" not in self._doubted:
+            if not policy.on("doubt-give-up"):
+                return None
             self._doubted.add("impossible_tried")
+            policy.fire("doubt-give-up")
             return get_prompt("agent/proposer", "impossible_tried")
         if not proposal.complete or "complete_unsent" in self._doubted:
             return None
         change = ctx.steps[-1].change
-        fields_only = change is not None and change.values_only
-        named = self._unclicked()
+        fields_only = change is not None and change.values_only and policy.on("unsent-form")
+        named = self._unclicked() if policy.on("named-button") else []
         if not fields_only and not named:
             return None
         self._doubted.add("complete_unsent")
+        policy.use("named-button", named)
+        policy.use("unsent-form", fields_only)
         # a button the task names ("click submit") never clicked: acting is the only answer
         # offered (a small model opened the section and called it done, twice)
         self._must_send = bool(named)
@@ -723,6 +840,14 @@ class Agent:
                         return self._result(
                             False, f"The model reported the task complete, but its evidence "
                             f"does not hold on the page: {problem}. The model's message: "
+                            f"{step.proposal.message}", start_usage)
+                    weak = self._weak(step) if self.require_evidence else ""
+                    if weak:
+                        return self._result(
+                            False, f"The model reported the task complete, but its evidence "
+                            f"proves only what its own actions set ({weak}), not what the "
+                            "task asks of the page: cite what the page shows because of it "
+                            "(the list, a count, a message). The model's message: "
                             f"{step.proposal.message}", start_usage)
                     return self._result(True, step.proposal.message, start_usage)
                 if self._repeats.exhausted:

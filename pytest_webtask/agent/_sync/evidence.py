@@ -9,6 +9,7 @@ says what the page has.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -20,7 +21,6 @@ from ...browser._sync.llm_browser import LLMBrowser
 from ...browser._sync.pictures import check_box, stable_picture
 from ...browser.script import COLLECTOR_JS
 from ...errors import BrowserError
-from ...tools.meant import inside, read_lines
 from ..models import Evidence
 from ..parsing import EvidenceSpec, as_spec
 
@@ -29,12 +29,13 @@ CHECKABLE_ROLES = ("checkbox", "radio", "switch", "menuitemcheckbox", "menuitemr
 
 def resolve_evidence(browser: LLMBrowser, cited: list[Any],
                            substitute: Callable[[str], str] | None = None, *,
-                           choices_loaded: bool = False) -> list[Evidence]:
+                           task: str = "", typed: dict[str, str] | None = None
+                           ) -> list[Evidence]:
     """Each citation as a typed claim with its element's and container's fingerprints,
-    ``found`` only when the claim holds on the page now. ``choices_loaded``: the page was
-    loaded after the task's last choice in a dropdown (or none was made), so what a
-    dropdown shows chosen is the page's answer, not the choice: a text claim only such a
-    dropdown shows is its value claim."""
+    ``found`` only when the claim holds on the page now. A claim is compiled as strongly as
+    the model stated it, never weaker: a control cited bare claims what ``task`` asks of it
+    (a box ticked, unless the task unticks it) or what the task's actions ``typed`` into it
+    (by element id), not whatever it shows now."""
     snapshot = browser.snapshot
     ids = set(snapshot.elements) if snapshot is not None else set()
     sub = substitute or (lambda v: v)
@@ -48,41 +49,55 @@ def resolve_evidence(browser: LLMBrowser, cited: list[Any],
                 continue
         spec = as_spec(item, ids)
         label = item if isinstance(item, str) else spec.describe()
-        ev = _resolve(browser, spec, label, ids, sub)
-        field = _field_showing(snapshot.text, spec) \
-            if not ev.found and snapshot and choices_loaded else None
-        if field is not None:
-            # "Jackets" cited as a text where only a dropdown shows it (its chosen option
-            # is no visible text): the claim is that dropdown's value
-            as_value = _resolve(browser, spec.model_copy(
-                update={"element": field, "within": None}), label, ids, sub)
-            ev = as_value if as_value.found else ev
-        out.append(ev)
+        out.append(_resolve(browser, spec, label, ids, sub, task, typed or {}))
     return out
 
 
-def _field_showing(state_text: str, spec: EvidenceSpec) -> str | None:
-    """The one dropdown (inside the claim's container, if it names one) whose chosen
-    option is the text a text claim cites, case aside; None when none or several do. Not a
-    field's value (the replay types it itself), not a checkbox's (its value attribute says
-    nothing of its state)."""
-    if spec.expect != "text" or spec.element is not None or not spec.text:
-        return None
-    lines = read_lines(state_text)
-    scope = lines
-    if spec.within is not None:
-        container = next((line for line in lines if line.id == spec.within), None)
-        if container is None:
-            return None
-        scope = [container, *inside(lines, container)]  # "within": the dropdown itself
-    want = " ".join(spec.text.split()).casefold()
-    found = [line.id for line in scope if line.tag == "select"
-             and want == " ".join(line.attrs.get("selected", "").split()).casefold()]
-    return found[0] if len(found) == 1 else None
+CONTROL_TAGS = ("input", "select", "textarea")
+# a task that asks to set a control (tick a box, choose an option, type a text): its words
+_SETS = re.compile(r"\b(?:select|choose|pick|check|tick|uncheck|untick|clear|enter|type|"
+                   r"fill|write|input|set|mark|unmark|toggle|switch|turn|put)\b", re.IGNORECASE)
+_UNSETS = re.compile(r"\b(?:uncheck|untick|unmark|unselect|deselect|clear|turn off|"
+                     r"switch off)\b", re.IGNORECASE)
+
+
+def is_control_claim(ev: Evidence) -> bool:
+    """Does the claim say only what a form control holds (its state, its value)?"""
+    return ev.spec is not None and ev.spec.expect in ("state", "value")
+
+
+def weak_proof(evidence: list[Evidence], task: str, *, sets_only: bool,
+               held_before: Callable[[Evidence], bool] = lambda ev: False) -> str:
+    """Why ``evidence`` proves only what a do task's own actions set ("" when it proves
+    more). A control's state or value and the URL say what the actions chose, typed or
+    sent; they prove the task only when it asks to set controls (its words say so) and its
+    actions only set them. Any other task (filter, sort, search, add, sign in) is proven by
+    what the page shows because of it: the list, a count, a message; a claim that
+    ``held_before`` the task began shows nothing of that."""
+    found = [e for e in evidence if e.found and e.spec is not None]
+    if not found:
+        return ""
+    weak = [e for e in found if is_control_claim(e) or e.spec.expect == "url"]
+    if not weak or any(e not in weak and not held_before(e) for e in found):
+        return ""
+    if sets_only and _SETS.search(task) and all(is_control_claim(e) for e in weak):
+        return ""
+    return "; ".join(_said(e) for e in weak)
+
+
+def _said(ev: Evidence) -> str:
+    spec = ev.spec
+    if spec.expect == "url":
+        return "the URL (" + ", ".join(filter(None, [
+            f"path {spec.path}" if spec.path else "",
+            *(f"{k}={v}" for k, v in spec.query.items())])) + ")"
+    what = spec.value if spec.expect == "value" else spec.state
+    return f"{spec.element} holds {what!r}" if what else f"{spec.element}'s own state"
 
 
 def _resolve(browser: LLMBrowser, spec: EvidenceSpec, label: str, ids: set[str],
-                   sub: Callable[[str], str]) -> Evidence:
+                   sub: Callable[[str], str], task: str = "",
+                   typed: dict[str, str] | None = None) -> Evidence:
     ev = Evidence(cited=label, spec=spec, element_id=spec.element)
     for ref in (spec.element, spec.within):
         if ref is not None and ref not in ids:
@@ -106,7 +121,7 @@ def _resolve(browser: LLMBrowser, spec: EvidenceSpec, label: str, ids: set[str],
             ev.fingerprint = browser.describe(spec.element)
             el = frame.evaluate(COLLECTOR_JS, {"op": "element", "el": _sel(spec.element)})
             ev.text, ev.tag, ev.input_type = el["text"], el["tag"], el["type"]
-        spec = _typed_for_control(ev, spec, sub)
+        spec = _typed_for_control(ev, spec, task, typed or {})
         ev.spec = spec
         got = frame.evaluate(COLLECTOR_JS, {
             "op": "check", "check": _js_check(spec, sub),
@@ -162,21 +177,39 @@ def evidence_problem(evidence: list[Evidence]) -> str:
     return "; ".join(bad)
 
 
-def _typed_for_control(ev: Evidence, spec: EvidenceSpec, sub: Callable[[str], str]
-                       ) -> EvidenceSpec:
+def _typed_for_control(ev: Evidence, spec: EvidenceSpec, task: str,
+                       typed: dict[str, str]) -> EvidenceSpec:
     """A form control's "text" is its state or value: a claim citing a checkbox proves it is
-    ticked (or not), a field's proves its value, never the control's text ('on')."""
+    ticked (or not), a field's proves its value, never the control's text ('on'). What the
+    claim says comes from the model (its text), else from the task (a box the task unticks
+    is unticked, any other ticked; a field holds what the task's actions typed into it),
+    never from what the control shows now: that would hold whatever the page did."""
     if spec.expect != "text" or spec.element is None:
         return spec
     role = ev.fingerprint.role if ev.fingerprint else None
     if ev.input_type in ("checkbox", "radio") or role in CHECKABLE_ROLES:
-        return spec.model_copy(update={"expect": "state", "state": ev.text, "text": None})
-    if ev.tag in ("input", "textarea", "select"):
-        value = spec.text if spec.text is not None else ev.text
+        return spec.model_copy(update={"expect": "state", "text": None,
+                                       "state": _stated_state(spec.text, task)})
+    if ev.tag in CONTROL_TAGS:
+        value = spec.text if spec.text is not None else typed.get(spec.element, ev.text)
         return spec.model_copy(update={"expect": "value", "value": value, "text": None})
     if spec.text is None:
         return spec.model_copy(update={"text": ev.text})
     return spec
+
+
+_STATE_WORDS = {"checked": "checked", "ticked": "checked", "on": "checked", "true": "checked",
+                "selected": "checked", "yes": "checked", "unchecked": "unchecked",
+                "not checked": "unchecked", "unticked": "unchecked", "off": "unchecked",
+                "false": "unchecked", "no": "unchecked", "not selected": "unchecked"}
+
+
+def _stated_state(text: str | None, task: str) -> str:
+    """The state a claim on a checkbox states: its text's word, else what the task asks."""
+    said = " ".join((text or "").lower().split()).strip(" .")
+    if said in _STATE_WORDS:
+        return _STATE_WORDS[said]
+    return "unchecked" if _UNSETS.search(task) else "checked"
 
 
 def _js_check(spec: EvidenceSpec, sub: Callable[[str], str]) -> dict[str, Any]:

@@ -1,0 +1,201 @@
+"""The agent's policy: every rule that helps a model beyond the seed's loop, named, in one
+place (DESIGN decision 20).
+
+The seed's loop is: read the page, ask the model once, run its actions, until it says the
+task is done (with evidence that holds on the page) or impossible. A **rule** is anything the
+agent adds to help a model through that loop: a line said after the page state (``hint``), a
+question asked again (``question``), a limit on what the reply may say (``schema``), an
+action refused with a reason (``refusal``) or run in another form on the same element
+(``rewrite``). Each is a ``Rule`` here, with what it reacts to, what it does and why; the
+step log, the failure message and the report name each one that fired on a step; the
+``webtask_rules_off`` setting (``WEBTASK_RULES_OFF``) switches any of them off, ``all`` every
+one (the bare model, for measuring and for users who want it).
+
+Two promises hold for every rule:
+
+- **General**: it reacts to what any web page or task may have (a form and its button, a
+  collapsed section, a date picker, an ordinal in a task), never to one page or one
+  benchmark's task.
+- **No rule weakens proof**: none changes what a claim says, and none acts on an element the
+  model did not name. The **guards** below are not rules: they keep a recording honest (ids
+  from the page state only, evidence that holds, claims that say more than what the actions
+  set) and cannot be switched off.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from ..errors import ConfigurationError
+
+Kind = Literal["hint", "question", "schema", "refusal", "rewrite"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One named rule: what it reacts to, what it does, and why it helps."""
+
+    name: str
+    kind: Kind
+    reacts_to: str
+    does: str
+    why: str
+
+
+RULES: tuple[Rule, ...] = (
+    # -- hints: lines said after the page state ------------------------------------------
+    Rule("task-lines", "hint",
+         "words of the task (or of a check's statement) that lines of the page state hold",
+         "lists up to five such lines, best first, each with the two containers around it "
+         "and, for a text, the controls of its item; or says no line holds them",
+         "a small model reading a long page misses the element a task names"),
+    Rule("form-sender", "hint",
+         "a field among the task's lines, inside a form",
+         "names the button that sends its form beside the field's line",
+         "models fill a form's fields and never send it"),
+    Rule("hidden-text", "hint",
+         "a text the task quotes that the page holds only where it is hidden (another tab, a "
+         "closed section or details)",
+         "names the control that shows it (aria-controls, a link to its id, a summary, a "
+         "labelled tab panel)",
+         "a model told a text is absent gives up; the page only hides it"),
+    Rule("calendar", "hint",
+         "a date in the task on a page that shows a calendar (a month, its days)",
+         "names that day's element, or the control that changes the month and how many times",
+         "a date picker shows days as bare numbers a model does not tie to a date"),
+    Rule("position", "hint",
+         "a position the task names (the 3rd, the first, the last; not a first name)",
+         "names the item at that position of each list that has one",
+         "small models count badly"),
+    # -- questions: a reply asked about once more ---------------------------------------
+    Rule("act-first", "schema",
+         "the first reply of a do task",
+         "offers no 'done' (a result already on the page is a check, not a do)",
+         "a small model calls a task done when it sees the button it should click"),
+    Rule("try-first", "schema",
+         "a do task nothing was tried for yet",
+         "offers no 'impossible'",
+         "a small model gives up on what it does not see at first sight"),
+    Rule("doubt-first-look", "question",
+         "a first reply that gives the task up, or calls a check's statement false",
+         "asks once more, saying what was not tried or read",
+         "first looks at a long page miss what is there"),
+    Rule("doubt-give-up", "question",
+         "a do task given up after something was tried (once per task)",
+         "asks once more whether another way is left",
+         "a small model gives up when one try did not finish the task"),
+    Rule("unsent-form", "question",
+         "a task called done when the last actions only changed what fields hold",
+         "asks whether the form was sent, naming the button that sends it",
+         "nothing happens on a page until its form is sent"),
+    Rule("named-button", "question",
+         "a task called done while a button (or a quoted text's element) it names was never "
+         "clicked",
+         "says so and offers acting only",
+         "a model opens a section, or fills a form, and calls the task done"),
+    Rule("stale-evidence", "question",
+         "a do task's claims that all held before its first action",
+         "asks for what the actions changed, listing texts new since the task began",
+         "a claim that held before proves nothing the actions did"),
+    Rule("futile-repeat", "refusal",
+         "the same actions proposed again on a page they did not change",
+         "does not run them, says so and asks once more; they are not offered on that page",
+         "a model repeats what did nothing"),
+    Rule("undo-ban", "schema",
+         "actions that took the page back to how it was before the step before them",
+         "says so, and does not offer those actions on that page again",
+         "a model opens a panel, closes it, and opens it again until the budget runs out"),
+    Rule("tab-tools", "schema",
+         "a page with one tab open",
+         "offers no tab tools (a 'tab' in a task is most often a tab widget)",
+         "a small model switches tabs that do not exist"),
+    Rule("tool-shown-by", "schema",
+         "a tool for a kind of element the page does not have (slide: a slider)",
+         "does not offer it",
+         "fewer tools, fewer wrong ones"),
+    Rule("dropdown-options", "schema",
+         "a dropdown in the page state, its options listed",
+         "limits select's value on it to those options",
+         "a reply cannot then choose an option the dropdown does not have"),
+    # -- refusals and rewrites: an action refused with a reason, or run on the same element
+    Rule("already-holds", "refusal",
+         "typing into a field the text it already holds",
+         "refuses it, saying so",
+         "typing it again adds it twice; filling it again changes nothing"),
+    Rule("read-only-field", "refusal",
+         "typing into a field the page state flags read-only (a date picker's)",
+         "refuses it, saying a click on it opens what chooses its value",
+         "a read-only field takes no text; its picker does"),
+    Rule("control-kind", "rewrite",
+         "select on a checkbox, radio or button; fill or type on a button or a link; several "
+         "options written as one for a list that takes several",
+         "runs it as check or click on that same element, or as one select of those options; "
+         "select on what holds the options (a menu, a group) is refused, naming the one "
+         "inside it that says the value",
+         "small models call every choice a select"),
+    Rule("field-format", "rewrite",
+         "a date or time written as people write it, typed into a date or time field",
+         "fills the same field with the same date or time in the field's own format",
+         "such a field takes one format only"),
+    Rule("slider-value", "rewrite",
+         "fill or select of a number on a slider",
+         "runs it as slide to that number on the same slider",
+         "a slider takes keys, not text"),
+    Rule("close-pop-up", "rewrite",
+         "an action whose element a pop-up covers (a date picker over a button), the pop-up "
+         "being no dialog or alert",
+         "presses Escape and runs the action again; both are recorded and replayed",
+         "pickers left open cover the next field; a dialog that says something is never "
+         "dismissed this way"),
+)
+
+BY_NAME = {rule.name: rule for rule in RULES}
+ALL = "all"
+
+
+def parse_rules_off(text: str | Iterable[str]) -> frozenset[str]:
+    """The rule names a setting switches off (space- or comma-separated; ``all``: every
+    one). An unknown name is a ConfigurationError naming the known ones."""
+    items = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    names = {n.strip() for n in items if n.strip()}
+    if ALL in names:
+        return frozenset(BY_NAME)
+    unknown = sorted(names - BY_NAME.keys())
+    if unknown:
+        raise ConfigurationError(
+            f"webtask_rules_off: no agent rule is named {', '.join(map(repr, unknown))}. The "
+            f"rules are: {', '.join(BY_NAME)} (or 'all'); docs/agent.md says what each does.")
+    return frozenset(names)
+
+
+class Policy:
+    """Which rules are on, and which fired on the step being made (``fired``, in order, once
+    each; ``take`` hands them over and starts the next step's list)."""
+
+    def __init__(self, off: str | Iterable[str] = ()) -> None:
+        self.off = parse_rules_off(off)
+        self.fired: list[str] = []
+
+    def on(self, name: str) -> bool:
+        """Is the rule ``name`` switched on? (A name not in ``RULES`` is a bug here.)"""
+        assert name in BY_NAME, name
+        return name not in self.off
+
+    def fire(self, name: str) -> None:
+        """The rule ``name`` acted on the step being made."""
+        assert name in BY_NAME, name
+        if name not in self.fired:
+            self.fired.append(name)
+
+    def use(self, name: str, happened: object) -> bool:
+        """``happened`` (a hint's text, a question, a rewrite) counts as ``name`` firing when
+        it is truthy; returns whether it did."""
+        if happened:
+            self.fire(name)
+        return bool(happened)
+
+    def take(self) -> list[str]:
+        fired, self.fired = self.fired, []
+        return fired
