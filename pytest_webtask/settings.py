@@ -30,7 +30,7 @@ MARKER_FIELDS = frozenset({"max_steps", "check_max_steps", "timeout", "allowed_o
                            "strategy", "plan_horizon", "max_iterations", "max_llm_calls",
                            "max_tokens", "block_subresources", "guard_replay",
                            "dynamic", "strict", "page_chars", "heal",
-                           "heal_max_llm_calls"})
+                           "heal_max_llm_calls", "rules_off"})
 # Settings the command line can set: --webtask-<name with dashes>.
 CLI_FIELDS = ("model", "max_steps", "timeout", "max_llm_calls", "max_tokens",
               "run_max_llm_calls", "run_max_tokens", "connect", "connect_cdp")
@@ -129,6 +129,9 @@ class Settings:
         "when the step's recorded checks hold after the model re-did it) or 'suggest' (write "
         "<recipe>.healed.yaml for review instead)", "WEBTASK_HEAL")
     heal_max_llm_calls: int = setting(10, "most model calls to heal one step (0: no limit)")
+    rules_off: str = setting(
+        "", "agent rules to switch off while recording, by name (space-separated; 'all': the "
+        "bare model); docs/agent.md lists them", "WEBTASK_RULES_OFF")
     _from_cli: frozenset[str] = frozenset()  # names the command line set: markers keep off
 
     @property
@@ -214,6 +217,12 @@ def convert(name: str, value: Any) -> Any:
             raise ConfigurationError(f"webtask heal should be one of {', '.join(HEAL_MODES)}; "
                                      f"got {value!r}.")
         return text
+    if name == "rules_off":
+        text = " ".join(value) if isinstance(value, (list, tuple)) else str(value)
+        from .agent.policy import parse_rules_off  # the agent loads when a step records
+
+        parse_rules_off(text)  # an unknown name: a ConfigurationError naming the known ones
+        return " ".join(text.replace(",", " ").split())
     if name == "response_format" and value not in RESPONSE_FORMATS:
         raise ConfigurationError(
             f"webtask response_format should be one of {', '.join(RESPONSE_FORMATS)}; got "

@@ -34,13 +34,15 @@ class StrategyOptions:
     plan_horizon: int = PLAN_HORIZON
     max_iterations: int = MAX_ITERATIONS
     extra_tools: list[type] = field(default_factory=list)
+    rules_off: str = ""  # the policy's rules switched off (agent/policy.py)
 
     def agent_kwargs(self) -> dict[str, Any]:
         """The keyword arguments ``Agent`` and ``PlanAgent`` share."""
         return dict(allowed_origins=self.allowed_origins, require_evidence=True,
                     budget=self.budget, secrets=self.secrets,
                     block_subresources=self.block_subresources,
-                    page_chars=self.page_chars, extra_tools=self.extra_tools)
+                    page_chars=self.page_chars, extra_tools=self.extra_tools,
+                    rules_off=self.rules_off)
 
     @property
     def max_page_chars(self) -> int:

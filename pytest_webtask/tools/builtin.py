@@ -71,6 +71,7 @@ class Click(OnElement):
 
 class Fill(OnElement):
     name = "fill"
+    sets_control = True
     description = "Fill a form field"
     params_class = FillParams
     method = "fill"
@@ -85,6 +86,7 @@ class Fill(OnElement):
 
 class Type(OnElement):
     name = "type"
+    sets_control = True
     description = ("Type text key by key, adding to what the field holds: only for a field "
                    "that fill does not work on (an autocomplete, an editor)")
     params_class = TypeParams
@@ -100,6 +102,7 @@ class Type(OnElement):
 
 class Select(OnElement):
     name = "select"
+    sets_control = True
     description = "Choose an option in a dropdown"
     params_class = SelectParams
     method = "select_option"
@@ -141,6 +144,7 @@ class Slide(ToolSpec):
     alike, whatever their size or orientation)."""
 
     name = "slide"
+    sets_control = True
     description = 'Move a slider (role="slider") to a number'
     params_class = SlideParams
     shown_by = 'role="slider"'
@@ -200,6 +204,7 @@ class DoubleClick(OnElement):
 
 class CheckBox(OnElement):
     name = "check"
+    sets_control = True
     description = "Check a checkbox, radio button or switch (nothing happens if already checked)"
     params_class = ElementParams
     method = "check"
@@ -207,6 +212,7 @@ class CheckBox(OnElement):
 
 class UncheckBox(OnElement):
     name = "uncheck"
+    sets_control = True
     description = "Uncheck a checkbox or switch (nothing happens if already unchecked)"
     params_class = ElementParams
     method = "uncheck"

@@ -89,17 +89,17 @@ def choice_values(state_text: str, attribute: str) -> dict[str, list[str]]:
 REFUSED = ""
 
 
-def rule_of(tool: str, found: tuple[str, dict[str, Any], str], *, slide: str, fill: str
-            ) -> str:
-    """The policy rule (agent/policy.py) a ``tool`` action run as ``found`` is: a slider
-    moved, a date or time written in its field's format, a read-only field refused, or an
-    action of another kind on the same control."""
+def rule_of(proposed: str, found: tuple[str, dict[str, Any], str], *, slide: str,
+            fill: str, typed: str) -> str:
+    """The policy rule (agent/policy.py) an action of the tool named ``proposed``, run as
+    ``found``, is: a slider moved, a date or time written in its field's format, a
+    read-only field refused, or an action of another kind on the same control."""
     name, _, why = found
     if name == slide:
         return "slider-value"
     if name == REFUSED and "is read-only" in why:
         return "read-only-field"
-    if name == fill and tool in (fill, "type"):
+    if name == fill and proposed in (fill, typed):
         return "field-format"
     return "control-kind"
 

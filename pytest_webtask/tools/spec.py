@@ -57,6 +57,9 @@ class ToolSpec:
     url_param: ClassVar[str | None] = None
     # The open tabs the tool needs to be offered: a tab tool is no use with one tab.
     tabs_needed: ClassVar[int] = 1
+    # Sets what a form control holds (a field's text, an option, a box's tick, a slider's
+    # value): what such an action did proves only that, never an effect on the page.
+    sets_control: ClassVar[bool] = False
     # Offered only on a page whose state holds this text (``slide``: a slider's line).
     shown_by: ClassVar[str | None] = None
     # (parameter, page-state attribute): on a target whose line has that attribute (a

@@ -21,7 +21,7 @@ from ...llm.prompts import get_examples, get_prompt
 from ...llm.request import Block, ModelRequest
 from ...tools._sync.browser_tools import Tool
 from ...tools._sync.registry import COVERED, ToolRegistry, browser_registry
-from ...tools.builtin import Press
+from ...tools.builtin import Fill, Press, Slide, Type
 from ...tools.meant import REFUSED, choice_values, rule_of
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
@@ -288,7 +288,7 @@ class Executer:
         found = meant(action.parameters, snapshot.text)
         if found is None:
             return None
-        rule = rule_of(action.tool, found, slide="slide", fill="fill")
+        rule = rule_of(action.tool, found, slide=Slide.name, fill=Fill.name, typed=Type.name)
         if not self.policy.on(rule):
             return None
         name, params, why = found
@@ -693,8 +693,7 @@ class Agent:
         if checked_statement(self._task_context.task) is not None:
             return ""
         registry = self.tool_registry
-        sets_only = all(getattr(registry.get(a.tool), "typed", False)
-                        or a.tool in ("check", "uncheck")
+        sets_only = all(getattr(registry.get(a.tool), "sets_control", False)
                         or (e.target is not None and e.target.tag == "input"
                             and (e.target.role or "") in ("checkbox", "radio"))
                         for a, e in self._acted())

@@ -33,6 +33,7 @@ from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget
 from ..messages import MessageManager, MessageReader
 from ..parsing import MAX_MESSAGE, MAX_REASON, cap
+from ..policy import Policy
 from ..task_context import TaskContext
 from .agent import FIRST_QUIET_MS
 from .asker import Asker
@@ -92,8 +93,7 @@ class DoneTool(Tool):
         if params.impossible:
             return ExecutionResult(success=True, output=summary)
         self.evidence = resolve_evidence(self.browser, params.evidence,
-                                               self.task.substitute if self.task else None,
-                                               task=self.task.task if self.task else "")
+                                               self.task.substitute if self.task else None)
         problem = evidence_problem(self.evidence) if self.require_evidence else ""
         if problem:
             return ExecutionResult(
@@ -126,8 +126,11 @@ class PlanAgent:
         block_subresources: bool = False,
         extra_tools: list[type[Tool]] | None = None,
         max_page_chars: int | None = None,
+        rules_off: str | list[str] | tuple[str, ...] = (),
     ) -> None:
         self.llm = llm
+        # the plan strategy runs none of the step loop's rules; the names are still checked
+        self.policy = Policy(rules_off)
         self.horizon = horizon
         self.max_iterations = max_iterations
         self.secrets = secrets if secrets is not None else Secrets()

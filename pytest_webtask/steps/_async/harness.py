@@ -123,7 +123,7 @@ class AsyncStepHarness:
                                   block_subresources=s.block_subresources,
                                   page_chars=s.page_chars, plan_horizon=s.plan_horizon,
                                   max_iterations=s.max_iterations,
-                                  extra_tools=self._services.tools)
+                                  extra_tools=self._services.tools, rules_off=s.rules_off)
         agent = factory(self.page, llm, options)
         ctx = run.values
         result, stopped = None, ""

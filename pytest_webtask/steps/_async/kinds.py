@@ -225,6 +225,8 @@ def step_log(result: TaskResult, ctx: StepValues) -> str:
             lines.append(f"     - {action.tool} {show(action.parameters)}: {status}")
         if step.note:
             lines.append(f"     note: {step.note}")
+        if step.rules:
+            lines.append(f"     rules: {', '.join(step.rules)}")
     if result.steps:
         lines.append("The model's last message: "
                      + cap(result.steps[-1].proposal.message, MAX_MESSAGE))
