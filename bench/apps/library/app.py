@@ -35,12 +35,17 @@ html{font-size:17px}
 body{margin:0;font-family:Georgia,"Times New Roman",serif;color:#2b2118;background:#fbf7ef}
 a{color:#7a3b12}
 a:hover{color:#a4521c}
-.site-header{display:flex;align-items:center;justify-content:space-between;padding:.8rem 1.5rem;background:#3d5a40;color:#fdf8ec;position:relative}
+.site-header{display:flex;align-items:center;justify-content:space-between;padding:.8rem 1.5rem;
+  background:#3d5a40;color:#fdf8ec;position:relative}
 .brand-link{color:#fdf8ec;font-size:1.3rem;text-decoration:none;letter-spacing:.02em}
 .site-nav{position:relative}
-.menu-toggle{background:transparent;border:1px solid #fdf8ec;color:#fdf8ec;padding:.35rem .8rem;font:inherit;cursor:pointer;border-radius:3px}
-.menu-list{display:none;position:absolute;top:100%;left:0;min-width:13rem;margin:0;padding:.4rem 0;list-style:none;background:#fffdf8;border:1px solid #c9bfa9;box-shadow:0 4px 12px rgba(0,0,0,.15);z-index:10}
-.site-nav:hover .menu-list,.site-nav:focus-within .menu-list,.site-nav.is-open .menu-list{display:block}
+.menu-toggle{background:transparent;border:1px solid #fdf8ec;color:#fdf8ec;padding:.35rem .8rem;
+  font:inherit;cursor:pointer;border-radius:3px}
+.menu-list{display:none;position:absolute;top:100%;left:0;min-width:13rem;margin:0;
+  padding:.4rem 0;list-style:none;background:#fffdf8;border:1px solid #c9bfa9;
+  box-shadow:0 4px 12px rgba(0,0,0,.15);z-index:10}
+.site-nav:hover .menu-list,.site-nav:focus-within .menu-list,.site-nav.is-open .menu-list{
+  display:block}
 .menu-list a{display:block;padding:.4rem 1rem;text-decoration:none;color:#2b2118}
 .menu-list a:hover{background:#efe6d2}
 .account-links{display:flex;gap:1rem;align-items:center}
@@ -48,10 +53,12 @@ a:hover{color:#a4521c}
 .page-body{max-width:52rem;margin:0 auto;padding:1.5rem}
 .page-title{font-size:1.8rem;margin:.2rem 0 1rem;font-weight:normal}
 .lead{font-size:1.1rem;color:#5a4a3a}
-.search-box{display:flex;gap:.5rem;align-items:flex-end;margin:1rem 0;padding:1rem;background:#efe6d2;border-radius:4px}
+.search-box{display:flex;gap:.5rem;align-items:flex-end;margin:1rem 0;padding:1rem;
+  background:#efe6d2;border-radius:4px}
 .search-box label{display:block;font-size:.9rem;margin-bottom:.2rem}
 .search-box input{font:inherit;padding:.35rem .5rem;width:22rem;border:1px solid #a89b82}
-.btn{font:inherit;padding:.4rem 1rem;border:0;border-radius:3px;cursor:pointer;background:#7a3b12;color:#fff}
+.btn{font:inherit;padding:.4rem 1rem;border:0;border-radius:3px;cursor:pointer;
+  background:#7a3b12;color:#fff}
 .btn:hover{background:#a4521c}
 .btn-quiet{background:#d8ccb4;color:#2b2118}
 .result-count{font-style:italic;color:#5a4a3a}
@@ -68,7 +75,8 @@ a:hover{color:#a4521c}
 .hours dd{margin:0}
 .form-row{margin:.8rem 0}
 .form-row label{display:block;margin-bottom:.2rem}
-.form-row input[type=text],.form-row input[type=email],.form-row input[type=password]{font:inherit;padding:.35rem .5rem;width:20rem;border:1px solid #a89b82}
+.form-row input[type=text],.form-row input[type=email],.form-row input[type=password]{
+  font:inherit;padding:.35rem .5rem;width:20rem;border:1px solid #a89b82}
 .field-error{color:#a3160b;margin:.2rem 0 0;font-size:.95rem}
 .error-summary{border:3px solid #a3160b;padding:.5rem 1rem;margin-bottom:1rem}
 .error-summary h2{font-size:1.1rem;margin:.2rem 0}
@@ -76,7 +84,8 @@ a:hover{color:#a4521c}
 .news{display:grid;grid-template-columns:repeat(3,1fr);gap:1rem}
 .news-item{background:#fffdf8;border:1px solid #d8ccb4;padding:.8rem}
 .breadcrumbs{font-size:.9rem;margin-bottom:.5rem}
-.site-footer{margin-top:2rem;padding:1rem 1.5rem;background:#2b2118;color:#d8ccb4;font-size:.9rem}
+.site-footer{margin-top:2rem;padding:1rem 1.5rem;background:#2b2118;color:#d8ccb4;
+  font-size:.9rem}
 """
 
 # The menu opens on hover (CSS) and on a click (this script), as on many small sites.
@@ -172,8 +181,8 @@ class LibraryApp:
         """``wrap``: a landmark inside two more ``<div>``s, as a redesign's layout grid does."""
         if not self.wrapped:
             return markup
-        return f'<div class="{self.cls(name + "-outer")}"><div class="{self.cls(name + "-inner")}">' \
-               f"{markup}</div></div>"
+        outer, inner = self.cls(name + "-outer"), self.cls(name + "-inner")
+        return f'<div class="{outer}"><div class="{inner}">{markup}</div></div>'
 
     @property
     def stylesheet(self) -> str:
@@ -200,7 +209,8 @@ class LibraryApp:
                '<li><a href="/join">Join the library</a></li>'
                '<li><a href="/signin">Sign in</a></li></ul></nav>')
         header = (f'<header class="{c("site-header")}">'
-                  f'<div class="{c("brand")}"><a class="{c("brand-link")}" href="/">{NAME}</a></div>'
+                  f'<div class="{c("brand")}"><a class="{c("brand-link")}" href="/">'
+                  f"{NAME}</a></div>"
                   f"{self.wrap(nav, 'nav')}"
                   f'<div class="{c("account-links")}"><a class="{c("reservations-link")}" '
                   f'href="/reservations">My reservations ({count})</a>{account}</div></header>')

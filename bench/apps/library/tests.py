@@ -1,4 +1,4 @@
-# Frozen validation set (issue 45): written once, never tuned on; do not edit to make the agent pass.
+# Frozen validation set (issue 45): written once, never tuned on; do not edit to make the agent pass.  # noqa: E501
 """The library app's plain tests, as a tester new to the site writes them (issue 45's second
 app), and the regressions each must catch.
 
