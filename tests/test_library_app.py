@@ -7,6 +7,8 @@ their mutants and pass on the wrapped page.
 
 from __future__ import annotations
 
+import os
+import shutil
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,9 +18,12 @@ import pytest
 import yaml
 from playwright.sync_api import Browser, Page
 
+from bench import recording
 from bench.apps.library import BOOKS, HOURS, MUTANTS, LibraryApp
 from bench.apps.library.mutants import parse
 from bench.apps.library.tests import COVERED_BY, TESTS
+from bench.common import ROOT
+from example_suites.demo_shop.mutants import MUTANTS as SHOP_MUTANTS
 from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.testing import ScriptedLLM, open_webtask, read_page_state
 
@@ -354,7 +359,7 @@ def run(browser: Browser, app: LibraryApp, name: str, recipe: Path, mode: str) -
     try:
         with open_webtask(context.new_page(), recipe, mode, base_url=app.url,
                           llm=scripted(name) if mode == "record" else None,
-                          test_name=name, timeout=2.0) as task:
+                          test_name=f"test_{name}", timeout=2.0) as task:
             for method, text in steps_of(name):
                 getattr(task, method)(text)
     finally:
@@ -363,7 +368,7 @@ def run(browser: Browser, app: LibraryApp, name: str, recipe: Path, mode: str) -
 
 
 @pytest.fixture(scope="module")
-def recordings(browser: Browser, app: LibraryApp,
+def library_recordings(browser: Browser, app: LibraryApp,
                tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("library-recipes")
     app.mutants, app.benign = set(), set()
@@ -380,19 +385,19 @@ RECORDED = list(SCRIPTS)
 
 @pytest.mark.parametrize("name", RECORDED)
 def test_a_recording_replays_with_no_model(browser: Browser, fresh: LibraryApp,
-                                           recordings: dict[str, Path], name: str) -> None:
-    task = run(browser, fresh, name, recordings[name], "replay")
+                                           library_recordings: dict[str, Path], name: str) -> None:
+    task = run(browser, fresh, name, library_recordings[name], "replay")
     assert task.stats.llm_calls == 0 and task.stats.replayed == len(steps_of(name)) - 1
 
 
 @pytest.mark.parametrize(("name", "mutant"),
                          [(n, m) for n in RECORDED for m in COVERED_BY[n]])
 def test_a_recording_fails_on_its_mutant(browser: Browser, fresh: LibraryApp,
-                                         recordings: dict[str, Path], name: str,
+                                         library_recordings: dict[str, Path], name: str,
                                          mutant: str) -> None:
     fresh.mutants = {mutant}
     with pytest.raises(pytest.fail.Exception) as failure:
-        run(browser, fresh, name, recordings[name], "replay")
+        run(browser, fresh, name, library_recordings[name], "replay")
     assert str(failure.value).startswith("Replay failed."), str(failure.value)
 
 
@@ -405,17 +410,90 @@ WITHIN_MAIN = ("search", "details")
     pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="issue 45 item 5"))
     if n in WITHIN_MAIN else n for n in RECORDED])
 def test_a_recording_passes_on_the_wrapped_page(browser: Browser, fresh: LibraryApp,
-                                                recordings: dict[str, Path],
+                                                library_recordings: dict[str, Path],
                                                 name: str) -> None:
     fresh.benign = {"wrap"}
-    task = run(browser, fresh, name, recordings[name], "replay")
+    task = run(browser, fresh, name, library_recordings[name], "replay")
     assert task.stats.llm_calls == 0 and task.stats.replayed == len(steps_of(name)) - 1
 
 
-def test_recordings_cite_main(recordings: dict[str, Path]) -> None:
+def test_recordings_cite_main(library_recordings: dict[str, Path]) -> None:
     """The scripts that cite a text within main recorded that container (issue 45 item 5's
     case: a container with a role and no name)."""
     for name in WITHIN_MAIN:
-        steps = yaml.safe_load(recordings[name].read_text())["steps"]
+        steps = yaml.safe_load(library_recordings[name].read_text())["steps"]
         withins = [c["within"] for s in steps for c in s.get("checks", []) if "within" in c]
         assert withins and all(w["tag"] == "main" for w in withins), withins
+
+
+# -- the recording bench's --mutants, on these recordings ----------------------------------
+
+
+def test_the_bench_replays_a_recording_against_its_mutants_and_the_wrap(
+        python: Any, fresh: LibraryApp, library_recordings: dict[str, Path],
+        tmp_path: Path) -> None:
+    """bench/recording.py --app library --mutants, past the model: the recipes the bench's
+    pytest runs replay are these scripted ones; each run is a real ``pytest`` with CI=true."""
+    assert python  # marks this test as one that starts processes
+    bench = recording.APPS["library"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "CI": "true", "WEBTASK_MODEL": "",
+           "OPENAI_API_KEY": ""}
+    env.pop("LIBRARY_MUTANT", None)
+    records = []
+    for name in ("details", "reserve"):
+        recording.write_test(tmp_path, name, bench.tests)
+        recipe = tmp_path / "__webtask__" / f"test_{name}" / f"test_{name}.yaml"
+        recipe.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(library_recordings[name], recipe)
+        code, out = recording.pytest_run(tmp_path, [f"test_{name}.py", "--base-url",
+                                                    fresh.url], env, 300)
+        assert code == 0, out
+        rec = recording.TestRecord(name, recorded=True, replayed=True)
+        recording.replay_mutants(bench, fresh, tmp_path, rec, env)
+        records.append(rec)
+    details, reserve = records
+    assert details.mutants == {"details_wrong_author": True}
+    assert reserve.mutants == {"reserve_count_stuck": True}
+    assert reserve.benign_passed is True
+    # the details recipe cites its text within main: it fails on wrap until issue 45 item 5
+    # is fixed (test_a_recording_passes_on_the_wrapped_page's xfail); the report says why
+    if not details.benign_passed:
+        assert "expected main shows text 'Helen Okafor'" in details.mutant_failures["wrap"]
+    assert fresh.mutants == set() and fresh.benign == set()  # left as it was found
+    table = recording.mutation_markdown(bench, records)
+    assert f"Killed 2/2; benign passed {1 + bool(details.benign_passed)}/2." in table
+    assert "| reserve | 1/1 | - | pass |" in table
+
+
+def test_the_shop_tests_name_real_mutants() -> None:
+    assert set(recording.SHOP_COVERED_BY) == set(recording.APPS["shop"].tests)
+    named = {m for ms in recording.SHOP_COVERED_BY.values() for m in ms}
+    assert named <= SHOP_MUTANTS.keys()
+    # issue 45's case: "show only the Jackets" passes on every product listed
+    assert "category_filter_ignored" in recording.SHOP_COVERED_BY["category"]
+
+
+def test_the_bench_switches_the_shops_mutants_and_its_wrap() -> None:
+    """--mutants on the shop's tests: the same server, a mutant or the wrapped variant on."""
+    bench = recording.APPS["shop"]
+    shop = bench.start()
+    try:
+        bench.set_mutant(shop, "search_ignored")
+        assert "13 products" in urllib.request.urlopen(shop.url + "/?q=linen").read().decode()
+        bench.set_benign(shop, True)
+        page = urllib.request.urlopen(shop.url + "/?q=linen").read().decode()
+        assert "2 products" in page and "><div><main>" in page and "x-grid-renamed" in page
+        bench.set_benign(shop, False)
+        bench.set_mutant(shop, None)
+        page = urllib.request.urlopen(shop.url + "/?q=linen").read().decode()
+        assert "2 products" in page and "<body><header>" in page and "<main>" in page
+        assert "x-grid-renamed" not in page
+    finally:
+        shop.stop()
+
+
+def test_the_bench_needs_a_model_for_the_library_too(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("WEBTASK_MODEL", raising=False)
+    assert recording.main(["--app", "library", "--mutants"]) == 2
+    assert "No model" in capsys.readouterr().err
