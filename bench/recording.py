@@ -332,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
         "base_url": os.environ.get("OPENAI_BASE_URL"), "cores": os.cpu_count(),
         "load_start": load_start, "load_end": load_average(),
         "max_calls_per_step": a.max_calls, "folder": str(folder),
-        "tests": [{**asdict(r), "calls": r.calls, "model_seconds": r.model_seconds}
+        "tests": [{**_asdict(r, a.mutants), "calls": r.calls, "model_seconds": r.model_seconds}
                   for r in records]}
     if a.app != "shop":
         report["app"] = a.app
@@ -347,6 +347,15 @@ def main(argv: list[str] | None = None) -> int:
     dest.with_suffix(".md").write_text(table)
     print(table)
     return 0
+
+
+def _asdict(rec: TestRecord, mutants: bool) -> dict[str, Any]:
+    """A test's record for the JSON; the --mutants fields only when they were measured."""
+    row = asdict(rec)
+    if not mutants:
+        for key in ("mutants", "benign_passed", "mutant_failures"):
+            row.pop(key)
+    return row
 
 
 def replay_mutants(bench: BenchApp, app: Any, folder: Path, rec: TestRecord,
