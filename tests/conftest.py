@@ -47,6 +47,7 @@ PROCESS_FIXTURES = frozenset({"python", "pytester_process", "inner_process", "ex
 # Module-scoped fixtures that record a flow or start a browser server: under xdist, the tests
 # that share one run on one worker, so that it is made once (xdist_group, --dist loadgroup).
 SHARED_ONCE = frozenset({"recorded_once", "modal_recipe", "remote_server", "remote_cdp",
+                         "library_recordings",
                          "picture_runs", "recorded_drafts"})
 
 

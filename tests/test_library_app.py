@@ -1,0 +1,499 @@
+"""The library app (bench/apps/library, issue 45's second app): it serves; each mutant really
+breaks the behaviour of the frozen test that covers it (driven with plain Playwright, no
+agent); the benign ``wrap`` variant changes the DOM and not the visible text; and recordings
+made through the real record path with a ScriptedLLM (a script, not a model) replay, fail on
+their mutants and pass on the wrapped page.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from playwright.sync_api import Browser, Page
+
+from bench import recording
+from bench.apps.library import BOOKS, HOURS, MUTANTS, LibraryApp
+from bench.apps.library.mutants import parse
+from bench.apps.library.tests import COVERED_BY, TESTS
+from bench.common import ROOT
+from example_suites.demo_shop.mutants import MUTANTS as SHOP_MUTANTS
+from pytest_webtask.llm.request import ModelRequest
+from pytest_webtask.testing import ScriptedLLM, open_webtask, read_page_state
+
+CHECK_PREFIX = "Check whether this statement about the current page is true: "
+
+
+@pytest.fixture(scope="module")
+def app() -> Iterator[LibraryApp]:
+    with LibraryApp(mutants=set(), benign=set()) as running:
+        yield running
+
+
+@pytest.fixture
+def fresh(app: LibraryApp) -> Iterator[LibraryApp]:
+    """The app as a test starts it: no bug, no variant, no sessions; and so it is left."""
+    app.mutants, app.benign = set(), set()
+    app.reset()
+    yield app
+    app.mutants, app.benign = set(), set()
+    app.reset()
+
+
+def get(app: LibraryApp, path: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(app.url + path) as reply:
+            return reply.status, reply.read().decode()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read().decode()
+
+
+# -- the app serves ----------------------------------------------------------------------
+
+
+def test_the_app_serves_its_pages(fresh: LibraryApp) -> None:
+    for path, text in [("/", "Welcome to Alder Vale Public Library"),
+                       ("/catalogue", "12 books in the catalogue"),
+                       ("/catalogue?q=night+orchard", "1 book found"),
+                       ("/catalogue?q=zzz", "No books found"),
+                       ("/books/2", "Helen Okafor"), ("/hours", "<dt>Sunday:</dt><dd>closed"),
+                       ("/signin", "Sign in to your account"), ("/join", "Join the library"),
+                       ("/reservations", "You have no reservations."),
+                       ("/static/library.css", ".site-nav:hover .menu-list")]:
+        status, body = get(fresh, path)
+        assert status == 200 and text in body, path
+    status, body = get(fresh, "/books/99")
+    assert status == 404 and "Page not found" in body
+    home = get(fresh, "/")[1]
+    for landmark in ("<main", "<header", "<nav", "<footer", 'role="search"'):
+        assert landmark in home
+    assert get(fresh, "/static/library.css")[1].count("{") >= 40  # a real stylesheet
+
+
+def test_unknown_mutants_and_variants_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ValueError, match="unknown library value"):
+        parse("search_ignored,nope")
+    monkeypatch.setenv("LIBRARY_MUTANT", "search_empty")
+    monkeypatch.setenv("LIBRARY_BENIGN", "wrap")
+    app = LibraryApp()
+    assert app.mutants == {"search_empty"} and app.benign == {"wrap"}
+    monkeypatch.setenv("LIBRARY_BENIGN", "shuffle")
+    with pytest.raises(ValueError, match="LIBRARY_BENIGN"):
+        LibraryApp()
+
+
+def test_every_mutant_is_covered_by_a_frozen_test() -> None:
+    covered = [m for ms in COVERED_BY.values() for m in ms]
+    assert sorted(covered) == sorted(MUTANTS) and set(COVERED_BY) == set(TESTS)
+    assert len(TESTS) == 6
+    frozen = (Path(__file__).parent.parent / "bench/apps/library/tests.py").read_text()
+    assert frozen.startswith("# Frozen validation set (issue 45): written once, never tuned "
+                             "on; do not edit to make the agent pass.")
+
+
+# -- the frozen tests' claims, driven with plain Playwright ------------------------------
+
+
+def search(page: Page) -> bool:
+    page.goto("/")
+    page.get_by_label("Search the catalogue").fill("The Night Orchard")
+    page.get_by_role("button", name="Search").click()
+    results = page.get_by_role("main").get_by_role("listitem")
+    return (page.get_by_text("1 book found", exact=True).is_visible()
+            and results.count() == 1 and "The Night Orchard" in results.inner_text())
+
+
+def details(page: Page) -> bool:
+    page.goto("/catalogue")
+    page.get_by_role("link", name="Salt and Iron").click()
+    return page.locator("dt:text-is('Author') + dd").inner_text() == "Helen Okafor"
+
+
+def opening_hours(page: Page) -> bool:
+    page.goto("/")
+    hours = page.get_by_role("link", name="Opening hours")
+    assert not hours.is_visible()  # the menu is closed
+    page.get_by_role("button", name="Menu").hover()
+    assert hours.is_visible()  # hovering opens it
+    hours.click()
+    page.wait_for_load_state()
+    return (page.url.endswith("/hours")
+            and page.locator("dt:text-is('Sunday:') + dd").inner_text() == "closed")
+
+
+def wrong_password(page: Page) -> bool:
+    page.goto("/signin")
+    page.get_by_label("Email").fill("mara@example.org")
+    page.get_by_label("Password").fill("not-my-password")
+    page.get_by_role("button", name="Sign in").click()
+    alert = page.get_by_role("alert")
+    return alert.count() == 1 and alert.inner_text() == "The email or password is incorrect."
+
+
+def join_empty(page: Page) -> bool:
+    page.goto("/join")
+    page.get_by_role("button", name="Join").click()
+    page.wait_for_load_state()
+    return page.get_by_text("Full name is required.").first.is_visible()
+
+
+def reserve(page: Page) -> bool:
+    page.goto("/catalogue")
+    page.get_by_role("link", name="Paper Moons").click()
+    page.get_by_role("button", name="Reserve").click()
+    page.wait_for_load_state()
+    assert page.get_by_role("status").inner_text().startswith("Paper Moons is reserved")
+    return page.get_by_role("link", name="My reservations (1)").is_visible()
+
+
+CLAIMS: dict[str, Callable[[Page], bool]] = {
+    "search": search, "details": details, "opening_hours": opening_hours,
+    "wrong_password": wrong_password, "join_empty": join_empty, "reserve": reserve,
+}
+
+
+def holds(browser: Browser, app: LibraryApp, name: str) -> bool:
+    app.reset()
+    context = browser.new_context(base_url=app.url)
+    context.set_default_timeout(5000)
+    try:
+        return CLAIMS[name](context.new_page())
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("name", list(TESTS))
+def test_each_claim_holds_on_the_app_and_its_wrapped_variant(
+        browser: Browser, fresh: LibraryApp, name: str) -> None:
+    assert holds(browser, fresh, name)
+    fresh.benign = {"wrap"}
+    assert holds(browser, fresh, name)
+
+
+@pytest.mark.parametrize(("name", "mutant"),
+                         [(n, m) for n, ms in COVERED_BY.items() for m in ms])
+def test_each_mutant_breaks_what_its_test_is_about(
+        browser: Browser, fresh: LibraryApp, name: str, mutant: str) -> None:
+    fresh.mutants = {mutant}
+    assert not holds(browser, fresh, name)
+
+
+def test_a_mutant_breaks_no_other_tests_claim(browser: Browser, fresh: LibraryApp) -> None:
+    """Each bug is its own: a test fails only on the mutants it covers."""
+    for name, mine in COVERED_BY.items():
+        for mutant in {"search_empty", "details_wrong_author", "reserve_count_stuck"} - set(mine):
+            fresh.mutants = {mutant}
+            assert holds(browser, fresh, name), (name, mutant)
+
+
+# -- the benign variant --------------------------------------------------------------------
+
+PAGES = ["/", "/catalogue", "/catalogue?q=the", "/books/2", "/hours", "/signin", "/join",
+         "/reservations"]
+
+
+def shown(browser: Browser, app: LibraryApp, path: str) -> dict[str, Any]:
+    context = browser.new_context(base_url=app.url)
+    try:
+        page = context.new_page()
+        page.goto(path)
+        return page.evaluate("""() => ({
+            text: document.body.innerText,
+            mainParent: document.querySelector('main').parentElement.tagName,
+            navParents: [...document.querySelectorAll(
+                'header, nav[aria-label="Site menu"], footer')]
+                .map(e => e.parentElement.tagName),
+            classes: [...new Set([...document.querySelectorAll('[class]')]
+                .flatMap(e => [...e.classList]))],
+            menuShown: getComputedStyle(document.querySelector('#site-menu')).display,
+            headerColour: getComputedStyle(document.querySelector('header')).backgroundColor,
+        })""")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_the_wrap_variant_changes_the_dom_not_the_visible_text(
+        browser: Browser, fresh: LibraryApp, path: str) -> None:
+    plain = shown(browser, fresh, path)
+    fresh.benign = {"wrap"}
+    wrapped = shown(browser, fresh, path)
+    assert wrapped["text"] == plain["text"]
+    assert plain["mainParent"] == "BODY" and wrapped["mainParent"] == "DIV"
+    assert "BODY" in plain["navParents"] and set(wrapped["navParents"]) == {"DIV"}
+    assert plain["classes"] and not set(plain["classes"]) & set(wrapped["classes"])
+    # the renamed stylesheet still styles it: the menu is closed, the header green
+    assert plain["menuShown"] == wrapped["menuShown"] == "none"
+    assert plain["headerColour"] == wrapped["headerColour"] == "rgb(61, 90, 64)"
+
+
+def test_the_data_is_what_the_tests_name() -> None:
+    titles = [b.title for b in BOOKS]
+    assert len(set(titles)) == len(titles)
+    assert sum("night orchard" in t.lower() for t in titles) == 1
+    assert next(b for b in BOOKS if b.title == "Salt and Iron").author == "Helen Okafor"
+    assert dict(HOURS)["Sunday"] == "closed"
+
+
+# -- recordings made with a ScriptedLLM, replayed with no model ------------------------------
+# The scripts read the page state they are shown, as a model does, and cite what it shows.
+# They are scripts, not a model: they prove the record/replay machinery on this app, not what
+# a model would record.
+
+
+def nodes(context: ModelRequest) -> list[Any]:
+    return [n for root in read_page_state(context.blocks[-1].text) for n in root.walk()]
+
+
+def element(context: ModelRequest, tag: str, text: str) -> str:
+    for node in nodes(context):
+        if node.id and node.tag == tag and (node.label == text or node.text == text):
+            return str(node.id)
+    raise AssertionError(f"no {tag} {text!r} in the page state:\n{context.blocks[-1].text}")
+
+
+def act(tool: str, element_id: str, **params: object) -> dict[str, Any]:
+    return {"reason": tool, "tool": tool, "parameters": {"element_id": element_id, **params}}
+
+
+def doing(*actions: dict[str, Any]) -> dict[str, Any]:
+    return {"complete": False, "message": "doing it", "actions": list(actions)}
+
+
+def done(*evidence: Any) -> dict[str, Any]:
+    return {"complete": True, "message": "done", "evidence": list(evidence)}
+
+
+Turn = Callable[[ModelRequest], dict[str, Any]]
+
+# test -> the task or checked statement -> its replies, step by step
+SCRIPTS: dict[str, dict[str, list[Turn]]] = {
+    "search": {
+        "search the catalogue for The Night Orchard": [
+            lambda c: doing(act("fill", element(c, "input", "Search the catalogue"),
+                                value="The Night Orchard"),
+                            act("click", element(c, "button", "Search"))),
+            lambda c: done("1 book found"),
+        ],
+        "the results say 1 book found": [lambda c: done("1 book found")],
+        "The Night Orchard is in the results": [
+            lambda c: done({"expect": "text", "text": "The Night Orchard",
+                            "within": element(c, "main", "")})],
+    },
+    "details": {
+        "open the details of Salt and Iron": [
+            lambda c: doing(act("click", element(c, "a", "Salt and Iron"))),
+            lambda c: done("Salt and Iron"),
+        ],
+        "the author is Helen Okafor": [
+            lambda c: done({"expect": "text", "text": "Helen Okafor",
+                            "within": element(c, "main", "")})],
+    },
+    "join_empty": {
+        "press Join without filling in the form": [
+            lambda c: doing(act("click", element(c, "button", "Join"))),
+            lambda c: done("Full name is required."),
+        ],
+        "the form says the full name is required": [lambda c: done("Full name is required.")],
+    },
+    "opening_hours": {
+        "open the menu and go to the opening hours": [
+            lambda c: doing(act("click", element(c, "button", "☰ Menu"))),
+            lambda c: doing(act("click", element(c, "a", "Opening hours"))),
+            lambda c: done("Opening hours"),
+        ],
+        "the library is closed on Sunday": [lambda c: done("Sunday:", "closed")],
+    },
+    "wrong_password": {
+        "sign in with email mara@example.org and password not-my-password": [
+            lambda c: doing(act("fill", element(c, "input", "Email"), value="mara@example.org"),
+                            act("fill", element(c, "input", "Password"),
+                                value="not-my-password"),
+                            act("click", element(c, "button", "Sign in"))),
+            lambda c: done("The email or password is incorrect."),
+        ],
+        "an error says the email or password is wrong": [
+            lambda c: done("The email or password is incorrect.")],
+    },
+    "reserve": {
+        "open Paper Moons and reserve it": [
+            lambda c: doing(act("click", element(c, "a", "Paper Moons"))),
+            lambda c: doing(act("click", element(c, "button", "Reserve"))),
+            lambda c: done("Paper Moons is reserved for you. We will email you when it is "
+                           "ready to collect."),
+        ],
+        "My reservations shows 1": [lambda c: done("My reservations (1)")],
+    },
+}
+
+
+def scripted(name: str) -> ScriptedLLM:
+    def reply(context: ModelRequest) -> dict[str, Any]:
+        task = context.task
+        if task.startswith(CHECK_PREFIX):
+            task = task[len(CHECK_PREFIX):].split("\n", 1)[0]
+        turns = SCRIPTS[name][task]
+        return turns[min(context.step - 1, len(turns) - 1)](context)
+
+    return ScriptedLLM({"step": reply})
+
+
+def steps_of(name: str) -> list[tuple[str, str]]:
+    """The frozen test's body as (method, text) calls, read from its source."""
+    calls = []
+    for line in TESTS[name].strip().splitlines():
+        method, _, rest = line.strip().removeprefix("webtask.").partition("(")
+        calls.append((method, rest.rstrip(")").strip('"')))
+    return calls
+
+
+def run(browser: Browser, app: LibraryApp, name: str, recipe: Path, mode: str) -> Any:
+    app.reset()
+    context = browser.new_context()
+    try:
+        with open_webtask(context.new_page(), recipe, mode, base_url=app.url,
+                          llm=scripted(name) if mode == "record" else None,
+                          test_name=f"test_{name}", timeout=2.0) as task:
+            for method, text in steps_of(name):
+                getattr(task, method)(text)
+    finally:
+        context.close()
+    return task
+
+
+@pytest.fixture(scope="module")
+def library_recordings(browser: Browser, app: LibraryApp,
+               tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("library-recipes")
+    app.mutants, app.benign = set(), set()
+    made = {}
+    for name in SCRIPTS:
+        made[name] = folder / f"{name}.yaml"
+        task = run(browser, app, name, made[name], "record")
+        assert task.stats.recorded == len(steps_of(name)) - 1  # goto is no model step
+    return made
+
+
+RECORDED = list(SCRIPTS)
+
+
+@pytest.mark.parametrize("name", RECORDED)
+def test_a_recording_replays_with_no_model(browser: Browser, fresh: LibraryApp,
+                                           library_recordings: dict[str, Path], name: str) -> None:
+    task = run(browser, fresh, name, library_recordings[name], "replay")
+    assert task.stats.llm_calls == 0 and task.stats.replayed == len(steps_of(name)) - 1
+
+
+@pytest.mark.parametrize(("name", "mutant"),
+                         [(n, m) for n in RECORDED for m in COVERED_BY[n]])
+def test_a_recording_fails_on_its_mutant(browser: Browser, fresh: LibraryApp,
+                                         library_recordings: dict[str, Path], name: str,
+                                         mutant: str) -> None:
+    fresh.mutants = {mutant}
+    with pytest.raises(pytest.fail.Exception) as failure:
+        run(browser, fresh, name, library_recordings[name], "replay")
+    assert str(failure.value).startswith("Replay failed."), str(failure.value)
+
+
+# The scripts of these cite a text "within" main: a container with a role and no name, whose
+# CSS and XPath the wrap breaks; finding it again is issue 45's item 5, not fixed yet.
+WITHIN_MAIN = ("search", "details")
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="issue 45 item 5"))
+    if n in WITHIN_MAIN else n for n in RECORDED])
+def test_a_recording_passes_on_the_wrapped_page(browser: Browser, fresh: LibraryApp,
+                                                library_recordings: dict[str, Path],
+                                                name: str) -> None:
+    fresh.benign = {"wrap"}
+    task = run(browser, fresh, name, library_recordings[name], "replay")
+    assert task.stats.llm_calls == 0 and task.stats.replayed == len(steps_of(name)) - 1
+
+
+def test_recordings_cite_main(library_recordings: dict[str, Path]) -> None:
+    """The scripts that cite a text within main recorded that container (issue 45 item 5's
+    case: a container with a role and no name)."""
+    for name in WITHIN_MAIN:
+        steps = yaml.safe_load(library_recordings[name].read_text())["steps"]
+        withins = [c["within"] for s in steps for c in s.get("checks", []) if "within" in c]
+        assert withins and all(w["tag"] == "main" for w in withins), withins
+
+
+# -- the recording bench's --mutants, on these recordings ----------------------------------
+
+
+def test_the_bench_replays_a_recording_against_its_mutants_and_the_wrap(
+        python: Any, fresh: LibraryApp, library_recordings: dict[str, Path],
+        tmp_path: Path) -> None:
+    """bench/recording.py --app library --mutants, past the model: the recipes the bench's
+    pytest runs replay are these scripted ones; each run is a real ``pytest`` with CI=true."""
+    assert python  # marks this test as one that starts processes
+    bench = recording.APPS["library"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "CI": "true", "WEBTASK_MODEL": "",
+           "OPENAI_API_KEY": ""}
+    env.pop("LIBRARY_MUTANT", None)
+    records = []
+    for name in ("details", "reserve"):
+        recording.write_test(tmp_path, name, bench.tests)
+        recipe = tmp_path / "__webtask__" / f"test_{name}" / f"test_{name}.yaml"
+        recipe.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(library_recordings[name], recipe)
+        code, out = recording.pytest_run(tmp_path, [f"test_{name}.py", "--base-url",
+                                                    fresh.url], env, 300)
+        assert code == 0, out
+        rec = recording.TestRecord(name, recorded=True, replayed=True)
+        recording.replay_mutants(bench, fresh, tmp_path, rec, env)
+        records.append(rec)
+    details, reserve = records
+    assert details.mutants == {"details_wrong_author": True}
+    assert reserve.mutants == {"reserve_count_stuck": True}
+    assert reserve.benign_passed is True
+    # the details recipe cites its text within main: it fails on wrap until issue 45 item 5
+    # is fixed (test_a_recording_passes_on_the_wrapped_page's xfail); the report says why
+    if not details.benign_passed:
+        assert "expected main shows text 'Helen Okafor'" in details.mutant_failures["wrap"]
+    assert fresh.mutants == set() and fresh.benign == set()  # left as it was found
+    table = recording.mutation_markdown(bench, records)
+    assert f"Killed 2/2; benign passed {1 + bool(details.benign_passed)}/2." in table
+    assert "| reserve | 1/1 | - | pass |" in table
+
+
+def test_the_shop_tests_name_real_mutants() -> None:
+    assert set(recording.SHOP_COVERED_BY) == set(recording.APPS["shop"].tests)
+    named = {m for ms in recording.SHOP_COVERED_BY.values() for m in ms}
+    assert named <= SHOP_MUTANTS.keys()
+    # issue 45's case: "show only the Jackets" passes on every product listed
+    assert "category_filter_ignored" in recording.SHOP_COVERED_BY["category"]
+
+
+def test_the_bench_switches_the_shops_mutants_and_its_wrap() -> None:
+    """--mutants on the shop's tests: the same server, a mutant or the wrapped variant on."""
+    bench = recording.APPS["shop"]
+    shop = bench.start()
+    try:
+        bench.set_mutant(shop, "search_ignored")
+        assert "13 products" in urllib.request.urlopen(shop.url + "/?q=linen").read().decode()
+        bench.set_benign(shop, True)
+        page = urllib.request.urlopen(shop.url + "/?q=linen").read().decode()
+        assert "2 products" in page and "><div><main>" in page and "x-grid-renamed" in page
+        bench.set_benign(shop, False)
+        bench.set_mutant(shop, None)
+        page = urllib.request.urlopen(shop.url + "/?q=linen").read().decode()
+        assert "2 products" in page and "<body><header>" in page and "<main>" in page
+        assert "x-grid-renamed" not in page
+    finally:
+        shop.stop()
+
+
+def test_the_bench_needs_a_model_for_the_library_too(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("WEBTASK_MODEL", raising=False)
+    assert recording.main(["--app", "library", "--mutants"]) == 2
+    assert "No model" in capsys.readouterr().err
