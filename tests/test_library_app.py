@@ -402,13 +402,11 @@ def test_a_recording_fails_on_its_mutant(browser: Browser, fresh: LibraryApp,
 
 
 # The scripts of these cite a text "within" main: a container with a role and no name, whose
-# CSS and XPath the wrap breaks; finding it again is issue 45's item 5, not fixed yet.
+# CSS and XPath the wrap breaks; it is found again by its role alone (issue 45's item 5).
 WITHIN_MAIN = ("search", "details")
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="issue 45 item 5"))
-    if n in WITHIN_MAIN else n for n in RECORDED])
+@pytest.mark.parametrize("name", RECORDED)
 def test_a_recording_passes_on_the_wrapped_page(browser: Browser, fresh: LibraryApp,
                                                 library_recordings: dict[str, Path],
                                                 name: str) -> None:
@@ -455,13 +453,11 @@ def test_the_bench_replays_a_recording_against_its_mutants_and_the_wrap(
     assert details.mutants == {"details_wrong_author": True}
     assert reserve.mutants == {"reserve_count_stuck": True}
     assert reserve.benign_passed is True
-    # the details recipe cites its text within main: it fails on wrap until issue 45 item 5
-    # is fixed (test_a_recording_passes_on_the_wrapped_page's xfail); the report says why
-    if not details.benign_passed:
-        assert "expected main shows text 'Helen Okafor'" in details.mutant_failures["wrap"]
+    # the details recipe cites its text within main, found again by its role on the wrap
+    assert details.benign_passed is True, details.mutant_failures
     assert fresh.mutants == set() and fresh.benign == set()  # left as it was found
     table = recording.mutation_markdown(bench, records)
-    assert f"Killed 2/2; benign passed {1 + bool(details.benign_passed)}/2." in table
+    assert "Killed 2/2; benign passed 2/2." in table
     assert "| reserve | 1/1 | - | pass |" in table
 
 

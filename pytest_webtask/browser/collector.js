@@ -1007,7 +1007,7 @@
   // the answer, several an ambiguity (unless exactly one keeps the recorded CSS path).
   // Returns {el} or, for the message, {how, same: [fingerprints], count} (ambiguous) or
   // {seen: [[how, fingerprint, differences]]} (the closest visible candidates, none the same).
-  const CONTAINER_ROLES = ['main', 'navigation', 'banner', 'contentinfo', 'complementary', 'region', 'form', 'search', 'list', 'table', 'grid', 'tablist', 'menu', 'menubar', 'listbox', 'tree', 'dialog', 'article', 'group'];
+  const FOUND_BY_ROLE = ['main', 'navigation', 'banner', 'contentinfo', 'complementary', 'region', 'form', 'search', 'list', 'table', 'grid', 'tablist', 'menu', 'menubar', 'listbox', 'tree', 'dialog', 'article', 'group'];
   function findTarget(fp) {
     let all = null;
     const every = () => all || (all = deepAll(document));
@@ -1040,7 +1040,7 @@
     // A container cited by its role alone (a claim "within main"): wrappers added around it
     // break its CSS path and XPath, not what it is. The one visible element of that tag and
     // role is it; several are ambiguous (a failure that says so), never a guess.
-    if (fp.role && !fp.name && CONTAINER_ROLES.includes(fp.role)) by('role alone', (el) => tagged(el) && roleOf(el) === fp.role);
+    if (fp.role && !fp.name && FOUND_BY_ROLE.includes(fp.role)) by('role alone', (el) => tagged(el) && roleOf(el) === fp.role);
     // What identifies a candidate (what ``differences`` compares), once per element; its
     // whole fingerprint only for the few a failure message shows.
     const ids = new Map();
