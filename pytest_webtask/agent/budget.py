@@ -53,7 +53,7 @@ class Budget:
 
 
 # A page state's characters per token (its lines are short words, ids and quotes: about 3.5
-# on the demo shop with Qwen's tokenizer, 3 to be safe), and what the rest of a request holds
+# on our example pages with Qwen's tokenizer, 3 to be safe), and what the rest of a request holds
 # (instructions, tools, the task, the history), in tokens.
 CHARS_PER_TOKEN = 3
 OTHER_TOKENS = 4000

@@ -1,0 +1,271 @@
+"""The agent's policy (issue 45): every rule named in one place and switchable, the step log
+naming the ones that fired, and no rule (nor the evidence's compiling) that lets a recording
+prove less than its task: each case has the page variant where it must not go green."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_webtask import Agent
+from pytest_webtask.agent.policy import BY_NAME, RULES, Policy, parse_rules_off
+from pytest_webtask.errors import ConfigurationError
+from pytest_webtask.settings import convert
+from pytest_webtask.testing import ScriptedLLM, open_webtask
+from tests.server import LocalServer
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_rule_is_named_once_documented_and_general() -> None:
+    assert len(BY_NAME) == len(RULES)
+    docs = (ROOT / "docs" / "agent.md").read_text(encoding="utf-8")
+    for rule in RULES:
+        assert re.fullmatch(r"[a-z]+(?:-[a-z]+)*", rule.name), rule.name
+        assert f"`{rule.name}`" in docs, f"docs/agent.md does not list the rule {rule.name}"
+        assert rule.reacts_to and rule.does and rule.why
+    # no rule names a benchmark or one of our pages
+    agent = ROOT / "pytest_webtask" / "agent"
+    for path in [*agent.glob("*.py"), *agent.glob("_async/*.py"),
+                 ROOT / "pytest_webtask" / "tools" / "meant.py"]:
+        text = path.read_text(encoding="utf-8").lower()
+        for word in ("miniwob", "demo shop", "jackets"):
+            assert word not in text, f"{path.name} names {word!r}"
+
+
+def test_rules_are_switched_off_by_name_and_a_wrong_name_says_which_exist() -> None:
+    assert parse_rules_off("all") == frozenset(BY_NAME)
+    assert parse_rules_off("task-lines, calendar") == {"task-lines", "calendar"}
+    with pytest.raises(ConfigurationError) as wrong:
+        parse_rules_off("task-lines hints")
+    assert "no agent rule is named 'hints'" in str(wrong.value)
+    assert "task-lines" in str(wrong.value) and "docs/agent.md" in str(wrong.value)
+    assert convert("rules_off", "calendar,position") == "calendar position"
+    with pytest.raises(ConfigurationError):
+        convert("rules_off", "nonsense")
+    policy = Policy("calendar")
+    assert not policy.on("calendar") and policy.on("position")
+
+
+FORM = """<!doctype html><title>Search</title><form action="/found">
+<label>Shoes <input name="q"></label><button>Search</button></form>"""
+
+
+def test_the_bare_model_gets_no_hint_and_the_step_names_the_rules_that_fired(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/form"] = FORM
+    go = {"complete": False, "message": "m", "actions": [
+        {"tool": "fill", "parameters": {"element_id": "input-0", "value": "shoes"}}]}
+    stop = {"complete": False, "impossible": True, "message": "stop"}
+    page.goto(server.url + "/form")
+    helped = ScriptedLLM([go, stop, stop])
+    result = Agent(page, helped, settle_timeout_ms=300).execute("search for shoes")
+    assert "Lines of the page state above that hold words of it" in helped.prompts[0]
+    assert "button-0 \"Search\" sends form-0" in helped.prompts[0]
+    first = result.steps[0].rules
+    assert {"act-first", "try-first", "task-lines", "form-sender"} <= set(first)
+    assert "doubt-give-up" in result.steps[1].rules  # asked once more after giving up
+
+    page.goto(server.url + "/form")
+    bare = ScriptedLLM([go, stop])
+    result = Agent(page, bare, settle_timeout_ms=300, rules_off="all").execute(
+        "search for shoes")
+    assert "Lines of the page state above" not in bare.prompts[0]
+    assert all(step.rules == [] for step in result.steps)
+    assert len(bare.prompts) == 2  # the give-up stands: nobody asked again
+
+
+def test_the_step_log_names_the_rules(page: Page, server: LocalServer, tmp_path: Path) -> None:
+    server.pages["/form"] = FORM
+    go = {"complete": False, "message": "m", "actions": [
+        {"tool": "fill", "parameters": {"element_id": "input-0", "value": "shoes"}}]}
+    stop = {"complete": False, "impossible": True, "message": "stop"}
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, tmp_path / "r.yaml", "record", base_url=server.url,
+                          llm=ScriptedLLM([go, stop, stop])) as task:
+            task.goto("/form")
+            task.do("search for shoes")
+    assert re.search(r"rules: act-first, .*task-lines", str(failed.value)), str(failed.value)
+
+
+# -- a filter: the list proves it, never the dropdown ---------------------------------------
+
+SHOP = """<!doctype html><html><body><main>
+<form><select name="c" aria-label="Category"><option>All</option><option>Jackets</option>
+<option>Shirts</option></select><button>Apply</button></form>
+<p id="count"></p><ul id="list"></ul></main>
+<script>
+const items = [["Green Field Jacket", "Jackets"], ["White Linen Shirt", "Shirts"],
+               ["Rain Jacket", "Jackets"]];
+const c = new URLSearchParams(location.search).get('c') || 'All';
+document.querySelector('select').value = c;
+const BROKEN = BROKEN_FLAG;  // a filter that stops filtering: every item listed
+const shown = items.filter(([, cat]) => BROKEN || c === 'All' || cat === c);
+document.getElementById('list').innerHTML = shown.map(([n]) => `<li>${n}</li>`).join('');
+document.getElementById('count').textContent = shown.length + ' products';
+</script></body></html>"""
+WORKING, BROKEN = SHOP.replace("BROKEN_FLAG", "false"), SHOP.replace("BROKEN_FLAG", "true")
+CHOOSE = {"complete": False, "message": "m", "actions": [
+    {"tool": "select", "parameters": {"element_id": "select-0", "value": "Jackets"}},
+    {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+
+
+def _done(*claims: dict[str, Any]) -> dict[str, Any]:
+    return {"complete": True, "message": "done", "evidence": list(claims)}
+
+
+def test_a_filter_proven_by_its_list_records_and_fails_when_the_filter_breaks(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    server.pages["/shop"] = WORKING
+    recipe = tmp_path / "filter.yaml"
+    # the dropdown's value first: refused as proof of a filter; then the list
+    weak = _done({"expect": "value", "element": "select-0", "value": "Jackets"})
+    listed = _done({"expect": "text", "text": "2 products"},
+                   {"expect": "hidden", "text": "White Linen Shirt"})
+    llm = ScriptedLLM([CHOOSE, weak, listed])
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/shop")
+        task.do("show only the Jackets")
+    assert "Your evidence shows only what your own actions set: select-0 holds 'Jackets'" \
+        in llm.prompts[2]
+    with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+        task.goto("/shop")
+        task.do("show only the Jackets")
+    server.pages["/shop"] = BROKEN
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+            task.goto("/shop")
+            task.do("show only the Jackets")
+    assert "Replay failed" in str(failed.value)
+
+
+def test_a_broken_filter_never_records_green_on_the_dropdown_or_the_url(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    server.pages["/shop"] = BROKEN
+    weak = _done({"expect": "value", "element": "select-0", "value": "Jackets"},
+                 {"expect": "url", "query": {"c": "Jackets"}},
+                 {"expect": "text", "text": "Green Field Jacket"})  # listed before too
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
+                          llm=ScriptedLLM([CHOOSE, weak, weak])) as task:
+            task.goto("/shop")
+            task.do("show only the Jackets")
+    assert "proves only what its own actions set" in str(failed.value)
+    assert not (tmp_path / "f.yaml").exists()
+
+
+def test_a_task_that_asks_to_set_a_control_is_proven_by_it(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/shop"] = WORKING
+    page.goto(server.url + "/shop")
+    choose = {"complete": False, "message": "m", "actions": [
+        {"tool": "select", "parameters": {"element_id": "select-0", "value": "Jackets"}}]}
+    held = _done({"expect": "value", "element": "select-0", "value": "Jackets"})
+    llm = ScriptedLLM([choose, held, held])  # asked once whether a form needs sending
+    result = Agent(page, llm, require_evidence=True).execute(
+        "choose Jackets in the category dropdown")
+    assert result.completed, result.message
+    assert "unsent-form" in result.steps[-1].rules
+
+
+# -- a checkbox claim says what the model or the task says, not what the box shows now ----
+
+BOX = """<!doctype html><html><body><label><input type="checkbox" id="n"> Newsletter</label>
+<script>if (location.search.includes('stuck')) document.getElementById('n')
+  .addEventListener('click', (e) => e.preventDefault());</script></body></html>"""
+
+
+@pytest.mark.parametrize("claim", [
+    "input-0", {"expect": "text", "element": "input-0"},
+    {"expect": "text", "element": "input-0", "text": "checked"}])
+def test_a_box_that_does_not_tick_never_records_as_ticked(
+        page: Page, server: LocalServer, claim: Any) -> None:
+    server.pages["/box"] = BOX
+    page.goto(server.url + "/box?stuck")
+    tick = {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": "input-0"}}]}
+    llm = ScriptedLLM([tick] + [_done(claim)] * 3)
+    result = Agent(page, llm, require_evidence=True).execute("tick the Newsletter box")
+    assert not result.completed, result.message
+    assert "does not hold" in result.message
+    # the same claim on a box that ticks: recorded as the state "checked"
+    page.goto(server.url + "/box")
+    result = Agent(page, ScriptedLLM([tick] + [_done(claim)] * 2),
+                   require_evidence=True).execute("tick the Newsletter box")
+    assert result.completed, result.message
+    spec = result.steps[-1].evidence[0].spec
+    assert (spec.expect, spec.state) == ("state", "checked")
+
+
+# -- a dialog that says something is never closed by the agent's own Escape ----------------
+
+DECLINED = """<!doctype html><html><body>
+<button id="pay" onclick="d.hidden = false">Pay</button><button>Continue</button>
+<div id="d" role="alertdialog" aria-label="Payment" hidden
+  style="position: fixed; inset: 0; background: white">Card declined</div>
+<script>document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape') document.getElementById('d').hidden = true; });</script>
+</body></html>"""
+
+
+def test_an_error_dialog_covering_the_next_click_is_not_dismissed(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/pay"] = DECLINED
+    page.goto(server.url + "/pay")
+    page.set_default_timeout(1000)
+    act = {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": "button-0"}},
+        {"tool": "click", "parameters": {"element_id": "button-1"}}]}
+    stop = {"complete": False, "impossible": True, "message": "declined"}
+    result = Agent(page, ScriptedLLM([act, stop, stop]), settle_timeout_ms=300).execute(
+        "pay and continue")
+    step = result.steps[0]
+    assert [a.tool for a in step.proposal.actions] == ["click", "click"]  # no Escape added
+    assert not step.executions[1].success
+    assert "alertdialog" in (step.executions[1].error or "")
+    assert page.get_by_role("alertdialog").is_visible()  # the message still shows
+    assert "close-pop-up" not in step.rules
+
+
+# -- a container cited by its role alone, found again when wrappers are added ---------------
+
+PAGE = """<!doctype html><html><body><header>Library</header>WRAP_OPEN<main>
+<h1>Salt and Iron</h1><p>by AUTHOR</p></main>WRAP_CLOSE</body></html>"""
+
+
+def _page(author: str = "Helen Okafor", wrapped: bool = False) -> str:
+    return (PAGE.replace("AUTHOR", author)
+            .replace("WRAP_OPEN", '<div class="a"><div class="b">' if wrapped else "")
+            .replace("WRAP_CLOSE", "</div></div>" if wrapped else ""))
+
+
+def test_a_claim_within_main_passes_when_main_is_wrapped_and_fails_when_it_changes(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    server.pages["/book"] = _page()
+    recipe = tmp_path / "book.yaml"
+    said = _done({"expect": "text", "text": "by Helen Okafor", "within": "main-0"})
+    with open_webtask(page, recipe, "record", base_url=server.url,
+                      llm=ScriptedLLM([said])) as task:
+        task.goto("/book")
+        task.check("the author is Helen Okafor")
+    assert "main" in recipe.read_text()
+    server.pages["/book"] = _page(wrapped=True)
+    with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+        task.goto("/book")
+        task.check("the author is Helen Okafor")
+    server.pages["/book"] = _page("Ada Lovelace", wrapped=True)
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+            task.goto("/book")
+            task.check("the author is Helen Okafor")
+    assert "Helen Okafor" in str(failed.value)
+    # two mains: ambiguous, a failure that says so, never a guess
+    server.pages["/book"] = _page(wrapped=True).replace("</body>", "<main>Other</main></body>")
+    with pytest.raises(pytest.fail.Exception):
+        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+            task.goto("/book")
+            task.check("the author is Helen Okafor")
