@@ -173,14 +173,14 @@ def test_a_styled_checkbox_is_listed_and_its_state_checked(browser: Browser,
         page.close()
     assert "input-0 (type=\"checkbox\" name=\"news\" label=\"Newsletter\")" in state
     recipe = tmp_path / "r.yaml"
-    run(browser, server, recipe, "record", STYLED, [("do", "subscribe")], [
+    run(browser, server, recipe, "record", STYLED, [("do", "tick the Newsletter box")], [
         {"complete": False, "message": "tick", "actions": [act("click", "label-0")]},
         done({"expect": "state", "element": "input-0", "state": "checked"}),
         # only a tick changed: asked once whether the task sends it
         done({"expect": "state", "element": "input-0", "state": "checked"}),
     ])
     assert "state: checked" in recipe.read_text()
-    run(browser, server, recipe, "replay", STYLED, [("do", "subscribe")], [])
+    run(browser, server, recipe, "replay", STYLED, [("do", "tick the Newsletter box")], [])
     dead = STYLED.replace('<input type="checkbox"', '<input type="checkbox" onclick="return false"')
     with pytest.raises(pytest.fail.Exception, match="it is unchecked"):
-        run(browser, server, recipe, "replay", dead, [("do", "subscribe")], [])
+        run(browser, server, recipe, "replay", dead, [("do", "tick the Newsletter box")], [])

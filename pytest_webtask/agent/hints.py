@@ -205,7 +205,8 @@ def absent_texts(state_text: str, task: str) -> list[str]:
 
 def shows_task(line: str, task: str) -> bool:
     """Does a page-state line hold the whole of ``task`` (a page showing its own
-    instructions: a tutorial, a form's help text)? Never for a task under 20 characters ("Submit")."""
+    instructions: a tutorial, a form's help text)? Never for a task under 20 characters
+    ("Submit")."""
     own = " ".join(task.split()).casefold()
     return len(own) >= 20 and own in " ".join(line.replace('\\"', '"').split()).casefold()
 
