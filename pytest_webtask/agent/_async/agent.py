@@ -692,10 +692,13 @@ class AsyncAgent:
         if checked_statement(self._task_context.task) is not None:
             return ""
         registry = self.tool_registry
-        sets_only = all(getattr(registry.get(a.tool), "sets_control", False)
-                        or (e.target is not None and e.target.tag == "input"
-                            and (e.target.role or "") in ("checkbox", "radio"))
-                        for a, e in self._acted())
+        # each step that acted either only set controls (by its tools), or changed only what
+        # controls hold (a click on a box's label)
+        sets_only = all(
+            all(getattr(registry.get(a.tool), "sets_control", False)
+                for a, e in zip(s.proposal.actions, s.executions, strict=False) if e.success)
+            or (s.change is not None and s.change.values_only)
+            for s in self._task_context.steps if any(e.success for e in s.executions))
         return weak_proof(step.evidence, self._task_context.task, sets_only=sets_only,
                           held_before=self._held_before)
 
