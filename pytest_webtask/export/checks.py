@@ -7,7 +7,7 @@ from collections.abc import Callable
 from urllib.parse import quote_plus
 
 from ..recipes.model import Check
-from ..recipes.pixels import MAX_DIFF_RATIO, THRESHOLD
+from ..recipes.pixels import BLOB_PIXELS, MAX_DIFF_RATIO, THRESHOLD
 from ..types import Fingerprint
 from .locators import like, locator, own, text_rx
 from .source import Strings
@@ -107,6 +107,8 @@ class CheckWriter:
             args.append(f"threshold={shot.threshold!r}")
         if shot.max_diff_ratio != MAX_DIFF_RATIO:
             args.append(f"max_diff_ratio={shot.max_diff_ratio!r}")
+        if shot.blob_pixels != BLOB_PIXELS:
+            args.append(f"blob_pixels={shot.blob_pixels!r}")
         comment = [f"# the picture shows: {' '.join(shot.shows.split())}"] if shot.shows else []
         return [*comment, f"to_have_screenshot(page, {', '.join(args)})"]
 
