@@ -233,7 +233,8 @@ class RecipeAction(BaseModel):
     """One action: the tool, its parameters (placeholders kept), and its target's
     fingerprint (never an element id); ``to`` is a drag's drop target. ``dialogs`` are the
     dialogs it opened with their answers, ``opens_tab`` that it opened a new tab: a replay
-    answers the same way and fails when they do not come again."""
+    answers the same way and fails when they do not come again. ``downloads``: it
+    downloaded a file (the step's download check; the export waits for it there)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -244,6 +245,7 @@ class RecipeAction(BaseModel):
     to: Fingerprint | None = None
     dialogs: list[Dialog] = Field(default_factory=list)
     opens_tab: bool = False
+    downloads: bool = False
 
 
 class Extraction(BaseModel):
