@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import logging
-import re
 
 from ..types import DownloadedFile
 
@@ -58,17 +57,6 @@ def pdf_text(data: bytes) -> str | None:
         return None
     lines = [line.strip() for page in pages for line in page.splitlines()]
     return "\n".join(line for line in lines if line)
-
-
-def first_line(text: str | None, limit: int = 80) -> str | None:
-    """The first line with words in it, cut to ``limit`` characters at a word."""
-    for line in (text or "").splitlines():
-        line = " ".join(line.split())
-        if re.search(r"\w", line):
-            if len(line) > limit:
-                line = line[:limit].rsplit(" ", 1)[0] if " " in line[:limit] else line[:limit]
-            return line
-    return None
 
 
 def flat(text: str) -> str:
