@@ -225,6 +225,15 @@ def test_containers_and_cards_are_found_by_role() -> None:
     # a nameless <section> has no role for Playwright: its CSS path it is
     section = Fingerprint(tag="section", css="html > body > main > section")
     assert locator(section, s) == "page.locator('html > body > main > section')"
+    # a named one is a region (a chart's section cited for a picture), by role and name;
+    # a name that is only its text is no label: still its CSS path
+    region = Fingerprint(tag="section", name="Revenue by month", css="body > section")
+    assert locator(region, s) == \
+        "page.get_by_role('region', name='Revenue by month', exact=True)"
+    assert locator(region.model_copy(update={"text": "Revenue by month"}), s) == \
+        "page.locator('body > section')"
+    figure = Fingerprint(tag="figure", name="Sales chart", css="body > figure")
+    assert locator(figure, s) == "page.get_by_role('figure', name='Sales chart', exact=True)"
     # one list item of many, by position: its CSS path, not an ambiguous role
     first = Fingerprint(tag="li", role="listitem", css="html > body > ul > li:nth-of-type(1)")
     assert locator(first, s) == "page.locator('html > body > ul > li:nth-of-type(1)')"

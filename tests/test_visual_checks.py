@@ -21,10 +21,9 @@ from tests.server import LocalServer
 STATEMENT = "the chart shows March as the tallest bar"
 
 
-class SeeingLLM(ScriptedLLM):
+def SeeingLLM(script: Any) -> ScriptedLLM:  # noqa: N802 (reads as the class it stands in for)
     """A scripted stand-in for a model that takes screenshots (not a model)."""
-
-    supports_images = True
+    return ScriptedLLM(script, supports_images=True)
 
 
 def cite_canvas(box: list[float] | None = None, masks: list[list[float]] | None = None,
@@ -49,14 +48,14 @@ def cite_canvas(box: list[float] | None = None, masks: list[list[float]] | None 
 
 def run(browser: Browser, server: LocalServer, recipe: Path, mode: str, query: str = "",
         llm: ScriptedLLM | None = None, artifacts: Path | None = None,
-        **settings: Any) -> Any:
+        statement: str = STATEMENT, **settings: Any) -> Any:
     context = browser.new_context(viewport={"width": 800, "height": 600})
     try:
         with open_webtask(context.new_page(), recipe, mode, base_url=server.url, llm=llm,
                           test_name="test_chart", artifacts=artifacts,
                           **{"timeout": 1.5, **settings}) as task:
             task.goto("/chart" + query)
-            task.check(STATEMENT)
+            task.check(statement)
     finally:
         context.close()
     return task
@@ -378,3 +377,151 @@ def test_a_suggested_visual_heal_writes_the_new_picture_for_review(
     proposed.replace(baseline)
     (recorded.parent / "test_chart.healed.yaml").replace(recorded)
     assert run(browser, server, recorded, "replay", "?bar=Jan:35").stats.replayed == 1
+
+
+# -- a changed word: blobs ------------------------------------------------------------------
+
+CLOCK_MASK = [[0.74, 0, 1, 0.09]]  # the clock=1 variant's clock, top right of the canvas
+
+
+@pytest.fixture
+def clocked(browser: Browser, server: LocalServer, tmp_path: Path) -> Path:
+    """The chart with a ticking clock in its corner, recorded with the clock masked."""
+    recipe = tmp_path / "__webtask__" / "test_visual" / "test_clock.yaml"
+    run(browser, server, recipe, "record", "?clock=1",
+        llm=SeeingLLM(cite_canvas(masks=CLOCK_MASK)))
+    return recipe
+
+
+@pytest.mark.parametrize("query, what", [
+    ("?clock=1&month=Mar:May", "the tallest bar's label, Mar to May"),
+    ("?clock=1&unit=k%E2%82%AC", "the axis unit, k$ to k€"),
+])
+def test_a_one_glyph_change_inside_the_canvas_fails(browser: Browser, server: LocalServer,
+                                                     clocked: Path, tmp_path: Path,
+                                                     query: str, what: str) -> None:
+    # 0.03-0.10% of the picture's pixels: within the ratio, one compact patch of ink
+    artifacts = tmp_path / "out"
+    with pytest.raises(pytest.fail.Exception) as failed:
+        run(browser, server, clocked, "replay", query, artifacts=artifacts, timeout=1)
+    message = str(failed.value)
+    assert "pixels differ (0.0" in message or "pixels differ (0.1" in message, what
+    assert "in one" in message and "(a changed word or shape)" in message, message
+    assert (artifacts / "webtask-1-diff.png").exists()
+
+
+def test_benign_changes_pass_in_twenty_replays(browser: Browser, server: LocalServer,
+                                               clocked: Path) -> None:
+    benign = ["?clock=1",  # the clock ticked on under its mask
+              "?clock=1&aa=0.2",  # every edge and glyph anti-aliased differently
+              "?clock=1&shift=40",  # the container moved
+              "?clock=1&twopass=1"]  # drawn in two passes
+    failures = []
+    for n in range(20):
+        query = benign[n % len(benign)]
+        try:
+            run(browser, server, clocked, "replay", query)
+        except pytest.fail.Exception as exc:
+            failures.append(f"{query}: {exc}")
+    assert failures == []
+
+
+def test_anti_aliasing_is_no_blob_and_a_changed_glyph_is(browser: Browser) -> None:
+    """The rule itself, on the chart's pictures: a sub-pixel shift of everything changes
+    hundreds of pixels along every edge but none by over half the range; one glyph is one
+    compact patch of such pixels."""
+    from pytest_webtask.recipes.pixels import compare
+
+    page = browser.new_page(viewport={"width": 800, "height": 600})
+    url = (Path(__file__).parent / "pages" / "chart.html").as_uri()
+
+    def picture(query: str) -> Any:
+        page.goto(url + query)
+        return decode_png(page.locator("canvas").screenshot(animations="disabled",
+                                                              scale="css"))
+
+    try:
+        base = picture("")
+        for query in ("?aa=0.1", "?aa=0.2", "?aa=0.3", "?aa=0.45"):
+            assert compare(base, picture(query), blob_pixels=1).blob is None, query
+        shifted = compare(base, picture("?aa=0.2"))
+        assert shifted.different > 30 and shifted.matches(0.002)  # edges changed, no blob
+        for query, least in (("?month=Mar:May", 10), ("?unit=k%E2%82%AC", 8),
+                             ("?month=Jun:Jul", 30)):
+            result = compare(base, picture(query))
+            assert result.blob is not None and result.blob[0] >= least, (query, result)
+            assert result.ratio <= 0.002 and not result.matches(0.002)
+            assert compare(base, picture(query), blob_pixels=0).matches(0.002)  # rule off
+    finally:
+        page.close()
+
+
+def test_a_mask_follows_its_region_when_it_moves_mid_replay(browser: Browser,
+                                                            server: LocalServer,
+                                                            clocked: Path) -> None:
+    # a notice pushes the chart 40 px down after 0.3 s, the bars come 0.3 s later: the
+    # clock's mask moves with the region (as the exported code's masks do), so the picture
+    # settles and matches
+    assert run(browser, server, clocked, "replay", "?clock=1&notice=40",
+               timeout=4).stats.replayed == 1
+    # the same move with a changed label: compared (not "never held still"), and fails
+    with pytest.raises(pytest.fail.Exception) as failed:
+        run(browser, server, clocked, "replay", "?clock=1&notice=40&month=Mar:May",
+            timeout=2)
+    assert "(a changed word or shape)" in str(failed.value), failed.value
+
+
+def test_a_seeing_model_is_offered_picture_claims_in_the_check_question(
+        browser: Browser, server: LocalServer, tmp_path: Path) -> None:
+    seeing = SeeingLLM(cite_canvas())
+    run(browser, server, tmp_path / "seeing.yaml", "record", llm=seeing)
+    assert seeing.supports_images
+    question = seeing.calls[0].context.task
+    assert question.startswith("Check whether this statement about the current page is "
+                               f"true: {STATEMENT}\n")
+    assert 'cite a picture claim instead: {"expect": "screenshot"' in question
+    # the recipe keeps the statement, not the question
+    assert yaml.safe_load((tmp_path / "seeing.yaml").read_text())["steps"][0]["text"] == \
+        STATEMENT
+    blind = ScriptedLLM([{"message": "m", "complete": True, "evidence": [
+        {"expect": "text", "text": "Quarterly sales"}]}])
+    assert not blind.supports_images
+    run(browser, server, tmp_path / "blind.yaml", "record", llm=blind,
+        statement="the page is titled Quarterly sales")
+    assert "picture claim" not in blind.calls[0].context.task
+    assert "screenshot" not in blind.calls[0].context.task
+
+
+DASHBOARD = """<!doctype html><meta charset="utf-8"><title>Dashboard</title>
+<h1>Dashboard</h1>
+<section aria-label="Revenue by month"><h2>Revenue</h2>
+<svg width="240" height="100" role="presentation"><polyline points="0,90 60,40 120,60 180,10"
+ stroke="#2b6cb0" stroke-width="3" fill="none"/></svg></section>
+<section aria-label="Costs by month"><h2>Costs</h2>
+<svg width="240" height="100" role="presentation"><rect x="10" y="40" width="40" height="60"
+ fill="#dd6b20"/></svg></section>"""
+
+
+def test_a_named_section_exports_by_role_and_name(browser: Browser, server: LocalServer,
+                                                  tmp_path: Path) -> None:
+    from pytest_webtask.export.locators import locator
+    from pytest_webtask.export.source import Strings
+    from pytest_webtask.types import Fingerprint
+
+    server.pages["/dashboard"] = DASHBOARD
+    recipe = tmp_path / "dash.yaml"
+    llm = SeeingLLM([{"message": "m", "complete": True, "evidence": [{
+        "expect": "screenshot", "element": "section-0", "text": "revenue rises"}]}])
+    page = browser.new_page(viewport={"width": 800, "height": 600})
+    try:
+        with open_webtask(page, recipe, "record", base_url=server.url, llm=llm,
+                          test_name="test_dash", timeout=1.5) as task:
+            task.goto("/dashboard")
+            task.check("the revenue chart rises")
+        fp = Fingerprint.model_validate(
+            yaml.safe_load(recipe.read_text())["steps"][0]["checks"][0]["element"])
+        found = locator(fp, Strings({}))
+        assert found == "page.get_by_role('region', name='Revenue by month', exact=True)"
+        assert eval(found, {"page": page}).count() == 1  # Playwright finds that one section
+    finally:
+        page.close()

@@ -30,7 +30,7 @@ class EvidenceSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     expect: Literal["visible", "hidden", "text", "count", "nth", "order", "state", "value",
-                    "url", "screenshot"] = "text"
+                    "url", "screenshot", "download"] = "text"
     element: str | None = Field(default=None, description="element id from the page state")
     within: str | None = Field(default=None, description="id of a container element")
     text: str | None = None

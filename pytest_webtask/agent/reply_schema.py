@@ -22,7 +22,7 @@ ID_FIELDS = ("element_id", "to_element_id")
 MAX_ACTIONS = 5
 MAX_EVIDENCE = 3
 EXPECTS = ["text", "visible", "hidden", "count", "nth", "order", "state", "value", "url",
-           "screenshot"]
+           "screenshot", "download"]
 _FRACTIONS = {"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1},
               "minItems": 4, "maxItems": 4}
 STATES = ["checked", "unchecked", "enabled", "disabled", "expanded", "collapsed", "selected"]

@@ -1,16 +1,23 @@
 """What a downloaded file holds, as a download check reads it: its size, and the text of a
-text, CSV or PDF file. PDF text is read from the page content streams' text operators
-(uncompressed or Flate-compressed, as most generators write them); a PDF whose fonts need
-their own encoding tables to read shows no text."""
+text, CSV or PDF file.
+
+A PDF's text is read by pypdf, as people make PDFs: Chromium's ``page.pdf()`` (what most web
+apps print invoices and statements with) writes fonts whose text is readable only through
+their ToUnicode tables, which a reader of the content streams alone never sees. pypdf is
+imported when a PDF is read, never when the plugin loads.
+"""
 
 from __future__ import annotations
 
-import re
-import zlib
+import io
+import logging
 
 from ..types import DownloadedFile
 
+log = logging.getLogger(__name__)
+
 TEXT_LIMIT = 20_000  # characters of a file's text kept to check
+SHOWN_LIMIT = 1_500  # characters of it the model is shown, after the action that downloaded it
 TEXT_SUFFIXES = (".txt", ".csv", ".tsv", ".json", ".xml", ".html", ".htm", ".md", ".log",
                  ".ics", ".vcf", ".yaml", ".yml")
 
@@ -21,10 +28,12 @@ def downloaded(name: str, data: bytes) -> DownloadedFile:
 
 
 def file_text(name: str, data: bytes) -> str | None:
-    """The text of a text or PDF file, None for other files (an image, an archive)."""
+    """The text of a text or PDF file, None for other files (an image, an archive) and for a
+    PDF that cannot be read."""
     lower = name.lower()
     if lower.endswith(".pdf") or data.startswith(b"%PDF-"):
-        return pdf_text(data)[:TEXT_LIMIT]
+        text = pdf_text(data)
+        return text[:TEXT_LIMIT] if text is not None else None
     if lower.endswith(TEXT_SUFFIXES) or (data and b"\0" not in data[:4096]):
         try:
             return data.decode("utf-8-sig")[:TEXT_LIMIT]
@@ -34,55 +43,47 @@ def file_text(name: str, data: bytes) -> str | None:
     return None
 
 
-_STREAM = re.compile(rb"<<(.*?)>>\s*stream\r?\n(.*?)\r?\nendstream", re.DOTALL)
-_TEXT_OPS = re.compile(rb"\[(.*?)\]\s*TJ|(\((?:\\.|[^\\)])*\))\s*(?:Tj|'|\")|(T\*|Td|TD|ET)",
-                       re.DOTALL)
-_STRING = re.compile(rb"\((?:\\.|[^\\)])*\)", re.DOTALL)
-_ESCAPES = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b", b"f": b"\f"}
+def pdf_text(data: bytes) -> str | None:
+    """The text a PDF shows, page by page (pypdf's reading order), or None when it is not a
+    PDF pypdf can read (damaged, encrypted)."""
+    from pypdf import PdfReader
+    from pypdf.errors import PyPdfError
+
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        pages = [page.extract_text() or "" for page in reader.pages]
+    except (PyPdfError, ValueError, KeyError, TypeError, OSError) as exc:
+        log.debug("the PDF could not be read: %s", exc)
+        return None
+    lines = [line.strip() for page in pages for line in page.splitlines()]
+    return "\n".join(line for line in lines if line)
 
 
-def pdf_text(data: bytes) -> str:
-    """The text shown by a PDF's content streams, one line per text line."""
-    lines: list[str] = []
-    for head, body in _STREAM.findall(data):
-        if b"/FlateDecode" in head:
-            try:
-                body = zlib.decompress(body)
-            except zlib.error:
-                continue
-        elif b"/Filter" in head:
-            continue  # another filter: an image, most likely
-        if b"BT" not in body:
-            continue
-        line = ""
-        for array, single, breaks in _TEXT_OPS.findall(body):
-            if breaks:
-                if line.strip():
-                    lines.append(line.strip())
-                line = ""
-                continue
-            for raw in _STRING.findall(array) if array else [single]:
-                line += _unescape(raw[1:-1]).decode("latin-1")
-        if line.strip():
-            lines.append(line.strip())
-    return "\n".join(lines)
+def flat(text: str) -> str:
+    """Text with each run of whitespace as one space: how a download check compares."""
+    return " ".join(text.split())
 
 
-def _unescape(raw: bytes) -> bytes:
-    def one(m: re.Match[bytes]) -> bytes:
-        c = m.group(1)
-        if c[:1].isdigit():
-            return bytes([int(c, 8) & 0xFF])
-        return _ESCAPES.get(c, c)
-    return re.sub(rb"\\([0-7]{1,3}|.)", one, raw, flags=re.DOTALL)
+def shown(file: DownloadedFile, limit: int = SHOWN_LIMIT) -> str:
+    """The file's text as the model is shown it (its first ``limit`` characters), "" when
+    it has none."""
+    text = "\n".join(line.rstrip() for line in (file.text or "").strip().splitlines())
+    if len(text) > limit:
+        text = text[:limit] + f"\n[... {len(text) - limit:,} more characters]"
+    return text
 
 
-def first_line(text: str | None, limit: int = 80) -> str | None:
-    """The first line with words in it, cut to ``limit`` characters at a word."""
-    for line in (text or "").splitlines():
-        line = " ".join(line.split())
-        if re.search(r"\w", line):
-            if len(line) > limit:
-                line = line[:limit].rsplit(" ", 1)[0] if " " in line[:limit] else line[:limit]
-            return line
-    return None
+def content_problem(files: list[DownloadedFile], text: str) -> str:
+    """Why no file of ``files`` holds ``text`` (whitespace aside), "" when one does: what a
+    ``download`` claim is checked by while recording."""
+    if not flat(text):
+        return "a 'download' claim needs the text the downloaded file holds, as written in it"
+    if not files:
+        return "no file was downloaded by this task's actions"
+    want = flat(text)
+    if any(f.text is not None and want in flat(f.text) for f in files):
+        return ""
+    names = ", ".join(f.describe() + ("" if f.text is not None else ": no text to read")
+                      for f in files)
+    return (f"no downloaded file holds {text!r} (downloaded: {names}); cite a part of the "
+            "file's text exactly as it is written there")

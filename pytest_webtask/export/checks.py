@@ -7,7 +7,7 @@ from collections.abc import Callable
 from urllib.parse import quote_plus
 
 from ..recipes.model import Check
-from ..recipes.pixels import MAX_DIFF_RATIO, THRESHOLD
+from ..recipes.pixels import BLOB_PIXELS, MAX_DIFF_RATIO, THRESHOLD
 from ..types import Fingerprint
 from .locators import like, locator, own, text_rx
 from .source import Strings
@@ -91,6 +91,8 @@ class CheckWriter:
             return self._url(c)
         if c.expect == "screenshot":
             return self._picture(c, el)
+        if c.expect == "download":
+            return self._download(c)
         raise ValueError(f"unknown check {c.expect!r}")
 
     def _picture(self, c: Check, el: str | None) -> list[str]:
@@ -107,8 +109,26 @@ class CheckWriter:
             args.append(f"threshold={shot.threshold!r}")
         if shot.max_diff_ratio != MAX_DIFF_RATIO:
             args.append(f"max_diff_ratio={shot.max_diff_ratio!r}")
+        if shot.blob_pixels != BLOB_PIXELS:
+            args.append(f"blob_pixels={shot.blob_pixels!r}")
         comment = [f"# the picture shows: {' '.join(shot.shows.split())}"] if shot.shows else []
         return [*comment, f"to_have_screenshot(page, {', '.join(args)})"]
+
+    def _download(self, c: Check) -> list[str]:
+        """The file the step's ``with page.expect_download() as download_info:`` waited
+        for: its name, size and text (``downloaded_text``, the helper the writer adds)."""
+        spec = c.download
+        assert spec is not None
+        lines = ["download = download_info.value",
+                 f"assert re.fullmatch({spec.name!r}, download.suggested_filename), "
+                 "download.suggested_filename",
+                 "download_size, download_text = downloaded_text(download)"]
+        high = f" <= {spec.max_bytes}" if spec.max_bytes is not None else ""
+        lines.append(f'assert {spec.min_bytes} <= download_size{high}, f"{{download_size:,}} '
+                     'bytes"')
+        for text in spec.contains:
+            lines.append(f"assert {self.s.expr(' '.join(text.split()))} in download_text")
+        return lines
 
     def _wanted(self, c: Check, text: str | None) -> str:
         if c.match == "pattern":

@@ -30,6 +30,10 @@ CONTAINER_ROLES = {
     "table", "grid", "list", "dialog", "alertdialog", "navigation", "main", "listbox", "menu",
     "tabpanel", "tree",
 }
+# Tags whose role Playwright gives once they are named (a <section> with an aria-label is a
+# region; a nameless one has no role): a fingerprint keeps no role for them, as the page
+# state shows none, but a name that is a label (not the element's own text) makes one.
+NAMED_ROLES = {"section": "region", "form": "form", "figure": "figure"}
 # The card around an element with look-alikes, from the tags on its XPath: what it is for
 # Playwright's get_by_role.
 CARD_ROLES = {"li": "listitem", "tr": "row", "article": "article", "dialog": "dialog"}
@@ -54,6 +58,8 @@ def root_of(fp: Fingerprint, page: str = "page") -> str:
 
 def own(fp: Fingerprint, base: str, s: Strings) -> str | None:
     """The element by its own features, or None when it has none that Playwright reads."""
+    if not fp.role and fp.name and fp.name != fp.text and fp.tag in NAMED_ROLES:
+        fp = fp.model_copy(update={"role": NAMED_ROLES[fp.tag]})
     if fp.role and fp.name and fp.role not in NAME_FROM_CONTENT and not fp.label \
             and fp.text and fp.name in fp.text:
         return (f"{base}.get_by_role({fp.role!r})"

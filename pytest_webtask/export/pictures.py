@@ -36,7 +36,7 @@ _MASKS = """([rects, colour]) => {
 def to_have_screenshot(page: Page, locator: Locator, baseline: Path, output_path: str, *,
                        box: list[float] | None = None, masks: list[list[float]] | None = None,
                        threshold: float = THRESHOLD, max_diff_ratio: float = MAX_DIFF_RATIO,
-                       timeout: float = 5_000) -> None:
+                       blob_pixels: int = BLOB_PIXELS, timeout: float = 5_000) -> None:
     """Playwright's ``toHaveScreenshot`` for Python: wait until the element's region
     (``box``: [left, top, right, bottom] as fractions of its box) is the same in two
     screenshots running and looks as ``baseline``, ``masks`` (fractions of the region)
@@ -56,7 +56,8 @@ def to_have_screenshot(page: Page, locator: Locator, baseline: Path, output_path
             if shot == last:
                 if shot == expected_png:
                     return
-                result = compare(expected, decode_png(shot), threshold)
+                result = compare(expected, decode_png(shot), threshold,
+                                 blob_pixels=blob_pixels)
                 if result.matches(max_diff_ratio):
                     return
                 stable = (shot, result)
@@ -80,7 +81,8 @@ def to_have_screenshot(page: Page, locator: Locator, baseline: Path, output_path
         path.write_bytes(data)
         lines.append(f"  {name}: {path}")
     why = (f"{stable[1].describe()} (allowed: {max_diff_ratio:.2%} over a threshold of "
-           f"{threshold:g})" if stable else "the region never held still for two screenshots")
+           f"{threshold:g}, no blob of {blob_pixels} strong pixels)" if stable
+           else "the region never held still for two screenshots")
     pytest.fail(f"the picture of {locator} is not {baseline.name}: {why}\\n" + "\\n".join(lines),
                 pytrace=False)
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from ..recipes.model import Check, RecipeAction
+from ..recipes.model import Check, RecipeAction, RecipeStep
 from ..tools.builtin import tool_spec
 from ..tools.spec import ToolSpec
 from .checks import CheckWriter
@@ -23,7 +23,9 @@ from .trail import Ran, Trail, Visit
 
 TAKEN = {"page", "expect", "re", "os", "pytest", "Path", "HERE", "secret", "answer",
          "quote_plus", "new_tab", "Page", "box", "output_path", "to_have_screenshot",
-         "Locator", "struct", "time", "zlib", "dataclass"}
+         "Locator", "struct", "time", "zlib", "dataclass", "download", "download_info",
+         "download_size", "download_text", "downloaded_text", "Download", "BytesIO",
+         "PdfReader"}
 SECRET_ENV = "WEBTASK_SECRET_"
 
 
@@ -127,8 +129,10 @@ class Writer:
             std = sorted({*std, *IMPORTS})
         imports += std
         froms = set(FROM_IMPORTS) if pictures else set()
-        if "HERE" in func:
+        if "HERE" in func or "downloaded_text(" in func:
             froms.add("from pathlib import Path")
+        if "downloaded_text(" in func:
+            froms.add("from io import BytesIO")
         imports += sorted(froms)
         if "quote_plus" in func:
             imports.append("from urllib.parse import quote_plus")
@@ -136,7 +140,8 @@ class Writer:
             imports.append("")
         if "pytest." in func or "secret(" in func or pictures:
             imports.append("import pytest")
-        names = (["FloatRect", "Locator"] if pictures else []) + ["Page"] \
+        names = (["Download"] if "downloaded_text(" in func else []) \
+            + (["FloatRect", "Locator"] if pictures else []) + ["Page"] \
             + (["expect"] if "expect(" in func else [])
         imports.append(f"from playwright.sync_api import {', '.join(names)}")
         helpers = []
@@ -146,6 +151,8 @@ class Writer:
             helpers.append(SECRET_HELPER)
         if "answer(" in func:
             helpers.append(ANSWER_HELPER)
+        if "downloaded_text(" in func:
+            helpers.append(DOWNLOAD_HELPER)
         doc = (f'"""Exported by pytest-webtask (--webtask-export) from {origin}.\n\n'
                "Plain pytest-playwright: no model, no recipe. Steps the test ran are below in "
                "order; code\nthe original test ran between them (its own page calls and "
@@ -168,17 +175,38 @@ class Writer:
             names = ", ".join("{" + n + "}" for n in ran.computed)
             raise NotExportable(f"its step computes {names} when it runs (a callable), "
                                 "which plain code cannot take from the recipe")
-        if any(c.expect == "download" for c in step.checks):
-            raise NotExportable("it checks a downloaded file, which the export does not "
-                                "write yet")
         s = Strings(self._names(ran))
         out = ["", f"# {step.kind}: {step.text}"]
-        for action in step.actions:
-            out.extend(self._action(action, s, ran))
+        waits = self._download_action(step)
+        for n, action in enumerate(step.actions):
+            lines = self._action(action, s, ran)
+            if n == waits:  # the action that downloaded the file the step checks
+                lines = ["with page.expect_download() as download_info:",
+                         *("    " + line for line in lines)]
+            out.extend(lines)
         checker = CheckWriter(s, self._baseline)
         for check in step.checks:
             out.extend(checker.lines(check))
         return out
+
+    @staticmethod
+    def _download_action(step: RecipeStep) -> int | None:
+        """Which action downloaded the file the step's download check checks: the one
+        marked so, else (a recipe from before the mark) its last action; None when the step
+        checks no download. A step that checks several files is not exported."""
+        checks = [c for c in step.checks if c.expect == "download"]
+        if not checks:
+            return None
+        if any("\\{" in (c.download.name if c.download else "") for c in checks):
+            raise NotExportable("its downloaded file's name holds a placeholder, which the "
+                                "export does not write")
+        marked = [n for n, a in enumerate(step.actions) if a.downloads]
+        if len(checks) > 1 or len(marked) > 1:
+            raise NotExportable("it checks more than one downloaded file, which the export "
+                                "does not write")
+        if not step.actions:
+            raise NotExportable("it checks a download but has no action that downloads it")
+        return marked[0] if marked else len(step.actions) - 1
 
     def _action(self, a: RecipeAction, s: Strings, ran: Ran) -> list[str]:
         tool = tool_spec(a.tool, self.tools)
@@ -310,3 +338,18 @@ def _write(path: Path, data: bytes) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_bytes(data)
     tmp.replace(path)
+
+
+DOWNLOAD_HELPER = '''def downloaded_text(download: Download) -> tuple[int, str]:
+    """A downloaded file's size, and its text with each run of whitespace as one space (a
+    PDF's read by pypdf, as pytest-webtask reads it: pip install pypdf)."""
+    data = Path(download.path()).read_bytes()
+    if data.startswith(b"%PDF-"):
+        from pypdf import PdfReader
+
+        pages = PdfReader(BytesIO(data)).pages
+        text = "\\n".join(page.extract_text() or "" for page in pages)
+    else:
+        text = data.decode("utf-8-sig", errors="replace")
+    return len(data), " ".join(text.split())
+'''

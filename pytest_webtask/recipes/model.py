@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from ..extraction.model import Bindings, ExtractionRecipe
 from ..types import BindingFingerprint, Dialog, Fingerprint
-from .pixels import MAX_DIFF_RATIO, THRESHOLD
+from .pixels import BLOB_PIXELS, MAX_DIFF_RATIO, THRESHOLD
 
 RECIPE_VERSION = 3
 
@@ -44,7 +44,9 @@ class Screenshot(BaseModel):
     it as fractions [left, top, right, bottom]) looks as the baseline picture ``file`` (a PNG
     beside the recipe), with ``masks`` (boxes in fractions of the region) painted over. A
     pixel differs past ``threshold`` (YIQ distance, 0-1); at most ``max_diff_ratio`` of the
-    pixels may differ. ``shows`` is what the picture proves, for people and for a heal."""
+    pixels may differ, and no ``blob_pixels`` of them may form a blob (a changed word or
+    shape: ``recipes/pixels.py``; 0 looks for none). ``shows`` is what the picture proves,
+    for people and for a heal."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -54,6 +56,7 @@ class Screenshot(BaseModel):
     masks: list[list[float]] = Field(default_factory=list)
     threshold: float = Field(default=THRESHOLD, ge=0, le=1)
     max_diff_ratio: float = Field(default=MAX_DIFF_RATIO, ge=0, le=1)
+    blob_pixels: int = Field(default=BLOB_PIXELS, ge=0)
     size: list[int] = Field(default_factory=list)  # [width, height] of the baseline
     # the baseline's bytes between recording and writing the recipe (never in the file)
     _png: bytes | None = PrivateAttr(default=None)
@@ -83,9 +86,11 @@ class Screenshot(BaseModel):
         where = f" (box {self.box})" if self.box is not None else ""
         masked = f", {len(self.masks)} part(s) masked" if self.masks else ""
         shows = f" showing {self.shows!r}" if self.shows else ""
+        blob = (f", no {self.blob_pixels} of them in one blob" if self.blob_pixels
+                else "")
         return (f"the picture{where}{shows} as in {self.file or 'its baseline'} (at most "
                 f"{self.max_diff_ratio:.2%} of pixels differing by over {self.threshold:g}"
-                f"{masked})")
+                f"{blob}{masked})")
 
 
 class Check(BaseModel):
@@ -228,7 +233,8 @@ class RecipeAction(BaseModel):
     """One action: the tool, its parameters (placeholders kept), and its target's
     fingerprint (never an element id); ``to`` is a drag's drop target. ``dialogs`` are the
     dialogs it opened with their answers, ``opens_tab`` that it opened a new tab: a replay
-    answers the same way and fails when they do not come again."""
+    answers the same way and fails when they do not come again. ``downloads``: it
+    downloaded a file (the step's download check; the export waits for it there)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -239,6 +245,7 @@ class RecipeAction(BaseModel):
     to: Fingerprint | None = None
     dialogs: list[Dialog] = Field(default_factory=list)
     opens_tab: bool = False
+    downloads: bool = False
 
 
 class Extraction(BaseModel):

@@ -5,7 +5,18 @@ A pixel differs when its colour distance in YIQ space (the perceptual metric pix
 Playwright use) exceeds ``threshold`` (0-1), unless it is anti-aliasing: pixelmatch's test
 (Vysniauskas, "Anti-aliased pixel and intensity slope detector", 2009) says a pixel on the
 edge of a shape whose neighbours span a colour gradient is a rendering difference, not a
-change. A picture matches when at most ``max_diff_ratio`` of its pixels differ.
+change. A picture matches when at most ``max_diff_ratio`` of its pixels differ, and no
+*blob* is among them.
+
+A blob is where a word or a shape changed, however small a share of the picture: a cluster
+of pixels that each changed by more than half the range (``STRONG``: from background to ink
+or back), at least ``blob_pixels`` of them, no line (3 pixels or more in both directions)
+and dense (a fifth of its box or more). Anti-aliasing is none: it moves an edge by a
+fraction of a pixel, so each pixel along it changes by that fraction of its contrast, and
+what changes is a line one pixel wide. One changed glyph of a 12 px label ("Mar" to "May",
+"k$" to "k€") is 10-60 strong pixels in a box of about 6x8; everything drawn a quarter of a
+pixel off changes no pixel by more than a quarter (tests/test_visual_checks.py measures
+both on a canvas chart).
 
 Pure Python on purpose: numpy and Pillow are not dependencies of the plugin, and a replay
 compares small regions (a chart, not a page). Identical PNG bytes match at once; identical
@@ -22,6 +33,8 @@ from dataclasses import dataclass
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 THRESHOLD = 0.2  # Playwright's default per-pixel threshold for toHaveScreenshot
 MAX_DIFF_RATIO = 0.002  # at most 0.2% of the region's pixels may differ
+BLOB_PIXELS = 6  # strong pixels in one compact cluster that fail a check (0: never)
+STRONG = 0.5  # a pixel that changed by over half the range (YIQ distance 0-1): ink, not AA
 
 
 class PictureError(ValueError):
@@ -45,25 +58,32 @@ class Picture:
 class Comparison:
     """How two pictures differ: pixels over the threshold (``different``), pixels taken for
     anti-aliasing (``antialiased``), of ``total``; ``size`` says why they can't be compared
-    (another size), else ""."""
+    (another size), else ""; ``blob`` the largest blob (strong pixels, x, y, width,
+    height), if any."""
 
     different: int
     antialiased: int
     total: int
     size: str = ""
+    blob: tuple[int, int, int, int, int] | None = None
 
     @property
     def ratio(self) -> float:
         return self.different / self.total if self.total else 0.0
 
     def matches(self, max_diff_ratio: float) -> bool:
-        return not self.size and self.ratio <= max_diff_ratio
+        return not self.size and self.ratio <= max_diff_ratio and self.blob is None
 
     def describe(self) -> str:
         if self.size:
             return self.size
-        return (f"{self.different:,} of {self.total:,} pixels differ "
+        text = (f"{self.different:,} of {self.total:,} pixels differ "
                 f"({self.ratio:.2%}; {self.antialiased:,} more taken for anti-aliasing)")
+        if self.blob is not None:
+            n, x, y, w, h = self.blob
+            text += (f", {n} of them changed from background to ink or back in one "
+                     f"{w}x{h} patch at x={x}, y={y} (a changed word or shape)")
+        return text
 
 
 # -- PNG ------------------------------------------------------------------------------------
@@ -243,16 +263,19 @@ def antialiased(p: bytes, x1: int, y1: int, w: int, h: int, other: bytes) -> boo
 
 
 def compare(expected: Picture, actual: Picture, threshold: float = THRESHOLD, *,
-            diff: bytearray | None = None) -> Comparison:
-    """How ``actual`` differs from ``expected``. ``diff``, when given (``width * height * 4``
-    bytes), is filled as pixelmatch draws it: the expected picture faded to grey, different
-    pixels red, anti-aliasing yellow."""
+            blob_pixels: int = BLOB_PIXELS, diff: bytearray | None = None) -> Comparison:
+    """How ``actual`` differs from ``expected``, and its largest blob of at least
+    ``blob_pixels`` strong pixels (none looked for when 0). ``diff``, when given (``width *
+    height * 4`` bytes), is filled as pixelmatch draws it: the expected picture faded to
+    grey, different pixels red, anti-aliasing yellow."""
     w, h = expected.width, expected.height
     if (actual.width, actual.height) != (w, h):
         return Comparison(0, 0, w * h, size=f"the region is {actual.width}x{actual.height} "
                                                f"pixels, the baseline {w}x{h}")
     p1, p2 = expected.rgba, actual.rgba
     max_delta = 35215 * threshold * threshold
+    strong_delta = max(max_delta, 35215 * STRONG * STRONG)
+    strong: set[int] = set()  # pixel indices
     different = aa = 0
     if diff is not None:
         _fade(p1, diff)
@@ -274,9 +297,47 @@ def compare(expected: Picture, actual: Picture, threshold: float = THRESHOLD, *,
                     diff[k:k + 4] = b"\xff\xff\x00\xff"
             else:
                 different += 1
+                if abs(delta) > strong_delta:
+                    strong.add(y * w + x)
                 if diff is not None:
                     diff[k:k + 4] = b"\xff\x00\x00\xff"
-    return Comparison(different, aa, w * h)
+    found = largest_blob(strong, w, blob_pixels) if blob_pixels else None
+    return Comparison(different, aa, w * h, blob=found)
+
+
+def largest_blob(strong: set[int], w: int, blob_pixels: int
+                 ) -> tuple[int, int, int, int, int] | None:
+    """The largest cluster of ``strong`` pixels (indices ``y * w + x``; pixels at most 2
+    apart join, so the strokes of one glyph are one cluster) that is a blob: at least
+    ``blob_pixels`` of them, 3 pixels or more wide and tall, filling a fifth of its box.
+    Returns (pixels, x, y, width, height), or None."""
+    if len(strong) < blob_pixels:
+        return None
+    best: tuple[int, int, int, int, int] | None = None
+    seen: set[int] = set()
+    for start in strong:
+        if start in seen:
+            continue
+        seen.add(start)
+        stack, n = [start], 0
+        x0 = x1 = start % w
+        y0 = y1 = start // w
+        while stack:
+            i = stack.pop()
+            n += 1
+            x, y = i % w, i // w
+            x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
+            for dy in (-2, -1, 0, 1, 2):
+                for dx in (-2, -1, 0, 1, 2):
+                    j = i + dy * w + dx
+                    if j in strong and j not in seen and 0 <= x + dx < w:
+                        seen.add(j)
+                        stack.append(j)
+        bw, bh = x1 - x0 + 1, y1 - y0 + 1
+        if (n >= blob_pixels and bw >= 3 and bh >= 3 and n * 5 >= bw * bh
+                and (best is None or n > best[0])):
+            best = (n, x0, y0, bw, bh)
+    return best
 
 
 def _fade(p: bytes, out: bytearray) -> None:
@@ -291,5 +352,5 @@ def _fade(p: bytes, out: bytearray) -> None:
 def diff_png(expected: Picture, actual: Picture, threshold: float = THRESHOLD) -> bytes:
     """The diff picture of two pictures of one size, as a PNG (red: different)."""
     out = bytearray(expected.width * expected.height * 4)
-    compare(expected, actual, threshold, diff=out)
+    compare(expected, actual, threshold, blob_pixels=0, diff=out)
     return encode_png(Picture(expected.width, expected.height, bytes(out)))

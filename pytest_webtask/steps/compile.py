@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..agent.models import Evidence, TaskResult
+from ..browser.downloads import flat
 from ..recipes.model import Check, Download, RecipeAction, RecipeStep, Screenshot
 from ..recipes.patterns import escape, varying
 from ..recipes.pixels import png_size
@@ -88,6 +89,8 @@ class CheckCompiler:
             return self.url(spec.path, dict(spec.query))
         if spec.expect == "screenshot":
             return self.picture(ev)
+        if spec.expect == "download":  # joins its file's download check (compile_step)
+            return None
         outcome = None
         if spec.expect == "text" and ev.fingerprint is not None:
             outcome = " ".join((spec.text if spec.text is not None else ev.text).split())
@@ -132,7 +135,7 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: StepValues,
     ``download`` check for each file its actions downloaded). ``tools``: the plugins' tools
     by name, which say, as the built-ins do, whether a recipe keeps their actions."""
     actions = []
-    downloads: list[Check] = []
+    files: list[DownloadedFile] = []
     for step in result.steps:
         for action, execution in zip(step.proposal.actions, step.executions, strict=False):
             tool = tool_spec(action.tool, tools) or ToolSpec  # unknown: the defaults
@@ -150,9 +153,11 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: StepValues,
                 for d in execution.dialogs]
             actions.append(RecipeAction(tool=action.tool, reason=action.reason,
                                         params=params, target=execution.target, to=execution.to,
-                                        dialogs=dialogs, opens_tab=execution.opened_tab))
-            downloads.extend(download_check(f, ctx) for f in execution.downloads)
+                                        dialogs=dialogs, opens_tab=execution.opened_tab,
+                                        downloads=bool(execution.downloads)))
+            files.extend(execution.downloads)
     evidence = result.evidence
+    downloads = [download_check(f, ctx, _cited_in(f, evidence, ctx)) for f in files]
     varies = [ctx.placeholders(v) for e in evidence if e.spec is not None
               for v in e.spec.varies if v]
     compiler = CheckCompiler(ctx, varies, list(dynamic or []))
@@ -170,10 +175,27 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: StepValues,
                       message=ctx.redact(result.message))
 
 
-def download_check(file: DownloadedFile, ctx: StepValues) -> Check:
+def _cited_in(file: DownloadedFile, evidence: list[Evidence], ctx: StepValues) -> list[str]:
+    """The texts of the step's ``download`` claims that ``file`` holds, as the recipe
+    keeps them (placeholders for the values of variables)."""
+    cited = []
+    for ev in evidence:
+        spec = ev.spec
+        if spec is None or spec.expect != "download" or not ev.found or not spec.text:
+            continue
+        text = flat(ctx.substitute(spec.text))
+        if file.text is not None and text in flat(file.text):
+            cited.append(ctx.placeholders(text))
+    return cited
+
+
+def download_check(file: DownloadedFile, ctx: StepValues, cited: list[str] | None = None
+                   ) -> Check:
     """A check that a replay downloads a file like ``file``: a name of the same shape (each
     number may differ), a size within half to twice its own (plus 1 KB), and for a text,
-    CSV or PDF file its first lines' words, up to a number in them (a number may vary)."""
+    CSV or PDF file its first lines' words, up to a number in them (a number may vary),
+    and then each ``cited`` text exactly: what the model cited the file for (a statement
+    about what it holds)."""
     name = escape(ctx.placeholders(file.name))
     # numbers may vary, outside placeholders (\{name\})
     name = "".join(part if part.startswith("\\{") else re.sub(r"\d+", r"\\d+", part)
@@ -186,6 +208,7 @@ def download_check(file: DownloadedFile, ctx: StepValues) -> Check:
             contains.append(ctx.placeholders(line[:80]))
         if len(contains) == 2:
             break
+    contains += [c for c in cited or [] if c not in contains]
     return Check(expect="download", download=Download(
         name=name, min_bytes=file.size // 2, max_bytes=file.size * 2 + 1024,
         contains=contains))

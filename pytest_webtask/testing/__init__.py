@@ -59,12 +59,19 @@ class ScriptedLLM:
     rather than the prompt's prose. Every request is kept on ``.calls`` with its full prompt
     text. Usage counts calls only (no
     tokens: nothing was tokenized). Works for the sync and the async agent alike.
+
+    ``supports_images=True`` stands in for a model that sees screenshots: its requests carry
+    the page's picture (``context.images``), and it is offered what only such a model may
+    do (picture claims, the ``point`` tool, a visual heal).
     """
 
     supports_images = False
 
     def __init__(self, replies: Iterable[Reply] | ReplyFn
-                 | Mapping[str, Iterable[Reply] | ReplyFn]) -> None:
+                 | Mapping[str, Iterable[Reply] | ReplyFn], *,
+                 supports_images: bool | None = None) -> None:
+        if supports_images is not None:  # else the class's (a subclass may set it)
+            self.supports_images = supports_images
         self._routes: dict[str, ScriptedLLM] | None = None
         self._fn: ReplyFn | None = None
         self._replies: list[Reply] = []

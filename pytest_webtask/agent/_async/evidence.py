@@ -18,6 +18,7 @@ from playwright.async_api import Frame
 
 from ...browser._async.llm_browser import AsyncLLMBrowser
 from ...browser._async.pictures import check_box, stable_picture
+from ...browser.downloads import content_problem
 from ...browser.script import COLLECTOR_JS
 from ...errors import BrowserError
 from ..models import Evidence
@@ -105,6 +106,9 @@ async def _resolve(browser: AsyncLLMBrowser, spec: EvidenceSpec, label: str, ids
         return _url_claim(ev, spec, browser.page.url, sub)
     if spec.expect == "screenshot":
         return await _picture_claim(browser, ev, spec)
+    if spec.expect == "download":  # a file the task downloaded holds the text
+        problem = content_problem(browser.downloaded, sub(spec.text or ""))
+        return _missing(ev, problem) if problem else ev
     need = {"visible": "element", "state": "element", "value": "element", "nth": "element"}
     if spec.expect in need and spec.element is None:
         return _missing(ev, f"an {spec.expect!r} claim needs an element id")

@@ -19,6 +19,7 @@ from playwright.sync_api import Frame
 
 from ...browser._sync.llm_browser import LLMBrowser
 from ...browser._sync.pictures import check_box, stable_picture
+from ...browser.downloads import content_problem
 from ...browser.script import COLLECTOR_JS
 from ...errors import BrowserError
 from ..models import Evidence
@@ -106,6 +107,9 @@ def _resolve(browser: LLMBrowser, spec: EvidenceSpec, label: str, ids: set[str],
         return _url_claim(ev, spec, browser.page.url, sub)
     if spec.expect == "screenshot":
         return _picture_claim(browser, ev, spec)
+    if spec.expect == "download":  # a file the task downloaded holds the text
+        problem = content_problem(browser.downloaded, sub(spec.text or ""))
+        return _missing(ev, problem) if problem else ev
     need = {"visible": "element", "state": "element", "value": "element", "nth": "element"}
     if spec.expect in need and spec.element is None:
         return _missing(ev, f"an {spec.expect!r} claim needs an element id")

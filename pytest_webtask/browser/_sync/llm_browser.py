@@ -13,7 +13,7 @@ from playwright.sync_api import Frame, FrameLocator, Locator, Page
 from ...defaults import PAGE_CHARS
 from ...errors import BrowserError, UnknownElementError
 from ...llm.request import Block
-from ...types import Fingerprint, Secrets
+from ...types import DownloadedFile, Fingerprint, Secrets
 from ..origins import allowed, origin_of
 from ..page_state import FRAME_SLOT, FrameDocument, PageState, Reading
 from ..script import COLLECTOR_JS
@@ -51,6 +51,7 @@ class LLMBrowser:
         # for tabs a page opens and frames of other origins it shows (None: any)
         self.allowed_origins: list[str] | None = None
         self.frames_not_allowed: list[str] = []  # origins of frames left unread, every reading
+        self.downloaded: list[DownloadedFile] = []  # the files the task's actions downloaded
 
     def read(self) -> PageState:
         """Read the page state (waits out a navigation that is under way). Frames of other

@@ -27,6 +27,7 @@ _MASK_ATTR = "data-webtask-mask"
 Box = Sequence[float]  # [left, top, right, bottom], each a fraction 0..1
 
 _ADD_MASKS = """([rects, colour, attr]) => {
+  document.querySelectorAll(`[${attr}]`).forEach((d) => d.remove());
   for (const [x, y, w, h] of rects) {
     const d = document.createElement('div');
     d.setAttribute(attr, '');
@@ -93,14 +94,11 @@ def stable_picture(page: Page, locator: Locator, box: Box | None,
     settled is False when the timeout came first."""
     deadline = time.monotonic() + timeout_ms / 1000
     clip = region(locator, box, timeout_ms)
-    rects = [[clip["x"] + m[0] * clip["width"], clip["y"] + m[1] * clip["height"],
-              (m[2] - m[0]) * clip["width"], (m[3] - m[1]) * clip["height"]] for m in masks]
     last: bytes | None = None
     stable: bytes | None = None
     streak = 0
     try:
-        if rects:
-            page.evaluate(_ADD_MASKS, [rects, MASK_COLOUR, _MASK_ATTR])
+        _mask(page, clip, masks)
         while True:
             shot = shoot(page, clip)
             streak = streak + 1 if shot == last else 1
@@ -113,16 +111,27 @@ def stable_picture(page: Page, locator: Locator, box: Box | None,
                 return (stable or shot), False
             # the region moved (a container shifted while settling): follow it
             moved = region(locator, box, timeout_ms)
-            if moved != clip:
+            if moved != clip:  # and its masks with it (a clock masked stays masked)
                 clip, last, streak = moved, None, 0
+                _mask(page, clip, masks)
     except PlaywrightError as exc:
         raise BrowserError(f"the region could not be pictured: {_first_line(exc)}") from None
     finally:
-        if rects:
+        if masks:
             try:
                 page.evaluate(_REMOVE_MASKS, _MASK_ATTR)
             except PlaywrightError:
                 pass  # the page went away: nothing left to clean
+
+
+def _mask(page: Page, clip: dict[str, float], masks: Sequence[Box]) -> None:
+    """Paint ``masks`` (fractions of the region) over the region at ``clip``, in place of
+    any painted before."""
+    if not masks:
+        return
+    rects = [[clip["x"] + m[0] * clip["width"], clip["y"] + m[1] * clip["height"],
+              (m[2] - m[0]) * clip["width"], (m[3] - m[1]) * clip["height"]] for m in masks]
+    page.evaluate(_ADD_MASKS, [rects, MASK_COLOUR, _MASK_ATTR])
 
 
 def _first_line(exc: Exception) -> str:

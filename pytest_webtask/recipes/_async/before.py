@@ -141,7 +141,8 @@ class AsyncStartState:
                                           shot.box, shot.masks, 1000)
             if png == expected_png:
                 return True
-            result = compare(decode_png(expected_png), decode_png(png), shot.threshold)
+            result = compare(decode_png(expected_png), decode_png(png), shot.threshold,
+                             blob_pixels=shot.blob_pixels)
         except (ReplayError, BrowserError, PlaywrightError, PictureError) as exc:
             log.debug("could not compare the picture before the step: %s", exc)
             return False

@@ -53,7 +53,7 @@ async def verify_picture(page: Page, check: Check, where: str, folder: Path | No
             last[:] = [(expected, Comparison(0, 0, expected.width * expected.height))]
             return True
         actual = decode_png(png)
-        result = compare(expected, actual, shot.threshold)
+        result = compare(expected, actual, shot.threshold, blob_pixels=shot.blob_pixels)
         last[:] = [(actual, result)]
         return result.matches(shot.max_diff_ratio)
 
@@ -77,5 +77,5 @@ async def verify_picture(page: Page, check: Check, where: str, folder: Path | No
     raise PictureMismatch(
         f"{where}: expected {describe}\n"
         f"  instead: {result.describe()} (allowed: {shot.max_diff_ratio:.2%} over a "
-        f"threshold of {shot.threshold:g})\n"
+        f"threshold of {shot.threshold:g}, no blob of {shot.blob_pixels} strong pixels)\n"
         f"  page: {page.url}", pictures)

@@ -6,6 +6,7 @@ storing) is the pipeline's."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from urllib.parse import urlsplit
 
 from ...agent.models import TaskResult
@@ -128,8 +129,19 @@ class CheckStep(DoStep):
         return harness.settings.check_max_steps
 
     @staticmethod
-    def task(statement: str) -> str:
-        return get_prompt("agent/proposer", "check_task").format(statement=statement)
+    def task(statement: str, pictures: bool = False) -> str:
+        """The question the agent is asked; ``pictures``: a model that sees screenshots is
+        offered picture claims for what only the screenshot shows."""
+        task = get_prompt("agent/proposer", "check_task").format(statement=statement)
+        if pictures:
+            task += "\n" + get_prompt("agent/proposer", "check_task_pictures")
+        return task
+
+    def record(self, harness: StepHarness, llm: LLM) -> Recorded:
+        if getattr(llm, "supports_images", False):
+            request = harness.run.request
+            harness.run.request = replace(request, agent_task=self.task(request.text, True))
+        return super().record(harness, llm)
 
 
 class ExtractStep:

@@ -9,7 +9,7 @@ from playwright.async_api import Error as PlaywrightError
 from pydantic import ValidationError
 
 from ...browser._async.llm_browser import AsyncLLMBrowser
-from ...browser.downloads import first_line
+from ...browser.downloads import shown
 from ...browser.origins import allowed
 from ...errors import BrowserError
 from ...llm.request import Block
@@ -215,10 +215,13 @@ async def note_events(browser: AsyncLLMBrowser, result: ExecutionResult) -> None
         notes.append(f"It opened a new tab, now the current one: {tab.url}")
     for file in await browser.watch.take_files():
         result.downloads.append(file)
-        begins = first_line(file.text)
-        notes.append(f"It downloaded {file.describe()}"
-                     + (f", whose text begins {browser.secrets.mask(begins)!r}." if begins
-                        else "."))
+        browser.downloaded.append(file)
+        # its text, so that a statement about what it holds is proven from it
+        text = browser.secrets.mask(shown(file))
+        notes.append(f"It downloaded {file.describe()}" + (
+            ". Its text:\n" + text + "\n(To cite what the file holds: {\"expect\": "
+            "\"download\", \"text\": \"<a part of its text, exactly as written>\"}.)"
+            if text else "."))
     if notes:
         result.output = " ".join([result.output, *notes]).strip()
 
