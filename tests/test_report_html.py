@@ -85,8 +85,13 @@ def test_the_report_counts_steps_and_calls_and_shows_each_step(tmp_path: Path) -
     llm = Listeners([ReportListener(report)]).heard(
         ScriptedLLM([{"complete": True, "message": "ok"}]))
     llm.generate(ModelRequest(system="s", blocks=[Block("page: <b>Sign in</b>")]))
+    from pytest_webtask.agent.models import ProposalResult, Step, TaskResult
+
+    agent_steps = [Step(ProposalResult(False, "m"), rules=["act-first", "task-lines"]),
+                   Step(ProposalResult(True, "done"), rules=["task-lines", "stale-evidence"])]
     report.step_finished(StepOutcome("do", "sign in as {email}", "recorded", 1.0,
-                                     sign_in_step()), PNG)
+                                     sign_in_step(), TaskResult(True, agent_steps, "done")),
+                         PNG)
     report.step_finished(StepOutcome("check", "signed in", "replayed", 0.2,
                                      RecipeStep(kind="check", text="signed in")), None)
     report.save("passed")
@@ -110,4 +115,6 @@ def test_the_report_counts_steps_and_calls_and_shows_each_step(tmp_path: Path) -
     assert "fill textbox &quot;Password&quot; <code>{&quot;value&quot;: &quot;{password}" in html
     assert "<li class='held'>✓" in html and "(held before the step)" in html
     assert html.count("<details class='call'>") == 1
+    # the policy's rules that fired while the step recorded, each once (issue 45)
+    assert "agent rules that fired: act-first, task-lines, stale-evidence" in html
     assert html.count("src='data:image/jpeg;base64,") == 2  # the recorded step, the failure

@@ -60,6 +60,7 @@ class ReportPart:
                        for c in step.checks],
             "unverified": step.unverified,
             "message": self.redact(step.message), "calls": self._calls,
+            "rules": _rules(outcome.result),
             "items": len(outcome.items), "shot": _b64(shot), "pictures": self._pictures})
         self._calls, self._before, self._pictures = [], [], {}
 
@@ -96,3 +97,9 @@ class ReportPart:
 
 def _b64(shot: bytes | None) -> str | None:
     return base64.b64encode(shot).decode("ascii") if shot else None
+
+
+def _rules(result: Any) -> list[str]:
+    """The agent's rules (agent/policy.py) that fired while a step recorded, in order."""
+    steps = getattr(result, "steps", None) or []
+    return list(dict.fromkeys(r for step in steps for r in getattr(step, "rules", [])))

@@ -68,6 +68,9 @@ def _step(n: int, s: dict[str, Any]) -> str:
              f"{s['seconds']:.2f}s"]
     if s["calls"]:
         parts.append(f" <span class='model'>{_model_use(s['calls'])}</span>")
+    if s.get("rules"):
+        parts.append(f"<div class='rules'>agent rules that fired: "
+                     f"{escape(', '.join(s['rules']))}</div>")
     if s.get("unverified"):
         parts.append(" <span class='how unverified'>unverified</span><div "
                      "class='unverified-why'>This step verified nothing: it has no check, or "
