@@ -425,7 +425,20 @@
     return r.width >= 24 && r.height >= 24;
   }
 
-  function keyAttrs(el, tag, own) {
+  // Which way an element's own content scrolls ("down", "up|down", "up"; "" for none): a
+  // list or text area taller inside than its box, whose rest a scroll inside it reaches
+  // (rows loaded on scroll, terms read to the end). The page's own scrolling is not its.
+  function scrollWay(el, style) {
+    if (el === document.scrollingElement || el === document.body) return '';
+    if (!/^(auto|scroll|overlay)$/.test(style.overflowY)) return '';
+    const max = el.scrollHeight - el.clientHeight;
+    if (max <= 2) return '';
+    const up = el.scrollTop > 1;
+    const down = el.scrollTop < max - 1;
+    return up && down ? 'up|down' : (down ? 'down' : (up ? 'up' : ''));
+  }
+
+  function keyAttrs(el, tag, own, way) {
     const out = [];
     const add = (k, v, n = 80) => { if (v !== null && v !== undefined && v !== '') out.push(k + '=' + q(clip(String(v), n))); };
     const role = el.getAttribute('role') || widgetRole(el);
@@ -483,6 +496,9 @@
     if (dragged(el)) out.push('draggable');
     const revealed = state.hover && state.hover.get(el);
     if (revealed) add('hover-reveals', revealed.join('|'));
+    if (way) add('scrolls', way);
+    // how far: a scroll inside it changes its line, as it changes what the page shows
+    if (way && way !== 'down') add('scrolled', Math.round(100 * el.scrollTop / Math.max(1, el.scrollHeight - el.clientHeight)) + '%');
     if (el.disabled || el.getAttribute('aria-disabled') === 'true') out.push('disabled');
     if ((tag === 'input' || tag === 'textarea') && el.readOnly) out.push('readonly');
     if (el.getAttribute('aria-expanded')) add('expanded', el.getAttribute('aria-expanded'));
@@ -734,10 +750,11 @@
       // element) would collapse away with its hint: it gets an id, to be hovered. An element
       // kept on its own line anyway (li) shows the hint there, as before.
       const hoverHost = !KEEP.has(tag) && state.hover && state.hover.has(el);
-      const interactive = (foundId !== undefined || hoverHost ||
+      const way = scrollWay(el, style);  // its own content scrolls: an id, to scroll inside
+      const interactive = (foundId !== undefined || hoverHost || way ||
         isInteractive(el, tag, style, parentPointer)) && visible(el);
       const own = interactive ? kids.filter(isText).map((k) => k.s).join(' ') : undefined;
-      const attrs = (interactive || KEEP.has(tag) || el.getAttribute('role')) ? keyAttrs(el, tag, own) : '';
+      const attrs = (interactive || KEEP.has(tag) || el.getAttribute('role')) ? keyAttrs(el, tag, own, way) : '';
       // Where it is, for long pages: only the top document's boxes (frames follow their iframe).
       const box = frames.length ? null : el.getBoundingClientRect();
       const pos = box && (box.width || box.height) ? [box.top, box.bottom] : null;

@@ -60,6 +60,17 @@ class ScrollParams(ToolParams):
     element_id: str | None = Field(
         default=None, description="Element ID to scroll into view instead"
     )
+    inside: bool = Field(
+        default=False, description="With element_id: scroll that element's own content "
+        "(a list or text area the page state marks scrolls=...) down or up by most of its "
+        "height, instead of bringing it into view"
+    )
+
+    @model_validator(mode="after")
+    def _inside_what(self) -> ScrollParams:
+        if self.inside and self.element_id is None:
+            raise ValueError("inside needs the element_id of the element to scroll inside")
+        return self
 
 
 class PointerParams(ToolParams):

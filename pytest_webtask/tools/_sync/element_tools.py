@@ -13,6 +13,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from ...types import ExecutionResult
 from ..builtin import (
+    SCROLL_INSIDE_JS,
     SLIDE_MAX_KEYS,
     SLIDER_VALUE,
     CheckBox,
@@ -259,10 +260,17 @@ class PressTool(Press, Tool):
 class ScrollTool(Scroll, Tool):
     @classmethod
     def perform(cls, params: dict[str, Any], scene: Scene) -> ExecutionResult:
-        if scene.locator is not None:
+        sign = -1 if params.get("direction") == "up" else 1
+        if scene.locator is not None and params.get("inside"):
+            moved = scene.locator.evaluate(SCROLL_INSIDE_JS, sign,
+                                                 timeout=scene.timeout_ms)
+            if moved is None:
+                return ExecutionResult(success=False, error=(
+                    "scroll inside failed: the element's content fits in it, there is "
+                    "nothing to scroll inside it (scroll the page, or into view, instead)."))
+        elif scene.locator is not None:
             scene.locator.scroll_into_view_if_needed(timeout=scene.timeout_ms)
         else:
-            sign = -1 if params.get("direction") == "up" else 1
             scene.page.evaluate(
                 "s => window.scrollBy(0, s * Math.round(window.innerHeight * 0.8))", sign
             )
