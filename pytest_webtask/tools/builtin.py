@@ -64,9 +64,17 @@ class Navigate(ToolSpec):
 
 class Click(OnElement):
     name = "click"
-    description = "Click an element (also to focus a field)"
+    description = ("Click an element (also to focus a field); times: click it several times "
+                   "in a row")
     params_class = ClickParams
     method = "click"
+
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
+        times = int(c.params.get("times") or 1)
+        if times > 1:  # the locator finds it again each time: a re-render replaces it
+            return [f"for _ in range({times}):", f"    {c.element()}.click()"]
+        return super().code(c)
 
 
 class Fill(OnElement):

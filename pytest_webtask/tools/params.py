@@ -23,6 +23,9 @@ class ElementParams(ToolParams):
 
 class ClickParams(ToolParams):
     element_id: str = Field(description="Element ID to click")
+    times: int = Field(
+        default=1, ge=1, le=24, description="Click it this many times in a row (a calendar's "
+        "previous-month button 3 times: one action); it is found again before each click")
 
 
 class FillParams(ToolParams):

@@ -63,7 +63,19 @@ def _value(params: dict[str, Any], scene: Scene) -> str:
 
 
 class ClickTool(Click, ElementTool):
-    pass
+    @classmethod
+    def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
+        times = int(params.get("times") or 1)
+        for n in range(times):
+            try:
+                (el if n == 0 or scene.again is None else scene.again).click(
+                    timeout=scene.timeout_ms)
+            except PlaywrightTimeoutError:
+                if n == 0:
+                    raise
+                return (f"click {n + 1} of {times} failed: the element is no longer there "
+                        f"to click after click {n} (or not visible and enabled)")
+        return None
 
 
 class TextTool(ElementTool):
