@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from .tools._async.browser_tools import AsyncScene, AsyncTool
     from .tools._sync.browser_tools import Scene, Tool
     from .tools.params import ToolParams
+    from .tools.values import Computed
     from .types import ExecutionResult, Usage
 
 _LAZY = {
@@ -61,14 +62,15 @@ _LAZY = {
     "AsyncScene": ".tools._async.browser_tools",
     "ToolParams": ".tools.params",
     "StrategyOptions": ".steps.strategy",
+    "Computed": ".tools.values",
 }
 
 __all__ = [
     "Agent", "AsyncAgent", "AsyncPlanAgent", "AsyncScene", "AsyncTool", "AsyncWebTask",
-    "BaseLLM", "Block", "BrowserError", "ConfigurationError", "Context", "ExecutionResult",
-    "ExtractionError", "LLMError", "LLMReply", "ModelRequest", "OpenAILLM", "PlanAgent",
-    "ProposalError", "RecipeError", "ReplayError", "Scene", "StepOutcome", "StrategyOptions",
-    "TaskResult", "Tool", "ToolParams", "Usage", "WebTask", "WebtaskError",
+    "BaseLLM", "Block", "BrowserError", "Computed", "ConfigurationError", "Context",
+    "ExecutionResult", "ExtractionError", "LLMError", "LLMReply", "ModelRequest", "OpenAILLM",
+    "PlanAgent", "ProposalError", "RecipeError", "ReplayError", "Scene", "StepOutcome",
+    "StrategyOptions", "TaskResult", "Tool", "ToolParams", "Usage", "WebTask", "WebtaskError",
 ]
 
 

@@ -16,6 +16,7 @@ benign changes and fails on breaking ones:
             asks for the address on a second page, after "Continue"), checkout_in_menu
             (the cart's "Proceed to checkout" link sits in a "Cart options" menu, shown
             after a click on it)
+  cookies:  banner_cookie (every response sets a 2 s "banner" cookie, beside the session's)
 ``mutants`` are realistic bugs (listed with a description in ``mutants.MUTANTS``) for the
 mutation bench, ``bench/mutants.py``: a replay must fail when one is switched on.
 """
@@ -196,6 +197,8 @@ class DemoShop:
         if new_sid:
             path = "/cart" if self.bug("lost_session") else "/"
             req.send_header("Set-Cookie", f"sid={sid}; Path={path}; HttpOnly")
+        if "banner_cookie" in self.variants:  # short-lived, and not the session
+            req.send_header("Set-Cookie", "banner=seen; Max-Age=2; Path=/")
         if location:
             req.send_header("Location", location)
         req.send_header("Content-Type", ctype)

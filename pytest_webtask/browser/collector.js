@@ -134,7 +134,21 @@
     }
     if (tag === 'img') return norm(el.getAttribute('alt') || el.getAttribute('title') || '') || null;
     const text = norm(el.innerText || el.textContent || '');
-    return text || norm(el.getAttribute('title') || '') || null;
+    return text || norm(el.getAttribute('title') || '') || generatedContent(el) || null;
+  }
+
+  // What a stylesheet draws in an element (".destroy:after { content: '✖' }"): its name
+  // when nothing else names it, as in the accessible name computation (CSS generated content).
+  function generatedContent(el) {
+    const parts = [];
+    for (const which of ['::before', '::after']) {
+      let c = '';
+      try { c = getComputedStyle(el, which).content || ''; } catch (e) { c = ''; }
+      const m = /^"((?:[^"\\]|\\.)*)"$/.exec(c);
+      if (m) parts.push(m[1].replace(/\\(.)/g, '$1'));
+    }
+    // an icon font's private-use glyphs say nothing to a reader
+    return norm(parts.join(' ').replace(/[\uE000-\uF8FF]/g, '')) || null;
   }
 
   function cssPath(el) {
@@ -411,7 +425,20 @@
     return r.width >= 24 && r.height >= 24;
   }
 
-  function keyAttrs(el, tag, own) {
+  // Which way an element's own content scrolls ("down", "up|down", "up"; "" for none): a
+  // list or text area taller inside than its box, whose rest a scroll inside it reaches
+  // (rows loaded on scroll, terms read to the end). The page's own scrolling is not its.
+  function scrollWay(el, style) {
+    if (el === document.scrollingElement || el === document.body) return '';
+    if (!/^(auto|scroll|overlay)$/.test(style.overflowY)) return '';
+    const max = el.scrollHeight - el.clientHeight;
+    if (max <= 2) return '';
+    const up = el.scrollTop > 1;
+    const down = el.scrollTop < max - 1;
+    return up && down ? 'up|down' : (down ? 'down' : (up ? 'up' : ''));
+  }
+
+  function keyAttrs(el, tag, own, way) {
     const out = [];
     const add = (k, v, n = 80) => { if (v !== null && v !== undefined && v !== '') out.push(k + '=' + q(clip(String(v), n))); };
     const role = el.getAttribute('role') || widgetRole(el);
@@ -469,6 +496,9 @@
     if (dragged(el)) out.push('draggable');
     const revealed = state.hover && state.hover.get(el);
     if (revealed) add('hover-reveals', revealed.join('|'));
+    if (way) add('scrolls', way);
+    // how far: a scroll inside it changes its line, as it changes what the page shows
+    if (way && way !== 'down') add('scrolled', Math.round(100 * el.scrollTop / Math.max(1, el.scrollHeight - el.clientHeight)) + '%');
     if (el.disabled || el.getAttribute('aria-disabled') === 'true') out.push('disabled');
     if ((tag === 'input' || tag === 'textarea') && el.readOnly) out.push('readonly');
     if (el.getAttribute('aria-expanded')) add('expanded', el.getAttribute('aria-expanded'));
@@ -583,12 +613,16 @@
       const st = getComputedStyle(t);
       if (st.display !== 'none' && st.visibility !== 'hidden') return; // shown already
       const name = clip(accessibleName(t) || t.getAttribute('title') || t.tagName.toLowerCase(), 40);
-      const list = hosts.get(host) || [];
+      // keyed by the node the page state walks: a ShadowDOM polyfill's queries return its
+      // wrappers of the document's nodes
+      const poly = window.ShadowDOMPolyfill;
+      const key = poly && poly.unwrapIfNeeded ? poly.unwrapIfNeeded(host) : host;
+      const list = hosts.get(key) || [];
       if (!list.includes(name) && list.length < 5) list.push(name);
-      hosts.set(host, list);
+      hosts.set(key, list);
     };
-    const scan = (root) => {
-      for (const rule of rulesOf(root)) {
+    const scan = (root, rules) => {
+      for (const rule of rules) {
         for (const sel of rule.selectorText.split(',')) {
           // ":host(:hover) .destroy": the shadow root's host shows a descendant
           const own = root.host && /^\s*:host\(([^)]*):hover([^)]*)\)\s+(\S.*)$/.exec(sel);
@@ -608,22 +642,41 @@
           let targets = [];
           try { targets = Array.from(root.querySelectorAll(sel.replace(/:hover/g, ''))); } catch (e) { continue; }
           for (const t of targets) {
-            let host = null;
-            try { host = t.parentElement && t.parentElement.closest(hostSel); } catch (e) { host = null; }
+            const host = hoverHostOf(t, hostSel);
             if (host) reveal(host, t);
           }
         }
       }
     };
-    // (a polyfilled DOM's shadow roots may lack what a real one has: skip what fails)
-    const roots = (root) => {
-      try { scan(root); } catch (e) { /* not a real root */ }
+    // (a polyfilled DOM's shadow roots may lack what a real one has: skip what fails). A
+    // root with no style sheets of its own is a polyfill's (webcomponents' ShadowDOM shim,
+    // as in Polymer 0.5's TodoMVC): its elements' styles were rewritten into the document's
+    // sheets ("[is=td-item] .view:hover .destroy"), so the enclosing scope's rules apply.
+    const roots = (root, inherited) => {
+      let rules = inherited;
+      if (root === doc || root.styleSheets !== undefined) {
+        try { rules = rulesOf(root); } catch (e) { rules = []; }
+      }
+      try { scan(root, rules); } catch (e) { /* not a real root */ }
       let all = [];
       try { all = Array.from(root.querySelectorAll('*')); } catch (e) { return; }
-      for (const el of all) if (el.shadowRoot) roots(el.shadowRoot);
+      for (const el of all) if (el.shadowRoot) roots(el.shadowRoot, rules);
     };
-    roots(doc);
+    roots(doc, []);
     return hosts;
+  }
+
+  // The nearest ancestor of t matching sel, up through shadow hosts; closest() where the
+  // DOM has it (a polyfill's wrappers may not).
+  function hoverHostOf(t, sel) {
+    let node = t.parentNode;
+    for (let i = 0; node && i < 200; i += 1) {
+      if (node.nodeType === 1) {
+        try { if (node.matches(sel)) return node; } catch (e) { return null; }
+        node = node.parentNode;
+      } else node = node.host || null;  // a shadow root: on to its host
+    }
+    return null;
   }
 
   function collect(opts) {
@@ -697,10 +750,11 @@
       // element) would collapse away with its hint: it gets an id, to be hovered. An element
       // kept on its own line anyway (li) shows the hint there, as before.
       const hoverHost = !KEEP.has(tag) && state.hover && state.hover.has(el);
-      const interactive = (foundId !== undefined || hoverHost ||
+      const way = scrollWay(el, style);  // its own content scrolls: an id, to scroll inside
+      const interactive = (foundId !== undefined || hoverHost || way ||
         isInteractive(el, tag, style, parentPointer)) && visible(el);
       const own = interactive ? kids.filter(isText).map((k) => k.s).join(' ') : undefined;
-      const attrs = (interactive || KEEP.has(tag) || el.getAttribute('role')) ? keyAttrs(el, tag, own) : '';
+      const attrs = (interactive || KEEP.has(tag) || el.getAttribute('role')) ? keyAttrs(el, tag, own, way) : '';
       // Where it is, for long pages: only the top document's boxes (frames follow their iframe).
       const box = frames.length ? null : el.getBoundingClientRect();
       const pos = box && (box.width || box.height) ? [box.top, box.bottom] : null;

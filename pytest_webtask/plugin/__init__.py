@@ -17,7 +17,7 @@ from . import hookspecs
 from .fixtures import async_webtask, webtask, webtask_llm, webtask_recipe_path
 from .keys import CHROMIUM, REPORTS, SETTINGS, TEST_ARTIFACTS, TEST_EXPOSED, TEST_SECRETS
 from .shard import configure as configure_shard
-from .sign_in import _webtask_fresh_sign_ins, webtask_sign_in
+from .sign_in import _webtask_fresh_sign_ins, tell_sign_ins, webtask_sign_in
 from .summary import TerminalSummary
 from .unused import RunTracker
 from .webtask_options import add_options, build, export_dir, report_path
@@ -87,6 +87,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
         redact_report(report, secrets)
     item.stash.setdefault(REPORTS, {})[report.when] = report
+    tell_sign_ins(item, report)  # a sign-in this test's set-up ran: its counts, its recipe
     return report
 
 

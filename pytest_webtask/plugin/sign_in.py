@@ -6,7 +6,13 @@ it; pytest-playwright users pass it through ``browser_context_args``. This fixtu
 same with a recorded sign-in: a function of ``webtask`` steps, recorded once like a test
 (its recipe beside the file that defines it) and replayed with no model, run at most once
 per session and xdist worker; the state is saved in pytest's temp dir (per worker), never
-beside the recipes, and the sign-in is replayed again when the state has expired.
+beside the recipes, and the sign-in is replayed again when the state has expired: one of the
+sign-in's own cookies is past its expiry (a banner's short-lived cookie is not the session).
+
+The sign-in runs inside some test's set-up, so what it did is told with that test's reports:
+its step counts and model calls go to the test's ``webtask`` user property (the terminal
+summary and JUnit XML sum them), its recipe path to ``webtask_recipe_path`` (so
+``--webtask-prune`` keeps it, wherever it is kept).
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +36,17 @@ from .keys import SETTINGS, SIGN_IN
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 
 
+@dataclass
+class SignInCall:
+    """What a sign-in was called with, to make its state again when it expires."""
+
+    steps: Callable[[Any], None]
+    max_age: float | None
+    context_args: dict[str, Any]
+    recipe: Path
+    session_cookies: frozenset[str] | None  # named by the caller; None: found by the run
+
+
 class SignIn:
     """The ``webtask_sign_in`` fixture's object: call it with a sign-in function to get the
     path of a saved storage state (``storage_state=`` of a browser context)."""
@@ -37,16 +55,26 @@ class SignIn:
         self._request = request
         self.folder = folder
         self.runs: dict[str, int] = {}  # sign-ins run in this worker, by name
-        # what each name was called with, to make its state again when it expires
-        self.calls: dict[str, tuple[Callable[[Any], None], float | None, dict[str, Any]]] = {}
+        self.calls: dict[str, SignInCall] = {}  # what each name was called with
+        # the cookies each sign-in's own steps set or changed, and those the server keeps
+        # from page scripts (HttpOnly): the ones whose expiry ends the sign-in
+        self.own: dict[str, frozenset[str]] = {}
+        # told with the next test report (its set-up ran the sign-in): step counts of the
+        # sign-ins run since, and recipe paths not told yet
+        self.untold_stats: list[dict[str, Any]] = []
+        self.untold_paths: set[str] = set()
 
     def __call__(self, steps: Callable[[Any], None], *, name: str = "sign_in",
                  max_age: float | None = None,
-                 context_args: dict[str, Any] | None = None) -> Path:
+                 context_args: dict[str, Any] | None = None,
+                 session_cookies: Collection[str] | None = None) -> Path:
         """The storage state after ``steps(webtask)`` ran, as a file path. Run once per
         session and worker for each ``name``, and again when the saved state has expired:
-        a cookie of it is past its expiry, or it is older than ``max_age`` seconds.
-        ``context_args`` go to the sign-in's browser context (``base_url`` is the run's)."""
+        a cookie of the sign-in's own is past its expiry, or the state is older than
+        ``max_age`` seconds. The sign-in's own cookies are those its ``do`` steps set or
+        changed and those page scripts cannot read (HttpOnly), unless ``session_cookies``
+        names them. ``context_args`` go to the sign-in's browser context (``base_url`` is
+        the run's)."""
         if not isinstance(name, str) or not NAME.fullmatch(name):
             raise pytest.fail.Exception(
                 f"webtask_sign_in(name={name!r}): a name is letters, digits, '_', '.' or '-' "
@@ -56,21 +84,47 @@ class SignIn:
                 f"webtask_sign_in({steps!r}): pass a function that takes the webtask object "
                 "and signs in, e.g. def sign_in(webtask): webtask.goto('/login'); ...",
                 pytrace=False)
-        self.calls[name] = (steps, max_age, dict(context_args or {}))
+        if isinstance(session_cookies, str) or not (
+                session_cookies is None
+                or all(isinstance(c, str) and c for c in session_cookies)):
+            raise pytest.fail.Exception(
+                f"webtask_sign_in(session_cookies={session_cookies!r}): name the sign-in's "
+                "cookies in a list, e.g. session_cookies=['sessionid']", pytrace=False)
+        source = inspect.getsourcefile(steps)
+        if source is None:
+            raise pytest.fail.Exception(
+                f"webtask_sign_in: {steps!r} has no source file to keep its recipe beside",
+                pytrace=False)
+        recipe = recipe_path(Path(source), name)
+        if name not in self.calls:
+            self.untold_paths.add(str(recipe))
+        self.calls[name] = SignInCall(
+            steps, max_age, dict(context_args or {}), recipe,
+            None if session_cookies is None else frozenset(session_cookies))
         return self.fresh(name)
 
     def fresh(self, name: str) -> Path:
         """The state of ``name``, made again (replayed) first if it has expired."""
-        steps, max_age, context_args = self.calls[name]
+        call = self.calls[name]
         state = self.folder / f"{name}.json"
-        if expired(state, max_age) is not None:
-            self._run(steps, name, state, context_args)
+        own = call.session_cookies if call.session_cookies is not None else \
+            self.own.get(name)
+        if expired(state, call.max_age, own) is not None:
+            self._run(call, name, state)
         return state
 
-    def _run(self, steps: Callable[[Any], None], name: str, state: Path,
-             context_args: dict[str, Any]) -> None:
+    def tell(self, report: pytest.TestReport) -> None:
+        """Add what the sign-ins did since the last report to this (teardown) report of the
+        test whose set-up ran them: the terminal summary and JUnit XML read it there."""
+        for stats in self.untold_stats:
+            report.user_properties.append(("webtask", json.dumps(stats)))
+        for path in sorted(self.untold_paths):
+            report.user_properties.append(("webtask_recipe_path", path))
+        self.untold_stats, self.untold_paths = [], set()
+
+    def _run(self, call: SignInCall, name: str, state: Path) -> None:
+        from ..errors import WebtaskError
         from ..steps._sync.pipeline import Pipeline
-        from ..steps._sync.webtask import WebTask
         from ..steps.services import StepServices, TestInfo
         from ..steps.session import RecipeSession
         from .fixtures import _register_engine
@@ -78,12 +132,8 @@ class SignIn:
         request = self._request
         config = request.config
         settings = config.stash[SETTINGS]
-        source = inspect.getsourcefile(steps)
-        if source is None:
-            raise pytest.fail.Exception(
-                f"webtask_sign_in: {steps!r} has no source file to keep its recipe beside",
-                pytrace=False)
-        recipe = recipe_path(Path(source), name)
+        steps, recipe, context_args = call.steps, call.recipe, call.context_args
+        source = inspect.getsourcefile(steps) or "?"
         claim_flavour(request, "sync")
         _register_engine(request)
         base_url = request.getfixturevalue("base_url") or None
@@ -102,21 +152,88 @@ class SignIn:
                             f"pytest --webtask-record with a test that uses {name!r} "
                             f"({shown})")))
         passed = False
+        task = _watching_webtask()(pipe)
         try:
-            steps(WebTask(pipe))
+            try:
+                steps(task)
+            except (pytest.fail.Exception, WebtaskError) as exc:
+                raise pytest.fail.Exception(
+                    _failed(call, shown, recipe, config, pipe, exc), pytrace=False) from None
+            except Exception as exc:  # the user's code: its traceback, with who it was
+                if hasattr(exc, "add_note"):  # Python 3.11+
+                    exc.add_note(_failed(call, shown, recipe, config, pipe, None))
+                raise
             passed = True
             state.parent.mkdir(parents=True, exist_ok=True)
             partial = state.with_suffix(".partial")
             context.storage_state(path=partial)
+            self.own[name] = task.changed | {
+                c["name"] for c in context.cookies() if c.get("httpOnly")}
             partial.replace(state)  # whole or not at all, for a worker reading it
         finally:
-            pipe.finish(passed)
-            context.close()
+            try:
+                pipe.finish(passed)
+            finally:
+                self.untold_stats.append(pipe.stats.as_dict())
+                context.close()
         self.runs[name] = self.runs.get(name, 0) + 1
 
 
-def expired(state: Path, max_age: float | None) -> str | None:
-    """Why the saved state must be made again (None: it may be used)."""
+def _failed(call: SignInCall, source: str, recipe: Path, config: pytest.Config,
+            pipe: Any, exc: BaseException | None) -> str:
+    """What a failed sign-in says: the function, its recipe and the step, then why."""
+    steps = call.steps
+    try:
+        line = f":{inspect.getsourcelines(steps)[1]}"
+    except (OSError, TypeError):
+        line = ""
+    try:
+        shown_recipe = os.path.relpath(recipe, config.invocation_params.dir)
+    except ValueError:
+        shown_recipe = str(recipe)
+    step = f"Step {len(pipe.results) + 1}"
+    reason = "" if exc is None else str(getattr(exc, "msg", None) or exc)
+    match = re.match(r"(?:Replay failed\. )?(Step \d+ \w+\('(?:[^'\\]|\\.)*'\))", reason)
+    if match:
+        step = match.group(1)
+    name = getattr(steps, "__qualname__", repr(steps))
+    said = (f"webtask_sign_in: the sign-in {name} ({source}{line}), recipe "
+            f"{shown_recipe}, failed at {step}, so no test can start signed in")
+    return f"{said}:\n{reason}" if reason else said
+
+
+def _watching_webtask() -> Any:
+    """A ``WebTask`` that notes the cookies each ``do`` step sets or changes (made
+    lazily: the steps load with the first sign-in)."""
+    from ..steps._sync.webtask import WebTask
+
+    class SignInWebTask(WebTask):
+        def __init__(self, pipe: Any) -> None:
+            super().__init__(pipe)
+            self.changed: set[str] = set()
+
+        def do(self, *args: Any, **kwargs: Any) -> Any:
+            before = _cookies(self.page)
+            try:
+                return super().do(*args, **kwargs)
+            finally:
+                after = _cookies(self.page)
+                self.changed |= {n for n, v in after.items() if before.get(n) != v}
+
+    return SignInWebTask
+
+
+def _cookies(page: Any) -> dict[str, str]:
+    try:
+        return {c["name"]: c["value"] for c in page.context.cookies()}
+    except Exception:  # a closed page: nothing seen
+        return {}
+
+
+def expired(state: Path, max_age: float | None,
+            own: Collection[str] | None = None) -> str | None:
+    """Why the saved state must be made again (None: it may be used). ``own``: the names
+    of the sign-in's cookies, the only ones whose expiry counts (None: every cookie)."""
     try:
         age = time.time() - state.stat().st_mtime
         data = json.loads(state.read_text(encoding="utf-8"))
@@ -127,6 +244,8 @@ def expired(state: Path, max_age: float | None) -> str | None:
     now = time.time()
     for cookie in data.get("cookies", []):
         expires = cookie.get("expires", -1)
+        if own is not None and cookie.get("name") not in own:
+            continue
         if isinstance(expires, (int, float)) and 0 < expires < now:
             return f"its cookie {cookie.get('name')!r} has expired"
     return None
@@ -165,3 +284,10 @@ def _webtask_fresh_sign_ins(request: pytest.FixtureRequest) -> None:
     if sign_in is not None:
         for name in list(sign_in.calls):
             sign_in.fresh(name)
+
+
+def tell_sign_ins(item: pytest.Item, report: pytest.TestReport) -> None:
+    """On a test's teardown report: what the sign-ins its set-up ran did (``SignIn.tell``)."""
+    sign_in = item.session.stash.get(SIGN_IN, None)
+    if sign_in is not None and report.when == "teardown":
+        sign_in.tell(report)

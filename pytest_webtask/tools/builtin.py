@@ -64,9 +64,17 @@ class Navigate(ToolSpec):
 
 class Click(OnElement):
     name = "click"
-    description = "Click an element (also to focus a field)"
+    description = ("Click an element (also to focus a field); times: click it several times "
+                   "in a row")
     params_class = ClickParams
     method = "click"
+
+    @classmethod
+    def code(cls, c: Code) -> list[str]:
+        times = int(c.params.get("times") or 1)
+        if times > 1:  # the locator finds it again each time: a re-render replaces it
+            return [f"for _ in range({times}):", f"    {c.element()}.click()"]
+        return super().code(c)
 
 
 class Fill(OnElement):
@@ -173,17 +181,50 @@ class Press(ToolSpec):
         return [f"{el}.press({key!r})" if el else f"page.keyboard.press({key!r})"]
 
 
+# Scrolls an element's own content by most of its height (``sign``: 1 down, -1 up): what
+# it scrolled by, or null where its content fits (nothing to scroll inside it). At its end it
+# waits, as a person does, for what scrolling there loads (rows appended to the list) to
+# settle: until 150 ms pass with no change inside it (600 ms when nothing comes; 3 s at most).
+SCROLL_INSIDE_JS = """async (el, sign) => {
+  const max = el.scrollHeight - el.clientHeight;
+  const style = getComputedStyle(el);
+  if (max <= 2 || !/^(auto|scroll|overlay)$/.test(style.overflowY)) return null;
+  const before = el.scrollTop;
+  el.scrollBy({ top: sign * Math.max(40, Math.round(el.clientHeight * 0.8)), behavior: 'instant' });
+  const moved = el.scrollTop - before;
+  const end = sign > 0 ? el.scrollTop >= el.scrollHeight - el.clientHeight - 2 : el.scrollTop <= 1;
+  if (end) {
+    await new Promise((resolve) => {
+      let timer = null;
+      const done = () => { observer.disconnect(); clearTimeout(cap); resolve(); };
+      const observer = new MutationObserver(() => {
+        clearTimeout(timer);
+        timer = setTimeout(done, 150);
+      });
+      observer.observe(el, { childList: true, subtree: true, characterData: true });
+      timer = setTimeout(done, 600);
+      const cap = setTimeout(done, 3000);
+    });
+  }
+  return moved;
+}"""
+
+
 class Scroll(ToolSpec):
     name = "scroll"
-    description = "Scroll the page, or scroll an element into view"
+    description = ("Scroll the page, scroll an element into view, or (inside) scroll a list's "
+                   "or text area's own content")
     params_class = ScrollParams
 
     @classmethod
     def code(cls, c: Code) -> list[str]:
         el = c.element_or_none()
+        sign = -1 if c.params.get("direction") == "up" else 1
+        if el and c.params.get("inside"):
+            return [f"assert {el}.evaluate({SCROLL_INSIDE_JS!r}, {sign}) is not None, "
+                    "'its content no longer scrolls'"]
         if el:
             return [f"{el}.scroll_into_view_if_needed()"]
-        sign = -1 if c.params.get("direction") == "up" else 1
         return [f"page.mouse.wheel(0, {sign * SCROLL_PX})"]
 
 

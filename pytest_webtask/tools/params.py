@@ -23,6 +23,9 @@ class ElementParams(ToolParams):
 
 class ClickParams(ToolParams):
     element_id: str = Field(description="Element ID to click")
+    times: int = Field(
+        default=1, ge=1, le=24, description="Click it this many times in a row (a calendar's "
+        "previous-month button 3 times: one action); it is found again before each click")
 
 
 class FillParams(ToolParams):
@@ -60,6 +63,17 @@ class ScrollParams(ToolParams):
     element_id: str | None = Field(
         default=None, description="Element ID to scroll into view instead"
     )
+    inside: bool = Field(
+        default=False, description="With element_id: scroll that element's own content "
+        "(a list or text area the page state marks scrolls=...) down or up by most of its "
+        "height, instead of bringing it into view"
+    )
+
+    @model_validator(mode="after")
+    def _inside_what(self) -> ScrollParams:
+        if self.inside and self.element_id is None:
+            raise ValueError("inside needs the element_id of the element to scroll inside")
+        return self
 
 
 class PointerParams(ToolParams):

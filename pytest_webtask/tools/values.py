@@ -22,9 +22,17 @@ class Computed:
     """A variable's or secret's value passed as a callable (a one-time code from a shared
     secret, a code read from a test inbox): called the first time the step uses it, when
     the value is typed or checked, and kept for the rest of that step; the next step calls
-    it again. Recipes and prompts hold only its placeholder."""
+    it again. Recipes and prompts hold only its placeholder.
 
-    def __init__(self, name: str, function: Callable[[], object], *, secret: bool) -> None:
+    A plain function passed as a value is wrapped in one; ``Computed(function)`` says so
+    explicitly (an object that is callable but also something else). The step gives it
+    its placeholder's name and whether it is a secret (the dict it was passed in)."""
+
+    def __init__(self, function: Callable[[], object], *, name: str = "",
+                 secret: bool = False) -> None:
+        if not callable(function):
+            raise ComputedValueError(
+                f"Computed({function!r}): pass a plain function that returns the value")
         self.name = name
         self.function = function
         self.secret = secret
@@ -59,14 +67,17 @@ class Computed:
 def computed_or_text(name: str, value: Any, *, secret: bool) -> str | Computed:
     """A value as a step keeps it: text, or a ``Computed`` for a callable."""
     if isinstance(value, Computed):
-        return value
+        if (value.name, value.secret) == (name, secret):
+            return value  # this step's own, handed on (its value is shared)
+        # a user's, named by where it was passed: passed as a secret, it is one
+        return Computed(value.function, name=name, secret=secret)
     if callable(value) and not isinstance(value, type):
         if inspect.iscoroutinefunction(value):
             kind = "secret" if secret else "variable"
             raise ComputedValueError(
                 f"the {kind} {{{name}}} is an async function; pass a plain function that "
                 "returns the value (it is called where the value is typed)")
-        return Computed(name, value, secret=secret)
+        return Computed(value, name=name, secret=secret)
     return str(value)
 
 

@@ -21,7 +21,7 @@ from ...browser.secret_fields import HIDE_FIELD_JS
 from ...browser.verdict import Found, why_not
 from ...defaults import TIMEOUT
 from ...errors import CheckFailed, ElementError, PictureMismatch, ReplayError
-from ...tools._async.browser_tools import AsyncScene, AsyncTool
+from ...tools._async.browser_tools import AsyncScene, AsyncTool, found_again
 from ...tools._async.registry import tool_class
 from ...types import Dialog, DialogAnswer, DownloadedFile, Fingerprint
 from ..model import Check, RecipeAction, RecipeStep
@@ -128,9 +128,12 @@ class AsyncReplayer:
                                                   self.base_url, self.page.url)
         mine = watch.begin([self._answer(d) for d in action.dialogs]) if watch else 0
         what = self._what(action)
+        again = None  # a click several times: the target found again before each one
+        if not engine and action.target is not None and int(params.get("times") or 1) > 1:
+            again = await found_again(self.page, action.target)
         scene = AsyncScene(self.page, locator=locator, to_locator=to_locator,
                            substitute=self.substitute, resources=self.resources,
-                           timeout_ms=self.timeout_ms, watch=watch, replay=True)
+                           timeout_ms=self.timeout_ms, watch=watch, replay=True, again=again)
         try:
             if locator is not None and not engine \
                     and self.names_secret(str(params.get("value", ""))):

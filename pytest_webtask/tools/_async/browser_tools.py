@@ -9,13 +9,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 
 from ...browser._async.llm_browser import AsyncLLMBrowser
 from ...browser._async.watch import AsyncPageWatch
 from ...browser.origins import allowed
 from ...browser.secret_fields import HIDE_FIELD_JS
-from ...types import ExecutionResult
+from ...types import ExecutionResult, Fingerprint
 from ..spec import ToolSpec
 from ..task import TaskValues
 
@@ -62,6 +63,29 @@ class AsyncScene:
     timeout_ms: float = ACTION_TIMEOUT_MS
     watch: AsyncPageWatch | None = None  # answers dialogs
     replay: bool = False  # a recorded action again: what it chose was there when recorded
+    # the target found again by its fingerprint, for an action on it several times in a row
+    # (a re-render replaces the element an id named); on replay ``locator`` is already that
+    again: Locator | None = None
+
+
+async def found_again(page: Page, fp: Fingerprint) -> Locator:
+    """The element ``fp`` describes, found again each time the locator is used (an action
+    on it several times in a row, a re-render replacing it between them): the replay's
+    selector engine where it is registered (the plugin's runs), else its role and name, or
+    its CSS path (same-document elements only)."""
+    from ...browser.engine import selector
+    from ...browser.engine import unknown as unknown_engine
+
+    found = page.locator(selector(fp))
+    try:
+        await found.count()
+        return found
+    except PlaywrightError as exc:
+        if not unknown_engine(exc):
+            raise
+    if fp.role and fp.name:
+        return page.get_by_role(fp.role, name=fp.name, exact=True)  # type: ignore[arg-type]
+    return page.locator(fp.css) if fp.css else page.locator(f"xpath={fp.xpath}")
 
 
 class AsyncTool(ToolSpec):
@@ -101,8 +125,12 @@ class AsyncTool(ToolSpec):
                 and self.task.names_secret(str(values.get("value", ""))):
             # masked before the secret is typed: no picture of the page ever shows it
             await locator.evaluate(HIDE_FIELD_JS, timeout=ACTION_TIMEOUT_MS)
+        again = None
+        if locator is not None and element_id and int(values.get("times") or 1) > 1:
+            again = await found_again(self.browser.page,
+                                      await self.browser.describe(element_id))
         scene = AsyncScene(
-            self.browser.page, locator=locator,
+            self.browser.page, locator=locator, again=again,
             to_locator=self.browser.locator(to_id) if to_id else None,
             substitute=self.task.substitute if self.task else _unchanged,
             resources=self.task.resources if self.task else {},

@@ -12,6 +12,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from ...types import ExecutionResult
 from ..builtin import (
+    SCROLL_INSIDE_JS,
     SLIDE_MAX_KEYS,
     SLIDER_VALUE,
     CheckBox,
@@ -61,7 +62,19 @@ def _value(params: dict[str, Any], scene: AsyncScene) -> str:
 
 
 class AsyncClickTool(Click, AsyncElementTool):
-    pass
+    @classmethod
+    async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
+        times = int(params.get("times") or 1)
+        for n in range(times):
+            try:
+                await (el if n == 0 or scene.again is None else scene.again).click(
+                    timeout=scene.timeout_ms)
+            except PlaywrightTimeoutError:
+                if n == 0:
+                    raise
+                return (f"click {n + 1} of {times} failed: the element is no longer there "
+                        f"to click after click {n} (or not visible and enabled)")
+        return None
 
 
 class AsyncTextTool(AsyncElementTool):
@@ -258,10 +271,17 @@ class AsyncPressTool(Press, AsyncTool):
 class AsyncScrollTool(Scroll, AsyncTool):
     @classmethod
     async def perform(cls, params: dict[str, Any], scene: AsyncScene) -> ExecutionResult:
-        if scene.locator is not None:
+        sign = -1 if params.get("direction") == "up" else 1
+        if scene.locator is not None and params.get("inside"):
+            moved = await scene.locator.evaluate(SCROLL_INSIDE_JS, sign,
+                                                 timeout=scene.timeout_ms)
+            if moved is None:
+                return ExecutionResult(success=False, error=(
+                    "scroll inside failed: the element's content fits in it, there is "
+                    "nothing to scroll inside it (scroll the page, or into view, instead)."))
+        elif scene.locator is not None:
             await scene.locator.scroll_into_view_if_needed(timeout=scene.timeout_ms)
         else:
-            sign = -1 if params.get("direction") == "up" else 1
             await scene.page.evaluate(
                 "s => window.scrollBy(0, s * Math.round(window.innerHeight * 0.8))", sign
             )
