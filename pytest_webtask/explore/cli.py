@@ -107,7 +107,8 @@ def parser() -> argparse.ArgumentParser:
                          "coding agent (Claude Code, Cursor, VS Code) to record, run and heal "
                          "tests as the model, and to explore a site (docs/mcp.md). Start it "
                          "in the project's folder; needs pytest-webtask[mcp].")
-    mcp.set_defaults(command="mcp")
+    mcp.add_argument("--root", type=Path, default=None,
+                     help="the project's folder (default: the folder it starts in)")
     for sub_parser in (ex, gen):
         sub_parser.epilog = ("Arguments after -- go to both pytest runs of the generator "
                              "(e.g. -- --base-url http://localhost:8000).")
@@ -284,7 +285,7 @@ def generate_command(args: argparse.Namespace, err: IO[str],
     return 0 if result.kept else 1
 
 
-def mcp_command(err: IO[str]) -> int:
+def mcp_command(err: IO[str], root: Path | None = None) -> int:
     try:
         from ..mcp_server.server import main as serve
     except ModuleNotFoundError as exc:
@@ -293,7 +294,7 @@ def mcp_command(err: IO[str]) -> int:
         print("webtask mcp: error: the MCP SDK is not installed: pip install "
               "\"pytest-webtask[mcp]\" (or pip install mcp)", file=err)
         return 2
-    return serve()
+    return serve(root)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -307,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     err = sys.stderr
     try:
         if args.command == "mcp":
-            return mcp_command(err)
+            return mcp_command(err, args.root)
         if args.command == "explore":
             return explore_command(args, err)
         return generate_command(args, err)

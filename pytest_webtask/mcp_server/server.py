@@ -371,7 +371,10 @@ def build(session: Session | None = None) -> Any:
         diff is shown and keep_heal keeps it. Returns the first model request, if any."""
         async with session.lock:
             await session.stop()
-            path = where(test_file)
+            try:
+                path = where(test_file)
+            except ValueError as exc:
+                return f"Refused: {exc}."
             recipe = recipe_path(path, test_name)
             if not recipe.exists():
                 return f"{test_file}::{test_name} has no recipe ({recipe}): record it first."
@@ -389,7 +392,10 @@ def build(session: Session | None = None) -> Any:
     async def keep_heal(test_file: str, test_name: str) -> str:
         """Keep the heal heal_test proposed: the healed recipe replaces the recipe."""
         async with session.lock:
-            recipe = recipe_path(where(test_file), test_name)
+            try:
+                recipe = recipe_path(where(test_file), test_name)
+            except ValueError as exc:
+                return f"Refused: {exc}."
             healed = recipe.with_name(recipe.stem + ".healed.yaml")
             if not healed.exists():
                 return f"There is no proposed heal ({healed}): call heal_test first."
@@ -431,9 +437,9 @@ def build(session: Session | None = None) -> Any:
     return server
 
 
-def main() -> int:
-    """Serve over stdio until the client closes it."""
-    session = Session(Path.cwd())
+def main(root: Path | None = None) -> int:
+    """Serve over stdio until the client closes it; ``root`` is the project's folder."""
+    session = Session((root or Path.cwd()).resolve())
     try:
         build(session).run("stdio")
     finally:  # the client went away: nothing keeps running, nothing half-written stays
