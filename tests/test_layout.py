@@ -84,7 +84,7 @@ def _area(module: str) -> str:
 # DESIGN.md's layout table, top to bottom: a module imports only its own area or areas on a
 # lower floor, by any path. The root package re-exports lazily and the prompts are data.
 FLOORS = [
-    {"__init__", "__main__", "testing", "plugin", "explore"},
+    {"__init__", "__main__", "testing", "plugin", "explore", "mcp_server"},
     {"steps"},
     {"report", "export"},
     {"settings"},

@@ -55,7 +55,8 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="webtask", description="Explore a web app and write its regression tests "
         "(pytest-webtask).")
-    sub = top.add_subparsers(dest="command", required=True, metavar="{explore,generate}")
+    sub = top.add_subparsers(dest="command", required=True,
+                             metavar="{explore,generate,mcp}")
 
     ex = sub.add_parser("explore", help="explore an app and write a test plan",
                         description="Explore the app from URL (its origin only) and write a "
@@ -101,6 +102,13 @@ def parser() -> argparse.ArgumentParser:
     gen.add_argument("--force", action="store_true",
                      help="overwrite --out even if webtask generate did not write it")
     _model_options(gen)
+    mcp = sub.add_parser("mcp", help="serve the MCP server a coding agent records tests with",
+                         description="Serve the Model Context Protocol over stdio, for a "
+                         "coding agent (Claude Code, Cursor, VS Code) to record, run and heal "
+                         "tests as the model, and to explore a site (docs/mcp.md). Start it "
+                         "in the project's folder; needs pytest-webtask[mcp].")
+    mcp.add_argument("--root", type=Path, default=None,
+                     help="the project's folder (default: the folder it starts in)")
     for sub_parser in (ex, gen):
         sub_parser.epilog = ("Arguments after -- go to both pytest runs of the generator "
                              "(e.g. -- --base-url http://localhost:8000).")
@@ -277,6 +285,18 @@ def generate_command(args: argparse.Namespace, err: IO[str],
     return 0 if result.kept else 1
 
 
+def mcp_command(err: IO[str], root: Path | None = None) -> int:
+    try:
+        from ..mcp_server.server import main as serve
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] != "mcp":
+            raise
+        print("webtask mcp: error: the MCP SDK is not installed: pip install "
+              "\"pytest-webtask[mcp]\" (or pip install mcp)", file=err)
+        return 2
+    return serve(root)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     extra: list[str] = []
@@ -287,6 +307,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.pytest_args = extra
     err = sys.stderr
     try:
+        if args.command == "mcp":
+            return mcp_command(err, args.root)
         if args.command == "explore":
             return explore_command(args, err)
         return generate_command(args, err)

@@ -1,0 +1,114 @@
+"""A test function written from steps in English, as a person writes one for the ``webtask``
+fixture: ``goto``, ``do`` and ``check`` calls, variables as keyword arguments, secrets read
+from the environment (their values are never in the file)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+class TestStep(BaseModel):
+    """One step of a test to write."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: str = Field(description="goto, do or check")
+    text: str = Field(description="goto: a path relative to the base URL; do: a task in "
+                      "English; check: a statement about the page")
+    uses: list[str] = Field(default_factory=list, description="variables and secrets the "
+                            "step takes besides those its text names as {placeholder}")
+
+
+def _literal(text: str) -> str:
+    return json.dumps(text)  # a valid Python string literal, double-quoted
+
+
+def step_line(step: TestStep, variables: dict[str, str], secrets: dict[str, str]) -> str:
+    if step.kind == "goto":
+        return f"    webtask.goto({_literal(step.text)})"
+    if step.kind == "check":
+        return f"    webtask.check({_literal(step.text)})"
+    names = list(dict.fromkeys([*PLACEHOLDER.findall(step.text), *step.uses]))
+    args = [_literal(step.text)]
+    args += [f"{n}={_literal(variables[n])}" for n in names if n in variables]
+    hidden = [f"{_literal(n)}: os.environ[{_literal(secrets[n])}]" for n in names
+              if n in secrets]
+    if hidden:
+        args.append("secrets={" + ", ".join(hidden) + "}")
+    return f"    webtask.do({', '.join(args)})"
+
+
+def problems(steps: list[TestStep], variables: dict[str, str], secrets: dict[str, str]
+             ) -> list[str]:
+    """What is wrong with the steps, for the agent to correct (empty when none)."""
+    out = []
+    if not steps:
+        out.append("a new test needs steps (goto, do, check)")
+    for n, step in enumerate(steps, 1):
+        if step.kind not in ("goto", "do", "check"):
+            out.append(f"step {n}: kind {step.kind!r} is not goto, do or check")
+        if not step.text.strip():
+            out.append(f"step {n}: its text is empty")
+        for name in [*PLACEHOLDER.findall(step.text), *step.uses]:
+            if step.kind == "do" and name not in variables and name not in secrets:
+                out.append(f"step {n}: {{{name}}} is neither a variable nor a secret of the "
+                           "test")
+    both = set(variables) & set(secrets)
+    if both:
+        out.append(f"{', '.join(sorted(both))}: a name is a variable or a secret, not both")
+    return out
+
+
+def function_source(name: str, steps: list[TestStep], variables: dict[str, str],
+                    secrets: dict[str, str]) -> str:
+    lines = [f"def {name}(webtask):"]
+    lines += [step_line(s, variables, secrets) for s in steps]
+    return "\n".join(lines) + "\n"
+
+
+def has_test(path: Path, name: str) -> bool:
+    """Does the module define a function ``name`` (at its top level or in a class)?"""
+    if not path.exists():
+        return False
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return any(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name == name
+               for n in ast.walk(tree))
+
+
+def add_test(path: Path, source: str, *, needs_os: bool) -> str | None:
+    """Append the function to the module (made if missing, ``import os`` added when the
+    function reads secrets); the module's text before, None when it did not exist."""
+    before = path.read_text(encoding="utf-8") if path.exists() else None
+    text = before or ""
+    if needs_os and not re.search(r"^import os$", text, re.M):
+        text = "import os\n" + ("\n" if text and not text.startswith("import") else "") + text
+    text = text.rstrip("\n")
+    text = (text + "\n\n\n" if text else "") + source
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return before
+
+
+def restore(path: Path, before: str | None) -> None:
+    if before is None:
+        path.unlink(missing_ok=True)
+    else:
+        path.write_text(before, encoding="utf-8")
+
+
+def as_steps(raw: list[Any]) -> list[TestStep]:
+    """Steps given as ``{"kind": "do", "text": ...}`` or ``{"do": ...}``."""
+    out = []
+    for item in raw:
+        if isinstance(item, dict) and "kind" not in item and len(item) == 1:
+            (kind, text), = item.items()
+            item = {"kind": kind, "text": text}
+        out.append(TestStep.model_validate(item))
+    return out

@@ -1,0 +1,265 @@
+"""``webtask mcp`` driven as a coding agent drives it: the MCP SDK's stdio client starts
+``python -m pytest_webtask mcp`` in a fresh project, and a scripted agent (rules, not a model)
+that reads only what the tools return writes, records, replays and heals the README's quick
+start test on the demo shop, in a real Chromium, with no model anywhere."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sys
+import threading
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from example_suites.demo_shop import DemoShop
+from tests.plugin.conftest import ROOT
+
+mcp = pytest.importorskip("mcp")
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+QUICK_START = README[README.index("## Quick start"):]
+RECIPE_SHOWN = yaml.safe_load(re.search(r"```yaml\n(version:.*?)```", QUICK_START, re.S)[1])
+STEPS = [{"goto": "/"}, {"do": "add the Blue Oxford Shirt in size M to the cart"},
+         {"check": "the cart total is $39.00"}]
+PASSWORD = "lovelace-1815"  # the demo shop's user's, in the server's environment only
+
+
+class Agent:
+    """A scripted coding agent: calls a tool, keeps every answer, reads ids from them."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.answers: list[str] = []
+
+    async def __call__(self, tool: str, **arguments: Any) -> str:
+        result = await self.client.call_tool(tool, arguments)
+        text = "\n".join(getattr(c, "text", "") for c in result.content)
+        self.answers.append(text)
+        return text
+
+
+def in_item(text: str, title: str, pattern: str) -> str:
+    """The id on the first line matching ``pattern`` in the page-state item that holds the
+    heading ``title``: what a reader of the page state sees."""
+    page = text.split("=== MODEL REQUEST", 1)[-1]
+    items = re.split(r"\n\s*- article-\d+", page)
+    item = next(i for i in items if f'"{title}"' in i)
+    return line_id(item, pattern)
+
+
+def line_id(text: str, pattern: str) -> str:
+    """The id on the first page-state line matching ``pattern``."""
+    page = text.split("=== MODEL REQUEST", 1)[-1].split("=== YOUR ANSWERS", 1)[0]
+    for line in page.splitlines():
+        if re.search(pattern, line) and (found := re.search(r"- ([a-z0-9]+-\d+)\b", line)):
+            return found[1]
+    raise AssertionError(f"no line matches {pattern!r}:\n{page}")
+
+
+def serve(project: Path, script: Callable[[Agent], Awaitable[None]],
+          env: dict[str, str] | None = None) -> list[str]:
+    """Run ``script`` against ``webtask mcp`` started in ``project`` over stdio, in a thread of
+    its own (pytest-playwright's sync fixtures may hold this thread's event loop)."""
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    base = {k: v for k, v in os.environ.items() if k != "CI"
+            and not k.startswith(("WEBTASK_", "OPENAI_", "PYTEST_"))}
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "pytest_webtask", "mcp"], cwd=project,
+                                   env={**base, **(env or {})})
+    failure: list[BaseException] = []
+    answers: list[str] = []
+
+    async def main() -> None:
+        async with Client(params) as client:
+            agent = Agent(client)
+            agent.answers = answers
+            await script(agent)
+
+    def thread() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as exc:  # noqa: B036 - handed to the test's thread
+            failure.append(exc)
+
+    worker = threading.Thread(target=thread)
+    worker.start()
+    worker.join(600)
+    assert not worker.is_alive(), "the scripted agent did not finish in 10 minutes"
+    if failure:
+        raise failure[0]
+    return answers
+
+
+def test_the_quick_start_is_written_recorded_replayed_and_healed_through_mcp(
+        pytester_process: pytest.Pytester) -> None:
+    project = pytester_process.path
+    recipe = project / "tests" / "__webtask__" / "test_shop" / "test_add_to_cart.yaml"
+
+    async def script(agent: Agent) -> None:
+        with DemoShop(seed=3) as shop, DemoShop(seed=3, mutants={"size_ignored"}) as broken, \
+                DemoShop(seed=3, variants={"relabel_add"}) as relabelled:
+            # written and recorded through the tools
+            first = await agent("open_test", test_file="tests/test_shop.py",
+                                test_name="test_add_to_cart", base_url=shop.url, steps=STEPS)
+            assert "Wrote test_add_to_cart into tests/test_shop.py" in first
+            assert "=== MODEL REQUEST 1 ===" in first and "Blue Oxford Shirt" in first
+            assert "done is NOT offered" in first  # a do task acts first (the schema says so)
+            size = in_item(first, "Blue Oxford Shirt", r"- select-")
+            add = in_item(first, "Blue Oxford Shirt", r'- button-\d+ "Add to cart"')
+
+            # an invented id: the executer refuses it, and the answer says so
+            refused = await agent("act", message="Adding the shirt", actions=[
+                {"tool": "click", "parameters": {"element_id": "button-99"},
+                 "reason": "Add it"}])
+            assert "Unknown element id 'button-99'" in refused, refused
+            assert "What your last reply did" in refused
+
+            cart = await agent("act", message="Choosing the size, then adding the shirt",
+                               actions=[
+                {"tool": "select", "parameters": {"element_id": size, "value": "M"},
+                 "reason": "Choose size M on the Blue Oxford Shirt card"},
+                {"tool": "click", "parameters": {"element_id": add},
+                 "reason": "Add the shirt to the cart"}])
+            assert "Size M" in cart and "/cart" in cart
+
+            # a claim not on the page: refused with what the page has
+            wrong = await agent("done", message="The cart holds the shirt in size XL",
+                                evidence=["Size XL"])
+            assert "The agent loop answered your last reply" in wrong
+            assert "your evidence does not hold on the current page" in wrong
+            assert "Size XL" in wrong
+
+            check = await agent("done", message="The cart holds the Blue Oxford Shirt in "
+                                "size M", evidence=["Blue Oxford Shirt", "Size M"])
+            assert "A new step starts" in check and "the cart total is $39.00" in check
+            end = await agent("done", message="The cart total is $39.00",
+                              evidence=["Total: $39.00"])
+            assert end.startswith("Recorded: the test passed"), end
+            assert str(recipe) in end
+
+            # the recipe replays as CI does, and fails on the broken cart
+            passed = await agent("run_tests", target="tests/test_shop.py", base_url=shop.url)
+            assert passed.startswith("Passed"), passed
+            assert "2 step(s) replayed, 0 recorded, 0 failed" in passed
+            failed = await agent("run_tests", target="tests/test_shop.py",
+                                 base_url=broken.url)
+            assert failed.startswith("Failed"), failed
+            assert "webtask-report.html" in failed and "Size M" in failed
+
+            # a heal whose checks do not hold is not kept
+            healing = await agent("heal_test", test_file="tests/test_shop.py",
+                                  test_name="test_add_to_cart", base_url=relabelled.url)
+            bag = in_item(healing, "Blue Oxford Shirt", r'"Add to bag"')
+            size = in_item(healing, "Blue Oxford Shirt", r"- select-")
+            await agent("act", message="The button now reads Add to bag", actions=[
+                {"tool": "select", "parameters": {"element_id": size, "value": "L"}},
+                {"tool": "click", "parameters": {"element_id": bag}}])
+            rejected = await agent("done", message="Added", evidence=["Size L"])
+            assert rejected.startswith("No heal was kept"), rejected
+            assert "recorded checks did not hold" in rejected
+            assert not recipe.with_name("test_add_to_cart.healed.yaml").exists()
+            assert "Add to bag" not in recipe.read_text()
+
+            # one whose checks hold is shown as a diff, then kept
+            healing = await agent("heal_test", test_file="tests/test_shop.py",
+                                  test_name="test_add_to_cart", base_url=relabelled.url)
+            bag = in_item(healing, "Blue Oxford Shirt", r'"Add to bag"')
+            await agent("act", message="The button now reads Add to bag", actions=[
+                {"tool": "click", "parameters": {"element_id": bag}}])
+            proposed = await agent("done", message="Added", evidence=["Size M"])
+            assert proposed.startswith("A heal passed the step's recorded checks"), proposed
+            assert "+      name: Add to bag" in proposed
+            assert "Add to bag" not in recipe.read_text()  # not before keep_heal
+            kept = await agent("keep_heal", test_file="tests/test_shop.py",
+                               test_name="test_add_to_cart")
+            assert kept.startswith("Kept")
+            again = await agent("run_tests", target="tests/test_shop.py",
+                                base_url=relabelled.url)
+            assert again.startswith("Passed"), again
+
+    serve(project, script)
+    test_file = (project / "tests" / "test_shop.py").read_text()
+    assert test_file == ('def test_add_to_cart(webtask):\n    webtask.goto("/")\n'
+                         '    webtask.do("add the Blue Oxford Shirt in size M to the cart")\n'
+                         '    webtask.check("the cart total is $39.00")\n')
+
+
+def test_a_recipe_recorded_through_mcp_is_the_one_record_writes(
+        pytester_process: pytest.Pytester) -> None:
+    """The README's quick start recipe came from ``--webtask-record`` with a scripted
+    endpoint (tests/plugin/test_quickstart.py): the same replies through MCP write it
+    byte for byte."""
+    project = pytester_process.path
+    recipe = project / "tests" / "__webtask__" / "test_shop" / "test_add_to_cart.yaml"
+
+    async def script(agent: Agent) -> None:
+        with DemoShop(seed=3) as shop:
+            first = await agent("open_test", test_file="tests/test_shop.py",
+                                test_name="test_add_to_cart", base_url=shop.url, steps=STEPS)
+            await agent("act", message="Choosing the size, then adding the shirt", actions=[
+                {"tool": "select", "reason": "Choose size M on the Blue Oxford Shirt card",
+                 "parameters": {"element_id": in_item(first, "Blue Oxford Shirt", r"- select-"),
+                                "value": "M"}},
+                {"tool": "click", "reason": "Add the shirt to the cart",
+                 "parameters": {"element_id": in_item(first, "Blue Oxford Shirt",
+                                                      r'- button-\d+ "Add to cart"')}}])
+            await agent("done", message="The cart holds the Blue Oxford Shirt in size M",
+                        evidence=["Blue Oxford Shirt", "Size M"])
+            end = await agent("done", message="The cart total is $39.00",
+                              evidence=["Total: $39.00"])
+            assert end.startswith("Recorded"), end
+
+    serve(project, script)
+    assert yaml.safe_load(recipe.read_text()) == RECIPE_SHOWN
+
+
+def test_secrets_are_named_never_shown(pytester_process: pytest.Pytester) -> None:
+    project = pytester_process.path
+    recipe = project / "tests" / "__webtask__" / "test_account" / "test_sign_in.yaml"
+    sign_in = [{"goto": "/signin"}, {"kind": "do", "text": "sign in as {email}",
+                                     "uses": ["password"]}]
+
+    async def script(agent: Agent) -> None:
+        with DemoShop(seed=3) as shop:
+            common = {"test_file": "tests/test_account.py", "test_name": "test_sign_in",
+                      "base_url": shop.url, "steps": sign_in,
+                      "variables": {"email": "ada@example.com"}}
+            # a value where the name of its environment variable belongs: refused
+            refused = await agent("open_test", **common, secrets={"password": PASSWORD})
+            assert refused.startswith("Refused: secrets take the NAME of the environment "
+                                      "variable"), refused
+            unset = await agent("open_test", **common, secrets={"password": "NOT_SET_HERE"})
+            assert "NOT_SET_HERE" in unset and "never ask for its value" in unset
+            assert not (project / "tests" / "test_account.py").exists()
+
+            first = await agent("open_test", **common, secrets={"password": "SHOP_PASSWORD"})
+            assert "{password} = (secret: type the placeholder {password} itself)" in first
+            email = line_id(first, r'input-\d+ .*type="email"')
+            password = line_id(first, r'input-\d+ .*type="password"')
+            button = line_id(first, r'button-\d+.*"Sign in"')
+            after = await agent("act", message="Signing in", actions=[
+                {"tool": "fill", "parameters": {"element_id": email, "value": "{email}"}},
+                {"tool": "fill", "parameters": {"element_id": password,
+                                                "value": "{password}"}},
+                {"tool": "click", "parameters": {"element_id": button}}])
+            greeting = re.search(r'"(Signed in as [^"]+|Hello, Ada[^"]*|[^"]*Ada[^"]*)"',
+                                 after.split("=== MODEL REQUEST", 1)[1])
+            assert greeting, after
+            end = await agent("done", message="Signed in", evidence=[greeting[1]])
+            assert end.startswith("Recorded"), end
+
+    answers = serve(project, script, env={"SHOP_PASSWORD": PASSWORD})
+    assert len(answers) == 5
+    assert not [answer for answer in answers if PASSWORD in answer]  # the agent never saw it
+    assert PASSWORD not in recipe.read_text()
+    source = (project / "tests" / "test_account.py").read_text()
+    assert 'secrets={"password": os.environ["SHOP_PASSWORD"]}' in source
+    assert source.startswith("import os\n") and PASSWORD not in source
