@@ -13,6 +13,7 @@ from weakref import WeakSet
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from playwright.sync_api import expect
 
 from ...browser._sync.finder import Finder, script_problem
 from ...browser._sync.watch import PageWatch
@@ -131,7 +132,8 @@ class Replayer:
         what = self._what(action)
         scene = Scene(self.page, locator=locator, to_locator=to_locator,
                            substitute=self.substitute, resources=self.resources,
-                           timeout_ms=self.timeout_ms, watch=watch, replay=True)
+                           timeout_ms=self.timeout_ms, watch=watch, replay=True,
+                           by_fingerprint=engine)
         try:
             if locator is not None and not engine \
                     and self.names_secret(str(params.get("value", ""))):
@@ -276,7 +278,16 @@ class Replayer:
         """Wait up to the timeout for ``check`` to hold, tried through the selector engine;
         when it never does, its failure says what the page has instead (one try in the
         page's world). A check the engine cannot try (it names a secret) is waited for
-        there."""
+        there. A check on an element is waited for in the driver, as exported code's
+        ``expect`` is: one call, retried at Playwright's own intervals."""
+        waited = self._expect_through_engine(check)
+        if waited:
+            return
+        if waited is False:
+            ok, instead = self.holds(check)
+            if not ok:  # (it may hold by now: then it held within the timeout, near enough)
+                raise self._check_failed(check, where, instead)
+            return
 
         def attempt() -> tuple[bool | None, str]:
             held = self._engine_holds([check])
@@ -293,6 +304,32 @@ class Replayer:
         ok, instead = self.holds(check)
         if not ok:  # (it may hold by now: then it held within the timeout, near enough)
             raise self._check_failed(check, where, instead)
+
+    def _expect_through_engine(self, check: Check) -> bool | None:
+        """Whether ``check`` (one on the page's elements, not a URL's, a download's or a
+        picture's) came to hold within the timeout, waited for by Playwright's ``expect`` on
+        the engine's selector for it: one call. None where that cannot say: the check is
+        not of that kind, names a secret, there is no engine, its frame is not there (yet),
+        or the wait failed with an error (the caller polls then, as before)."""
+        if check.expect in ("url", "download", "screenshot") or self.timeout_ms <= 0 \
+                or self.page.context in _NO_ENGINE \
+                or any(self.names_secret(t) for t in (check.text or "", check.value or "",
+                                                      check.pattern or "", *check.texts)):
+            return None
+        fp = check.element or check.within
+        try:
+            frame = self._frame(tuple(fp.frame) if fp else ())
+            if frame is None:
+                return None
+            expect(frame.locator(checks_selector([self._item(check)]))).to_have_count(
+                1, timeout=self.timeout_ms)
+        except AssertionError:
+            return False
+        except PlaywrightError as exc:
+            if unknown_engine(exc):  # a page made without the plugin
+                _NO_ENGINE.add(self.page.context)
+            return None
+        return True
 
     # -- finding elements -----------------------------------------------------------------
 

@@ -62,6 +62,9 @@ class AsyncScene:
     timeout_ms: float = ACTION_TIMEOUT_MS
     watch: AsyncPageWatch | None = None  # answers dialogs
     replay: bool = False  # a recorded action again: what it chose was there when recorded
+    # replay through the selector engine: the locators find their targets by fingerprint at
+    # every query (a control the app re-renders is found again)
+    by_fingerprint: bool = False
 
 
 class AsyncTool(ToolSpec):

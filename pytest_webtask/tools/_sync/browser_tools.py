@@ -63,6 +63,9 @@ class Scene:
     timeout_ms: float = ACTION_TIMEOUT_MS
     watch: PageWatch | None = None  # answers dialogs
     replay: bool = False  # a recorded action again: what it chose was there when recorded
+    # replay through the selector engine: the locators find their targets by fingerprint at
+    # every query (a control the app re-renders is found again)
+    by_fingerprint: bool = False
 
 
 class Tool(ToolSpec):
