@@ -1,7 +1,8 @@
 """AsyncFinder: "find this element again", for every step kind (DESIGN decision 17).
 
-One in-page library (collector.js: ``visible``, ``roleOf``, ``testId``, and the resolvers
-``findTarget`` for a fingerprint and ``bindResolve`` for an extraction binding), called on a
+One in-page library (the collector, ``browser/collector/``: ``visible``, ``roleOf``,
+``testId``, and the resolvers ``findTarget`` for a fingerprint and ``bindResolve`` for an
+extraction binding), called on a
 frame through ``call``: the whole script crosses to the browser once per document, later
 calls send only their arguments. One way to wait for what is not there yet: ``until``, at
 Playwright's own intervals (``waits.py``). The recipe replayer and the extraction executor

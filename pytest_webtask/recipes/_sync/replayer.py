@@ -11,9 +11,8 @@ from urllib.parse import parse_qsl, urlsplit
 from weakref import WeakSet
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Frame, Locator, Page
+from playwright.sync_api import Frame, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from playwright.sync_api import expect
 
 from ...browser._sync.finder import Finder, script_problem
 from ...browser._sync.watch import PageWatch
