@@ -97,6 +97,58 @@ def deep_tree(items: int = 600) -> str:
     ) + "</body></html>"
 
 
+def stylesheet(rules: int = 400) -> str:
+    """A stylesheet as a real app ships one: ``rules`` rules of classes, states and media
+    queries, a tenth of them ``:hover`` rules (menus and row actions shown on hover)."""
+    out = []
+    for i in range(rules):
+        kind = i % 10
+        if kind == 0:
+            out.append(f".menu-{i % 40}:hover .submenu-{i % 40} {{ display: block; }}")
+        elif kind == 1:
+            out.append(f".row:hover .action-{i % 25} {{ visibility: visible; }}")
+        elif kind == 2:
+            out.append(f"@media (min-width: {600 + i}px) {{ .col-{i} {{ width: {i % 90}%; }} }}")
+        elif kind == 3:
+            out.append(f".btn-{i}:focus, .btn-{i}:active {{ outline: 2px solid #{i % 999:03d}; }}")
+        elif kind == 4:
+            out.append(f"nav ul li.item-{i} > a[href^='/c'] {{ color: #{i % 999:03d}; }}")
+        else:
+            out.append(f".c-{i} {{ margin: {i % 7}px; padding: {i % 5}px; font-size: "
+                       f"{12 + i % 6}px; }}")
+    return "\n".join(out)
+
+
+def styled_app(rows: int = 500) -> str:
+    """A page of a real app: a 400-rule stylesheet, a menu bar whose submenus show on hover,
+    table rows whose actions show on hover, and a custom element with a shadow root (its own
+    <style> and a hover rule) in every row: about 3,000 elements, 1,500 interactive."""
+    menus = "".join(
+        f'<li class="menu menu-{m}"><a href="/m/{m}">Menu {m}</a><ul class="submenu '
+        f'submenu-{m}">' + "".join(f'<li><a href="/m/{m}/{k}">Item {m}.{k}</a></li>'
+                                     for k in range(4)) + "</ul></li>" for m in range(10))
+    body = "".join(
+        f'<tr class="row"><td><a href="/t/{i}">Ticket {i}</a></td><td class="c-{i % 400}">'
+        f'Owner {i % 7}</td><td><row-tag label="Tag {i}"></row-tag></td>'
+        f'<td><button class="btn-{i % 400}">Open {i}</button>'
+        f'<button class="action action-{i % 25}">Delete {i}</button></td></tr>'
+        for i in range(rows))
+    component = """<script>
+customElements.define('row-tag', class extends HTMLElement {
+  connectedCallback() {
+    const root = this.attachShadow({ mode: 'open' });
+    root.innerHTML = '<style>.tag { padding: 2px; } .tag:hover .x { display: inline; }' +
+      ' .x { display: none; }</style><span class="tag"><b>' + this.getAttribute('label') +
+      '</b><button class="x">Remove</button></span>';
+  }
+});
+</script>"""
+    return (f"<html><head><style>{stylesheet()}\n.submenu {{ display: none; }}\n"
+            ".action { visibility: hidden; }</style></head><body>"
+            f"<nav><ul>{menus}</ul></nav><main><h1>Tickets</h1><table><tbody>{body}"
+            f"</tbody></table></main>{component}</body></html>")
+
+
 def median_ms(fn: Callable[[], object], repeat: int) -> tuple[float, object]:
     fn()  # warm-up
     times, out = [], None
@@ -185,6 +237,8 @@ def main() -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(**launch_args())
         page = browser.new_page()
+        rows += measure(page, styled_app(), "app with a 400-rule stylesheet, hover menus, "
+                        "shadow roots", args.repeat)
         rows += measure(page, big_page(), "generated shop", args.repeat)
         rows += measure(page, big_table(), "3,000-element table", args.repeat)
         rows += measure(page, SEED_FORM, "seed 001 form", args.repeat)

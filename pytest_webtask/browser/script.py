@@ -1,9 +1,13 @@
 """The in-page collector script, assembled once from its modules (``collector/*.js``).
 
-The collector is one closure, ``(args) => { ... }``, written as modules a person reads one
-concern at a time (``MODULES``, in the order they are put together): each is a piece of the
-closure's body, so the assembled script is the one function the browser has always been
-given, with the same operations. ``SOURCE`` is it as written, ``COLLECTOR_JS`` as sent.
+The collector is one closure written as modules a person reads one concern at a time
+(``MODULES``, in the order they are put together): each is a piece of its body. The
+assembled script is an expression whose value is the collector's function, ``call(args)``
+(ops.js), the same operations as ever: evaluated, it runs every module's declarations once
+and returns ``call``, so where it is installed once in a document (the replay's finder, the
+page state's reads, the selector engine) a later call runs only its op. Evaluated with
+arguments (``page.evaluate(COLLECTOR_JS, args)``), Playwright calls the function it yields.
+``SOURCE`` is it as written, ``COLLECTOR_JS`` as sent.
 
 ``COLLECTOR_JS`` is the whole script (about 50 KB, compacted), for one ``evaluate``.
 ``CALL_JS`` and ``INSTALL_JS`` serve callers that evaluate it many times on a page, as a
@@ -41,8 +45,10 @@ def module_source(name: str) -> str:
 
 
 def assemble() -> str:
-    """The collector as one script: its modules in order, as the body of ``(args) => {}``."""
-    return "(args) => {\n" + "".join(module_source(name) for name in MODULES) + "}\n"
+    """The collector as one script: its modules in order, in a function run at once that
+    returns the collector's ``call``."""
+    return ("(() => {\n" + "".join(module_source(name) for name in MODULES)
+            + "  return call;\n})()\n")
 
 
 SOURCE = assemble()

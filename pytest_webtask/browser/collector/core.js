@@ -1,7 +1,9 @@
 // The in-page half of LLMBrowser. One page.evaluate(script, {op, ...}) per call.
 // core.js: the shared constants, the per-document state and the text helpers; the other
 // modules of the collector/ folder each hold one concern, and browser/script.py puts them
-// together (MODULES) as the body of one function, (args) => { ... }.
+// together (MODULES) into one script that makes the collector's function once (the
+// declarations of every module run once per document where it is installed) and returns
+// ``call`` (ops.js), run once per op.
 // Every op sees the page through one visibility rule, Playwright's (``visible``).
 // op "collect": page state text + element ids, in one pass over the DOM (open shadow roots
 //               and same-origin iframes included). An iframe of another origin cannot be
@@ -40,6 +42,7 @@
 // (one implicit-role table), ``testId`` (one list of test-id attributes, ``TEST_IDS``) and a
 // resolver (``findTarget`` for a do/check step's fingerprint, ``bindResolve`` for an
 // extraction binding's). No other script of the package finds elements (tests/test_layout.py).
+  let args = {};  // the arguments of the call under way (ops.js ``call``)
   const ID_ATTR = 'data-webtask-id';
   const FRAME_ATTR = 'data-webtask-frame';
   const SECRET_ATTR = 'data-webtask-secret';  // a field a secret was typed into
@@ -75,7 +78,7 @@
 
   // Secrets ([value, "{name}"] pairs, longest first) are masked before anything is cut to
   // size, so no part of one survives in a clipped value or a truncated page.
-  const SECRETS = args.secrets || [];
+  let SECRETS = [];  // (set by each call, from its arguments)
   const hide = (s) => { for (const [v, p] of SECRETS) s = s.split(v).join(p); return s; };
   const norm = (s) => hide(s || '').replace(/\s+/g, ' ').trim();
   // A node list as an array, by index: a polyfilled DOM may return lists that are not

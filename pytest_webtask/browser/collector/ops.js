@@ -1,5 +1,16 @@
 // ops.js: the ops: one call, one op (the list is in core.js).
 // One module of the collector, assembled by browser/script.py (MODULES) into one script.
+  // One call: its arguments, and what lasts only as long as it (the secrets to mask, the
+  // look-alike counts, the freeze's frame numbers), then its op.
+  function call(a) {
+    args = a || {};
+    SECRETS = args.secrets || [];
+    lookAlikes.clear();
+    frozenFrames = 0;
+    return op();
+  }
+
+  function op() {
   switch (args.op) {
     case 'mark': return mark(args.text || '');
     case 'reveal': return reveal(args.texts || [], args.task || '');
@@ -39,4 +50,5 @@
     case 'settle': return settle(args.quiet || 100, args.max || 2000);
     case 'boxes': return boxes(!!args.show);
     default: throw new Error('webtask collector: unknown op ' + args.op);
+  }
   }
