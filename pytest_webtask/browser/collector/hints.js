@@ -5,6 +5,8 @@
   // on the container's line (which gets an id to hover), and the model knows to hover it
   // first. The document's sheets and every open shadow root's own (a custom element's
   // <style>, adopted sheets): ".view:hover .destroy" inside todo-item, ":host(:hover) .x".
+  // A document's or shadow root's hover rules, kept with the stylesheets they were read from.
+  const hoverRules = new WeakMap();
   function hoverReveals(doc) {
     const hosts = new Map();
     const shows = (st) => (st.display && st.display !== 'none') || st.visibility === 'visible' ||
@@ -14,7 +16,22 @@
       try { sheets.push(...(root.adoptedStyleSheets || [])); } catch (e) { /* none */ }
       return sheets;
     };
+    // A root's hover rules are read again only when its set of stylesheets changed (another
+    // sheet, or rules added or taken out at the top of one): the rest of a reading's scan is
+    // the DOM's, which changes between readings.
     const rulesOf = (root) => {
+      const sheets = sheetsOf(root);
+      const sizes = sheets.map((sheet) => { try { return sheet.cssRules.length; } catch (e) { return -1; } });
+      const cached = hoverRules.get(root);
+      if (cached && cached.sheets.length === sheets.length &&
+          cached.sheets.every((sheet, i) => sheet === sheets[i] && cached.sizes[i] === sizes[i])) {
+        return cached.rules;
+      }
+      const rules = readRules(root, sheets);
+      hoverRules.set(root, { sheets, sizes, rules });
+      return rules;
+    };
+    const readRules = (root, sheets) => {
       const rules = [];
       const collectRules = (list) => {
         for (const r of list) {
@@ -22,7 +39,7 @@
           else if (r.selectorText && r.selectorText.includes(':hover') && shows(r.style)) rules.push(r);
         }
       };
-      for (const sheet of sheetsOf(root)) {
+      for (const sheet of sheets) {
         try { collectRules(sheet.cssRules); } catch (e) { /* a cross-origin sheet */ }
       }
       return rules;

@@ -286,18 +286,21 @@
         isInteractive(el, tag, style, parentPointer)) && visible(el);
       const own = interactive ? kids.filter(isText).map((k) => k.s).join(' ') : undefined;
       const attrs = (interactive || KEEP.has(tag) || el.getAttribute('role')) ? keyAttrs(el, tag, own) : '';
-      // Where it is, for long pages: only the top document's boxes (frames follow their iframe).
-      const box = frames.length ? null : el.getBoundingClientRect();
-      const pos = box && (box.width || box.height) ? [box.top, box.bottom] : null;
+      // Where it is, for long pages: only the top document's boxes (frames follow their iframe);
+      // asked only of an element that has a line (a wrapper that collapses needs none).
+      const posOf = () => {
+        const box = frames.length ? null : el.getBoundingClientRect();
+        return box && (box.width || box.height) ? [box.top, box.bottom] : null;
+      };
       if (interactive) {
-        return [{ head: register(el, tag, frames, foundId) + attrs, kids, pos, ids: ids + 1, tag }];
+        return [{ head: register(el, tag, frames, foundId) + attrs, kids, pos: posOf(), ids: ids + 1, tag }];
       }
       const picture = isPicture(el, tag);
       if (KEEP.has(tag) || attrs || picture) {
         if (!kids.length && !attrs && tag !== 'img' && !picture) return [];
         // Containers get ids too, so evidence can name a scope ("within": "ul-0").
         const head = isContainer(el, tag) || picture ? register(el, tag, frames) : tag;
-        return [{ head: head + attrs, kids, pos, ids: ids + (head === tag ? 0 : 1), tag }];
+        return [{ head: head + attrs, kids, pos: posOf(), ids: ids + (head === tag ? 0 : 1), tag }];
       }
       // collapse a plain wrapper into its parent; a block wrapper separates its text
       if (kids.length && breaksLine(style)) {
