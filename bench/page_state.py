@@ -243,12 +243,11 @@ def baseline_script(rev: str) -> str:
     try:
         return compact(show("pytest_webtask/browser/collector.js"))
     except subprocess.CalledProcessError:
-        scope: dict[str, object] = {}
+        scope: dict[str, object] = {"SHOW": show, "__name__": "baseline"}
         exec(show("pytest_webtask/browser/script.py").split("\nSOURCE = ")[0]  # noqa: S102
              .replace("resources.files(\"pytest_webtask.browser\").joinpath(\n        "
                       "\"collector\", f\"{name}.js\").read_text(encoding=\"utf-8\")",
-                      "SHOW(f\"pytest_webtask/browser/collector/{name}.js\")"),
-             {"SHOW": show, "__name__": "baseline"} | scope, scope)
+                      "SHOW(f\"pytest_webtask/browser/collector/{name}.js\")"), scope)
         return compact(scope["assemble"]())  # type: ignore[operator]
 
 

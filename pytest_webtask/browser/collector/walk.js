@@ -282,14 +282,16 @@
       // element) would collapse away with its hint: it gets an id, to be hovered. An element
       // kept on its own line anyway (li) shows the hint there, as before.
       const hoverHost = !KEEP.has(tag) && state.hover && state.hover.has(el);
+      let rect = null;  // its box, read once: for its visibility and its position
+      const rectOf = () => rect || (rect = el.getBoundingClientRect());
       const interactive = (foundId !== undefined || hoverHost ||
-        isInteractive(el, tag, style, parentPointer)) && visible(el);
+        isInteractive(el, tag, style, parentPointer)) && visibleInWalk(el, tag, style, kidsOp, rectOf);
       const own = interactive ? kids.filter(isText).map((k) => k.s).join(' ') : undefined;
       const attrs = (interactive || KEEP.has(tag) || el.getAttribute('role')) ? keyAttrs(el, tag, own) : '';
       // Where it is, for long pages: only the top document's boxes (frames follow their iframe);
       // asked only of an element that has a line (a wrapper that collapses needs none).
       const posOf = () => {
-        const box = frames.length ? null : el.getBoundingClientRect();
+        const box = frames.length ? null : rectOf();
         return box && (box.width || box.height) ? [box.top, box.bottom] : null;
       };
       if (interactive) {
@@ -308,6 +310,25 @@
         kids.push({ s: '', pre: true, post: true });
       }
       return kids;
+    }
+
+    // visible(el) for an element the walk reached, from what the walk knows: its flat-tree
+    // ancestors are rendered (the walk enters no display:none, no content-visibility:hidden
+    // and only the summary of a closed <details>, as checkVisibility() asks), and
+    // ``kidsOp`` says that neither it nor one of them down from the body has opacity 0 (the
+    // root element's is asked once per document). Left to ask: its own visibility and box,
+    // with the style the walk read. A display:contents element and a file input ask
+    // visible() itself.
+    const rootOpaque = new Map();
+    function visibleInWalk(el, tag, style, kidsOp, rectOf) {
+      if (style.display === 'contents' || tag === 'input' &&
+          (el.getAttribute('type') || '').toLowerCase() === 'file') return visible(el);
+      if (style.visibility !== 'visible') return false;
+      const doc = el.ownerDocument;
+      if (!rootOpaque.has(doc)) rootOpaque.set(doc, getComputedStyle(doc.documentElement).opacity !== '0');
+      if (!(kidsOp && rootOpaque.get(doc)) && !styledControl(el)) return false;
+      const r = rectOf();
+      return r.width > 0 && r.height > 0;
     }
 
     // Merge neighbouring text runs into one string each (joinRuns, as renderedText does);
