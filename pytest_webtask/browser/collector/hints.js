@@ -5,6 +5,8 @@
   // on the container's line (which gets an id to hover), and the model knows to hover it
   // first. The document's sheets and every open shadow root's own (a custom element's
   // <style>, adopted sheets): ".view:hover .destroy" inside todo-item, ":host(:hover) .x".
+  // Returns the map of containers to what they reveal, and the function that adds a shadow
+  // root's.
   // A document's or shadow root's hover rules, kept with the stylesheets they were read from.
   const hoverRules = new WeakMap();
   function hoverReveals(doc) {
@@ -80,15 +82,13 @@
         }
       }
     };
-    // (a polyfilled DOM's shadow roots may lack what a real one has: skip what fails)
-    const roots = (root) => {
-      try { scan(root); } catch (e) { /* not a real root */ }
-      let all = [];
-      try { all = Array.from(root.querySelectorAll('*')); } catch (e) { return; }
-      for (const el of all) if (el.shadowRoot) roots(el.shadowRoot);
-    };
-    roots(doc);
-    return hosts;
+    // The document's own rules now; an open shadow root's when the walk enters its host
+    // (``enter``, before the walk reads what is inside): the walk finds the shadow roots,
+    // with no pass of its own over the document. (A polyfilled DOM's shadow roots may lack
+    // what a real one has: skip what fails.)
+    const enter = (root) => { try { scan(root); } catch (e) { /* not a real root */ } };
+    enter(doc);
+    return [hosts, enter];
   }
 
   // Elements matching ``text`` (case-insensitive) and/or ``role``, best first, one line each.

@@ -212,7 +212,8 @@
   }
 
   function collect(opts) {
-    state.hover = hoverReveals(document);
+    const [hover, enterShadow] = hoverReveals(document);
+    state.hover = hover;
     for (const el of state.els) { try { el.removeAttribute(ID_ATTR); } catch (e) { /* gone */ } }
     for (const f of state.frames) { try { f.removeAttribute(FRAME_ATTR); } catch (e) { /* gone */ } }
     state.els = []; state.frames = []; state.byId = new Map(); state.snap += 1;
@@ -271,6 +272,8 @@
         for (const c of el.assignedNodes({ flatten: true })) kids.push(...walk(c, frames, shows, pointer, kidsOp));
         if (!el.assignedNodes().length) for (const c of el.childNodes) kids.push(...walk(c, frames, shows, pointer, kidsOp));
       } else {
+        // a shadow root of the page's document: its hover rules, before what is in it
+        if (el.shadowRoot && el.ownerDocument === document) enterShadow(el.shadowRoot);
         for (const c of shownChildren(el, tag, style)) kids.push(...walk(c, frames, shows, pointer, kidsOp));
       }
       if (tag === 'select' || tag === 'textarea') kids = []; // options shown as an attribute
