@@ -1,6 +1,7 @@
 """A replayed action makes the calls its exported code makes: a check is Playwright's one
-``set_checked`` call and a fill its one ``fill``; what they refuse is said as recording says
-it, found out only once they failed. A control that goes away once clicked is still done."""
+``set_checked`` call, a fill its one ``fill`` and a type its one ``press_sequentially``; what
+they refuse is said as recording says it, found out only once they failed. A control that
+goes away once clicked is still done."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def replay(browser: Browser, playwright: Playwright, server: LocalServer,
     Locator calls it made."""
     with_engine(playwright)
     calls: list[str] = []
-    for name in ("set_checked", "evaluate", "count", "click", "fill"):
+    for name in ("set_checked", "evaluate", "count", "click", "fill", "press_sequentially"):
         method = getattr(Locator, name)
 
         def counted(self: Locator, *args: Any, _n: str = name, _m: Any = method,
@@ -96,3 +97,18 @@ def test_a_replayed_fill_is_one_call_and_a_read_only_field_is_said_after(replay:
     page.evaluate("document.getElementById('ro').readOnly = true")
     with pytest.raises(ReplayError, match="the field is read-only, typing changes nothing"):
         run("fill", "#ro", {"value": "again"})
+
+
+def test_a_replayed_type_is_one_call_and_a_read_only_field_is_said_after(replay: Any
+                                                                         ) -> None:
+    """Its key presses would not refuse a read-only field: the selector engine does not give
+    it one, so it waits as fill does, and the failure says why."""
+    run, page = replay
+    page.evaluate("document.getElementById('ro').readOnly = false")
+    assert run("type", "#ro", {"value": "hello"}) == ["press_sequentially"]
+    assert page.locator("#ro").input_value() == "hello"
+    page.evaluate("document.getElementById('ro').readOnly = true")
+    with pytest.raises(ReplayError, match="type failed: the field is read-only, typing "
+                                          "changes nothing"):
+        run("type", "#ro", {"value": " again"})
+    assert page.locator("#ro").input_value() == "hello"

@@ -22,6 +22,7 @@ from ...browser.verdict import Found, why_not
 from ...defaults import TIMEOUT
 from ...errors import CheckFailed, ElementError, PictureMismatch, ReplayError
 from ...tools._async.browser_tools import AsyncScene, AsyncTool
+from ...tools._async.element_tools import READ_ONLY, read_only
 from ...tools._async.registry import tool_class
 from ...types import Dialog, DialogAnswer, DownloadedFile, Fingerprint
 from ..model import Check, RecipeAction, RecipeStep
@@ -109,9 +110,11 @@ class AsyncReplayer:
                          watch: AsyncPageWatch | None = None) -> None:
         params: dict[str, Any] = dict(action.params)
         engine = self._engine_serves(action)
+        tool = tool_class(action.tool, self.tools)
+        writable = engine and bool(getattr(tool, "types_keys", False))
         if engine:  # the action's own call finds, verifies and acts on its target
             hide = self.names_secret(str(params.get("value", "")))
-            locator = self.page.locator(selector(action.target, hide=hide)) \
+            locator = self.page.locator(selector(action.target, hide=hide, writable=writable)) \
                 if action.target else None
             to_locator = self.page.locator(selector(action.to)) if action.to else None
         else:
@@ -120,7 +123,6 @@ class AsyncReplayer:
                 if action.to else None
         if self.before_action is not None:
             await self.before_action(action, locator)
-        tool = tool_class(action.tool, self.tools)
         if tool is None:
             raise ReplayError(f"{where}: Unknown tool {action.tool!r}.")
         if tool.url_param is not None:
@@ -144,6 +146,9 @@ class AsyncReplayer:
                 return await self.run_action(action, where, watch)
             if engine:  # was it the element that failed? Then say so, as a resolve would
                 await self._still_there(action, where)
+                if writable and action.target is not None \
+                        and await self._read_only(action.target):
+                    raise ReplayError(f"{where}: {read_only(action.tool, params)}") from None
             why = _not_actionable(exc, self.timeout_ms) if locator is not None else None
             if why is not None:
                 # the element is there but can't be acted on (hidden, covered, disabled):
@@ -180,6 +185,18 @@ class AsyncReplayer:
                 found, problem = await self._find(fp, keep=True)
                 if found is None:
                     raise self._missing(fp, label, problem)
+
+    async def _read_only(self, fp: Fingerprint) -> bool:
+        """After a failed action that types keys: whether its target is read-only (the
+        engine did not give it to the action, which waited for it)."""
+        found, _ = await self._find(fp, keep=True)
+        if found is None:
+            return False
+        try:
+            return bool(await found.frame.locator(found.selector).evaluate(
+                READ_ONLY, timeout=self.timeout_ms))
+        except PlaywrightError:
+            return False
 
     def _answer(self, dialog: Dialog) -> DialogAnswer:
         return DialogAnswer(accept=dialog.accept, type=dialog.type,

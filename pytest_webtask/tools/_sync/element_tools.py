@@ -71,11 +71,17 @@ class TextTool(ElementTool):
     timeout there, and its key presses change nothing and report no error (a date picker's
     field: "typed" and called done, the value still empty). Recording asks first, so a model
     is told at once. A replayed fill asks nothing, as exported code does: Playwright's fill
-    waits for an editable field itself, and only when it timed out is the field asked why
-    (a replayed ``type`` still asks first: its key presses would not refuse)."""
+    waits for an editable field itself, and only when it timed out is the field asked why.
+    A replayed ``type`` (``types_keys``) through the selector engine asks nothing either: the
+    engine gives it no read-only field, so it waits as fill does, and the replayer says why
+    when it timed out; elsewhere (an element in an iframe) it asks first."""
+
+    types_keys: ClassVar[bool] = False  # key presses, which would not refuse a read-only field
 
     @classmethod
     def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
+        if scene.replay and cls.types_keys and scene.by_fingerprint:
+            return super().on(el, params, scene)
         if scene.replay and cls.method == "fill":
             try:
                 return super().on(el, params, scene)
@@ -89,10 +95,15 @@ class TextTool(ElementTool):
 
     @classmethod
     def read_only(cls, params: dict[str, Any]) -> str:
-        field = params.get("element_id") or "it"
-        return (f"{cls.name} failed: the field is read-only, typing changes nothing. Its "
-                f"value is chosen another way: click {field} (a date picker or a list "
-                "opens), then choose in it.")
+        return read_only(cls.name, params)
+
+
+def read_only(tool: str, params: dict[str, Any]) -> str:
+    """What a tool that types says of a read-only field."""
+    field = params.get("element_id") or "it"
+    return (f"{tool} failed: the field is read-only, typing changes nothing. Its value is "
+            f"chosen another way: click {field} (a date picker or a list opens), then choose "
+            "in it.")
 
 
 # a field that takes no typing: readonly, as the page state's "readonly" flag says (not
@@ -105,7 +116,7 @@ class FillTool(Fill, TextTool):
 
 
 class TypeTool(Type, TextTool):
-    pass
+    types_keys = True
 
 
 class SelectTool(Select, ElementTool):
