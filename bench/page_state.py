@@ -14,17 +14,23 @@ how many tool calls it takes to get each interactive element's id shown to the m
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import re
 import statistics
+import subprocess
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
 from pytest_webtask.browser._sync.llm_browser import LLMBrowser
 from pytest_webtask.browser.chromium import launch_args
-from pytest_webtask.browser.script import COLLECTOR_JS
+from pytest_webtask.browser.script import COLLECTOR_JS, compact
 from pytest_webtask.defaults import PAGE_CHARS
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SEED_FORM = """<html><body><div><form>
 <label aria-label="Price">Price</label>
@@ -97,6 +103,58 @@ def deep_tree(items: int = 600) -> str:
     ) + "</body></html>"
 
 
+def stylesheet(rules: int = 400) -> str:
+    """A stylesheet as a real app ships one: ``rules`` rules of classes, states and media
+    queries, a tenth of them ``:hover`` rules (menus and row actions shown on hover)."""
+    out = []
+    for i in range(rules):
+        kind = i % 10
+        if kind == 0:
+            out.append(f".menu-{i % 40}:hover .submenu-{i % 40} {{ display: block; }}")
+        elif kind == 1:
+            out.append(f".row:hover .action-{i % 25} {{ visibility: visible; }}")
+        elif kind == 2:
+            out.append(f"@media (min-width: {600 + i}px) {{ .col-{i} {{ width: {i % 90}%; }} }}")
+        elif kind == 3:
+            out.append(f".btn-{i}:focus, .btn-{i}:active {{ outline: 2px solid #{i % 999:03d}; }}")
+        elif kind == 4:
+            out.append(f"nav ul li.item-{i} > a[href^='/c'] {{ color: #{i % 999:03d}; }}")
+        else:
+            out.append(f".c-{i} {{ margin: {i % 7}px; padding: {i % 5}px; font-size: "
+                       f"{12 + i % 6}px; }}")
+    return "\n".join(out)
+
+
+def styled_app(rows: int = 500) -> str:
+    """A page of a real app: a 400-rule stylesheet, a menu bar whose submenus show on hover,
+    table rows whose actions show on hover, and a custom element with a shadow root (its own
+    <style> and a hover rule) in every row: about 3,000 elements, 1,500 interactive."""
+    menus = "".join(
+        f'<li class="menu menu-{m}"><a href="/m/{m}">Menu {m}</a><ul class="submenu '
+        f'submenu-{m}">' + "".join(f'<li><a href="/m/{m}/{k}">Item {m}.{k}</a></li>'
+                                     for k in range(4)) + "</ul></li>" for m in range(10))
+    body = "".join(
+        f'<tr class="row"><td><a href="/t/{i}">Ticket {i}</a></td><td class="c-{i % 400}">'
+        f'Owner {i % 7}</td><td><row-tag label="Tag {i}"></row-tag></td>'
+        f'<td><button class="btn-{i % 400}">Open {i}</button>'
+        f'<button class="action action-{i % 25}">Delete {i}</button></td></tr>'
+        for i in range(rows))
+    component = """<script>
+customElements.define('row-tag', class extends HTMLElement {
+  connectedCallback() {
+    const root = this.attachShadow({ mode: 'open' });
+    root.innerHTML = '<style>.tag { padding: 2px; } .tag:hover .x { display: inline; }' +
+      ' .x { display: none; }</style><span class="tag"><b>' + this.getAttribute('label') +
+      '</b><button class="x">Remove</button></span>';
+  }
+});
+</script>"""
+    return (f"<html><head><style>{stylesheet()}\n.submenu {{ display: none; }}\n"
+            ".action { visibility: hidden; }</style></head><body>"
+            f"<nav><ul>{menus}</ul></nav><main><h1>Tickets</h1><table><tbody>{body}"
+            f"</tbody></table></main>{component}</body></html>")
+
+
 def median_ms(fn: Callable[[], object], repeat: int) -> tuple[float, object]:
     fn()  # warm-up
     times, out = [], None
@@ -132,13 +190,13 @@ def measure(page: Page, html: str, name: str, repeat: int) -> list[str]:
     aria_ms, aria_chars = ms["aria_snapshot"], chars["aria_snapshot"]
     return [
         f"| {name} ({elements} elements) | page state | {chars['page state']:,} | "
-        f"{ms['page state']:.1f} | {ids} / {interactive} |",
+        f"{ms['page state']:.1f} | {ids} / {interactive} | {os.getloadavg()[0]:.2f} |",
         f"| | page state, default budget | {chars['page state, default budget']:,} | "
-        f"{ms['page state, default budget']:.1f} | |",
-        f"| | aria_snapshot | {aria_chars:,} | {aria_ms:.1f} | (no ids) |",
+        f"{ms['page state, default budget']:.1f} | | |",
+        f"| | aria_snapshot | {aria_chars:,} | {aria_ms:.1f} | (no ids) | |",
         f"| | ratio ours/aria (whole; budget) | {chars['page state'] / aria_chars:.2f} | "
         f"{ms['page state'] / aria_ms:.2f}; {ms['page state, default budget'] / aria_ms:.2f}"
-        " | |",
+        " | | |",
     ]
 
 
@@ -176,22 +234,99 @@ def reachability(page: Page, budget: int = PAGE_CHARS) -> list[str]:
     ]
 
 
+def baseline_script(rev: str) -> str:
+    """The collector as sent at git revision ``rev`` (collector.js, or its modules)."""
+    def show(path: str) -> str:
+        return subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True,
+                              text=True, check=True).stdout
+
+    try:
+        return compact(show("pytest_webtask/browser/collector.js"))
+    except subprocess.CalledProcessError:
+        scope: dict[str, object] = {"SHOW": show, "__name__": "baseline"}
+        exec(show("pytest_webtask/browser/script.py").split("\nSOURCE = ")[0]  # noqa: S102
+             .replace("resources.files(\"pytest_webtask.browser\").joinpath(\n        "
+                      "\"collector\", f\"{name}.js\").read_text(encoding=\"utf-8\")",
+                      "SHOW(f\"pytest_webtask/browser/collector/{name}.js\")"), scope)
+        return compact(scope["assemble"]())  # type: ignore[operator]
+
+
+PAGES: dict[str, Callable[[], str]] = {
+    "app with a 400-rule stylesheet, hover menus, shadow roots": lambda: styled_app(),
+    "generated shop": lambda: big_page(),
+    "3,000-element table": lambda: big_table(),
+    "seed 001 form": lambda: SEED_FORM,
+    "3,000 elements of text cards": lambda: text_cards(),
+    "3,000-field form": lambda: big_form(),
+    "3,000 ARIA widgets": lambda: aria_widgets(),
+    "links 5 wrappers deep": lambda: deep_tree(),
+}
+
+
+def against(page: Page, html: str, name: str, old_js: str, repeat: int) -> list[str]:
+    """The page state now (``LLMBrowser.read``, installed once per document) beside the
+    baseline's script (one ``evaluate`` of it, as reads were made) and the aria snapshot, in
+    one alternating loop; the text and the ids must be the same."""
+    page.set_content(html)
+    now = LLMBrowser(page, page_chars=PAGE_CHARS)
+
+    def old() -> dict[str, object]:
+        return dict(json.loads(page.evaluate(old_js, {"op": "collect", "maxChars": PAGE_CHARS,
+                                                      "secrets": [], "json": True})))
+
+    runs: dict[str, Callable[[], object]] = {
+        "now": now.read, "baseline": old,
+        "aria": lambda: page.locator("body").aria_snapshot()}
+    outs = {k: fn() for k, fn in runs.items()}
+    times: dict[str, list[float]] = {k: [] for k in runs}
+    for _ in range(repeat):
+        for k, fn in runs.items():
+            t0 = time.perf_counter()
+            outs[k] = fn()
+            times[k].append((time.perf_counter() - t0) * 1000)
+    ms = {k: statistics.median(v) for k, v in times.items()}
+    got, was = outs["now"], outs["baseline"]
+    same = got.text == was["text"] and set(got.elements) == set(was["elements"])  # type: ignore
+    return [f"| {name} | {ms['baseline']:.1f} | {ms['now']:.1f} | {ms['aria']:.1f} | "
+            f"{ms['baseline'] / ms['aria']:.2f} | {ms['now'] / ms['aria']:.2f} | "
+            f"{ms['now'] / ms['baseline']:.2f} | {'yes' if same else '**NO**'} | "
+            f"{os.getloadavg()[0]:.2f} |"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=9)
+    parser.add_argument("--baseline", metavar="REV",
+                        help="only the default-budget page state, now against the collector "
+                             "at this git revision (and the aria snapshot), per page")
+    parser.add_argument("-k", dest="k", default="", help="only pages whose name holds this")
     args = parser.parse_args()
-    rows = ["| page | what | characters | median ms | ids / interactive |",
-            "| --- | --- | ---: | ---: | --- |"]
+    print(f"1-minute load average at start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
+    if args.baseline:
+        old_js = baseline_script(args.baseline)
+        rows = [f"page state with the default budget: now against {args.baseline}, median "
+                f"ms of {args.repeat}, one alternating loop per page", "",
+                "| page | baseline ms | now ms | aria ms | baseline/aria | now/aria | "
+                "now/baseline | same text and ids | load |",
+                "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |"]
+        with sync_playwright() as p:
+            browser = p.chromium.launch(**launch_args())
+            page = browser.new_page()
+            for name, make in PAGES.items():
+                if args.k.lower() in name.lower():
+                    rows += against(page, make(), name, old_js, args.repeat)
+                    print(rows[-1], flush=True)
+            browser.close()
+        print("\n".join(rows))
+        return
+    rows = ["| page | what | characters | median ms | ids / interactive | load |",
+            "| --- | --- | ---: | ---: | --- | ---: |"]
     with sync_playwright() as p:
         browser = p.chromium.launch(**launch_args())
         page = browser.new_page()
-        rows += measure(page, big_page(), "generated shop", args.repeat)
-        rows += measure(page, big_table(), "3,000-element table", args.repeat)
-        rows += measure(page, SEED_FORM, "seed 001 form", args.repeat)
-        rows += measure(page, text_cards(), "3,000 elements of text cards", args.repeat)
-        rows += measure(page, big_form(), "3,000-field form", args.repeat)
-        rows += measure(page, aria_widgets(), "3,000 ARIA widgets", args.repeat)
-        rows += measure(page, deep_tree(), "links 5 wrappers deep", args.repeat)
+        for name, make in PAGES.items():
+            if args.k.lower() in name.lower():
+                rows += measure(page, make(), name, args.repeat)
         rows += ["", "3,000-element table, default budget (40,000 characters):", ""]
         rows += reachability(page)
         browser.close()

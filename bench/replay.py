@@ -303,6 +303,27 @@ def profile(replay: Side, exported: Side, scratch: Path) -> None:
                   "(listener subscriptions): " + ", ".join(f"{c} {k}" for c, k in sent.items()))
     calls = ", ".join(f"{cat} {ra['calls'][cat]}" for cat in ra["calls"])
     print(f"replay's wrapped calls: {calls}")
+    tools = ra.get("tool_actions", {})
+    if tools:
+        print("\nround trips per replayed action, by tool (an exported action is one call, "
+              "its locator's own)\n")
+        print("| tool | actions | round trips | per action | the driver methods sent |")
+        print("| --- | ---: | ---: | ---: | --- |")
+        for tool, n in sorted(tools.items(), key=lambda kv: -ra["tool_trips"].get(kv[0], 0)):
+            trips = ra["tool_trips"].get(tool, 0)
+            sent = ", ".join(f"{key.partition(' ')[2]} {k}" for key, k in sorted(
+                ra.get("tool_methods", {}).items(), key=lambda kv: -kv[1])
+                if key.partition(" ")[0] == tool)
+            print(f"| {tool} | {n} | {trips} | {trips / n:.2f} | {sent} |")
+    methods = sorted(set(ra.get("methods", {})) | set(rb.get("methods", {})),
+                     key=lambda m: -(ra.get("methods", {}).get(m, 0)
+                                     + rb.get("methods", {}).get(m, 0)))
+    if methods:
+        print("\nround trips by the driver method sent\n")
+        print("| method | replay | export |")
+        print("| --- | ---: | ---: |")
+        for m in methods:
+            print(f"| {m} | {ra['methods'].get(m, 0)} | {rb['methods'].get(m, 0)} |")
 
 
 def main() -> None:

@@ -70,6 +70,13 @@ class Profile:
         self.unawaited: dict[str, int] = defaultdict(int)
         self.stack: list[list[Any]] = []  # [category, start, child s, CPU start, child CPU s]
         self.tests: dict[str, float] = {}  # node id -> setup + call + teardown seconds
+        # round trips by the driver method sent (both sides), and the replayed actions' by
+        # tool: what a kind of step costs, against the exported code's one call per action
+        self.methods: dict[str, int] = defaultdict(int)
+        self.tool: str | None = None  # the tool of the replayed action under way
+        self.tool_trips: dict[str, int] = defaultdict(int)
+        self.tool_actions: dict[str, int] = defaultdict(int)
+        self.tool_methods: dict[str, int] = defaultdict(int)  # "tool method" -> round trips
 
     def wrap(self, category: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         def timed(*args: Any, **kwargs: Any) -> Any:
@@ -96,9 +103,30 @@ class Profile:
             self.stack[-1][4] += cpu
         return spent
 
-    def trip(self, awaited: bool = True) -> None:
+    def trip(self, method: str, awaited: bool = True) -> None:
         counts = self.trips if awaited else self.unawaited
         counts[self.stack[-1][0] if self.stack else TEST] += 1
+        if awaited:
+            self.methods[method] += 1
+            if self.tool is not None:
+                self.tool_trips[self.tool] += 1
+                self.tool_methods[f"{self.tool} {method}"] += 1
+
+    def by_tool(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """``Replayer.run_action`` counting its round trips under its action's tool (the
+        outermost call: an action re-run without the engine counts once)."""
+        def counted(replayer: Any, action: Any, *args: Any, **kwargs: Any) -> Any:
+            if self.tool is not None:
+                return fn(replayer, action, *args, **kwargs)
+            self.tool = action.tool
+            self.tool_actions[action.tool] += 1
+            try:
+                return fn(replayer, action, *args, **kwargs)
+            finally:
+                self.tool = None
+
+        counted.__wrapped__ = fn  # type: ignore[attr-defined]
+        return counted
 
 
 PROFILE = Profile()
@@ -117,13 +145,19 @@ def _install() -> None:
         if owner is None or not hasattr(owner, name):
             continue
         setattr(owner, name, PROFILE.wrap(category, getattr(owner, name)))
+    try:
+        from pytest_webtask.recipes._sync.replayer import Replayer
+    except ImportError:
+        pass
+    else:
+        Replayer.run_action = PROFILE.by_tool(Replayer.run_action)  # type: ignore[method-assign]
     from playwright._impl.connection import Connection
 
     send = Connection.send_message_to_server
 
     def counted(self: Any, obj: Any, method: str, *args: Any, **kwargs: Any) -> Any:
         if method != "__waitInfo__":
-            PROFILE.trip(awaited=method != "updateSubscription")
+            PROFILE.trip(method, awaited=method != "updateSubscription")
         return send(self, obj, method, *args, **kwargs)
 
     Connection.send_message_to_server = counted  # type: ignore[method-assign,assignment]
@@ -153,4 +187,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         out.write(json.dumps({"seconds": PROFILE.seconds, "cpu": PROFILE.cpu,
                               "process_cpu": time.process_time(), "calls": PROFILE.calls,
                               "trips": PROFILE.trips,
-                              "unawaited": PROFILE.unawaited, "tests": PROFILE.tests}) + "\n")
+                              "unawaited": PROFILE.unawaited, "tests": PROFILE.tests,
+                              "methods": PROFILE.methods, "tool_trips": PROFILE.tool_trips,
+                              "tool_actions": PROFILE.tool_actions,
+                              "tool_methods": PROFILE.tool_methods}) + "\n")

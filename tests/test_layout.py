@@ -249,14 +249,16 @@ def test_no_code_chooses_by_a_built_in_tool_s_name() -> None:
 
 
 def test_the_collector_script_can_be_compacted_line_by_line() -> None:
-    """collector.js is sent without its comment lines and indentation (browser/script.py):
-    that keeps its meaning only while no string runs over a line."""
-    from pytest_webtask.browser.script import COLLECTOR_JS, compact
+    """The collector's modules are sent without their comment lines and indentation
+    (browser/script.py): that keeps their meaning only while no string runs over a line."""
+    from pytest_webtask.browser.script import COLLECTOR_JS, MODULES, SOURCE, compact
 
-    source = (PACKAGE / "browser" / "collector.js").read_text(encoding="utf-8")
-    for number, line in enumerate(source.splitlines(), 1):
-        assert line.count("`") % 2 == 0, f"collector.js:{number}: a template literal across lines"
-        assert not line.rstrip().endswith("\\"), f"collector.js:{number}: a string across lines"
+    for name in MODULES:
+        module = (PACKAGE / "browser" / "collector" / f"{name}.js").read_text(encoding="utf-8")
+        for number, line in enumerate(module.splitlines(), 1):
+            assert line.count("`") % 2 == 0, f"{name}.js:{number}: a template literal across lines"
+            assert not line.rstrip().endswith("\\"), f"{name}.js:{number}: a string across lines"
+    source = SOURCE
     assert COLLECTOR_JS == compact(source) and len(COLLECTOR_JS) < 0.8 * len(source)
     code = [ln.strip() for ln in source.splitlines()
             if ln.strip() and not ln.strip().startswith("//")]
@@ -268,13 +270,15 @@ def test_the_collector_script_can_be_compacted_line_by_line() -> None:
 def test_one_finder_in_the_packages_js() -> None:
     """DESIGN decision 17: one in-page library finds elements. The package's JS defines one
     ``visible`` and names the test-id attributes once; ``extraction/`` ships no JS of its
-    own (its bindings, details and probes are ops of browser/collector.js)."""
+    own (its bindings, details and probes are ops of the collector, browser/collector/)."""
     scripts = sorted(PACKAGE.rglob("*.js"))
-    visible = [s.name for s in scripts for line in s.read_text().splitlines()
+    visible = [s.relative_to(PACKAGE).as_posix() for s in scripts
+               for line in s.read_text().splitlines()
                if re.search(r"\b(function visible\b|const visible\s*=)", line)]
-    assert visible == ["collector.js"]
-    test_id_lists = [s.name for s in scripts if "'data-test-id'" in s.read_text()]
-    assert test_id_lists == ["collector.js"]
+    assert visible == ["browser/collector/visibility.js"]
+    test_id_lists = [s.relative_to(PACKAGE).as_posix() for s in scripts
+                     if "'data-test-id'" in s.read_text()]
+    assert test_id_lists == ["browser/collector/core.js"]
     assert collector_count("'data-test-id'") == 1
     assert not list((PACKAGE / "extraction").rglob("*.js"))
     sources = list((PACKAGE / "extraction").rglob("*.py"))
@@ -283,7 +287,23 @@ def test_one_finder_in_the_packages_js() -> None:
 
 
 def collector_count(needle: str) -> int:
-    return (PACKAGE / "browser" / "collector.js").read_text().count(needle)
+    from pytest_webtask.browser.script import SOURCE
+
+    return SOURCE.count(needle)
+
+
+def test_the_collector_is_its_modules_one_concern_each() -> None:
+    """Issue 46: collector.js's 1,925 lines as modules a person reads one at a time, put
+    together in one script (browser/script.py); each module is in it once, and none is left
+    out."""
+    from pytest_webtask.browser.script import MODULES, SOURCE, module_source
+
+    folder = PACKAGE / "browser" / "collector"
+    assert sorted(p.stem for p in folder.glob("*.js")) == sorted(MODULES)
+    assert not (PACKAGE / "browser" / "collector.js").exists()
+    for name in MODULES:
+        assert SOURCE.count(module_source(name)) == 1, name
+        assert len(module_source(name).splitlines()) < 450, f"{name}.js: split it"
 
 
 def test_the_replay_path_keeps_its_values_without_the_agent() -> None:

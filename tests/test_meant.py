@@ -3,10 +3,12 @@ state says which (issue 35: "Select AU" makes a small model select on a radio bu
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
 from pytest_webtask.testing import ScriptedLLM
+from pytest_webtask.tools._sync import browser_tools
 from pytest_webtask.tools.builtin import Click, Fill, Select, Type
 from pytest_webtask.tools.meant import REFUSED
 from tests.server import LocalServer
@@ -254,6 +256,13 @@ def test_a_select_of_several_exports_a_list() -> None:
                           '- select-0 (options="A|B")') is None  # takes one
 
 
+@pytest.fixture
+def short_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Recording's action timeout at 1 s: a click the pop-up covers is waited out that long
+    (5 s by default) before Escape is tried; what is asserted is the same."""
+    monkeypatch.setattr(browser_tools, "ACTION_TIMEOUT_MS", 1000)
+
+
 POPUP = """<!doctype html><title>Pick a date</title>
 <input id="d" onfocus="cal.hidden = false">
 <button onclick="out.textContent = 'sent ' + d.value">Submit</button><p id="out"></p>
@@ -266,7 +275,7 @@ document.addEventListener('keydown', (e) => {
 
 
 def test_an_action_a_pop_up_covers_runs_after_escape_and_the_step_keeps_both(
-        page: Page, server: LocalServer) -> None:
+        page: Page, server: LocalServer, short_actions: None) -> None:
     server.pages["/popup"] = POPUP
     page.goto(server.url + "/popup")
     typed = {"complete": False, "message": "m", "actions": [
@@ -286,7 +295,7 @@ def test_an_action_a_pop_up_covers_runs_after_escape_and_the_step_keeps_both(
 
 
 def test_a_pop_up_escape_does_not_close_fails_the_action_saying_what_covers_it(
-        page: Page, server: LocalServer) -> None:
+        page: Page, server: LocalServer, short_actions: None) -> None:
     server.pages["/popup"] = POPUP
     page.goto(server.url + "/popup?stuck")
     typed = {"complete": False, "message": "m", "actions": [

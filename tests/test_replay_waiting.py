@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, Playwright
+from playwright.sync_api import Browser, Locator, LocatorAssertions, Page, Playwright
 
 from pytest_webtask.errors import CheckFailed
 from pytest_webtask.recipes._sync.replayer import Replayer
@@ -94,17 +94,44 @@ def test_checks_that_hold_cost_one_call(engine: bool, browser: Browser, playwrig
     assert (len(counts), replayer.calls) == ((1, 0) if engine else (0, 1))
 
 
+@pytest.mark.parametrize("engine", [True, False], ids=["engine", "page-world"])
 def test_a_check_that_does_not_hold_yet_is_polled_at_expects_intervals(
-        page: Page, server: LocalServer) -> None:
-    server.pages["/notes"] = PAGE
-    page.goto(server.url + "/notes")
-    replayer = Counted(page, timeout_ms=5000)
-    replayer.run_checks([text("Notes"), text("Saved"), text("Two")], "Step 1")
+        engine: bool, browser: Browser, playwright: Playwright, server: LocalServer,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through the selector engine, a check that does not hold yet is waited for by
+    Playwright's ``expect`` in the driver (one call, at its own intervals, as exported code
+    waits); without it, polled from here at the same intervals."""
+    expects: list[str] = []
+    to_have_count = LocatorAssertions.to_have_count
+
+    def counted(self: LocatorAssertions, *args: Any, **kwargs: Any) -> None:
+        expects.append(str(args))
+        to_have_count(self, *args, **kwargs)
+
+    monkeypatch.setattr(LocatorAssertions, "to_have_count", counted)
+    if engine:
+        with_engine(playwright)
+    context = browser.new_context()
+    if not engine:
+        without_engine(context)
+    try:
+        page = context.new_page()
+        server.pages["/notes"] = PAGE
+        page.goto(server.url + "/notes")
+        replayer = Counted(page, timeout_ms=5000)
+        replayer.run_checks([text("Notes"), text("Saved"), text("Two")], "Step 1")
+        assert page.get_by_text("Saved").count() == 1  # it was waited for
+    finally:
+        context.close()
+    if engine:  # the first try missed: each check then one expect, no wait from here
+        assert replayer.waits == [] and len(expects) == 3 and replayer.calls == 0
+        return
     # expect's own intervals, in order, until the text came (about 900 ms after load): tried
     # again at once (no wait), then after 20, 50, 100, 100, 500, 500... ms
     assert POLL_MS == (0, 20, 50, 100, 100, 500)
     expected = [20, 50, 100, 100, 500, 500, 500]
     assert len(replayer.waits) >= 4 and replayer.waits == expected[:len(replayer.waits)]
+    assert expects == []
 
 
 def test_intervals_over_a_fifth_of_the_timeout_are_left_out_as_playwright_does() -> None:

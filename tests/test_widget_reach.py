@@ -292,7 +292,7 @@ FIELD = """<!doctype html><html><body><input id="q" aria-label="Note">
 </script></body></html>"""
 
 
-def test_a_replay_typing_into_a_field_now_read_only_fails_at_once_saying_so(
+def test_a_replay_typing_into_a_field_now_read_only_fails_saying_so(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
     server.pages["/field"] = FIELD
     recipe = tmp_path / "field.yaml"

@@ -29,10 +29,13 @@ ENGINE_JS = (
     "  const query = (s) => {\n"
     "    const a = JSON.parse(atob(s));\n"
     "    if (a.checks) {  // a step's checks: the page itself when every one holds\n"
-    "      const got = collector({ op: 'checks', checks: a.checks, vacuous: false });\n"
+    "      let got;  // a document still being built (no body yet) may throw: not yet\n"
+    "      try { got = collector({ op: 'checks', checks: a.checks, vacuous: false }); }\n"
+    "      catch (e) { return null; }\n"
     "      return got.every((r) => r.ok) ? document.documentElement : null;\n"
     "    }\n"
     "    const el = collector({ op: 'target', fp: a.target });\n"
+    "    if (el && a.writable && el.readOnly) return null;  // not yet: it takes no typing\n"
     "    if (el && a.hide) hide(el);  // a secret is typed into it: masked when found\n"
     "    return el;\n"
     "  };\n"
@@ -69,11 +72,16 @@ def _selector(payload: dict[str, Any]) -> str:
     return f"{ENGINE}={base64.b64encode(data.encode('ascii')).decode('ascii')}"
 
 
-def selector(fp: Fingerprint, *, hide: bool = False) -> str:
+def selector(fp: Fingerprint, *, hide: bool = False, writable: bool = False) -> str:
     """The selector of the element ``fp`` describes. ``hide``: a secret is typed into it;
     the engine masks the field when it finds it, before Playwright types
-    (``HIDE_FIELD_JS``), in the action's own call."""
-    return _selector({"target": fp.model_dump(), "hide": hide})
+    (``HIDE_FIELD_JS``), in the action's own call. ``writable``: keys are typed into it
+    (``type``, whose key presses would not refuse a read-only field): a read-only one is
+    not found yet, so the action waits for it as Playwright's fill waits to be editable."""
+    payload: dict[str, Any] = {"target": fp.model_dump(), "hide": hide}
+    if writable:
+        payload["writable"] = True
+    return _selector(payload)
 
 
 def checks_selector(items: list[dict[str, Any]]) -> str:

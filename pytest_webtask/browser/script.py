@@ -1,4 +1,13 @@
-"""The in-page collector script, loaded once from collector.js.
+"""The in-page collector script, assembled once from its modules (``collector/*.js``).
+
+The collector is one closure written as modules a person reads one concern at a time
+(``MODULES``, in the order they are put together): each is a piece of its body. The
+assembled script is an expression whose value is the collector's function, ``call(args)``
+(ops.js), the same operations as ever: evaluated, it runs every module's declarations once
+and returns ``call``, so where it is installed once in a document (the replay's finder, the
+page state's reads, the selector engine) a later call runs only its op. Evaluated with
+arguments (``page.evaluate(COLLECTOR_JS, args)``), Playwright calls the function it yields.
+``SOURCE`` is it as written, ``COLLECTOR_JS`` as sent.
 
 ``COLLECTOR_JS`` is the whole script (about 50 KB, compacted), for one ``evaluate``.
 ``CALL_JS`` and ``INSTALL_JS`` serve callers that evaluate it many times on a page, as a
@@ -24,8 +33,26 @@ def compact(source: str) -> str:
     return "\n".join(line for line in lines if line and not line.startswith("//"))
 
 
-COLLECTOR_JS = compact(resources.files("pytest_webtask.browser").joinpath(
-    "collector.js").read_text(encoding="utf-8"))
+# One per concern; core first (the constants and state the others use), the ops last.
+MODULES = ("core", "roles", "visibility", "frames", "fingerprints", "walk", "hints", "page",
+           "checks", "freeze", "extraction", "ops")
+
+
+def module_source(name: str) -> str:
+    """One module of the collector as written (``collector/<name>.js``)."""
+    return resources.files("pytest_webtask.browser").joinpath(
+        "collector", f"{name}.js").read_text(encoding="utf-8")
+
+
+def assemble() -> str:
+    """The collector as one script: its modules in order, in a function run at once that
+    returns the collector's ``call``."""
+    return ("(() => {\n" + "".join(module_source(name) for name in MODULES)
+            + "  return call;\n})()\n")
+
+
+SOURCE = assemble()
+COLLECTOR_JS = compact(SOURCE)
 
 # Not enumerable, and not guessable by the page's own scripts.
 INSTALLED = "__webtask_collector_" + secrets.token_hex(8)

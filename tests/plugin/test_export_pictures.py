@@ -7,6 +7,7 @@ expected, actual and diff pictures written where pytest-playwright keeps a test'
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -71,13 +72,14 @@ def test_draw(webtask):
     webtask.do("draw a line from the top-left to the centre of the canvas")
 '''
 
-# What runs the exported files: tests/pages on a free port as pytest-playwright's base_url;
-# MUTANT_CHART / MUTANT_DRAW redirect the pages the tests open to a mutant of each.
+# What runs the exported files of one folder: tests/pages on a free port as
+# pytest-playwright's base_url; MUTANTS redirect the pages the tests open to a mutant of each.
 EXPORT_CONFTEST = '''
-import os
 import pytest
 from pytest_webtask.browser.chromium import launch_args
 from tests.server import LocalServer
+
+MUTANTS = {mutants!r}
 
 
 @pytest.fixture(scope="session")
@@ -88,22 +90,31 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def base_url():
     server = LocalServer()
-    if os.environ.get("MUTANT_CHART"):
-        server.redirects["/chart"] = "/chart.html?spinner=1&" + os.environ["MUTANT_CHART"]
-    if os.environ.get("MUTANT_DRAW"):
-        server.redirects["/draw"] = "/draw.html?" + os.environ["MUTANT_DRAW"]
+    if MUTANTS.get("chart"):
+        server.redirects["/chart"] = "/chart.html?spinner=1&" + MUTANTS["chart"]
+    if MUTANTS.get("draw"):
+        server.redirects["/draw"] = "/draw.html?" + MUTANTS["draw"]
     yield server.url
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args, base_url):
+    # (pytest-playwright's is made once per session: each folder's pages on its own server)
+    return {{**browser_context_args, "base_url": base_url}}
 '''
 
 Python = Callable[..., subprocess.CompletedProcess[str]]
 
 
-def _run_exported(python: Python, folder: Path, out: Path, **env: str
+def _run_exported(python: Python, cwd: Path, folders: list[str], out: Path
                   ) -> subprocess.CompletedProcess[str]:
+    """The exported tests of ``folders`` in one pytest process with the plugin disabled (each
+    folder's own conftest: its own server, its own mutants)."""
     return python("-m", "pytest", "-p", "no:webtask", "-p", "no:xdist", "-p",
-                  "no:cacheprovider", "--output", str(out), ".", cwd=folder, timeout=300,
-                  env={"PYTHONPATH": str(ROOT), "CI": "true", **env})
+                  "no:cacheprovider", "--import-mode=importlib", "-rA", "--output", str(out),
+                  *folders, cwd=cwd, timeout=300,
+                  env={"PYTHONPATH": str(ROOT), "CI": "true"})
 
 
 def test_visual_tests_export_and_run_without_the_plugin(inner: Inner, python: Python) -> None:
@@ -129,19 +140,25 @@ def test_visual_tests_export_and_run_without_the_plugin(inner: Inner, python: Py
         copied = folder / f"test_shop__{test}.py-snapshots" / picture
         assert copied.read_bytes() == (inner.recipe(test).parent / picture).read_bytes()
 
-    (folder / "conftest.py").write_text(EXPORT_CONFTEST, encoding="utf-8")
+    (folder / "conftest.py").write_text(EXPORT_CONFTEST.format(mutants={}), encoding="utf-8")
+    # the unchanged pages, twice (the folder and a copy): the spinner keeps turning under its
+    # mask; a bar's height and another ink (a copy with mutants): both exported tests fail,
+    # with three pictures each. One process runs the three folders.
+    shutil.copytree(folder, inner.path / "again")
+    shutil.copytree(folder, inner.path / "mutant")
+    (inner.path / "mutant" / "conftest.py").write_text(EXPORT_CONFTEST.format(
+        mutants={"chart": "bar=Mar:60", "draw": "ink=%23c53030"}), encoding="utf-8")
     out = inner.path / "test-results"
-    # the unchanged pages, twice: the spinner keeps turning under its mask
-    for _ in range(2):
-        proc = _run_exported(python, folder, out)
-        assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
-        assert re.search(r"\b2 passed\b", proc.stdout.strip().splitlines()[-1]), proc.stdout
-
-    # a bar's height and another ink: both exported tests fail, with three pictures each
-    proc = _run_exported(python, folder, out, MUTANT_CHART="bar=Mar:60",
-                         MUTANT_DRAW="ink=%23c53030")
+    proc = _run_exported(python, inner.path, ["exported", "again", "mutant"], out)
     assert proc.returncode == 1, proc.stdout[-4000:] + proc.stderr[-2000:]
-    assert re.search(r"\b2 failed\b", proc.stdout.strip().splitlines()[-1]), proc.stdout
+    assert re.search(r"\b2 failed, 4 passed\b", proc.stdout.strip().splitlines()[-1]), \
+        proc.stdout
+    for test in ("test_shop__test_chart.py::test_chart", "test_shop__test_draw.py::test_draw"):
+        for unchanged in ("exported", "again"):
+            assert re.search(rf"^PASSED {unchanged}/{re.escape(test)}\b", proc.stdout,
+                             re.MULTILINE), proc.stdout
+        assert re.search(rf"^FAILED mutant/{re.escape(test)}\b", proc.stdout,
+                         re.MULTILINE), proc.stdout
     for picture in ("test_chart.1-1", "test_draw.1-1"):
         assert re.search(rf"is not {re.escape(picture)}\.png: [\d,]+ of [\d,]+ pixels differ",
                          proc.stdout), proc.stdout

@@ -1,7 +1,8 @@
 """AsyncFinder: "find this element again", for every step kind (DESIGN decision 17).
 
-One in-page library (collector.js: ``visible``, ``roleOf``, ``testId``, and the resolvers
-``findTarget`` for a fingerprint and ``bindResolve`` for an extraction binding), called on a
+One in-page library (the collector, ``browser/collector/``: ``visible``, ``roleOf``,
+``testId``, and the resolvers ``findTarget`` for a fingerprint and ``bindResolve`` for an
+extraction binding), called on a
 frame through ``call``: the whole script crosses to the browser once per document, later
 calls send only their arguments. One way to wait for what is not there yet: ``until``, at
 Playwright's own intervals (``waits.py``). The recipe replayer and the extraction executor
@@ -37,18 +38,9 @@ class AsyncFinder:
         self.timeout_ms = timeout_ms
 
     async def call(self, args: dict[str, Any], frame: Frame | None = None) -> Any:
-        """The collector's ``op`` on ``frame`` (the main frame by default), in one call: the
-        whole script (50 KB) when the frame shows another document than it was last
-        installed on (its URL changed), then only the arguments; a document the script is
-        not on after all (reloaded at the same URL) costs a second call."""
-        frame = frame or self.page.main_frame
-        if _INSTALLED_ON.get(frame) == frame.url:
-            got = await frame.evaluate(CALL_JS, args)
-            if not (isinstance(got, str) and got == INSTALLED):
-                return got
-        got = await frame.evaluate(INSTALL_JS, args)
-        _INSTALLED_ON[frame] = frame.url
-        return got
+        """The collector's ``op`` on ``frame`` (the main frame by default), in one call
+        (``call_collector``)."""
+        return await call_collector(frame or self.page.main_frame, args)
 
     async def until(self, attempt: Callable[[], Any], tried: tuple[Any, str] | None = None,
                     timeout_ms: float | None = None) -> tuple[Any, str]:
@@ -118,6 +110,20 @@ class AsyncFinder:
             return dict(await self.call({"op": "bind", **args}))
         found, _ = await self.until(attempt)
         return found if found is not None else dict(await self.call({"op": "bind", **args}))
+
+
+async def call_collector(frame: Frame, args: dict[str, Any]) -> Any:
+    """The collector's ``op`` on ``frame``, in one call: the whole script (about 50 KB),
+    which installs the collector in the document, when the frame shows another document than
+    it was last installed on (its URL changed), then only the arguments; a document the
+    script is not on after all (reloaded at the same URL) costs a second call."""
+    if _INSTALLED_ON.get(frame) == frame.url:
+        got = await frame.evaluate(CALL_JS, args)
+        if not (isinstance(got, str) and got == INSTALLED):
+            return got
+    got = await frame.evaluate(INSTALL_JS, args)
+    _INSTALLED_ON[frame] = frame.url
+    return got
 
 
 def script_problem(exc: Exception, url: str) -> str:

@@ -15,7 +15,7 @@ from ...llm.request import Block
 from ...types import DownloadedFile, Fingerprint, Secrets
 from ..origins import allowed, origin_of
 from ..page_state import FRAME_SLOT, FrameDocument, PageState, Reading
-from ..script import COLLECTOR_JS
+from .finder import call_collector
 from .watch import AsyncPageWatch
 
 ID_ATTR = "data-webtask-id"
@@ -34,8 +34,9 @@ def frame_not_allowed(origin: str) -> str:
 class AsyncLLMBrowser:
     """Reads a Playwright page into the page-state text and resolves element ids.
 
-    Every reading is one ``page.evaluate`` of the collector script. Ids are valid until the
-    next reading; elements carry a ``data-webtask-id`` attribute until then.
+    Every reading is one ``evaluate`` of the collector, installed once per document (only
+    the arguments cross after the first). Ids are valid until the next reading; elements
+    carry a ``data-webtask-id`` attribute until then.
     """
 
     def __init__(self, page: Page, *, page_chars: int = PAGE_CHARS, screenshot: bool = False,
@@ -58,9 +59,9 @@ class AsyncLLMBrowser:
         lines go under their iframe's; one not allowed is named instead."""
         for attempt in range(3):
             try:
-                data = json.loads(await self.page.evaluate(
-                    COLLECTOR_JS, {"op": "collect", "maxChars": self.page_chars,
-                                   "secrets": self.secrets.pairs(), "json": True}))
+                data = json.loads(await call_collector(self.page.main_frame, {
+                    "op": "collect", "maxChars": self.page_chars,
+                    "secrets": self.secrets.pairs(), "json": True}))
                 break
             except PlaywrightError as exc:
                 if attempt == 2 or not _is_navigation_race(exc):
@@ -112,7 +113,7 @@ class AsyncLLMBrowser:
                     seen.append(origin)
             return [f"- {frame_not_allowed(origin)}"]
         try:
-            data = json.loads(await frame.evaluate(COLLECTOR_JS, {
+            data = json.loads(await call_collector(frame, {
                 "op": "collect", "maxChars": max(reading.chars, FRAME_CHARS),
                 "secrets": self.secrets.pairs(), "counters": reading.counters,
                 "frameStart": reading.frames, "json": True}))
@@ -171,9 +172,9 @@ class AsyncLLMBrowser:
         (``text-N``), which later readings keep while it is visible."""
         snapshot = await self.read()
         try:
-            data = await self.page.evaluate(
-                COLLECTOR_JS, {"op": "find", "text": text, "role": role, "limit": limit,
-                               "secrets": self.secrets.pairs()})
+            data = await call_collector(self.page.main_frame, {
+                "op": "find", "text": text, "role": role, "limit": limit,
+                "secrets": self.secrets.pairs()})
         except PlaywrightError as exc:
             raise BrowserError(f"Could not search the page: {_first_line(exc)}") from None
         for element_id, info in data["ids"].items():
@@ -185,7 +186,7 @@ class AsyncLLMBrowser:
         if self.snapshot is None:
             await self.read()
         assert self.snapshot is not None
-        data = await self.page.evaluate(COLLECTOR_JS, {"op": "mark", "text": text})
+        data = await call_collector(self.page.main_frame, {"op": "mark", "text": text})
         if data.get("id") is None:
             raise UnknownElementError(
                 f"No single visible element shows exactly {text!r} ({data['count']} do). "
@@ -200,8 +201,8 @@ class AsyncLLMBrowser:
         if not texts or self.snapshot is None:
             return []
         try:
-            found = await self.page.evaluate(COLLECTOR_JS, {"op": "reveal", "texts": texts,
-                                                                  "task": task})
+            found = await call_collector(self.page.main_frame,
+                                         {"op": "reveal", "texts": texts, "task": task})
         except PlaywrightError:
             return []  # navigating: the next reading asks again
         return [(str(f["text"]), str(f["id"])) for f in found
@@ -229,9 +230,8 @@ class AsyncLLMBrowser:
         root = self.snapshot.document_of(element_id)
         try:
             frame = await self.frame_of(root)
-            data = None if frame is None else await frame.evaluate(
-                COLLECTOR_JS, {"op": "describe", "id": element_id,
-                               "secrets": self.secrets.pairs()})
+            data = None if frame is None else await call_collector(frame, {
+                "op": "describe", "id": element_id, "secrets": self.secrets.pairs()})
         except PlaywrightError as exc:
             raise BrowserError(f"Could not read element {element_id}: {_first_line(exc)}") from None
         if data is not None and root:
@@ -252,7 +252,7 @@ class AsyncLLMBrowser:
         for element_id in ids:
             by_document.setdefault(self.snapshot.document_of(element_id), []).append(element_id)
         try:
-            data = await self.page.evaluate(COLLECTOR_JS, {"op": "state",
+            data = await call_collector(self.page.main_frame, {"op": "state",
                                                            "ids": by_document.pop((), [])})
         except PlaywrightError:
             return True, list(ids)
@@ -262,8 +262,8 @@ class AsyncLLMBrowser:
         for root, inside in by_document.items():  # frames of other origins: their own state
             try:
                 frame = await self.frame_of(root)
-                got = None if frame is None else await frame.evaluate(
-                    COLLECTOR_JS, {"op": "state", "ids": inside})
+                got = None if frame is None else await call_collector(
+                    frame, {"op": "state", "ids": inside})
             except PlaywrightError:
                 got = None
             if got is None or got["snap"] != self.snapshot.documents[root].snap:
@@ -279,9 +279,8 @@ class AsyncLLMBrowser:
         await self._wait_load(timeout_ms)
         for _ in range(2):
             try:
-                await self.page.evaluate(
-                    COLLECTOR_JS, {"op": "settle", "quiet": quiet_ms, "max": timeout_ms}
-                )
+                await call_collector(self.page.main_frame,
+                                     {"op": "settle", "quiet": quiet_ms, "max": timeout_ms})
                 break
             except PlaywrightError as exc:
                 if not _is_navigation_race(exc):
@@ -307,18 +306,18 @@ class AsyncLLMBrowser:
             try:
                 inner = await self.frame_of(chain)
                 if inner is not None:
-                    await inner.evaluate(COLLECTOR_JS, {"op": "settle", "quiet": quiet_ms,
-                                                        "max": left})
+                    await call_collector(inner, {"op": "settle", "quiet": quiet_ms,
+                                                 "max": left})
             except PlaywrightError:
                 pass  # gone or navigating: the next reading sees what is there
 
     async def screenshot_with_boxes(self) -> bytes:
         """A viewport screenshot with each element id drawn in a box."""
-        await self.page.evaluate(COLLECTOR_JS, {"op": "boxes", "show": True})
+        await call_collector(self.page.main_frame, {"op": "boxes", "show": True})
         try:
             return await self.page.screenshot()
         finally:
-            await self.page.evaluate(COLLECTOR_JS, {"op": "boxes", "show": False})
+            await call_collector(self.page.main_frame, {"op": "boxes", "show": False})
 
     async def _wait_load(self, timeout_ms: float = 3000) -> None:
         try:

@@ -10,7 +10,7 @@ from urllib.parse import parse_qsl, urlsplit
 from weakref import WeakSet
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Frame, Locator, Page
+from playwright.async_api import Frame, Locator, Page, expect
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from ...browser._async.finder import AsyncFinder, script_problem
@@ -22,6 +22,7 @@ from ...browser.verdict import Found, why_not
 from ...defaults import TIMEOUT
 from ...errors import CheckFailed, ElementError, PictureMismatch, ReplayError
 from ...tools._async.browser_tools import AsyncScene, AsyncTool, found_again
+from ...tools._async.element_tools import READ_ONLY, read_only
 from ...tools._async.registry import tool_class
 from ...types import Dialog, DialogAnswer, DownloadedFile, Fingerprint
 from ..model import Check, RecipeAction, RecipeStep
@@ -109,9 +110,11 @@ class AsyncReplayer:
                          watch: AsyncPageWatch | None = None) -> None:
         params: dict[str, Any] = dict(action.params)
         engine = self._engine_serves(action)
+        tool = tool_class(action.tool, self.tools)
+        writable = engine and bool(getattr(tool, "types_keys", False))
         if engine:  # the action's own call finds, verifies and acts on its target
             hide = self.names_secret(str(params.get("value", "")))
-            locator = self.page.locator(selector(action.target, hide=hide)) \
+            locator = self.page.locator(selector(action.target, hide=hide, writable=writable)) \
                 if action.target else None
             to_locator = self.page.locator(selector(action.to)) if action.to else None
         else:
@@ -120,7 +123,6 @@ class AsyncReplayer:
                 if action.to else None
         if self.before_action is not None:
             await self.before_action(action, locator)
-        tool = tool_class(action.tool, self.tools)
         if tool is None:
             raise ReplayError(f"{where}: Unknown tool {action.tool!r}.")
         if tool.url_param is not None:
@@ -133,7 +135,8 @@ class AsyncReplayer:
             again = await found_again(self.page, action.target)
         scene = AsyncScene(self.page, locator=locator, to_locator=to_locator,
                            substitute=self.substitute, resources=self.resources,
-                           timeout_ms=self.timeout_ms, watch=watch, replay=True, again=again)
+                           timeout_ms=self.timeout_ms, watch=watch, replay=True, again=again,
+                           by_fingerprint=engine)
         try:
             if locator is not None and not engine \
                     and self.names_secret(str(params.get("value", ""))):
@@ -146,6 +149,9 @@ class AsyncReplayer:
                 return await self.run_action(action, where, watch)
             if engine:  # was it the element that failed? Then say so, as a resolve would
                 await self._still_there(action, where)
+                if writable and action.target is not None \
+                        and await self._read_only(action.target):
+                    raise ReplayError(f"{where}: {read_only(action.tool, params)}") from None
             why = _not_actionable(exc, self.timeout_ms) if locator is not None else None
             if why is not None:
                 # the element is there but can't be acted on (hidden, covered, disabled):
@@ -182,6 +188,18 @@ class AsyncReplayer:
                 found, problem = await self._find(fp, keep=True)
                 if found is None:
                     raise self._missing(fp, label, problem)
+
+    async def _read_only(self, fp: Fingerprint) -> bool:
+        """After a failed action that types keys: whether its target is read-only (the
+        engine did not give it to the action, which waited for it)."""
+        found, _ = await self._find(fp, keep=True)
+        if found is None:
+            return False
+        try:
+            return bool(await found.frame.locator(found.selector).evaluate(
+                READ_ONLY, timeout=self.timeout_ms))
+        except PlaywrightError:
+            return False
 
     def _answer(self, dialog: Dialog) -> DialogAnswer:
         return DialogAnswer(accept=dialog.accept, type=dialog.type,
@@ -278,7 +296,16 @@ class AsyncReplayer:
         """Wait up to the timeout for ``check`` to hold, tried through the selector engine;
         when it never does, its failure says what the page has instead (one try in the
         page's world). A check the engine cannot try (it names a secret) is waited for
-        there."""
+        there. A check on an element is waited for in the driver, as exported code's
+        ``expect`` is: one call, retried at Playwright's own intervals."""
+        waited = await self._expect_through_engine(check)
+        if waited:
+            return
+        if waited is False:
+            ok, instead = await self.holds(check)
+            if not ok:  # (it may hold by now: then it held within the timeout, near enough)
+                raise self._check_failed(check, where, instead)
+            return
 
         async def attempt() -> tuple[bool | None, str]:
             held = await self._engine_holds([check])
@@ -295,6 +322,32 @@ class AsyncReplayer:
         ok, instead = await self.holds(check)
         if not ok:  # (it may hold by now: then it held within the timeout, near enough)
             raise self._check_failed(check, where, instead)
+
+    async def _expect_through_engine(self, check: Check) -> bool | None:
+        """Whether ``check`` (one on the page's elements, not a URL's, a download's or a
+        picture's) came to hold within the timeout, waited for by Playwright's ``expect`` on
+        the engine's selector for it: one call. None where that cannot say: the check is
+        not of that kind, names a secret, there is no engine, its frame is not there (yet),
+        or the wait failed with an error (the caller polls then, as before)."""
+        if check.expect in ("url", "download", "screenshot") or self.timeout_ms <= 0 \
+                or self.page.context in _NO_ENGINE \
+                or any(self.names_secret(t) for t in (check.text or "", check.value or "",
+                                                      check.pattern or "", *check.texts)):
+            return None
+        fp = check.element or check.within
+        try:
+            frame = await self._frame(tuple(fp.frame) if fp else ())
+            if frame is None:
+                return None
+            await expect(frame.locator(checks_selector([self._item(check)]))).to_have_count(
+                1, timeout=self.timeout_ms)
+        except AssertionError:
+            return False
+        except PlaywrightError as exc:
+            if unknown_engine(exc):  # a page made without the plugin
+                _NO_ENGINE.add(self.page.context)
+            return None
+        return True
 
     # -- finding elements -----------------------------------------------------------------
 

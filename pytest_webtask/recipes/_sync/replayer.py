@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl, urlsplit
 from weakref import WeakSet
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Frame, Locator, Page
+from playwright.sync_api import Frame, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from ...browser._sync.finder import Finder, script_problem
@@ -23,6 +23,7 @@ from ...browser.verdict import Found, why_not
 from ...defaults import TIMEOUT
 from ...errors import CheckFailed, ElementError, PictureMismatch, ReplayError
 from ...tools._sync.browser_tools import Scene, Tool, found_again
+from ...tools._sync.element_tools import READ_ONLY, read_only
 from ...tools._sync.registry import tool_class
 from ...types import Dialog, DialogAnswer, DownloadedFile, Fingerprint
 from ..model import Check, RecipeAction, RecipeStep
@@ -110,9 +111,11 @@ class Replayer:
                          watch: PageWatch | None = None) -> None:
         params: dict[str, Any] = dict(action.params)
         engine = self._engine_serves(action)
+        tool = tool_class(action.tool, self.tools)
+        writable = engine and bool(getattr(tool, "types_keys", False))
         if engine:  # the action's own call finds, verifies and acts on its target
             hide = self.names_secret(str(params.get("value", "")))
-            locator = self.page.locator(selector(action.target, hide=hide)) \
+            locator = self.page.locator(selector(action.target, hide=hide, writable=writable)) \
                 if action.target else None
             to_locator = self.page.locator(selector(action.to)) if action.to else None
         else:
@@ -121,7 +124,6 @@ class Replayer:
                 if action.to else None
         if self.before_action is not None:
             self.before_action(action, locator)
-        tool = tool_class(action.tool, self.tools)
         if tool is None:
             raise ReplayError(f"{where}: Unknown tool {action.tool!r}.")
         if tool.url_param is not None:
@@ -134,7 +136,8 @@ class Replayer:
             again = found_again(self.page, action.target)
         scene = Scene(self.page, locator=locator, to_locator=to_locator,
                            substitute=self.substitute, resources=self.resources,
-                           timeout_ms=self.timeout_ms, watch=watch, replay=True, again=again)
+                           timeout_ms=self.timeout_ms, watch=watch, replay=True, again=again,
+                           by_fingerprint=engine)
         try:
             if locator is not None and not engine \
                     and self.names_secret(str(params.get("value", ""))):
@@ -147,6 +150,9 @@ class Replayer:
                 return self.run_action(action, where, watch)
             if engine:  # was it the element that failed? Then say so, as a resolve would
                 self._still_there(action, where)
+                if writable and action.target is not None \
+                        and self._read_only(action.target):
+                    raise ReplayError(f"{where}: {read_only(action.tool, params)}") from None
             why = _not_actionable(exc, self.timeout_ms) if locator is not None else None
             if why is not None:
                 # the element is there but can't be acted on (hidden, covered, disabled):
@@ -183,6 +189,18 @@ class Replayer:
                 found, problem = self._find(fp, keep=True)
                 if found is None:
                     raise self._missing(fp, label, problem)
+
+    def _read_only(self, fp: Fingerprint) -> bool:
+        """After a failed action that types keys: whether its target is read-only (the
+        engine did not give it to the action, which waited for it)."""
+        found, _ = self._find(fp, keep=True)
+        if found is None:
+            return False
+        try:
+            return bool(found.frame.locator(found.selector).evaluate(
+                READ_ONLY, timeout=self.timeout_ms))
+        except PlaywrightError:
+            return False
 
     def _answer(self, dialog: Dialog) -> DialogAnswer:
         return DialogAnswer(accept=dialog.accept, type=dialog.type,
@@ -279,7 +297,16 @@ class Replayer:
         """Wait up to the timeout for ``check`` to hold, tried through the selector engine;
         when it never does, its failure says what the page has instead (one try in the
         page's world). A check the engine cannot try (it names a secret) is waited for
-        there."""
+        there. A check on an element is waited for in the driver, as exported code's
+        ``expect`` is: one call, retried at Playwright's own intervals."""
+        waited = self._expect_through_engine(check)
+        if waited:
+            return
+        if waited is False:
+            ok, instead = self.holds(check)
+            if not ok:  # (it may hold by now: then it held within the timeout, near enough)
+                raise self._check_failed(check, where, instead)
+            return
 
         def attempt() -> tuple[bool | None, str]:
             held = self._engine_holds([check])
@@ -296,6 +323,32 @@ class Replayer:
         ok, instead = self.holds(check)
         if not ok:  # (it may hold by now: then it held within the timeout, near enough)
             raise self._check_failed(check, where, instead)
+
+    def _expect_through_engine(self, check: Check) -> bool | None:
+        """Whether ``check`` (one on the page's elements, not a URL's, a download's or a
+        picture's) came to hold within the timeout, waited for by Playwright's ``expect`` on
+        the engine's selector for it: one call. None where that cannot say: the check is
+        not of that kind, names a secret, there is no engine, its frame is not there (yet),
+        or the wait failed with an error (the caller polls then, as before)."""
+        if check.expect in ("url", "download", "screenshot") or self.timeout_ms <= 0 \
+                or self.page.context in _NO_ENGINE \
+                or any(self.names_secret(t) for t in (check.text or "", check.value or "",
+                                                      check.pattern or "", *check.texts)):
+            return None
+        fp = check.element or check.within
+        try:
+            frame = self._frame(tuple(fp.frame) if fp else ())
+            if frame is None:
+                return None
+            expect(frame.locator(checks_selector([self._item(check)]))).to_have_count(
+                1, timeout=self.timeout_ms)
+        except AssertionError:
+            return False
+        except PlaywrightError as exc:
+            if unknown_engine(exc):  # a page made without the plugin
+                _NO_ENGINE.add(self.page.context)
+            return None
+        return True
 
     # -- finding elements -----------------------------------------------------------------
 

@@ -61,12 +61,16 @@ class Scene:
     substitute: Callable[[str], str] = _unchanged  # fills in ``{name}`` placeholders
     resources: Mapping[str, str] = field(default_factory=dict)
     allowed_origins: list[str] | None = None
-    timeout_ms: float = ACTION_TIMEOUT_MS
+    # (read when a scene is made: a test may shorten it, as the module's value)
+    timeout_ms: float = field(default_factory=lambda: ACTION_TIMEOUT_MS)
     watch: PageWatch | None = None  # answers dialogs
     replay: bool = False  # a recorded action again: what it chose was there when recorded
     # the target found again by its fingerprint, for an action on it several times in a row
     # (a re-render replaces the element an id named); on replay ``locator`` is already that
     again: Locator | None = None
+    # replay through the selector engine: the locators find their targets by fingerprint at
+    # every query (a control the app re-renders is found again)
+    by_fingerprint: bool = False
 
 
 def found_again(page: Page, fp: Fingerprint) -> Locator:

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -79,18 +80,43 @@ class ClickTool(Click, ElementTool):
 
 
 class TextTool(ElementTool):
-    """Text into a field: refused at once on a read-only one, where Playwright's fill waits
-    out its timeout and its key presses change nothing and report no error (a date
-    picker's field: "typed" and called done, the value still empty)."""
+    """Text into a field, refused on a read-only one: Playwright's fill waits out its
+    timeout there, and its key presses change nothing and report no error (a date picker's
+    field: "typed" and called done, the value still empty). Recording asks first, so a model
+    is told at once. A replayed fill asks nothing, as exported code does: Playwright's fill
+    waits for an editable field itself, and only when it timed out is the field asked why.
+    A replayed ``type`` (``types_keys``) through the selector engine asks nothing either: the
+    engine gives it no read-only field, so it waits as fill does, and the replayer says why
+    when it timed out; elsewhere (an element in an iframe) it asks first."""
+
+    types_keys: ClassVar[bool] = False  # key presses, which would not refuse a read-only field
 
     @classmethod
     def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
+        if scene.replay and cls.types_keys and scene.by_fingerprint:
+            return super().on(el, params, scene)
+        if scene.replay and cls.method == "fill":
+            try:
+                return super().on(el, params, scene)
+            except PlaywrightTimeoutError:
+                if el.count() and el.evaluate(READ_ONLY, timeout=scene.timeout_ms):
+                    return cls.read_only(params)
+                raise
         if el.evaluate(READ_ONLY, timeout=scene.timeout_ms):
-            field = params.get("element_id") or "it"
-            return (f"{cls.name} failed: the field is read-only, typing changes nothing. Its "
-                    f"value is chosen another way: click {field} (a date picker or a list "
-                    "opens), then choose in it.")
+            return cls.read_only(params)
         return super().on(el, params, scene)
+
+    @classmethod
+    def read_only(cls, params: dict[str, Any]) -> str:
+        return read_only(cls.name, params)
+
+
+def read_only(tool: str, params: dict[str, Any]) -> str:
+    """What a tool that types says of a read-only field."""
+    field = params.get("element_id") or "it"
+    return (f"{tool} failed: the field is read-only, typing changes nothing. Its value is "
+            f"chosen another way: click {field} (a date picker or a list opens), then choose "
+            "in it.")
 
 
 # a field that takes no typing: readonly, as the page state's "readonly" flag says (not
@@ -103,7 +129,7 @@ class FillTool(Fill, TextTool):
 
 
 class TypeTool(Type, TextTool):
-    pass
+    types_keys = True
 
 
 class SelectTool(Select, ElementTool):
@@ -163,12 +189,16 @@ class DoubleClickTool(DoubleClick, ElementTool):
 class CheckBoxTool(CheckBox, ElementTool):
     @classmethod
     def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
+        if scene.by_fingerprint:
+            return replay_checked(el, True, scene.timeout_ms)
         return set_checked(el, True, scene.timeout_ms)
 
 
 class UncheckBoxTool(UncheckBox, ElementTool):
     @classmethod
     def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
+        if scene.by_fingerprint:
+            return replay_checked(el, False, scene.timeout_ms)
         return set_checked(el, False, scene.timeout_ms)
 
 
@@ -178,7 +208,8 @@ class DragTool(Drag, ElementTool):
         if scene.to_locator is None:
             return "drag needs a to_element_id to drop on."
         target = scene.to_locator
-        el.scroll_into_view_if_needed(timeout=scene.timeout_ms)
+        if not scene.replay:  # drag_to scrolls itself; the drop point is the boxes' relation
+            el.scroll_into_view_if_needed(timeout=scene.timeout_ms)
         source_box = el.bounding_box(timeout=scene.timeout_ms)
         target_box = target.bounding_box(timeout=scene.timeout_ms)
         at = drop_point(source_box, target_box) if source_box and target_box else None
@@ -304,14 +335,43 @@ def set_checked(locator: Locator, want: bool, timeout_ms: float) -> str | None:
     element to verify; the new one is checked when still there."""
     state = locator.evaluate(CHECKED_JS, timeout=timeout_ms)
     if state is None:
-        return ("check and uncheck work on a checkbox, radio button or switch; this element "
-                "is none of them.")
+        return NOT_CHECKABLE
     if state != want:
         locator.click(timeout=timeout_ms)
         if locator.count() and \
                 locator.evaluate(CHECKED_JS, timeout=timeout_ms) != want:
-            return "the click did not change its state."
+            return NOT_CHANGED
     return None
+
+
+def replay_checked(locator: Locator, want: bool, timeout_ms: float) -> str | None:
+    """``set_checked`` on replay, where ``locator`` finds its target by fingerprint (the
+    selector engine): Playwright's own, one call as exported code makes (it reads the state,
+    clicks only when it differs, and reads it again: a control the app re-renders is found
+    again by its fingerprint). Its refusals are said as ``set_checked`` says them;
+    a control that went away once clicked (a list that hides done items) is done, as
+    ``set_checked`` has it, once Playwright has waited for it to come back."""
+    try:
+        locator.set_checked(want, timeout=timeout_ms)
+        return None
+    except PlaywrightError as exc:
+        text = str(exc)
+        if "Not a checkbox or radio button" in text:
+            return NOT_CHECKABLE
+        if "did not change its state" in text or "Cannot uncheck radio button" in text:
+            return NOT_CHANGED
+        if not isinstance(exc, PlaywrightTimeoutError) or "click action done" not in text:
+            raise
+    if not locator.count():
+        return None  # clicked, then gone: nothing left to verify
+    if locator.evaluate(CHECKED_JS, timeout=timeout_ms) == want:
+        return None
+    return NOT_CHANGED
+
+
+NOT_CHECKABLE = ("check and uncheck work on a checkbox, radio button or switch; this element "
+                 "is none of them.")
+NOT_CHANGED = "the click did not change its state."
 
 
 def resource_paths(names: list[str], resources: Mapping[str, str]) -> tuple[list[Path], str | None]:
