@@ -948,6 +948,7 @@
     }
     hits.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
     const ids = {};
+    const scores = hits.slice(0, limit).map((h) => h[0]);  // to merge other documents' finds
     const lines = hits.slice(0, limit).map(([, , known, el]) => {
       let id = known;
       if (id === null) {
@@ -965,7 +966,7 @@
       return '- ' + id + keyAttrs(el, tag, t) + (t ? ' ' + q(clip(t, 80)) : '') +
         (ctx && ctx !== t ? ' in ' + q(clip(ctx, 80)) : '');
     });
-    return { lines, total: hits.length, ids };
+    return { lines, scores, total: hits.length, ids };
   }
 
   function hostOf(el) {
@@ -2006,7 +2007,10 @@
     // as one JSON string when asked: Playwright's serializer walks a returned object value
     // by value, which cost more than the reading itself on a 3,000-element page
     case 'collect': { const r = collect(args); return args.json ? JSON.stringify(r) : r; }
-    case 'find': return find(args.text || '', args.role || '', args.limit || 20);
+    case 'find':
+      // text-N ids go on from those every document of the page gave (frames of other origins)
+      if ((args.textStart || 0) > state.texts) state.texts = args.textStart;
+      return find(args.text || '', args.role || '', args.limit || 20);
     case 'describe': {
       const el = state.byId.get(args.id);
       if (!el || !el.isConnected) return null;
