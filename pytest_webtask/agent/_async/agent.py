@@ -32,6 +32,7 @@ from ..hints import (
     hint,
     named_buttons,
     ordinal_lines,
+    page_position_lines,
     sending_forms,
 )
 from ..loops import FutileRepeat, RepeatedFailure
@@ -199,9 +200,12 @@ class AsyncProposer:
                 policy.fire("form-sender")
             said = [lines_said,
                     calendar_lines(state.text, phrase) if policy.on("calendar") else "",
-                    ordinal_lines(state.text, phrase) if policy.on("position") else ""]
+                    ordinal_lines(state.text, phrase) if policy.on("position") else "",
+                    page_position_lines(state.text, phrase)
+                    if policy.on("paged-position") else ""]
             policy.use("calendar", said[1])
             policy.use("position", said[2])
+            policy.use("paged-position", said[3])
         lines = "\n".join(filter(None, [*said[:1], self.hidden, *said[1:]]))
         if statement is not None and (last is None or last.change is None):
             return Block(get_prompt("agent/proposer", "check_question").format(
