@@ -120,6 +120,9 @@ def test_find_searches_an_allowed_frame_of_another_origin(
     assert f'- li > {plan} "Pro"' in browser.read().text
     again, _ = browser.find("Basic", "")
     assert len(again) == 1 and again[0].split()[1] not in (plan, tips), again
+    # an exact text marked on the page (double_click, hover) takes no id a frame holds
+    heading = browser.mark_text("Choose a plan")
+    assert heading not in (plan, tips, again[0].split()[1]), heading
 
 
 def test_find_leaves_a_frame_that_is_not_allowed_unsearched(
@@ -183,3 +186,28 @@ def test_a_changed_picker_fails_the_replay(browser: Browser, server: LocalServer
         assert 'expected span "Pro"' in message and 'span "Premium"' in message, message
     else:
         assert "You chose the Pro plan" in message, message
+
+
+def test_the_screenshot_boxes_the_ids_of_a_same_origin_frame_too(
+        page: Page, server: LocalServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    page.goto(server.url + "/shadow")
+    page.frame_locator("#inner").locator("button").wait_for()
+    browser = LLMBrowser(page)
+    state = browser.read()
+    inside = sorted(i for i, chain in state.elements.items() if chain == ["f0"])
+    assert inside, state.text
+    boxed: list[tuple[list[str], list[str]]] = []
+    shoot = page.screenshot
+
+    def screenshot(**kwargs: Any) -> bytes:
+        boxed.append((page.locator("#__webtask_boxes span").all_text_contents(),
+                      page.frame_locator("#inner").locator(
+                          "#__webtask_boxes span").all_text_contents()))
+        return shoot(**kwargs)
+
+    monkeypatch.setattr(page, "screenshot", screenshot)
+    browser.screenshot_with_boxes()
+    (outside, framed), = boxed
+    assert sorted(framed) == inside and not set(outside) & set(inside), boxed
+    assert page.locator("#__webtask_boxes").count() == 0
+    assert page.frame_locator("#inner").locator("#__webtask_boxes").count() == 0

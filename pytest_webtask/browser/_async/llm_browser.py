@@ -204,12 +204,16 @@ class AsyncLLMBrowser:
         if self.snapshot is None:
             await self.read()
         assert self.snapshot is not None
-        data = await self.page.evaluate(COLLECTOR_JS, {"op": "mark", "text": text})
+        args: dict[str, Any] = {"op": "mark", "text": text}
+        if self.snapshot.documents:  # frames of other origins give text-N ids too
+            args["textStart"] = max(self.text_ids, _next_text_id(self.snapshot.elements))
+        data = await self.page.evaluate(COLLECTOR_JS, args)
         if data.get("id") is None:
             raise UnknownElementError(
                 f"No single visible element shows exactly {text!r} ({data['count']} do). "
                 "Use an element id, or the exact text of one element.")
         self.snapshot.elements[data["id"]] = []
+        self.text_ids = max(self.text_ids, _next_text_id([data["id"]]))
         return str(data["id"])
 
     async def revealers(self, texts: list[str], task: str = "") -> list[tuple[str, str]]:
