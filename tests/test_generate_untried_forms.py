@@ -5,8 +5,8 @@ pytest runs of the generator are stood in for where a flow is recorded."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -15,7 +15,13 @@ from pytest_webtask.explore.cli import parser
 from pytest_webtask.explore.generator import PytestRun, generate
 from pytest_webtask.explore.plan import Flow, FlowStep, TestPlan, read_plan, write_plan
 from pytest_webtask.explore.sitemap import FieldInfo, PageInfo, SiteMap, UntriedWrite
-from pytest_webtask.explore.untried import UntriedForm, goes_through, untried_forms
+from pytest_webtask.explore.untried import (
+    CLOSED_ENV,
+    CLOSED_PLUGIN,
+    UntriedForm,
+    goes_through,
+    untried_forms,
+)
 
 WHY = ("it sends POST /newsletter (form post), which may change data on the server; "
        "--allow-form or --allow-writes allows it")
@@ -47,10 +53,15 @@ class Runs:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.selected: list[list[str]] = []
+        self.args: list[list[str]] = []
+        self.closed: list[list[list[str]]] = []
         monkeypatch.setattr(generator, "run_pytest", self.run)
 
-    def run(self, module: Path, selected: list[str], *args: Any) -> PytestRun:
+    def run(self, module: Path, selected: list[str], args: list[str], env: dict[str, str],
+            cwd: Path) -> PytestRun:
         self.selected.append(list(selected))
+        self.args.append(list(args))
+        self.closed.append(json.loads(env.get(CLOSED_ENV, "[]")))
         return PytestRun(results={name: "passed" for name in selected})
 
 
@@ -91,6 +102,12 @@ def test_generate_leaves_out_a_flow_through_an_untried_form_saying_which_and_how
         f"({WHY}). Recording it would send that form to the app: to allow it, run webtask "
         "generate with --allow-form Subscribe, or explore again with that option.")
     assert runs.selected[0] == ["test_read_the_news", "test_the_form_is_offered"]
+    # what reaches such a form without naming it is stopped where requests leave, in both
+    # the recording and the replay
+    assert len(runs.args) == 2
+    assert all(["-p", CLOSED_PLUGIN] == a[a.index("-p"):a.index("-p") + 2] for a in runs.args)
+    assert runs.closed == [[["/newsletter", "form 'Newsletter', submit 'Subscribe'"],
+                            ["/messages", "form 'Ask a librarian', submit 'Send'"]]] * 2
     module = (tmp_path / "test_app.py").read_text()
     assert "# Left out: it goes through form 'Newsletter', submit 'Subscribe'" in module
     assert "# def test_subscribe_to_the_newsletter(" in module
@@ -119,6 +136,7 @@ def test_allow_form_records_the_flow(tmp_path: Path, monkeypatch: pytest.MonkeyP
                       cwd=tmp_path, allow_forms=[pattern])
     assert result.kept == ["test_subscribe_to_the_newsletter"] and result.left_out == {}
     assert runs.selected[0] == ["test_subscribe_to_the_newsletter"]
+    assert runs.closed[0] == [["/messages", "form 'Ask a librarian', submit 'Send'"]]
 
 
 def test_the_flow_explore_marked_not_tried_says_to_allow_its_form_too(

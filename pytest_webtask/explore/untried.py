@@ -7,8 +7,9 @@ exploring: recording it would send that form to the app, which nobody allowed. T
 keeps one line per such form (``- Not tried while exploring: form 'Newsletter', submit
 'Subscribe' (Email (email)): it sends POST /newsletter (form post), ...``); a flow whose
 ``do`` step names the form or its button, as whole words, goes through it. The words are
-the guard here, as they are the second guard while exploring: a flow that reaches the form
-without naming it is not caught before it records.
+the first guard here; the second is where requests leave: while generate records and
+replays, ``closed_forms.py`` stops any write to such a form's path that ``--allow-form`` did
+not name, and fails the test saying which form.
 """
 
 from __future__ import annotations
@@ -20,6 +21,11 @@ from dataclasses import dataclass
 
 from .plan import NOT_TRIED, Flow
 from .writes import matches
+
+# the pytest plugin that keeps those forms closed while generate records and replays
+# (``closed_forms.py``), and where it reads them from
+CLOSED_PLUGIN = "pytest_webtask.explore.closed_forms"
+CLOSED_ENV = "WEBTASK_GENERATE_CLOSED_FORMS"
 
 _LINE = re.compile(r"^\s*-\s+" + NOT_TRIED + r":\s+(?P<rest>.*\S)\s*$")
 _QUOTED = r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""
