@@ -74,6 +74,22 @@ def test_a_page_s_own_number_is_the_control_named_and_a_current_one_says_the_pag
         "of ul-0, li > a-1")
 
 
+def test_the_page_shown_is_the_one_number_of_the_pager_that_is_no_link() -> None:
+    pager = ('  - a-3 (href="?page=1") "Prev"\n  - a-4 (href="?page=1") "1"\n  - "2"\n'
+             '  - a-5 (href="?page=3") "3"\n  - a-6 (href="?page=3") "Next"\n')
+    state = results("Dogwood Elm Fir", pager)
+    assert page_position_lines(state, "open the 7th result") == (
+        "The 7th item is not on this page: ul-0 shows 3 items, the 4th to the 6th (page 2). "
+        'At 3 a page, the 7th is the 1st item of page 3: a-5 "3" goes there.')
+    listed = results("Dogwood Elm Fir", '  - ul-1\n    - li > a-3 "<"\n    - li > a-4 "1"\n'
+                     '    - li "2"\n    - li > a-5 "3"\n    - li > a-6 ">"\n')
+    assert page_position_lines(listed, "open the 5th result").startswith(
+        "Counted across pages (3 a page), the 5th item is on this page, page 2: the 2nd item")
+    # two plain numbers: which one is shown is not said, and a previous control is there
+    unsure = results("Dogwood Elm Fir", pager.replace('a-4 (href="?page=1") "1"', '"1"'))
+    assert page_position_lines(unsure, "open the 7th result") == ""
+
+
 @pytest.mark.parametrize("state", [
     results("Alder Birch Cedar", '  - "Page 4 of 4"\n  - a-3 (href="?page=3") "Previous"'),
     results("Dogwood Elm Fir", '  - a-3 (href="?page=1") "Previous page"\n'

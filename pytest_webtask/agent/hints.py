@@ -376,13 +376,38 @@ def _label(line: StateLine) -> str:
                      or "").split())
 
 
+_NUMBER = re.compile(r'^(?:[a-z][\w-]* )?(?:\([^)]*\) )?"(\d+)"$')
+
+
+def _unlinked_number(lines: list[StateLine], near: int) -> int | None:
+    """The page a pager shows as the one number among its own that is no control (links to
+    1 and 3 around a plain 2): the lines beside the next-page control, at its depth or
+    deeper; None unless exactly one number is plain and another is a control."""
+    indent = lines[near].indent
+    start = near
+    while start > 0 and lines[start - 1].indent >= indent:
+        start -= 1
+    end = near
+    while end + 1 < len(lines) and lines[end + 1].indent >= indent:
+        end += 1
+    plain, linked = [], 0
+    for line in lines[start:end + 1]:
+        inner = _inner(line)
+        if inner.id is not None:
+            linked += _label(inner).isdigit()
+        elif (number := _NUMBER.match(inner.content)) is not None:
+            plain.append(int(number.group(1)))
+    return plain[0] if len(plain) == 1 and linked else None
+
+
 def page_position_lines(state_text: str, task: str, limit: int = 2) -> str:
     """For each position ``task`` names beyond what a paged list shows ("the 7th result",
     the page showing 3 and a next-page control), which page holds it, which item of that
     page it is, and the control that goes there (the page's number, else next or
     previous, how many times); on the page that holds it, which item it is. The page shown
-    is read from a control marked current or a "Page 2 of 5" text (the first page when
-    there is neither and no previous-page control). Said only while the page shown has a
+    is read from a control marked current, a "Page 2 of 5" text or the one number of the
+    pager that is no link (the first page when there is none of these and no previous-page
+    control). Said only while the page shown has a
     next-page control, so that its length is that of every page before it: the last page
     may hold fewer. A model counts only what one page shows."""
     positions = [n for n in _positions(task) if n > 0]
@@ -401,6 +426,8 @@ def page_position_lines(state_text: str, task: str, limit: int = 2) -> str:
     if current is None:
         current = next((int(m.group(1)) for line in lines
                         if (m := _PAGE_OF.search(line.content))), None)
+    if current is None:
+        current = _unlinked_number(lines, following[0])
     if current is None:
         if previous is not None:
             return ""  # another page than the first, and which one is not said
