@@ -16,7 +16,7 @@ import yaml
 from playwright.sync_api import Browser, Page
 
 from pytest_webtask.agent._sync.agent import Agent
-from pytest_webtask.agent.hints import ordinal_lines, page_position_lines
+from pytest_webtask.agent.hints import ordinal_lines, page_length, page_position_lines
 from pytest_webtask.agent.policy import BY_NAME
 from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.testing import ScriptedLLM, open_webtask
@@ -101,6 +101,18 @@ def test_it_says_nothing_where_the_count_is_not_known(state: str) -> None:
     assert page_position_lines(state, "open the 7th result") == ""
 
 
+def test_on_the_last_page_the_length_an_earlier_page_showed_counts() -> None:
+    last = results("Ginkgo Hazel", '  - a-3 (href="?page=2") "Previous page"\n'
+                   '  - "Page 3 of 3"\n')
+    assert page_length(FIRST, "open the 7th result") == 3
+    assert page_length(last, "open the 7th result") is None  # the last page may hold fewer
+    assert page_position_lines(last, "open the 7th result", per_page=3) == (
+        "Counted across pages (3 a page), the 7th item is on this page, page 3: the 1st item "
+        'of ul-0, li > a-0 (href="/r/Ginkgo") "Ginkgo".')
+    assert page_position_lines(last, "open the 9th result", per_page=3) == ""  # not there
+    assert page_position_lines(last, "open the 7th result", per_page=1) == ""  # 2 > 1
+
+
 def test_no_position_no_hint() -> None:
     assert page_position_lines(FIRST, "type the first name and the last name") == ""
     assert page_position_lines(FIRST, "open the last result") == ""  # its page is not known
@@ -168,9 +180,10 @@ def run(browser: Browser, server: LocalServer, recipe: Path, mode: str) -> Scrip
     return llm
 
 
+@pytest.mark.parametrize("count", [12, 9], ids=["page 3 of 4", "page 3, the last"])
 def test_the_7th_result_records_by_the_hint_and_replays(
-        browser: Browser, server: LocalServer, tmp_path: Path) -> None:
-    serve(server, TREES)
+        browser: Browser, server: LocalServer, tmp_path: Path, count: int) -> None:
+    serve(server, TREES[:count])
     recipe = tmp_path / "trees.yaml"
     llm = run(browser, server, recipe, "record")
     assert "the 7th is the 1st item of page 3" in llm.prompts[0]

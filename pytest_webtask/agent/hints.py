@@ -11,7 +11,7 @@ containers with an id (which article an "Add to cart" button is in), what a clai
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ..browser.page_state import StateLine, state_lines
@@ -400,57 +400,95 @@ def _unlinked_number(lines: list[StateLine], near: int) -> int | None:
     return plain[0] if len(plain) == 1 and linked else None
 
 
-def page_position_lines(state_text: str, task: str, limit: int = 2) -> str:
-    """For each position ``task`` names beyond what a paged list shows ("the 7th result",
-    the page showing 3 and a next-page control), which page holds it, which item of that
-    page it is, and the control that goes there (the page's number, else next or
-    previous, how many times); on the page that holds it, which item it is. The page shown
-    is read from a control marked current, a "Page 2 of 5" text or the one number of the
-    pager that is no link (the first page when there is none of these and no previous-page
-    control). Said only while the page shown has a
-    next-page control, so that its length is that of every page before it: the last page
-    may hold fewer. A model counts only what one page shows."""
-    positions = [n for n in _positions(task) if n > 0]
-    if not positions:
-        return ""
-    lines = state_lines(state_text)
+@dataclass(frozen=True)
+class _Pager:
+    """A paged list as one page state shows it: its pager's controls, the page shown, and
+    the list (the longest outside the pager)."""
+
+    controls: list[tuple[int, StateLine]]
+    following: tuple[int, StateLine] | None
+    previous: tuple[int, StateLine] | None
+    current: int
+    container: str
+    items: list[StateLine]
+
+
+def _pager(lines: list[StateLine], task: str) -> _Pager | None:
     controls = [(at, inner) for at, line in enumerate(lines)
                 if (inner := _inner(line)).id is not None and "disabled" not in inner.flags]
     following = next(((at, line) for at, line in controls if _NEXT.match(_label(line))), None)
     previous = next(((at, line) for at, line in controls if _PREVIOUS.match(_label(line))),
                     None)
-    if following is None:
-        return ""
+    near = following or previous
+    if near is None:
+        return None
     current = next((int(_label(line)) for _, line in controls
                     if "current" in line.flags and _label(line).isdigit()), None)
     if current is None:
         current = next((int(m.group(1)) for line in lines
                         if (m := _PAGE_OF.search(line.content))), None)
     if current is None:
-        current = _unlinked_number(lines, following[0])
+        current = _unlinked_number(lines, near[0])
     if current is None:
         if previous is not None:
-            return ""  # another page than the first, and which one is not said
+            return None  # another page than the first, and which one is not said
         current = 1
-    pager = {following[0], *([previous[0]] if previous else [])}
+    pager = {side[0] for side in (following, previous) if side is not None}
     lists = [(container, items) for container, items, start, end in _lists(lines, task)
              if not any(start <= at <= end for at in pager)]  # the pager's own list aside
     if not lists:
-        return ""
+        return None
     container, items = max(lists, key=lambda t: len(t[1]))  # the first of the longest
-    per = len(items)
+    return _Pager(controls, following, previous, current, container, items)
+
+
+def page_length(state_text: str, task: str) -> int | None:
+    """How many items a page of the paged list holds, read on a page that has a next-page
+    control (every page before the last holds as many); None where no such page shows."""
+    if not any(n > 0 for n in _positions(task)):
+        return None
+    pager = _pager(state_lines(state_text), task)
+    return len(pager.items) if pager is not None and pager.following is not None else None
+
+
+def page_position_lines(state_text: str, task: str, limit: int = 2,
+                        per_page: int | None = None) -> str:
+    """For each position ``task`` names beyond what a paged list shows ("the 7th result",
+    the page showing 3 and a next-page control), which page holds it, which item of that
+    page it is, and the control that goes there (the page's number, else next or
+    previous, how many times); on the page that holds it, which item it is. The page shown
+    is read from a control marked current, a "Page 2 of 5" text or the one number of the
+    pager that is no link (the first page when there is none of these and no previous-page
+    control). A page's length is read where the page has a next-page control (the last
+    page may hold fewer); on the last page, ``per_page`` is that length as an earlier page
+    showed it (``page_length``), else nothing is said. A model counts only what one page
+    shows."""
+    positions = [n for n in _positions(task) if n > 0]
+    if not positions:
+        return ""
+    found = _pager(state_lines(state_text), task)
+    if found is None:
+        return ""
+    container, items, current = found.container, found.items, found.current
+    if found.following is not None:
+        per = len(items)
+    elif per_page is not None and len(items) <= per_page:
+        per = per_page
+    else:
+        return ""
     said = []
     for n in positions:
         page, at = (n - 1) // per + 1, (n - 1) % per
         if page == current == 1:
             continue  # on the first page: the position hint names it
         if page == current:
-            said.append(f"Counted across pages ({per} a page), the {_ordinal(n)} item is on "
-                        f"this page, page {current}: the {_ordinal(at + 1)} item of "
-                        f"{container}, {_cut(items[at].content, 80)}.")
+            if at < len(items):
+                said.append(f"Counted across pages ({per} a page), the {_ordinal(n)} item is "
+                            f"on this page, page {current}: the {_ordinal(at + 1)} item of "
+                            f"{container}, {_cut(items[at].content, 80)}.")
             continue
-        number = next((line for _, line in controls if _label(line) == str(page)), None)
-        step = following if page > current else previous
+        number = next((line for _, line in found.controls if _label(line) == str(page)), None)
+        step = found.following if page > current else found.previous
         if number is not None:
             way = f'{number.id} "{page}" goes there'
         elif step is not None:
@@ -461,10 +499,10 @@ def page_position_lines(state_text: str, task: str, limit: int = 2) -> str:
         else:
             continue
         first = (current - 1) * per + 1
-        said.append(f"The {_ordinal(n)} item is not on this page: {container} shows {per} "
-                    f"items, the {_ordinal(first)} to the {_ordinal(first + per - 1)} (page "
-                    f"{current}). At {per} a page, the {_ordinal(n)} is the {_ordinal(at + 1)} "
-                    f"item of page {page}: {way}.")
+        said.append(f"The {_ordinal(n)} item is not on this page: {container} shows "
+                    f"{len(items)} items, the {_ordinal(first)} to the "
+                    f"{_ordinal(first + len(items) - 1)} (page {current}). At {per} a page, "
+                    f"the {_ordinal(n)} is the {_ordinal(at + 1)} item of page {page}: {way}.")
     return "\n".join(said[:limit])
 
 
