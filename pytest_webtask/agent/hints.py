@@ -11,7 +11,7 @@ containers with an id (which article an "Add to cart" button is in), what a clai
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ..browser.page_state import StateLine, state_lines
@@ -285,11 +285,8 @@ _ITEMS = ("li", "tr", "option", "article")
 _MOVE = re.compile(r"(?:drag|move)\b", re.IGNORECASE)
 
 
-def ordinal_lines(state_text: str, task: str, limit: int = 2) -> str:
-    """For each position ``task`` names ("the 3rd position", "the first product"), the item
-    at that position of each list that has it (a list's items are its child lines of one
-    kind: li, tr, article): 'The 3rd item of ul-0 is li-2 "Martelle".' A small model
-    counted Theodosia's own place as the 3rd. Lists holding the task's words come first."""
+def _positions(task: str) -> list[int]:
+    """The positions ``task`` names, in order: 1 for "the first", -1 for "the last"."""
     positions = []
     for m in _ORDINAL.finditer(task):
         if re.match(r"\s+name\b", task[m.end():], re.IGNORECASE):
@@ -298,18 +295,24 @@ def ordinal_lines(state_text: str, task: str, limit: int = 2) -> str:
         n = -1 if word == "last" else int(m.group("n")) if m.group("n") else _NTH.index(word) + 1
         if n != 0 and n not in positions:
             positions.append(n)
-    if not positions:
-        return ""
-    lines = state_lines(state_text)
+    return positions
+
+
+def _lists(lines: list[StateLine], task: str) -> list[tuple[str, list[StateLine], int, int]]:
+    """The lists of a page state (a container whose child lines are items of one kind: li,
+    tr, article), those holding the task's words first: (container id, items, first line,
+    last line)."""
     words = task_words(task)
-    lists = []  # (holds task words, order, container id, items)
+    lists = []  # (holds task words, order, container id, items, end)
     for index, line in enumerate(lines):
         if line.id is None:
             continue
         children = []
+        end = index
         for at, inner in enumerate(lines[index + 1:], index + 1):
             if inner.indent <= line.indent:
                 break
+            end = at
             if inner.indent == line.indent + 2:
                 children.append(_named_item(lines, at))
         # its items: the children of one item kind (a heading or a form beside them aside)
@@ -319,10 +322,22 @@ def ordinal_lines(state_text: str, task: str, limit: int = 2) -> str:
             continue
         items = [c for c in children if c.head.split("-")[0] == kinds[0]]
         held = any(w in item.content.lower() for item in items for w in words)
-        lists.append((not held, index, line.id, items))
+        lists.append((not held, index, line.id, items, end))
+    return [(container, items, start, end)
+            for _, start, container, items, end in sorted(lists, key=lambda t: t[:2])]
+
+
+def ordinal_lines(state_text: str, task: str, limit: int = 2) -> str:
+    """For each position ``task`` names ("the 3rd position", "the first product"), the item
+    at that position of each list that has it (a list's items are its child lines of one
+    kind: li, tr, article): 'The 3rd item of ul-0 is li-2 "Martelle".' A small model
+    counted Theodosia's own place as the 3rd. Lists holding the task's words come first."""
+    positions = _positions(task)
+    if not positions:
+        return ""
     said = []
     moving = bool(_MOVE.match(task.strip()))
-    for _, _, container, items in sorted(lists, key=lambda t: t[:2]):
+    for container, items, _, _ in _lists(state_lines(state_text), task):
         for n in positions:
             if n > len(items):
                 continue
@@ -335,6 +350,159 @@ def ordinal_lines(state_text: str, task: str, limit: int = 2) -> str:
                 said.append(f"The {place} item of {container} is {_cut(item.content, 80)}.")
         if len(said) >= limit:
             break
+    return "\n".join(said[:limit])
+
+
+_NEXT = re.compile(r"^(?:next(?: page| results?)?(?:\s*[›»>])?|[›»>]{1,2})$", re.IGNORECASE)
+_PREVIOUS = re.compile(r"^(?:(?:[‹«<]\s*)?prev(?:ious)?(?: page| results?)?|[‹«<]{1,2})$",
+                       re.IGNORECASE)
+_PAGE_OF = re.compile(r"\bpage (\d+) of \d+\b", re.IGNORECASE)
+
+
+_CHAIN = re.compile(r"^(?:[a-z][\w-]* > )+(?=\S)")
+
+
+def _inner(line: StateLine) -> StateLine:
+    """The element a collapsed line ends with (``li > a-3 "2"``: ``a-3 "2"``), else the line."""
+    chain = _CHAIN.match(line.content)
+    if chain is None:
+        return line
+    inner = state_lines(" " * line.indent + "- " + line.content[chain.end():])
+    return inner[0] if inner else line
+
+
+def _label(line: StateLine) -> str:
+    return " ".join((line.text or line.attrs.get("label") or line.attrs.get("title")
+                     or "").split())
+
+
+_NUMBER = re.compile(r'^(?:[a-z][\w-]* )?(?:\([^)]*\) )?"(\d+)"$')
+
+
+def _unlinked_number(lines: list[StateLine], near: int) -> int | None:
+    """The page a pager shows as the one number among its own that is no control (links to
+    1 and 3 around a plain 2): the lines beside the next-page control, at its depth or
+    deeper; None unless exactly one number is plain and another is a control."""
+    indent = lines[near].indent
+    start = near
+    while start > 0 and lines[start - 1].indent >= indent:
+        start -= 1
+    end = near
+    while end + 1 < len(lines) and lines[end + 1].indent >= indent:
+        end += 1
+    plain, linked = [], 0
+    for line in lines[start:end + 1]:
+        inner = _inner(line)
+        if inner.id is not None:
+            linked += _label(inner).isdigit()
+        elif (number := _NUMBER.match(inner.content)) is not None:
+            plain.append(int(number.group(1)))
+    return plain[0] if len(plain) == 1 and linked else None
+
+
+@dataclass(frozen=True)
+class _Pager:
+    """A paged list as one page state shows it: its pager's controls, the page shown, and
+    the list (the longest outside the pager)."""
+
+    controls: list[tuple[int, StateLine]]
+    following: tuple[int, StateLine] | None
+    previous: tuple[int, StateLine] | None
+    current: int
+    container: str
+    items: list[StateLine]
+
+
+def _pager(lines: list[StateLine], task: str) -> _Pager | None:
+    controls = [(at, inner) for at, line in enumerate(lines)
+                if (inner := _inner(line)).id is not None and "disabled" not in inner.flags]
+    following = next(((at, line) for at, line in controls if _NEXT.match(_label(line))), None)
+    previous = next(((at, line) for at, line in controls if _PREVIOUS.match(_label(line))),
+                    None)
+    near = following or previous
+    if near is None:
+        return None
+    current = next((int(_label(line)) for _, line in controls
+                    if "current" in line.flags and _label(line).isdigit()), None)
+    if current is None:
+        current = next((int(m.group(1)) for line in lines
+                        if (m := _PAGE_OF.search(line.content))), None)
+    if current is None:
+        current = _unlinked_number(lines, near[0])
+    if current is None:
+        if previous is not None:
+            return None  # another page than the first, and which one is not said
+        current = 1
+    pager = {side[0] for side in (following, previous) if side is not None}
+    lists = [(container, items) for container, items, start, end in _lists(lines, task)
+             if not any(start <= at <= end for at in pager)]  # the pager's own list aside
+    if not lists:
+        return None
+    container, items = max(lists, key=lambda t: len(t[1]))  # the first of the longest
+    return _Pager(controls, following, previous, current, container, items)
+
+
+def page_length(state_text: str, task: str) -> int | None:
+    """How many items a page of the paged list holds, read on a page that has a next-page
+    control (every page before the last holds as many); None where no such page shows."""
+    if not any(n > 0 for n in _positions(task)):
+        return None
+    pager = _pager(state_lines(state_text), task)
+    return len(pager.items) if pager is not None and pager.following is not None else None
+
+
+def page_position_lines(state_text: str, task: str, limit: int = 2,
+                        per_page: int | None = None) -> str:
+    """For each position ``task`` names beyond what a paged list shows ("the 7th result",
+    the page showing 3 and a next-page control), which page holds it, which item of that
+    page it is, and the control that goes there (the page's number, else next or
+    previous, how many times); on the page that holds it, which item it is. The page shown
+    is read from a control marked current, a "Page 2 of 5" text or the one number of the
+    pager that is no link (the first page when there is none of these and no previous-page
+    control). A page's length is read where the page has a next-page control (the last
+    page may hold fewer); on the last page, ``per_page`` is that length as an earlier page
+    showed it (``page_length``), else nothing is said. A model counts only what one page
+    shows."""
+    positions = [n for n in _positions(task) if n > 0]
+    if not positions:
+        return ""
+    found = _pager(state_lines(state_text), task)
+    if found is None:
+        return ""
+    container, items, current = found.container, found.items, found.current
+    if found.following is not None:
+        per = len(items)
+    elif per_page is not None and len(items) <= per_page:
+        per = per_page
+    else:
+        return ""
+    said = []
+    for n in positions:
+        page, at = (n - 1) // per + 1, (n - 1) % per
+        if page == current == 1:
+            continue  # on the first page: the position hint names it
+        if page == current:
+            if at < len(items):
+                said.append(f"Counted across pages ({per} a page), the {_ordinal(n)} item is "
+                            f"on this page, page {current}: the {_ordinal(at + 1)} item of "
+                            f"{container}, {_cut(items[at].content, 80)}.")
+            continue
+        number = next((line for _, line in found.controls if _label(line) == str(page)), None)
+        step = found.following if page > current else found.previous
+        if number is not None:
+            way = f'{number.id} "{page}" goes there'
+        elif step is not None:
+            times = abs(page - current)
+            way = (f'{step[1].id} "{_label(step[1])}" goes to the '
+                   f'{"next" if page > current else "previous"} page'
+                   + (f" ({times} times to page {page})" if times > 1 else ""))
+        else:
+            continue
+        first = (current - 1) * per + 1
+        said.append(f"The {_ordinal(n)} item is not on this page: {container} shows "
+                    f"{len(items)} items, the {_ordinal(first)} to the "
+                    f"{_ordinal(first + len(items) - 1)} (page {current}). At {per} a page, "
+                    f"the {_ordinal(n)} is the {_ordinal(at + 1)} item of page {page}: {way}.")
     return "\n".join(said[:limit])
 
 

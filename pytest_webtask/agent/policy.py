@@ -69,6 +69,12 @@ RULES: tuple[Rule, ...] = (
          "a position the task names (the 3rd, the first, the last; not a first name)",
          "names the item at that position of each list that has one",
          "small models count badly"),
+    Rule("paged-position", "hint",
+         "a position the task names beyond the items a paged list shows (the 7th result, "
+         "3 a page, a next-page control)",
+         "says which page holds it and which item of that page it is, and names the control "
+         "that goes there (the page's number, else next or previous, how many times)",
+         "the page state shows one page of a list, and a model counts only what it sees"),
     # -- questions: a reply asked about once more ---------------------------------------
     Rule("act-first", "schema",
          "the first reply of a do task",

@@ -101,6 +101,10 @@ def parser() -> argparse.ArgumentParser:
     gen.add_argument("--out", type=Path, required=True, help="the test module to write")
     gen.add_argument("--force", action="store_true",
                      help="overwrite --out even if webtask generate did not write it")
+    gen.add_argument("--allow-form", action="append", default=[], metavar="PATTERN",
+                     help="a form exploring did not try that the tests may send to the app: "
+                     "its button's text (Subscribe) or its action path (/newsletter); a flow "
+                     "through another such form is left out (repeatable)")
     _model_options(gen)
     mcp = sub.add_parser("mcp", help="serve the MCP server a coding agent records tests with",
                          description="Serve the Model Context Protocol over stdio, for a "
@@ -277,6 +281,7 @@ def generate_command(args: argparse.Namespace, err: IO[str],
     result = generate(plan, path, args.out, llm=model_factory(args),
                       pytest_args=args.pytest_args,
                       force=getattr(args, "force", False),
+                      allow_forms=getattr(args, "allow_form", []),
                       say=lambda text: print(text, file=err, flush=True))
     print(f"Wrote {result.module}: {len(result.kept)} test(s) kept, recorded and replayed.")
     for name, reason in result.left_out.items():

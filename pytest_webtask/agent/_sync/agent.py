@@ -33,6 +33,8 @@ from ..hints import (
     hint,
     named_buttons,
     ordinal_lines,
+    page_length,
+    page_position_lines,
     sending_forms,
 )
 from ..loops import FutileRepeat, RepeatedFailure
@@ -87,6 +89,13 @@ class Proposer:
         self.undid: set[int] = set()  # the steps that undid the one before them
         self.undoing: list[tuple[tuple[str, list[str]], set[tuple[str, str]]]] = []
         self.hidden = ""  # what shows the task's quoted texts that are hidden now
+        self.page_length: int | None = None  # a paged list's page, as a page before showed it
+
+    def _paged(self, state_text: str, phrase: str) -> str:
+        """The paged-position hint, its page length kept from the pages that show it for
+        the last page, which may hold fewer."""
+        self.page_length = page_length(state_text, phrase) or self.page_length
+        return page_position_lines(state_text, phrase, per_page=self.page_length)
 
     def build_context(self, *, done: bool = True, give_up: bool | None = None
                             ) -> ModelRequest:
@@ -200,9 +209,11 @@ class Proposer:
                 policy.fire("form-sender")
             said = [lines_said,
                     calendar_lines(state.text, phrase) if policy.on("calendar") else "",
-                    ordinal_lines(state.text, phrase) if policy.on("position") else ""]
+                    ordinal_lines(state.text, phrase) if policy.on("position") else "",
+                    self._paged(state.text, phrase) if policy.on("paged-position") else ""]
             policy.use("calendar", said[1])
             policy.use("position", said[2])
+            policy.use("paged-position", said[3])
         lines = "\n".join(filter(None, [*said[:1], self.hidden, *said[1:]]))
         if statement is not None and (last is None or last.change is None):
             return Block(get_prompt("agent/proposer", "check_question").format(

@@ -53,6 +53,7 @@ class LLMBrowser:
         self.allowed_origins: list[str] | None = None
         self.frames_not_allowed: list[str] = []  # origins of frames left unread, every reading
         self.downloaded: list[DownloadedFile] = []  # the files the task's actions downloaded
+        self.text_ids = 0  # the next text-N id find gives where several documents give them
 
     def read(self) -> PageState:
         """Read the page state (waits out a navigation that is under way). Frames of other
@@ -170,29 +171,51 @@ class LLMBrowser:
         """Page-state lines of the elements matching ``text`` and/or ``role`` anywhere on the
         page (read afresh; ids stay those of the new reading), and how many matched. An
         element found by its own text that the reading gave no id (a label, a cell) gets one
-        (``text-N``), which later readings keep while it is visible."""
+        (``text-N``), which later readings keep while it is visible. Frames of other origins
+        the reading entered (allowed ones) are searched too, each in its own context, and
+        their matches ranked with the page's."""
         snapshot = self.read()
-        try:
-            data = call_collector(self.page.main_frame, {
-                "op": "find", "text": text, "role": role, "limit": limit,
-                "secrets": self.secrets.pairs()})
-        except PlaywrightError as exc:
-            raise BrowserError(f"Could not search the page: {_first_line(exc)}") from None
-        for element_id, info in data["ids"].items():
-            snapshot.elements[element_id] = list(info["frames"])
-        return list(data["lines"]), int(data["total"])
+        found: list[tuple[int, int, str]] = []  # (score, where, line): best, then page order
+        total = 0
+        for chain in [(), *snapshot.documents]:
+            args: dict[str, Any] = {"op": "find", "text": text, "role": role, "limit": limit,
+                                    "secrets": self.secrets.pairs()}
+            if snapshot.documents:  # several documents give text-N ids: one count for all
+                args["textStart"] = max(self.text_ids, _next_text_id(snapshot.elements))
+            try:
+                frame = self.frame_of(chain)
+                data = None if frame is None else call_collector(frame, args)
+            except PlaywrightError as exc:
+                if chain:
+                    continue  # a frame going away: the next reading shows what replaced it
+                raise BrowserError(f"Could not search the page: {_first_line(exc)}") from None
+            if data is None:
+                continue
+            for element_id, info in data["ids"].items():
+                snapshot.elements[element_id] = [*chain, *info["frames"]]
+            self.text_ids = max(self.text_ids, _next_text_id(data["ids"]))
+            total += int(data["total"])
+            start = len(found)
+            found += [(int(score), start + n, str(line)) for n, (score, line)
+                      in enumerate(zip(data["scores"], data["lines"], strict=True))]
+        found.sort(key=lambda hit: (-hit[0], hit[1]))
+        return [line for _, _, line in found[:limit]], total
 
     def mark_text(self, text: str) -> str:
         """An element id for the one visible element whose whole text is ``text``."""
         if self.snapshot is None:
             self.read()
         assert self.snapshot is not None
-        data = call_collector(self.page.main_frame, {"op": "mark", "text": text})
+        args: dict[str, Any] = {"op": "mark", "text": text}
+        if self.snapshot.documents:  # frames of other origins give text-N ids too
+            args["textStart"] = max(self.text_ids, _next_text_id(self.snapshot.elements))
+        data = call_collector(self.page.main_frame, args)
         if data.get("id") is None:
             raise UnknownElementError(
                 f"No single visible element shows exactly {text!r} ({data['count']} do). "
                 "Use an element id, or the exact text of one element.")
         self.snapshot.elements[data["id"]] = []
+        self.text_ids = max(self.text_ids, _next_text_id([data["id"]]))
         return str(data["id"])
 
     def revealers(self, texts: list[str], task: str = "") -> list[tuple[str, str]]:
@@ -313,18 +336,35 @@ class LLMBrowser:
                 pass  # gone or navigating: the next reading sees what is there
 
     def screenshot_with_boxes(self) -> bytes:
-        """A viewport screenshot with each element id drawn in a box."""
-        call_collector(self.page.main_frame, {"op": "boxes", "show": True})
+        """A viewport screenshot with each element id drawn in a box, those of frames of
+        other origins the last reading entered too (each drawn by its own document)."""
+        self._boxes(True)
         try:
             return self.page.screenshot()
         finally:
-            call_collector(self.page.main_frame, {"op": "boxes", "show": False})
+            self._boxes(False)
+
+    def _boxes(self, show: bool) -> None:
+        call_collector(self.page.main_frame, {"op": "boxes", "show": show})
+        for chain in self.snapshot.documents if self.snapshot is not None else {}:
+            try:
+                frame = self.frame_of(chain)
+                if frame is not None:
+                    call_collector(frame, {"op": "boxes", "show": show})
+            except PlaywrightError:
+                pass  # gone or navigating: the picture shows what is there
 
     def _wait_load(self, timeout_ms: float = 3000) -> None:
         try:
             self.page.wait_for_load_state("load", timeout=timeout_ms)
         except PlaywrightError:
             pass  # a slow page is read as it is; the model sees what loaded
+
+
+def _next_text_id(ids: Any) -> int:
+    """One more than the highest ``text-N`` among ``ids`` (0 when there is none)."""
+    numbers = [int(i[5:]) for i in ids if str(i).startswith("text-") and str(i)[5:].isdigit()]
+    return max(numbers, default=-1) + 1
 
 
 def _is_navigation_race(exc: Exception) -> bool:

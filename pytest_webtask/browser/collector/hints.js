@@ -211,6 +211,7 @@
     }
     hits.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
     const ids = {};
+    const scores = hits.slice(0, limit).map((h) => h[0]);  // to merge other documents' finds
     const lines = hits.slice(0, limit).map(([, , known, el]) => {
       let id = known;
       if (id === null) {
@@ -228,7 +229,7 @@
       return '- ' + id + keyAttrs(el, tag, t) + (t ? ' ' + q(clip(t, 80)) : '') +
         (ctx && ctx !== t ? ' in ' + q(clip(ctx, 80)) : '');
     });
-    return { lines, total: hits.length, ids };
+    return { lines, scores, total: hits.length, ids };
   }
 
   // Give an id to the one visible element showing exactly ``text`` (the innermost one), for

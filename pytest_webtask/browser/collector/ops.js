@@ -12,7 +12,9 @@
 
   function op() {
   switch (args.op) {
-    case 'mark': return mark(args.text || '');
+    case 'mark':
+      if ((args.textStart || 0) > state.texts) state.texts = args.textStart;  // as find's
+      return mark(args.text || '');
     case 'reveal': return reveal(args.texts || [], args.task || '');
     case 'resolve': return resolve(args.fp, args.slot, !!args.keep);
     case 'target': return findTarget(args.fp).el || null; // the selector engine's answer
@@ -37,7 +39,10 @@
     // as one JSON string when asked: Playwright's serializer walks a returned object value
     // by value, which cost more than the reading itself on a 3,000-element page
     case 'collect': { const r = collect(args); return args.json ? JSON.stringify(r) : r; }
-    case 'find': return find(args.text || '', args.role || '', args.limit || 20);
+    case 'find':
+      // text-N ids go on from those every document of the page gave (frames of other origins)
+      if ((args.textStart || 0) > state.texts) state.texts = args.textStart;
+      return find(args.text || '', args.role || '', args.limit || 20);
     case 'describe': {
       const el = state.byId.get(args.id);
       if (!el || !el.isConnected) return null;

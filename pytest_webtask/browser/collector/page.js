@@ -17,27 +17,40 @@
   }
 
   function boxes(show) {
-    const old = document.getElementById('__webtask_boxes');
-    if (old) old.remove();
+    for (const layer of state.boxLayers || []) layer.remove();
+    state.boxLayers = [];
+    const stray = document.getElementById('__webtask_boxes');
+    if (stray) stray.remove();
     if (!show) return 0;
-    const layer = document.createElement('div');
-    layer.id = '__webtask_boxes';
-    layer.style.cssText = 'position:fixed;inset:0;pointer-events:none;z-index:2147483647';
+    // each box in its element's own document: a same-origin frame's over the frame
+    const layers = new Map();
     let n = 0;
     for (const [id, el] of state.byId) {
-      if (el.ownerDocument !== document) continue;
+      const doc = el.ownerDocument;
+      const view = doc.defaultView;
+      if (!el.isConnected || !view) continue;
       const r = el.getBoundingClientRect();
-      if (r.width <= 0 || r.bottom < 0 || r.top > innerHeight) continue;
-      const b = document.createElement('div');
+      if (r.width <= 0 || r.bottom < 0 || r.top > view.innerHeight) continue;
+      let layer = layers.get(doc);
+      if (!layer) {
+        layer = doc.createElement('div');
+        layer.id = '__webtask_boxes';
+        layer.style.cssText = 'position:fixed;inset:0;pointer-events:none;z-index:2147483647';
+        layers.set(doc, layer);
+      }
+      const b = doc.createElement('div');
       b.style.cssText = `position:fixed;left:${r.left}px;top:${r.top}px;width:${r.width}px;height:${r.height}px;outline:2px solid #e0245e;`;
-      const tagEl = document.createElement('span');
+      const tagEl = doc.createElement('span');
       tagEl.textContent = id;
       tagEl.style.cssText = 'position:absolute;left:0;top:-14px;font:11px monospace;background:#e0245e;color:#fff;padding:0 2px';
       b.appendChild(tagEl);
       layer.appendChild(b);
       n++;
     }
-    document.documentElement.appendChild(layer);
+    for (const [doc, layer] of layers) {
+      doc.documentElement.appendChild(layer);
+      state.boxLayers.push(layer);
+    }
     return n;
   }
 
