@@ -269,3 +269,28 @@ def test_a_claim_within_main_passes_when_main_is_wrapped_and_fails_when_it_chang
         with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
             task.goto("/book")
             task.check("the author is Helen Okafor")
+
+
+def test_a_claim_within_an_unnamed_section_passes_when_it_is_wrapped(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """A section with no name has no role: it is found by its tag when it is the only one."""
+    section = PAGE.replace("<main>", "<section>").replace("</main>", "</section>")
+    server.pages["/book"] = section.replace("WRAP_OPEN", "").replace("WRAP_CLOSE", "") \
+        .replace("AUTHOR", "Helen Okafor")
+    recipe = tmp_path / "book.yaml"
+    said = _done({"expect": "text", "text": "by Helen Okafor", "within": "section-0"})
+    with open_webtask(page, recipe, "record", base_url=server.url,
+                      llm=ScriptedLLM([said])) as task:
+        task.goto("/book")
+        task.check("the author is Helen Okafor")
+    wrapped = section.replace("WRAP_OPEN", '<div class="a"><div class="b">') \
+        .replace("WRAP_CLOSE", "</div></div>")
+    server.pages["/book"] = wrapped.replace("AUTHOR", "Helen Okafor")
+    with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+        task.goto("/book")
+        task.check("the author is Helen Okafor")
+    server.pages["/book"] = wrapped.replace("AUTHOR", "Ada Lovelace")
+    with pytest.raises(pytest.fail.Exception):
+        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+            task.goto("/book")
+            task.check("the author is Helen Okafor")

@@ -118,6 +118,7 @@
   // the answer, several an ambiguity (unless exactly one keeps the recorded CSS path).
   // Returns {el} or, for the message, {how, same: [fingerprints], count} (ambiguous) or
   // {seen: [[how, fingerprint, differences]]} (the closest visible candidates, none the same).
+  const FOUND_BY_TAG = ['section', 'article', 'aside', 'header', 'footer', 'nav', 'form', 'ul', 'ol', 'dl', 'table'];
   const FOUND_BY_ROLE = ['main', 'navigation', 'banner', 'contentinfo', 'complementary', 'region', 'form', 'search', 'list', 'table', 'grid', 'tablist', 'menu', 'menubar', 'listbox', 'tree', 'dialog', 'article', 'group'];
   function findTarget(fp) {
     let all = null;
@@ -152,6 +153,8 @@
     // break its CSS path and XPath, not what it is. The one visible element of that tag and
     // role is it; several are ambiguous (a failure that says so), never a guess.
     if (fp.role && !fp.name && FOUND_BY_ROLE.includes(fp.role)) by('role alone', (el) => tagged(el) && roleOf(el) === fp.role);
+    // the same for a sectioning element with no role of its own (a section with no name)
+    else if (!fp.role && !fp.name && FOUND_BY_TAG.includes(fp.tag)) by('tag alone', (el) => tagged(el) && !roleOf(el));
     // What identifies a candidate (what ``differences`` compares), once per element; its
     // whole fingerprint only for the few a failure message shows.
     const ids = new Map();
