@@ -25,6 +25,7 @@ from ...tools.meant import REFUSED, choice_values, rule_of
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change, page_key, plain_line
+from ..guards import says_something, weak_proof
 from ..hints import (
     absent_texts,
     calendar_lines,
@@ -43,7 +44,7 @@ from ..policy import Policy
 from ..reply_schema import reply_schema
 from ..task_context import TaskContext
 from .asker import AsyncAsker
-from .evidence import evidence_problem, resolve_evidence, weak_proof
+from .evidence import evidence_problem, resolve_evidence
 
 log = logging.getLogger("pytest_webtask.agent")
 
@@ -387,18 +388,6 @@ class AsyncExecuter:
         await self.tools.late_events()
         blocked = self.guard.note() if self.guard else None
         return results, " ".join(filter(None, [note, blocked])) or None
-
-
-_SAYS = re.compile(r'<dialog\b|role="(?:alertdialog|alert|dialog)"|aria-modal="true"|'
-                   r'role="status"')
-
-
-def says_something(error: str) -> bool:
-    """Does a covered action's error name a dialog, an alert or a status message as what
-    covers it? Such a cover is never closed by the agent's own Escape: what it says may be
-    what the test should see (an error dialog), so the model reads it first."""
-    covered = error.split(COVERED, 1)[-1] if COVERED in error else ""
-    return bool(_SAYS.search(covered))
 
 
 def checked_statement(task: str) -> str | None:

@@ -38,13 +38,14 @@ from ..hints import (
     sending_forms,
 )
 from ..loops import FutileRepeat, RepeatedFailure
+from ..guards import says_something, weak_proof
 from ..models import Evidence, ProposalResult, Step, TaskResult
 from ..parsing import ProposalModel, proposal_from, show
 from ..policy import Policy
 from ..reply_schema import reply_schema
 from ..task_context import TaskContext
 from .asker import Asker
-from .evidence import evidence_problem, resolve_evidence, weak_proof
+from .evidence import evidence_problem, resolve_evidence
 
 log = logging.getLogger("pytest_webtask.agent")
 
@@ -388,18 +389,6 @@ class Executer:
         self.tools.late_events()
         blocked = self.guard.note() if self.guard else None
         return results, " ".join(filter(None, [note, blocked])) or None
-
-
-_SAYS = re.compile(r'<dialog\b|role="(?:alertdialog|alert|dialog)"|aria-modal="true"|'
-                   r'role="status"')
-
-
-def says_something(error: str) -> bool:
-    """Does a covered action's error name a dialog, an alert or a status message as what
-    covers it? Such a cover is never closed by the agent's own Escape: what it says may be
-    what the test should see (an error dialog), so the model reads it first."""
-    covered = error.split(COVERED, 1)[-1] if COVERED in error else ""
-    return bool(_SAYS.search(covered))
 
 
 def checked_statement(task: str) -> str | None:

@@ -9,7 +9,6 @@ says what the page has.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -20,8 +19,9 @@ from playwright.sync_api import Frame
 from ...browser._sync.llm_browser import LLMBrowser
 from ...browser._sync.pictures import check_box, stable_picture
 from ...browser.downloads import content_problem
-from ...browser.script import COLLECTOR_JS
+from ...browser._sync.finder import call_collector
 from ...errors import BrowserError
+from ..guards import CONTROL_TAGS, stated_state
 from ..models import Evidence
 from ..parsing import EvidenceSpec, as_spec
 
@@ -54,48 +54,6 @@ def resolve_evidence(browser: LLMBrowser, cited: list[Any],
     return out
 
 
-CONTROL_TAGS = ("input", "select", "textarea")
-# a task that asks to set a control (tick a box, choose an option, type a text): its words
-_SETS = re.compile(r"\b(?:select|choose|pick|check|tick|uncheck|untick|clear|enter|type|"
-                   r"fill|write|input|set|mark|unmark|toggle|switch|turn|put)\b", re.IGNORECASE)
-_UNSETS = re.compile(r"\b(?:uncheck|untick|unmark|unselect|deselect|clear|turn off|"
-                     r"switch off)\b", re.IGNORECASE)
-
-
-def is_control_claim(ev: Evidence) -> bool:
-    """Does the claim say only what a form control holds (its state, its value)?"""
-    return ev.spec is not None and ev.spec.expect in ("state", "value")
-
-
-def weak_proof(evidence: list[Evidence], task: str, *, sets_only: bool,
-               held_before: Callable[[Evidence], bool] = lambda ev: False) -> str:
-    """Why ``evidence`` proves only what a do task's own actions set ("" when it proves
-    more). A control's state or value and the URL say what the actions chose, typed or
-    sent; they prove the task only when it asks to set controls (its words say so) and its
-    actions only set them. Any other task (filter, sort, search, add, sign in) is proven by
-    what the page shows because of it: the list, a count, a message; a claim that
-    ``held_before`` the task began shows nothing of that."""
-    found = [e for e in evidence if e.found and e.spec is not None]
-    if not found:
-        return ""
-    weak = [e for e in found if is_control_claim(e) or e.spec.expect == "url"]
-    if not weak or any(e not in weak and not held_before(e) for e in found):
-        return ""
-    if sets_only and _SETS.search(task) and all(is_control_claim(e) for e in weak):
-        return ""
-    return "; ".join(_said(e) for e in weak)
-
-
-def _said(ev: Evidence) -> str:
-    spec = ev.spec
-    if spec.expect == "url":
-        return "the URL (" + ", ".join(filter(None, [
-            f"path {spec.path}" if spec.path else "",
-            *(f"{k}={v}" for k, v in spec.query.items())])) + ")"
-    what = spec.value if spec.expect == "value" else spec.state
-    return f"{spec.element} holds {what!r}" if what else f"{spec.element}'s own state"
-
-
 def _resolve(browser: LLMBrowser, spec: EvidenceSpec, label: str, ids: set[str],
                    sub: Callable[[str], str], task: str = "",
                    typed: dict[str, str] | None = None) -> Evidence:
@@ -123,11 +81,11 @@ def _resolve(browser: LLMBrowser, spec: EvidenceSpec, label: str, ids: set[str],
         frame = _frame_of(browser, spec.element or spec.within)
         if spec.element is not None:
             ev.fingerprint = browser.describe(spec.element)
-            el = frame.evaluate(COLLECTOR_JS, {"op": "element", "el": _sel(spec.element)})
+            el = call_collector(frame, {"op": "element", "el": _sel(spec.element)})
             ev.text, ev.tag, ev.input_type = el["text"], el["tag"], el["type"]
         spec = _typed_for_control(ev, spec, task, typed or {})
         ev.spec = spec
-        got = frame.evaluate(COLLECTOR_JS, {
+        got = call_collector(frame, {
             "op": "check", "check": _js_check(spec, sub),
             "el": _sel(spec.element), "scope": _sel(spec.within)})
     except BrowserError as exc:
@@ -193,27 +151,13 @@ def _typed_for_control(ev: Evidence, spec: EvidenceSpec, task: str,
     role = ev.fingerprint.role if ev.fingerprint else None
     if ev.input_type in ("checkbox", "radio") or role in CHECKABLE_ROLES:
         return spec.model_copy(update={"expect": "state", "text": None,
-                                       "state": _stated_state(spec.text, task)})
+                                       "state": stated_state(spec.text, task)})
     if ev.tag in CONTROL_TAGS:
         value = spec.text if spec.text is not None else typed.get(spec.element, ev.text)
         return spec.model_copy(update={"expect": "value", "value": value, "text": None})
     if spec.text is None:
         return spec.model_copy(update={"text": ev.text})
     return spec
-
-
-_STATE_WORDS = {"checked": "checked", "ticked": "checked", "on": "checked", "true": "checked",
-                "selected": "checked", "yes": "checked", "unchecked": "unchecked",
-                "not checked": "unchecked", "unticked": "unchecked", "off": "unchecked",
-                "false": "unchecked", "no": "unchecked", "not selected": "unchecked"}
-
-
-def _stated_state(text: str | None, task: str) -> str:
-    """The state a claim on a checkbox states: its text's word, else what the task asks."""
-    said = " ".join((text or "").lower().split()).strip(" .")
-    if said in _STATE_WORDS:
-        return _STATE_WORDS[said]
-    return "unchecked" if _UNSETS.search(task) else "checked"
 
 
 def _js_check(spec: EvidenceSpec, sub: Callable[[str], str]) -> dict[str, Any]:

@@ -1,0 +1,79 @@
+"""The agent's guards (docs/agent.md): what keeps a recording honest whatever the rules in
+``policy.py`` do, and no setting turns off. Plain functions over the model's resolved claims
+and Playwright's messages; the agent (both twins) calls them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ..tools._async.registry import COVERED
+from .models import Evidence
+
+CONTROL_TAGS = ("input", "select", "textarea")
+# a task that asks to set a control (tick a box, choose an option, type a text): its words
+_SETS = re.compile(r"\b(?:select|choose|pick|check|tick|uncheck|untick|clear|enter|type|"
+                   r"fill|write|input|set|mark|unmark|toggle|switch|turn|put)\b", re.IGNORECASE)
+_UNSETS = re.compile(r"\b(?:uncheck|untick|unmark|unselect|deselect|clear|turn off|"
+                     r"switch off)\b", re.IGNORECASE)
+
+
+def is_control_claim(ev: Evidence) -> bool:
+    """Does the claim say only what a form control holds (its state, its value)?"""
+    return ev.spec is not None and ev.spec.expect in ("state", "value")
+
+
+def weak_proof(evidence: list[Evidence], task: str, *, sets_only: bool,
+               held_before: Callable[[Evidence], bool] = lambda ev: False) -> str:
+    """Why ``evidence`` proves only what a do task's own actions set ("" when it proves
+    more). A control's state or value and the URL say what the actions chose, typed or
+    sent; they prove the task only when it asks to set controls (its words say so) and its
+    actions only set them. Any other task (filter, sort, search, add, sign in) is proven by
+    what the page shows because of it: the list, a count, a message; a claim that
+    ``held_before`` the task began shows nothing of that."""
+    found = [e for e in evidence if e.found and e.spec is not None]
+    if not found:
+        return ""
+    weak = [e for e in found if is_control_claim(e) or e.spec.expect == "url"]
+    if not weak or any(e not in weak and not held_before(e) for e in found):
+        return ""
+    if sets_only and _SETS.search(task) and all(is_control_claim(e) for e in weak):
+        return ""
+    return "; ".join(_said(e) for e in weak)
+
+
+def _said(ev: Evidence) -> str:
+    spec = ev.spec
+    if spec.expect == "url":
+        return "the URL (" + ", ".join(filter(None, [
+            f"path {spec.path}" if spec.path else "",
+            *(f"{k}={v}" for k, v in spec.query.items())])) + ")"
+    what = spec.value if spec.expect == "value" else spec.state
+    return f"{spec.element} holds {what!r}" if what else f"{spec.element}'s own state"
+
+
+_STATE_WORDS = {"checked": "checked", "ticked": "checked", "on": "checked", "true": "checked",
+                "selected": "checked", "yes": "checked", "unchecked": "unchecked",
+                "not checked": "unchecked", "unticked": "unchecked", "off": "unchecked",
+                "false": "unchecked", "no": "unchecked", "not selected": "unchecked"}
+
+
+def stated_state(text: str | None, task: str) -> str:
+    """The state a claim on a checkbox states: its text's word, else what the task asks."""
+    said = " ".join((text or "").lower().split()).strip(" .")
+    if said in _STATE_WORDS:
+        return _STATE_WORDS[said]
+    return "unchecked" if _UNSETS.search(task) else "checked"
+
+
+_SAYS = re.compile(r'<dialog\b|role="(?:alertdialog|alert|dialog)"|aria-modal="true"|'
+                   r'role="status"')
+
+
+def says_something(error: str) -> bool:
+    """Does a covered action's error name a dialog, an alert or a status message as what
+    covers it? Such a cover is never closed by the agent's own Escape: what it says may be
+    what the test should see (an error dialog), so the model reads it first."""
+    covered = error.split(COVERED, 1)[-1] if COVERED in error else ""
+    return bool(_SAYS.search(covered))
