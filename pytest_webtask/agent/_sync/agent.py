@@ -26,6 +26,7 @@ from ...tools.meant import REFUSED, choice_values, rule_of
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change, page_key, plain_line
+from ..guards import says_something, weak_proof
 from ..hints import (
     absent_texts,
     calendar_lines,
@@ -38,7 +39,6 @@ from ..hints import (
     sending_forms,
 )
 from ..loops import FutileRepeat, RepeatedFailure
-from ..guards import says_something, weak_proof
 from ..models import Evidence, ProposalResult, Step, TaskResult
 from ..parsing import ProposalModel, proposal_from, show
 from ..policy import Policy

@@ -16,10 +16,10 @@ from urllib.parse import parse_qs, urlsplit
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame
 
+from ...browser._sync.finder import call_collector
 from ...browser._sync.llm_browser import LLMBrowser
 from ...browser._sync.pictures import check_box, stable_picture
 from ...browser.downloads import content_problem
-from ...browser._sync.finder import call_collector
 from ...errors import BrowserError
 from ..guards import CONTROL_TAGS, stated_state
 from ..models import Evidence
