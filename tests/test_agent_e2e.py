@@ -41,9 +41,12 @@ Step 1:
 
 
 def test_seed_001_example_end_to_end(page: Page, server: LocalServer) -> None:
+    """The seed's example, its history exactly as the seed shows it: with the
+    ``history-facts`` rule off (the bare loop keeps the model's own messages)."""
     page.goto(server.url + "/price")
     llm = ScriptedLLM([STEP1, STEP2])
-    result = Agent(page, llm).execute("Fill the price as $50 and submit")
+    result = Agent(page, llm, rules_off="history-facts").execute(
+        "Fill the price as $50 and submit")
 
     assert result.completed is True
     assert len(llm.calls) == 2
@@ -58,3 +61,21 @@ def test_seed_001_example_end_to_end(page: Page, server: LocalServer) -> None:
     assert SEED_HISTORY in second
     assert "Success!" in second
     assert [len(s.executions) for s in result.steps] == [2, 0]
+
+
+def test_history_facts_leave_out_the_models_own_words(page: Page, server: LocalServer) -> None:
+    """With the ``history-facts`` rule (on by default) the history keeps each action, its
+    outcome and what it changed, never the model's own earlier sentence (a small model copies
+    it), in the worked examples too; the step log names the rule."""
+    page.goto(server.url + "/price")
+    llm = ScriptedLLM([STEP1, STEP2])
+    result = Agent(page, llm).execute("Fill the price as $50 and submit")
+
+    assert result.completed is True
+    second = llm.prompts[1]
+    assert SEED_HISTORY.replace(
+        "  Message: Need to fill price field and submit form\n", "") in second
+    assert "Need to fill price field" not in second
+    assert "Message: " not in second
+    assert "history-facts" in result.steps[1].rules
+    assert "history-facts" not in result.steps[0].rules  # no history yet on the first step

@@ -3,7 +3,8 @@ place (DESIGN decision 20).
 
 The seed's loop is: read the page, ask the model once, run its actions, until it says the
 task is done (with evidence that holds on the page) or impossible. A **rule** is anything the
-agent adds to help a model through that loop: a line said after the page state (``hint``), a
+agent adds to help a model through that loop: what it is shown, put otherwise (``view``), a
+line said after the page state (``hint``), a
 question asked again (``question``), a limit on what the reply may say (``schema``), an
 action refused with a reason (``refusal``) or run in another form on the same element
 (``rewrite``). Each is a ``Rule`` here, with what it reacts to, what it does and why; the
@@ -30,7 +31,7 @@ from typing import Literal
 
 from ..errors import ConfigurationError
 
-Kind = Literal["hint", "question", "schema", "refusal", "rewrite"]
+Kind = Literal["view", "hint", "question", "schema", "refusal", "rewrite"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,14 @@ class Rule:
 
 
 RULES: tuple[Rule, ...] = (
+    # -- views: what the model is shown, put otherwise than the seed's loop does ----------
+    Rule("history-facts", "view",
+         "a step after the first",
+         "shows the step history without the model's own earlier messages: each step's "
+         "actions, their outcome and what they changed on the page (the worked examples "
+         "likewise)",
+         "a small model copies its last sentence (\"the button has not been clicked\") "
+         "step after step instead of reading what its actions changed"),
     # -- hints: lines said after the page state ------------------------------------------
     Rule("task-lines", "hint",
          "words of the task (or of a check's statement) that lines of the page state hold",

@@ -73,8 +73,9 @@ class TaskContext(StepValues):
             lines.append(f"- {name}: {Path(path).name}")
         return Block("\n".join(lines))
 
-    def get_steps_context(self) -> Block:
-        """The step history in the format."""
+    def get_steps_context(self, own_words: bool = True) -> Block:
+        """The step history in the format; without the model's own earlier messages when
+        ``own_words`` is False (the ``history-facts`` rule: what each step did and changed)."""
         if not self.steps:
             return Block("Step History:\nNo steps executed yet.")
         lines = ["Step History:"]
@@ -82,7 +83,8 @@ class TaskContext(StepValues):
             lines.append("")
             lines.append(f"Step {i}:")
             lines.append(f"  Status: {'Complete' if step.proposal.complete else 'Incomplete'}")
-            lines.append(f"  Message: {cap(step.proposal.message, MAX_MESSAGE)}")
+            if own_words:
+                lines.append(f"  Message: {cap(step.proposal.message, MAX_MESSAGE)}")
             for j, (action, execution) in enumerate(
                 zip(step.proposal.actions, step.executions, strict=False), 1
             ):

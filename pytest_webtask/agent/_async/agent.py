@@ -124,12 +124,18 @@ class AsyncProposer:
         system = get_prompt("agent/proposer", "proposer_system")
         if self.browser.screenshot:  # a model that sees the page may cite pictures
             system += "\n" + get_prompt("agent/proposer", "visual_evidence")
+        # the history of facts: a small model copies its own last sentence ("the button has
+        # not been clicked") step after step instead of reading what its actions changed
+        facts = policy.use("history-facts", policy.on("history-facts") and self.task.steps)
+        examples = list(get_examples("agent/demos", "proposer"))
+        if policy.on("history-facts"):
+            examples = [(without_messages(user), reply) for user, reply in examples]
         context = ModelRequest(system=f"{system}\n\n{self.tools.get_tools_context().text}",
                           purpose="step", task=self.task.task, step=len(self.task.steps) + 1,
-                          examples=list(get_examples("agent/demos", "proposer")))
+                          examples=examples)
         context.append(self.task.get_task_context())
         context.append(self.task.get_resources_context())
-        context.append(self.task.get_steps_context())
+        context.append(self.task.get_steps_context(own_words=not facts))
         # the question closes the page state's block: what a reader of "the page" gets
         page.text = f"{page.text}\n\n---\n\n{self.question(last, state).text}"
         context.append(page)
@@ -388,6 +394,13 @@ class AsyncExecuter:
         await self.tools.late_events()
         blocked = self.guard.note() if self.guard else None
         return results, " ".join(filter(None, [note, blocked])) or None
+
+
+def without_messages(history: str) -> str:
+    """A worked example's text without its step history's "Message:" lines (the
+    ``history-facts`` rule shows the model its history that way)."""
+    return "\n".join(line for line in history.splitlines()
+                     if not line.lstrip().startswith("Message: "))
 
 
 def checked_statement(task: str) -> str | None:

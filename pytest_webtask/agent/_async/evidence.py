@@ -92,8 +92,32 @@ async def _resolve(browser: AsyncLLMBrowser, spec: EvidenceSpec, label: str, ids
     except PlaywrightError as exc:
         return _missing(ev, f"the page could not be read: {str(exc).strip().splitlines()[0]}")
     if not got["ok"]:
-        return _missing(ev, got["got"])
+        return _missing(ev, got["got"] + await _label_apart(frame, spec, sub))
     return ev
+
+
+async def _label_apart(frame: Frame, spec: EvidenceSpec, sub: Callable[[str], str]) -> str:
+    """When a text claim "Label: value" fails and the page shows the label and the value as
+    texts of their own (a definition list, a table's cells): a sentence saying so, for the
+    model to cite each ("" otherwise). The claim is not rewritten: what it proves is the
+    model's to say."""
+    text = sub(spec.text or "")
+    if spec.expect != "text" or spec.element is not None or text.count(": ") != 1:
+        return ""
+    parts = [p.strip() for p in text.split(": ")]
+    if not all(parts):
+        return ""
+    for part in parts:
+        check = _js_check(spec.model_copy(update={"text": part, "match": "exact"}), sub)
+        try:
+            got = await call_collector(frame, {"op": "check", "check": check, "el": None,
+                                               "scope": _sel(spec.within)})
+        except (BrowserError, PlaywrightError):
+            return ""
+        if not got["ok"]:
+            return ""
+    return (f'; the page shows "{parts[0]}" and "{parts[1]}" as texts of their own: cite '
+            "each as a claim of its own")
 
 
 # How long a picture claim waits for its region to settle (the same picture twice running).
