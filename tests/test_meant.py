@@ -59,6 +59,26 @@ def test_a_select_meant_for_another_element_is_refused_naming_it_never_run_on_it
     assert "div-1 inside it says 'martelle': click div-1" in why
 
 
+FIELDS = '''- input-0 (name="year")
+- input-1 (type="number" name="count")
+- input-2 (type="date" name="when")
+- input-3 (name="code" readonly)
+- textarea-0 (name="notes")'''
+
+
+def test_a_select_on_a_text_field_fills_that_same_field() -> None:
+    """A text field offers no options: "select 1998" on it fills it with 1998 (the same
+    field, the model's value); a date field, a read-only field: as proposed."""
+    assert Select.instead(select("input-0", "1998"), FIELDS) == (
+        "fill", {"element_id": "input-0", "value": "1998"},
+        "select '1998' on input-0 ran as fill input-0: input-0 is a text field, not a "
+        "dropdown.")
+    assert ran(select("input-1", "5"), FIELDS) == ("fill", "input-1")
+    assert ran(select("textarea-0", "hi"), FIELDS) == ("fill", "textarea-0")
+    assert ran(select("input-2", "2020-01-01"), FIELDS) is None
+    assert ran(select("input-3", "A1"), FIELDS) is None
+
+
 def test_text_typed_into_a_button_clicks_it() -> None:
     got = Type.instead({"element_id": "button-0", "value": "Submit"}, RADIOS)
     assert got == ("click", {"element_id": "button-0"}, "type on button-0 ran as click "

@@ -144,9 +144,11 @@ RULES: tuple[Rule, ...] = (
          "refuses it, saying a click on it opens what chooses its value",
          "a read-only field takes no text; its picker does"),
     Rule("control-kind", "rewrite",
-         "select on a checkbox, radio or button; fill or type on a button or a link; several "
+         "select on a checkbox, radio or button, or on a text field; fill or type on a "
+         "button or a link; several "
          "options written as one for a list that takes several",
-         "runs it as check or click on that same element, or as one select of those options; "
+         "runs it as check, click or fill on that same element, or as one select of those "
+         "options; "
          "select on what holds the options (a menu, a group) is refused, naming the one "
          "inside it that says the value",
          "small models call every choice a select"),

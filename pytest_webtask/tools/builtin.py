@@ -123,7 +123,7 @@ class Select(OnElement):
         # "Select AU": a radio button, a checkbox, a menu or a button is no dropdown
         return slid_meant(cls.name, params, state_text, slide=Slide.name) \
             or select_meant(params, state_text, check=CheckBox.name, click=Click.name,
-                            select=cls.name)
+                            select=cls.name, fill=Fill.name)
 
     @classmethod
     def code(cls, c: Code) -> list[str]:

@@ -104,8 +104,12 @@ def rule_of(proposed: str, found: tuple[str, dict[str, Any], str], *, slide: str
     return "control-kind"
 
 
+# input types that take typed text (a select on one of them meant to fill it)
+TYPED_INPUTS = ("", "text", "search", "email", "number", "tel", "url", "password")
+
+
 def select_meant(params: dict[str, Any], state_text: str, *, check: str, click: str,
-                 select: str) -> tuple[str, dict[str, Any], str] | None:
+                 select: str, fill: str = "") -> tuple[str, dict[str, Any], str] | None:
     """The action a ``select`` with ``params`` meant (the ``check`` or ``click`` tool's name,
     its parameters) and why it runs instead, when the page state makes that unambiguous;
     several options of a list that takes several, written as one ("Corrine, Catherine"),
@@ -141,6 +145,12 @@ def select_meant(params: dict[str, Any], state_text: str, *, check: str, click: 
     if target.kind == "clicked":
         return _as(click, target, f"{said} {click} {target.id}: {target.id} is a "
                    f"{_what(target)}, not a dropdown.")
+    if fill and "readonly" not in target.flags and (
+            target.tag == "textarea"
+            or target.tag == "input" and target.attrs.get("type", "") in TYPED_INPUTS):
+        # a text field offers no options: the value is typed into that same field
+        return fill, {"element_id": target_id, "value": value}, (
+            f"{said} {fill} {target.id}: {target.id} is a text field, not a dropdown.")
     # a container (a menu, a list, a group): the one element inside it that says the value
     found = [line for line in inside(lines, target) if line.says(value)]
     if not found:
