@@ -294,3 +294,63 @@ def test_a_claim_within_an_unnamed_section_passes_when_it_is_wrapped(
         with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
             task.goto("/book")
             task.check("the author is Helen Okafor")
+
+
+SIGN_IN = """<!doctype html><title>Sign in</title><main><h1>Sign in</h1>
+<form onsubmit="event.preventDefault(); document.querySelector('#err').hidden = false;
+  document.querySelector('#err').textContent = 'The email or password is incorrect.'">
+<label>Email <input name="email" type="email"></label>
+<label>Password <input name="password" type="password"></label>
+<button>Sign in</button></form><p id="err" role="alert" hidden></p></main>"""
+TASK = "sign in with email mara@example.org and password not-my-password"
+ERROR = _done({"expect": "text", "text": "The email or password is incorrect."})
+
+
+def test_given_values_are_what_a_task_gives_to_type() -> None:
+    from pytest_webtask.agent.guards import given_values, untyped_values
+    assert given_values(TASK) == ["mara@example.org", "not-my-password"]
+    assert given_values('Enter "-5" into the 2nd textbox, then {email}; the library\'s '
+                        "rules, password is secret") == ["-5", "{email}"]
+    # typed (in any action's parameters), or a value the page shows (a link's text): none
+    assert untyped_values(TASK, ["mara@example.org", "not-my-password"], "", "") == []
+    assert untyped_values(TASK, ["mara@example.org"], "", "") == ["not-my-password"]
+    assert untyped_values('click the link "aliquet"', [], '- a-0 "aliquet"', "") == []
+    assert untyped_values('delete "buy milk"', [], '- li-0 "buy milk"', "") == []
+
+
+def test_a_sign_in_that_never_typed_the_values_it_gives_never_records(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """"Sign in with email X and password Y" done by clicking Sign in on the empty form
+    shows the same error a wrong password does: that recording would pass on an app that
+    accepts any password. Asked once, then the task fails; nothing is written."""
+    server.pages["/signin"] = SIGN_IN
+    click = {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+    recipe = tmp_path / "s.yaml"
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, recipe, "record", base_url=server.url,
+                          llm=ScriptedLLM([click, ERROR, ERROR])) as task:
+            task.goto("/signin")
+            task.do(TASK)
+    assert "the values the task gives ('mara@example.org', 'not-my-password') were never " \
+           "typed" in str(failed.value)
+    assert not recipe.exists()
+
+
+def test_a_sign_in_that_typed_them_records_with_the_fills(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    server.pages["/signin"] = SIGN_IN
+    click_only = {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+    typed = {"complete": False, "message": "m", "actions": [
+        {"tool": "fill", "parameters": {"element_id": "input-0", "value": "mara@example.org"}},
+        {"tool": "fill", "parameters": {"element_id": "input-1", "value": "not-my-password"}},
+        {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+    llm = ScriptedLLM([click_only, ERROR, typed, ERROR])
+    recipe = tmp_path / "s.yaml"
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/signin")
+        task.do(TASK)
+    assert "The task gives 'mara@example.org', 'not-my-password' to enter" in llm.prompts[2]
+    text = recipe.read_text()
+    assert "mara@example.org" in text and text.count("tool: fill") == 2

@@ -77,3 +77,35 @@ def says_something(error: str) -> bool:
     what the test should see (an error dialog), so the model reads it first."""
     covered = error.split(COVERED, 1)[-1] if COVERED in error else ""
     return bool(_SAYS.search(covered))
+
+
+# What a do task gives to be typed: a quoted text, an e-mail address, a placeholder, the
+# word after "password" (or "passcode", "username", "PIN").
+_GIVEN = re.compile(
+    r'"([^"]+)"|“([^”]+)”|(?<!\w)\'([^\']+)\'(?!\w)'
+    r"|([\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
+    r"|(\{[A-Za-z_]\w*\})"
+    r"|\b(?:password|passcode|username|user name|pin)\s+(?!(?:is|of|the|a|an|and|field|box|"
+    r"to|into|in|with|that|it)\b)([^\s,;]+)", re.IGNORECASE)
+
+
+def given_values(task: str) -> list[str]:
+    """The values a do task gives to type or choose (its quoted texts, e-mail addresses,
+    placeholders, the word after "password"), in order, once each."""
+    out: list[str] = []
+    for match in _GIVEN.finditer(task):
+        value = next(g for g in match.groups() if g).strip().rstrip(".")
+        if value and value not in out:
+            out.append(value)
+    return out
+
+
+def untyped_values(task: str, entered: list[str], before: str, now: str) -> list[str]:
+    """The values ``task`` gives that no action ``entered`` (typed, chose, uploaded) and that
+    the page showed neither ``before`` the task nor ``now``: a value it gives to type, never
+    typed ("sign in with email ..." done by clicking "Sign in" on an empty form). A value the
+    page shows is what the task refers to (a link, an item), not one to type."""
+    said = [e.casefold() for e in entered]
+    seen = f"{before}\n{now}".casefold()
+    return [v for v in given_values(task)
+            if not any(v.casefold() in e for e in said) and v.casefold() not in seen]

@@ -26,7 +26,7 @@ from ...tools.meant import REFUSED, choice_values, rule_of
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change, page_key, plain_line
-from ..guards import says_something, weak_proof
+from ..guards import says_something, untyped_values, weak_proof
 from ..hints import (
     absent_texts,
     calendar_lines,
@@ -618,6 +618,13 @@ class Agent:
             # task fails unless the next claims show more)
             step = self._ask(get_prompt("agent/proposer", "evidence_weak").format(
                 detail=weak, new=self._new_texts()), give_up=False)
+        elif step.proposal.complete and self.require_evidence and (
+                untyped := self._untyped()):
+            # values the task gives to type, never typed (a guard: asked once, then the
+            # task fails while they are still not entered)
+            step = self._ask(get_prompt("agent/proposer", "values_untyped").format(
+                values=", ".join(repr(v) for v in untyped),
+                it="it" if len(untyped) == 1 else "them"), give_up=False)
         elif doubt is not None and step.proposal.complete:
             policy.fire("doubt-first-look")
             step = self._ask(doubt, done=False, give_up=True)
@@ -697,6 +704,20 @@ class Agent:
             if self.proposer is not None else []
         return (" Texts on the page now that were not there before the task: "
                 + ", ".join(f'"{t}"' for t in fresh) + ".") if fresh else ""
+
+    def _untyped(self) -> list[str]:
+        """The values a do task gives to type that no action entered and the page never
+        showed (``guards.untyped_values``); none for a check."""
+        assert self._task_context is not None
+        task = self._task_context.task
+        if checked_statement(task) is not None or self.proposer is None:
+            return []
+        entered = [v for a, _ in self._acted() for k, p in a.parameters.items()
+                   if k != "element_id" for v in (p if isinstance(p, list) else [p])
+                   if isinstance(v, str)]
+        start, now = self.proposer.start, self.browser.snapshot
+        return untyped_values(task, entered, start.text if start is not None else "",
+                              now.text if now is not None else "")
 
     def _weak(self, step: Step) -> str:
         """Why a do task's claims prove only what its own actions set (a guard, not a rule:
@@ -855,6 +876,14 @@ class Agent:
                         return self._result(
                             False, f"The model reported the task complete, but its evidence "
                             f"does not hold on the page: {problem}. The model's message: "
+                            f"{step.proposal.message}", start_usage)
+                    untyped = self._untyped() if self.require_evidence else []
+                    if untyped:
+                        return self._result(
+                            False, "The model reported the task complete, but the values "
+                            f"the task gives ({', '.join(map(repr, untyped))}) were never "
+                            "typed or chosen, and the page does not show them: the task was "
+                            f"not done as written. The model's message: "
                             f"{step.proposal.message}", start_usage)
                     weak = self._weak(step) if self.require_evidence else ""
                     if weak:
