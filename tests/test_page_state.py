@@ -120,7 +120,15 @@ def test_find_reaches_any_element_by_text_or_role(page: Page, server: LocalServe
             {"reason": "r", "tool": "find", "parameters": {"text": "Row 377"}},
             {"reason": "r", "tool": "find", "parameters": {"text": "nothing like it"}},
             {"reason": "r", "tool": "find", "parameters": {"role": "button"}},
+            # a line copied as the page state clipped it, an element id given as a role,
+            # a role the row does not have: the text before the ellipsis, no role, the text
+            {"reason": "r", "tool": "find", "parameters": {"text": "Row 378 Pi…ck"}},
+            {"reason": "r", "tool": "find", "parameters": {"text": "Row 379", "role": "li-3"}},
+            {"reason": "r", "tool": "find", "parameters": {"text": "Row 380",
+                                                            "role": "heading"}},
             {"reason": "r", "tool": "find", "parameters": {}}]},
+        {"complete": False, "message": "find", "actions": [
+            {"reason": "r", "tool": "find", "parameters": {"role": "li-3"}}]},
         {"complete": False, "message": "pick", "actions": [
             {"reason": "r", "tool": "click", "parameters": {"element_id": "button-377"}}]},
         {"complete": True, "message": "done"},
@@ -128,13 +136,18 @@ def test_find_reaches_any_element_by_text_or_role(page: Page, server: LocalServe
     page.evaluate("document.querySelectorAll('button').forEach((b, i) => b.onclick = () => "
                   "b.textContent = 'Picked ' + i)")
     Agent(page, llm, page_chars=4000).execute("pick row 377")
-    history = llm.prompts[1]
+    history = llm.prompts[2]
     # the row's own text first (an id of its own), then the control in that row
     assert ("Output: 2 element(s) match text 'Row 377':\n- text-0 \"Row 377 Pick\"\n"
             '- button-377 "Pick" in "Row 377 Pick"') in history
     assert "Output: No element matches text 'nothing like it'." in history
     assert "Output: 400 element(s) match role 'button' (showing 20):\n- button-0 " in history
     assert "Error: find needs a text, a role, or both." in history
+    assert "Output: 2 element(s) match text 'Row 378 Pi':\n- text-1 \"Row 378 Pick\"" in history
+    assert "Output: 2 element(s) match text 'Row 379':\n- text-2 \"Row 379 Pick\"" in history
+    assert ("Output: No element matches text 'Row 380' and role 'heading'; by the text alone: "
+            "2 element(s) match text 'Row 380':\n- text-3 \"Row 380 Pick\"") in history
+    assert "Error: find needs a text or a role; 'li-3' is an element id, not a role." in history
     assert page.locator("li").nth(377).inner_text() == "Row 377 Picked 377"
 
 

@@ -6,6 +6,7 @@ needs no browser (the export, recipe compilation)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -393,6 +394,19 @@ class Find(ToolSpec):
                    "double_click or hover")
     params_class = FindParams
     replayed = False  # it only reads the page
+
+    @staticmethod
+    def terms(text: str, role: str) -> tuple[str, str]:
+        """What to search for: a text copied from a line the page state clipped ("Audrey
+        Ridiculus eget… Imperdiet") searches by its part before the first ellipsis (the
+        element's text holds no ellipsis); an element id given as a role ("div-4") is no
+        role."""
+        for mark in ("…", "..."):
+            if mark in text and text.split(mark)[0].strip():
+                text = text.split(mark)[0].strip()
+        if re.fullmatch(r"[a-z][a-z0-9]*-\d+", role.strip()):
+            role = ""
+        return text, role
 
     @classmethod
     def code(cls, c: Code) -> list[str]:

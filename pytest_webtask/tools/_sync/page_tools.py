@@ -120,12 +120,20 @@ class FindTool(Find, Tool):
     def execute(self, params: Any) -> ExecutionResult:
         if not params.text and not params.role:
             return ExecutionResult(success=False, error="find needs a text, a role, or both.")
-        text = self.task.substitute(params.text or "") if self.task else params.text or ""
-        lines, total = self.browser.find(text, params.role or "")
-        what = " and ".join(f"{k} {v!r}" for k, v in
-                            (("text", params.text), ("role", params.role)) if v)
+        text, role = self.terms(params.text or "", params.role or "")
+        if not text and not role:
+            return ExecutionResult(success=False, error=(
+                f"find needs a text or a role; {params.role!r} is an element id, not a role."))
+        text = self.task.substitute(text) if self.task else text
+        lines, total = self.browser.find(text, role)
+        what = " and ".join(f"{k} {v!r}" for k, v in (("text", text), ("role", role)) if v)
+        said = ""
+        if not lines and text and role:  # a role the model guessed: the text alone
+            lines, total = self.browser.find(text, "")
+            said = f"No element matches {what}; by the text alone: "
+            what = f"text {text!r}"
         if not lines:
             return ExecutionResult(success=True, output=f"No element matches {what}.")
         more = f" (showing {len(lines)})" if total > len(lines) else ""
-        return ExecutionResult(success=True, output=f"{total} element(s) match {what}{more}:\n"
-                               + "\n".join(lines))
+        return ExecutionResult(success=True, output=f"{said}{total} element(s) match "
+                               f"{what}{more}:\n" + "\n".join(lines))
