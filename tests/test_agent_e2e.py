@@ -79,3 +79,23 @@ def test_history_facts_leave_out_the_models_own_words(page: Page, server: LocalS
     assert "Message: " not in second
     assert "history-facts" in result.steps[1].rules
     assert "history-facts" not in result.steps[0].rules  # no history yet on the first step
+
+
+def test_a_do_task_is_shown_no_checks_worked_example(page: Page, server: LocalServer) -> None:
+    """``do-demos``: a do task's request carries the worked examples of do tasks only (a
+    small model copied a check's "so the statement is false" into do tasks); with the rule
+    off, all of them, as a check gets."""
+    from pytest_webtask.llm.prompts import get_examples
+    checks = [u for u, _ in get_examples("agent/demos", "proposer")
+              if "Check whether this statement" in u]
+    assert checks  # the worked examples have checks to leave out
+    shown = []
+    for off in ((), ("do-demos",)):
+        page.goto(server.url + "/price")
+        llm = ScriptedLLM([STEP1, STEP2])
+        result = Agent(page, llm, rules_off=off).execute("Fill the price as $50 and submit")
+        assert result.completed
+        shown.append(llm.prompts[0])
+        assert ("do-demos" in result.steps[0].rules) is (not off)
+    assert "so the statement is" not in shown[0]
+    assert "so the statement is" in shown[1]

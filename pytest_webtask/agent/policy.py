@@ -54,6 +54,11 @@ RULES: tuple[Rule, ...] = (
          "likewise)",
          "a small model copies its last sentence (\"the button has not been clicked\") "
          "step after step instead of reading what its actions changed"),
+    Rule("do-demos", "view",
+         "a do task (not a check)",
+         "shows only the worked examples of do tasks, none of a check's",
+         "a small model copied a check example's \"so the statement is false\" into do "
+         "tasks and gave up a task it had done"),
     # -- hints: lines said after the page state ------------------------------------------
     Rule("task-lines", "hint",
          "words of the task (or of a check's statement) that lines of the page state hold",

@@ -128,6 +128,12 @@ class AsyncProposer:
         # not been clicked") step after step instead of reading what its actions changed
         facts = policy.use("history-facts", policy.on("history-facts") and self.task.steps)
         examples = list(get_examples("agent/demos", "proposer"))
+        if checked_statement(self.task.task) is None and policy.on("do-demos"):
+            # a do task is shown no check's worked example: a small model copied their
+            # "so the statement is false" and gave up a task it had done
+            policy.fire("do-demos")
+            examples = [(user, reply) for user, reply in examples
+                        if checked_statement(demo_task(user)) is None]
         if policy.on("history-facts"):
             examples = [(without_messages(user), reply) for user, reply in examples]
         context = ModelRequest(system=f"{system}\n\n{self.tools.get_tools_context().text}",
@@ -394,6 +400,11 @@ class AsyncExecuter:
         await self.tools.late_events()
         blocked = self.guard.note() if self.guard else None
         return results, " ".join(filter(None, [note, blocked])) or None
+
+
+def demo_task(user: str) -> str:
+    """The task of a worked example's request (its "Task:" block)."""
+    return user.split("Task:\n", 1)[-1].split("\n\n---", 1)[0].strip()
 
 
 def without_messages(history: str) -> str:
