@@ -354,3 +354,41 @@ def test_a_sign_in_that_typed_them_records_with_the_fills(
     assert "The task gives 'mara@example.org', 'not-my-password' to enter" in llm.prompts[2]
     text = recipe.read_text()
     assert "mara@example.org" in text and text.count("tool: fill") == 2
+
+
+HEADER = """<!doctype html><title>Book</title><header>WRAP_OPEN<a href="/">Home</a>
+<a href="/account">Account</a><a href="/r">My reservations (COUNT)</a>WRAP_CLOSE</header>
+<main><h1>Paper Moons</h1></main>"""
+
+
+def _header(count: int = 1, wrapped: bool = False) -> str:
+    return (HEADER.replace("COUNT", str(count))
+            .replace("WRAP_OPEN", '<div class="a"><div class="b">' if wrapped else "")
+            .replace("WRAP_CLOSE", "</div></div>" if wrapped else ""))
+
+
+def test_a_text_cited_within_the_element_that_shows_it_is_that_element(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """"My reservations (1)" cited within the link that shows it: the link is the element
+    the check is on, not an unnamed container among three links. Wrapped, its CSS path and
+    XPath break and it is found as the one link showing the text checked: the replay passes;
+    when the count stays 0 no link shows it and the replay fails."""
+    server.pages["/book"] = _header()
+    recipe = tmp_path / "book.yaml"
+    said = _done({"expect": "text", "text": "My reservations (1)", "within": "a-2"})
+    with open_webtask(page, recipe, "record", base_url=server.url,
+                      llm=ScriptedLLM([said])) as task:
+        task.goto("/book")
+        task.check("My reservations shows 1")
+    text = recipe.read_text()
+    assert "within" not in text and "element:\n      tag: a\n      role: link" in text
+    server.pages["/book"] = _header(wrapped=True)
+    with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+        task.goto("/book")
+        task.check("My reservations shows 1")
+    server.pages["/book"] = _header(0, wrapped=True)
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+            task.goto("/book")
+            task.check("My reservations shows 1")
+    assert "My reservations (1)" in str(failed.value)

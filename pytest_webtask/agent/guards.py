@@ -100,12 +100,24 @@ def given_values(task: str) -> list[str]:
     return out
 
 
-def untyped_values(task: str, entered: list[str], before: str, now: str) -> list[str]:
+def untyped_values(task: str, entered: list[str], before: str, now: str,
+                   variables: dict[str, str] | None = None) -> list[str]:
     """The values ``task`` gives that no action ``entered`` (typed, chose, uploaded) and that
     the page showed neither ``before`` the task nor ``now``: a value it gives to type, never
     typed ("sign in with email ..." done by clicking "Sign in" on an empty form). A value the
-    page shows is what the task refers to (a link, an item), not one to type."""
+    page shows is what the task refers to (a link, an item), not one to type. A placeholder
+    of a plain variable (``variables``: name -> value) counts as its value too."""
     said = [e.casefold() for e in entered]
     seen = f"{before}\n{now}".casefold()
-    return [v for v in given_values(task)
-            if not any(v.casefold() in e for e in said) and v.casefold() not in seen]
+    out = []
+    for value in given_values(task):
+        forms = [value]
+        if value.startswith("{") and value[1:-1] in (variables or {}):
+            forms.append(str((variables or {})[value[1:-1]]))
+        if not any(_entered_or_seen(f.casefold(), said, seen) for f in forms if f):
+            out.append(value)
+    return out
+
+
+def _entered_or_seen(value: str, entered: list[str], seen: str) -> bool:
+    return value in seen or any(value in e for e in entered)

@@ -728,7 +728,8 @@ class Agent:
                    if isinstance(v, str)]
         start, now = self.proposer.start, self.browser.snapshot
         return untyped_values(task, entered, start.text if start is not None else "",
-                              now.text if now is not None else "")
+                              now.text if now is not None else "",
+                              {k: str(v) for k, v in self._task_context.variables.items()})
 
     def _weak(self, step: Step) -> str:
         """Why a do task's claims prove only what its own actions set (a guard, not a rule:

@@ -76,9 +76,15 @@ def _resolve(browser: LLMBrowser, spec: EvidenceSpec, label: str, ids: set[str],
     if spec.expect == "order" and not spec.texts:
         return _missing(ev, "an 'order' claim needs texts")
     try:
+        frame = _frame_of(browser, spec.element or spec.within)
+        if (spec.expect == "text" and spec.element is None and spec.within is not None
+                and spec.text and _shows_alone(frame, spec.within, sub(spec.text))):
+            # the "container" is the element that shows the text (a link whose text is the
+            # claim): cited as that element, found by its name, not as an unnamed container
+            spec = spec.model_copy(update={"element": spec.within, "within": None})
+            ev.spec, ev.element_id = spec, spec.element
         if spec.within is not None:
             ev.within = browser.describe(spec.within)
-        frame = _frame_of(browser, spec.element or spec.within)
         if spec.element is not None:
             ev.fingerprint = browser.describe(spec.element)
             el = call_collector(frame, {"op": "element", "el": _sel(spec.element)})
@@ -95,6 +101,12 @@ def _resolve(browser: LLMBrowser, spec: EvidenceSpec, label: str, ids: set[str],
     if not got["ok"]:
         return _missing(ev, got["got"] + _label_apart(frame, spec, sub))
     return ev
+
+
+def _shows_alone(frame: Frame, element_id: str, text: str) -> bool:
+    """Is ``text`` the whole text of the element ``element_id`` (spaces aside)?"""
+    own = call_collector(frame, {"op": "element", "el": _sel(element_id)})
+    return " ".join(str(own.get("text") or "").split()) == " ".join(text.split())
 
 
 def _label_apart(frame: Frame, spec: EvidenceSpec, sub: Callable[[str], str]) -> str:

@@ -228,7 +228,9 @@
         scope = found.el;
       }
       if (item.element) {
-        const found = findTarget(item.element);
+        const c = item.check;
+        const outcome = c.expect === 'text' && c.match === 'exact' && !c.pattern && c.text ? norm(c.text) : null;
+        const found = findTarget(outcome ? Object.assign({}, item.element, { outcome }) : item.element);
         if (item.check.expect === 'hidden') {
           // still there, or several look-alikes, does not hold; gone or invisible holds
           // where the page shows something (as an absence of text does)

@@ -149,6 +149,10 @@
         return found;
       }]);
     }
+    // An element whose own text is the check's outcome (left out of its fingerprint, so a
+    // changed text fails as one): when its CSS path and XPath broke (wrappers added), the
+    // one visible element of its tag and role showing the text checked is it.
+    if (fp.outcome && !fp.name && !fp.text) by('role and the text checked', (el) => tagged(el) && (!fp.role || roleOf(el) === fp.role) && norm(el.innerText || el.textContent || '') === fp.outcome);
     // A container cited by its role alone (a claim "within main"): wrappers added around it
     // break its CSS path and XPath, not what it is. The one visible element of that tag and
     // role is it; several are ambiguous (a failure that says so), never a guess.
