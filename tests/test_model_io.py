@@ -35,11 +35,17 @@ def test_json_then_prose_with_braces_is_accepted() -> None:
 def test_a_huge_message_is_capped_in_history_and_result(page: Page, server: LocalServer) -> None:
     page.goto(server.url + "/price")
     huge = "blah " * 200_000  # 1 MB
+    # the history keeps the model's words only with history-facts off: capped there
     llm = ScriptedLLM([step(message=huge), step(message=huge), step(message=huge)])
-    result = Agent(page, llm).execute("look", max_steps=3)
+    result = Agent(page, llm, rules_off="history-facts").execute("look", max_steps=3)
     sizes = [len(p) for p in llm.prompts]
     assert sizes[2] - sizes[0] < 3 * (MAX_MESSAGE + 200)  # not megabytes per step
     assert "more characters cut]" in llm.prompts[1]
+    assert len(result.message) < MAX_MESSAGE + 200
+    # with it on (the default), the history has none of them
+    llm = ScriptedLLM([step(message=huge), step(message=huge), step(message=huge)])
+    result = Agent(page, llm).execute("look", max_steps=3)
+    assert "blah blah" not in llm.prompts[1] and "blah blah" not in llm.prompts[2]
     assert len(result.message) < MAX_MESSAGE + 200
 
 
