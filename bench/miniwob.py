@@ -128,6 +128,7 @@ class Options:
     pages: Path | None = None
     headed: bool = False
     episode_seconds: float = 600.0
+    rules_off: str = ""  # the agent's rules switched off (agent/policy.py), for an A/B
 
 
 LLMFactory = Callable[[str, str], LLM]  # (task, instruction) -> the model for one episode
@@ -156,8 +157,9 @@ def run_episode(browser: Browser, server: TaskServer, task: str, episode: int, s
             record.error = str(exc)
             return record
         llm = WatchedLLM(llm_for(task, record.instruction), page)
-        agent: Agent | PlanAgent = (PlanAgent(page, llm) if opts.strategy == "plan"
-                                    else Agent(page, llm))
+        agent: Agent | PlanAgent = (PlanAgent(page, llm, rules_off=opts.rules_off)
+                                    if opts.strategy == "plan"
+                                    else Agent(page, llm, rules_off=opts.rules_off))
         try:
             result = agent.execute(record.instruction, max_steps=opts.max_steps)
         except LLMError as exc:
@@ -293,6 +295,9 @@ def parse_args(argv: list[str] | None) -> Options:
     ap.add_argument("--headed", action="store_true", help="show the browser")
     ap.add_argument("--episode-seconds", type=float, default=600.0,
                     help="the page ends an episode after this long (MiniWoB's own is 10 s)")
+    ap.add_argument("--rules-off", default=os.environ.get("WEBTASK_RULES_OFF", ""),
+                    help="agent rules to switch off, space-separated ('all': the bare model); "
+                    "default: $WEBTASK_RULES_OFF")
     a = ap.parse_args(argv)
     if a.episodes < 1 or a.max_steps < 1:
         ap.error("--episodes and --max-steps must be at least 1")
@@ -300,7 +305,8 @@ def parse_args(argv: list[str] | None) -> Options:
     tasks = [t.strip() for t in a.tasks.split(",") if t.strip()] if a.tasks else default
     return Options(tasks=tasks, episodes=a.episodes, seed=a.seed, strategy=a.strategy,
                    max_steps=a.max_steps, scripted=a.scripted, out=a.out, pages=a.pages,
-                   headed=a.headed, episode_seconds=a.episode_seconds)
+                   headed=a.headed, episode_seconds=a.episode_seconds,
+                   rules_off=a.rules_off)
 
 
 def setup(opts: Options) -> tuple[LLMFactory, dict[str, Any]]:
@@ -308,7 +314,7 @@ def setup(opts: Options) -> tuple[LLMFactory, dict[str, Any]]:
     meta: dict[str, Any] = {
         "scripted": opts.scripted, "strategy": opts.strategy, "episodes": opts.episodes,
         "seed": opts.seed, "max_steps": opts.max_steps, "tasks": opts.tasks,
-        "episode_seconds": opts.episode_seconds,
+        "episode_seconds": opts.episode_seconds, "rules_off": opts.rules_off,
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "pytest_webtask": _version("pytest-webtask"), "miniwob": _version("miniwob"),
     }
