@@ -275,25 +275,17 @@ def test_a_claim_within_an_unnamed_section_passes_when_it_is_wrapped(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
     """A section with no name has no role: it is found by its tag when it is the only one."""
     section = PAGE.replace("<main>", "<section>").replace("</main>", "</section>")
-    server.pages["/book"] = section.replace("WRAP_OPEN", "").replace("WRAP_CLOSE", "") \
-        .replace("AUTHOR", "Helen Okafor")
-    recipe = tmp_path / "book.yaml"
+
+    def shown(author: str, wrapped: bool) -> str:
+        return (section.replace("AUTHOR", author)
+                .replace("WRAP_OPEN", '<div class="a"><div class="b">' if wrapped else "")
+                .replace("WRAP_CLOSE", "</div></div>" if wrapped else ""))
+
     said = _done({"expect": "text", "text": "by Helen Okafor", "within": "section-0"})
-    with open_webtask(page, recipe, "record", base_url=server.url,
-                      llm=ScriptedLLM([said])) as task:
-        task.goto("/book")
-        task.check("the author is Helen Okafor")
-    wrapped = section.replace("WRAP_OPEN", '<div class="a"><div class="b">') \
-        .replace("WRAP_CLOSE", "</div></div>")
-    server.pages["/book"] = wrapped.replace("AUTHOR", "Helen Okafor")
-    with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
-        task.goto("/book")
-        task.check("the author is Helen Okafor")
-    server.pages["/book"] = wrapped.replace("AUTHOR", "Ada Lovelace")
-    with pytest.raises(pytest.fail.Exception):
-        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
-            task.goto("/book")
-            task.check("the author is Helen Okafor")
+    text = _recorded_wrapped_broken(
+        page, server, tmp_path, said, "the author is Helen Okafor", shown("Helen Okafor", False),
+        shown("Helen Okafor", True), shown("Ada Lovelace", True))
+    assert "tag: section" in text
 
 
 SIGN_IN = """<!doctype html><title>Sign in</title><main><h1>Sign in</h1>
@@ -373,22 +365,33 @@ def test_a_text_cited_within_the_element_that_shows_it_is_that_element(
     the check is on, not an unnamed container among three links. Wrapped, its CSS path and
     XPath break and it is found as the one link showing the text checked: the replay passes;
     when the count stays 0 no link shows it and the replay fails."""
-    server.pages["/book"] = _header()
-    recipe = tmp_path / "book.yaml"
     said = _done({"expect": "text", "text": "My reservations (1)", "within": "a-2"})
+    text = _recorded_wrapped_broken(page, server, tmp_path, said, "My reservations shows 1",
+                                    _header(), _header(wrapped=True), _header(0, wrapped=True))
+    assert "within" not in text and "element:\n      tag: a\n      role: link" in text
+    assert "My reservations (1)" in text
+
+
+def _recorded_wrapped_broken(page: Page, server: LocalServer, tmp_path: Path,
+                             said: dict[str, Any], statement: str, *pages: str) -> str:
+    """Records a check of ``statement`` on the first of ``pages`` with the reply ``said``,
+    replays it on the second (a benign wrap: it must pass) and on the third (the outcome
+    broken: it must fail, naming what it expected); returns the recipe's text."""
+    recorded, wrapped, broken = pages
+    recipe = tmp_path / "book.yaml"
+    server.pages["/book"] = recorded
     with open_webtask(page, recipe, "record", base_url=server.url,
                       llm=ScriptedLLM([said])) as task:
         task.goto("/book")
-        task.check("My reservations shows 1")
-    text = recipe.read_text()
-    assert "within" not in text and "element:\n      tag: a\n      role: link" in text
-    server.pages["/book"] = _header(wrapped=True)
+        task.check(statement)
+    server.pages["/book"] = wrapped
     with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
         task.goto("/book")
-        task.check("My reservations shows 1")
-    server.pages["/book"] = _header(0, wrapped=True)
+        task.check(statement)
+    server.pages["/book"] = broken
     with pytest.raises(pytest.fail.Exception) as failed:
         with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
             task.goto("/book")
-            task.check("My reservations shows 1")
-    assert "My reservations (1)" in str(failed.value)
+            task.check(statement)
+    assert "Replay failed" in str(failed.value)
+    return recipe.read_text()
