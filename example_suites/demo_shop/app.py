@@ -36,7 +36,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from pytest_webtask.testing import LoopbackServer
+from pytest_webtask.testing import LoopbackApp
 
 from .. import widgets
 from . import catalog
@@ -65,12 +65,13 @@ def money(value: float) -> str:
     return f"${value:,.2f}"
 
 
-class DemoShop:
+class DemoShop(LoopbackApp):
     """Start with ``start()`` (or as a context manager); ``url`` is the base URL."""
 
     def __init__(self, variants: set[str] | None = None, seed: int | None = None,
                  products: tuple[Product, ...] = PRODUCTS, per_page: int = PER_PAGE,
                  mutants: set[str] | None = None) -> None:
+        super().__init__()
         self.variants: set[str] = set(variants or ())
         unknown = set(mutants or ()) - MUTANTS.keys()
         if unknown:
@@ -82,39 +83,8 @@ class DemoShop:
         self.sessions: dict[str, dict[str, Any]] = {}
         self.orders: dict[str, dict[str, Any]] = {}
         self._random = random.Random(seed)
-        self._server: LoopbackServer | None = None
-        self.url = ""
 
     # -- lifecycle ------------------------------------------------------------------------
-
-    def start(self, port: int = 0) -> DemoShop:
-        """Serve on 127.0.0.1: ``port``, or a free one."""
-        shop = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def do_GET(self) -> None:  # noqa: N802
-                shop._handle(self, "GET")
-
-            def do_POST(self) -> None:  # noqa: N802
-                shop._handle(self, "POST")
-
-        self._server = LoopbackServer(Handler, port)
-        self.url = self._server.url
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.stop()
-            self._server = None
-
-    def __enter__(self) -> DemoShop:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     def reset(self) -> None:
         self.variants.clear()

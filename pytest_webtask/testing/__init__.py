@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast, get_args
+from typing import TYPE_CHECKING, Any, Self, cast, get_args
 
 from ..errors import LLMError
 from ..llm.base import LLMReply
@@ -210,6 +210,48 @@ class LoopbackServer(ThreadingHTTPServer):
     def stop(self) -> None:
         self.shutdown()
         self.server_close()
+
+
+class LoopbackApp:
+    """A small web app served by a ``LoopbackServer``: ``start`` (a free port unless one is
+    given), ``stop``, a context manager, and ``url``. A subclass answers each request in
+    ``_handle(request, method)``: what the demo shop and the benchmarks' library app share."""
+
+    def __init__(self) -> None:
+        self._server: LoopbackServer | None = None
+        self.url = ""
+
+    def _handle(self, request: BaseHTTPRequestHandler, method: str) -> None:
+        raise NotImplementedError
+
+    def start(self, port: int = 0) -> Self:
+        """Serve on 127.0.0.1: ``port``, or a free one."""
+        app = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_GET(self) -> None:  # noqa: N802
+                app._handle(self, "GET")
+
+            def do_POST(self) -> None:  # noqa: N802
+                app._handle(self, "POST")
+
+        self._server = LoopbackServer(Handler, port)
+        self.url = self._server.url
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
 
 @dataclass

@@ -22,7 +22,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
-from pytest_webtask.testing import LoopbackServer
+from pytest_webtask.testing import LoopbackApp
 
 from .data import BOOKS, HOURS, NAME, READERS, Book
 from .mutants import BENIGN, BENIGN_ENV, ENV, MUTANTS, parse
@@ -103,7 +103,7 @@ MENU_SCRIPT = """<script>
 CLASSES = re.compile(r"(?<![\w-])\.([a-z][a-z-]*[a-z])")
 
 
-class LibraryApp:
+class LibraryApp(LoopbackApp):
     """Serve with ``start()`` or as a context manager; ``url`` is the base URL.
 
     ``mutants`` and ``benign`` default to the environment's ``LIBRARY_MUTANT`` and
@@ -111,6 +111,7 @@ class LibraryApp:
     """
 
     def __init__(self, mutants: set[str] | None = None, benign: set[str] | None = None) -> None:
+        super().__init__()
         if mutants is None:
             mutants = parse(os.environ.get(ENV, ""))
         if benign is None:
@@ -123,38 +124,8 @@ class LibraryApp:
         self.books = BOOKS
         self.sessions: dict[str, dict[str, Any]] = {}
         self.members: list[dict[str, str]] = []
-        self._server: LoopbackServer | None = None
-        self.url = ""
 
     # -- lifecycle ------------------------------------------------------------------------
-
-    def start(self, port: int = 0) -> LibraryApp:
-        app = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def do_GET(self) -> None:  # noqa: N802
-                app._handle(self, "GET")
-
-            def do_POST(self) -> None:  # noqa: N802
-                app._handle(self, "POST")
-
-        self._server = LoopbackServer(Handler, port)
-        self.url = self._server.url
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.stop()
-            self._server = None
-
-    def __enter__(self) -> LibraryApp:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     def reset(self) -> None:
         """Forget every visitor's session and every new member (mutants and variants stay)."""
