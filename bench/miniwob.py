@@ -40,6 +40,7 @@ from bench.miniwob_pages import (
 from bench.miniwob_report import EpisodeRecord, RunReport
 from pytest_webtask import Agent, PlanAgent
 from pytest_webtask.agent.models import Step
+from pytest_webtask.agent.policy import parse_rules_off
 from pytest_webtask.browser.chromium import launch_args
 from pytest_webtask.errors import ConfigurationError, LLMError, ProposalError
 from pytest_webtask.llm.base import LLM, LLMReply
@@ -299,6 +300,10 @@ def parse_args(argv: list[str] | None) -> Options:
                     help="agent rules to switch off, space-separated ('all': the bare model); "
                     "default: $WEBTASK_RULES_OFF")
     a = ap.parse_args(argv)
+    try:
+        parse_rules_off(a.rules_off)
+    except ConfigurationError as exc:
+        ap.error(str(exc))
     if a.episodes < 1 or a.max_steps < 1:
         ap.error("--episodes and --max-steps must be at least 1")
     default = sorted(POLICIES) if a.scripted else SETS[a.set]

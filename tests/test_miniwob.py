@@ -247,3 +247,14 @@ def test_an_episode_that_raises_is_an_error_and_the_run_goes_on() -> None:
     broken, ok = report.records
     assert broken.error == "LookupError: the policy has a bug"
     assert (ok.error, ok.success, report.stopped) == ("", True, "")
+
+
+def test_rules_off_is_checked_before_any_episode(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--rules-off`` (an A/B of the agent's rules): a known name is passed to the agent, a
+    wrong one stops the run at once, naming the rules, not a traceback per episode."""
+    from bench.miniwob import parse_args
+    assert parse_args(["--rules-off", "do-demos", "--tasks", "click-test"]).rules_off \
+        == "do-demos"
+    with pytest.raises(SystemExit):
+        parse_args(["--rules-off", "nonsense", "--tasks", "click-test"])
+    assert "no agent rule is named 'nonsense'" in capsys.readouterr().err
