@@ -56,7 +56,7 @@ def test_seed_001_example_end_to_end(page: Page, server: LocalServer) -> None:
     assert "Task:\nFill the price as $50 and submit" in first
     assert "Step History:\nNo steps executed yet." in first
     assert "Tool: fill\nDescription: Fill a form field\nParameters:" in first
-    assert '- input-0 (name="price" placeholder="Enter price")' in first
+    assert '- input-0 (type="text" name="price" placeholder="Enter price")' in first
     assert "button-0" in first
     assert SEED_HISTORY in second
     assert "Success!" in second

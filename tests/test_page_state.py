@@ -20,9 +20,9 @@ def test_shadow_root_and_iframe_elements_are_listed_and_usable(
     page.goto(server.url + "/shadow")
     page.frame_locator("#inner").locator("button").wait_for()
     snap = LLMBrowser(page).read()
-    assert '- input-0 (placeholder="Shadow field")' in snap.text
+    assert '- input-0 (type="text" placeholder="Shadow field")' in snap.text
     assert '- button-0 "Shadow button"' in snap.text
-    assert '- input-1 (placeholder="Frame field")' in snap.text
+    assert '- input-1 (type="text" placeholder="Frame field")' in snap.text
     assert '- button-1 "Frame button"' in snap.text
 
     llm = ScriptedLLM([
@@ -167,14 +167,14 @@ def test_accessible_names_on_the_element_line(page: Page, server: LocalServer) -
     page.goto(server.url + "/rendered")
     page.frame_locator("#inner").locator("input").wait_for()
     text = LLMBrowser(page).read().text
-    assert '- input-0 (name="user" label="Username")' in text  # wrapping label
+    assert '- input-0 (type="text" name="user" label="Username")' in text  # wrapping label
     assert '- input-1 (type="password" name="pw" label="Password")' in text  # label for
-    assert '- input-2 (name="qty" label="Quantity")' in text  # aria-labelledby
-    assert '- input-3 (name="phone" title="Phone number")' in text  # title shown once
-    assert '- input-4 (name="city" placeholder="City")' in text
+    assert '- input-2 (type="text" name="qty" label="Quantity")' in text  # aria-labelledby
+    assert '- input-3 (type="text" name="phone" title="Phone number")' in text  # title shown once
+    assert '- input-4 (type="text" name="city" placeholder="City")' in text
     assert '- button-0 (type="button" aria-label="Close dialog") "×"' in text
     assert '- button-2 (type="button") "Plain"' in text  # its text is its name
-    assert '- input-5 (name="coupon" label="Coupon")' in text  # inside an iframe
+    assert '- input-5 (type="text" name="coupon" label="Coupon")' in text  # inside an iframe
 
 
 def test_closed_details_content_is_left_out(page: Page, server: LocalServer) -> None:
@@ -297,3 +297,33 @@ def test_one_parser_reads_the_page_states_lines() -> None:
     assert field_value(text, "input-1") is None and field_value(text, "input-9") is None
     assert [line.id for line in read_lines(text)] == [
         "main-0", "form-0", "input-0", "button-0", "input-1"]
+
+
+def test_a_wrapper_collapsed_onto_its_element_is_that_elements_line() -> None:
+    """The collector writes a bare wrapper around one element on that element's line
+    (``li > div-0 (role="menuitem") "Save"``, ``td > input-1``): the line is the element's,
+    for every reader (a menu item the task names, a field in a table's cell), and its
+    content keeps the wrapper as the page state shows it."""
+    from pytest_webtask.agent.changes import field_value
+    from pytest_webtask.agent.hints import named_buttons
+    from pytest_webtask.browser.page_state import state_lines
+    from pytest_webtask.tools.meant import read_lines
+
+    text = ('- button-0 "Menu"\n- ul-0 (role="menu")\n'
+            '  - li > div-0 (role="menuitem") "Save"\n  - li > div-1 (role="menuitem") "Print"\n'
+            '- table-0\n  - tr\n    - th "Year"\n    - td > input-1 (type="text" value="1998")\n'
+            '- h3 > a-0 (href="/x") "More"\n- li "Pens"\n- "a > b-1 text"\n')
+    lines = state_lines(text)
+    assert [line.id for line in lines if line.id] == [
+        "button-0", "ul-0", "div-0", "div-1", "table-0", "input-1", "a-0"]
+    save = next(line for line in lines if line.id == "div-0")
+    assert (save.chain, save.attrs, save.text, save.depth) == (
+        "li > ", {"role": "menuitem"}, "Save", 1)
+    assert save.content == 'li > div-0 (role="menuitem") "Save"'
+    assert next(line for line in lines if line.head == "li").content == 'li "Pens"'
+    assert field_value(text, "input-1") == "1998"
+    assert read_lines(text)[2].kind == "clicked"
+    # the item the task quotes, in its menu, and not clicked yet: named
+    task = 'Click the "Menu" button, and then click on the item labeled "Save".'
+    assert named_buttons(text, task, {"menu"}) == ['div-0 "Save"']
+    assert named_buttons(text, task, {"menu", "save"}) == []

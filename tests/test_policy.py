@@ -348,6 +348,86 @@ def test_a_sign_in_that_typed_them_records_with_the_fills(
     assert "mara@example.org" in text and text.count("tool: fill") == 2
 
 
+# -- the plan strategy is held to the same guards ------------------------------------------
+
+class _Plans:
+    """A PlanAgent's model: plans for the planner's calls, invocations for the others."""
+
+    def __init__(self, plans: list[Any], invocations: list[Any]) -> None:
+        self.plans, self.invocations = plans, invocations
+        self.llm = ScriptedLLM(self)
+
+    def __call__(self, context: Any) -> Any:
+        queue = self.plans if context.purpose == "plan" else self.invocations
+        return queue.pop(0) if len(queue) > 1 else queue[0]  # the last one again and again
+
+    def plan_prompts(self) -> list[str]:
+        return [c.prompt for c in self.llm.calls if c.context.purpose == "plan"]
+
+
+def _plan(*tools: str) -> dict[str, Any]:
+    return {"steps": [{"action": f"step {i}", "tool": t} for i, t in enumerate(tools)]}
+
+
+def _invoked(tool: str, **parameters: Any) -> dict[str, Any]:
+    return {"tool": tool, "parameters": parameters, "reason": tool}
+
+
+def test_the_plan_strategy_never_records_a_broken_filter_on_the_dropdown_or_the_url(
+        page: Page, server: LocalServer) -> None:
+    """The PlanAgent's done is refused on the claims the step agent's guard refuses: the
+    dropdown's value and the URL never prove that the list was filtered; the task then ends
+    not completed."""
+    from pytest_webtask.agent._sync.plan_agent import PlanAgent
+    server.pages["/shop"] = BROKEN
+    page.goto(server.url + "/shop")
+    weak = _invoked("done", summary="filtered", evidence=[
+        {"expect": "value", "element": "select-0", "value": "Jackets"},
+        {"expect": "url", "query": {"c": "Jackets"}}])
+    script = _Plans([_plan("select", "click", "done"), _plan("done")],
+                    [_invoked("select", element_id="select-0", value="Jackets"),
+                     _invoked("click", element_id="button-0"), weak])
+    result = PlanAgent(page, script.llm, require_evidence=True, max_iterations=6).execute(
+        "show only the Jackets")
+    assert not result.completed
+    assert "done refused: the evidence shows only what your own actions set (select-0 holds " \
+        "'Jackets'; the URL (c=Jackets))" in script.plan_prompts()[-1]
+    # the same claims when the task asks to set the dropdown: what it asks is proven
+    page.goto(server.url + "/shop")
+    script = _Plans([_plan("select", "done")],
+                    [_invoked("select", element_id="select-0", value="Jackets"),
+                     _invoked("done", summary="chosen", evidence=[
+                         {"expect": "value", "element": "select-0", "value": "Jackets"}])])
+    result = PlanAgent(page, script.llm, require_evidence=True).execute(
+        "choose Jackets in the category dropdown")
+    assert result.completed, result.message
+
+
+def test_the_plan_strategy_never_records_a_sign_in_that_typed_nothing(
+        page: Page, server: LocalServer) -> None:
+    from pytest_webtask.agent._sync.plan_agent import PlanAgent
+    server.pages["/signin"] = SIGN_IN
+    page.goto(server.url + "/signin")
+    error = _invoked("done", summary="signed in", evidence=[
+        {"expect": "text", "text": "The email or password is incorrect."}])
+    script = _Plans([_plan("click", "done"), _plan("fill", "fill", "click", "done")],
+                    [_invoked("click", element_id="button-0"), error,
+                     _invoked("fill", element_id="input-0", value="mara@example.org"),
+                     _invoked("fill", element_id="input-1", value="not-my-password"),
+                     _invoked("click", element_id="button-0"), error])
+    result = PlanAgent(page, script.llm, require_evidence=True).execute(TASK)
+    assert "done refused: the task gives 'mara@example.org', 'not-my-password' to enter" \
+        in script.plan_prompts()[1]
+    assert result.completed, result.message
+    assert [(a.tool, e.success) for s in result.steps
+            for a, e in zip(s.proposal.actions, s.executions, strict=True)] == [
+        ("click", True), ("done", False), ("fill", True), ("fill", True), ("click", True)]
+    # without evidence required (a bare agent), nothing is refused: the guards guard recordings
+    page.goto(server.url + "/signin")
+    script = _Plans([_plan("click", "done")], [_invoked("click", element_id="button-0"), error])
+    assert PlanAgent(page, script.llm).execute(TASK).completed
+
+
 HEADER = """<!doctype html><title>Book</title><header>WRAP_OPEN<a href="/">Home</a>
 <a href="/account">Account</a><a href="/r">My reservations (COUNT)</a>WRAP_CLOSE</header>
 <main><h1>Paper Moons</h1></main>"""

@@ -76,7 +76,7 @@ def app() -> Iterator[tuple[LoopbackServer, type[AppHandler]]]:
 
 ADD = "add the todos 'Walk the dog' and 'Buy milk'"
 DELETE = "delete the todo 'Walk the dog'"
-FIELD = r'\(placeholder="What needs to be done\?"\)'
+FIELD = r'\(type="text" placeholder="What needs to be done\?"\)'
 # the row of a todo, as the page state shows it: what hovering it reveals, then its text
 ROW = r'\(hover-reveals="✖"\)\n\s+- input-\d+ \(type="checkbox"\)\n\s+- "{}"'
 

@@ -122,7 +122,7 @@ def edit_found(page: str, history: str, n: int) -> dict[str, Any]:
 
 
 def type_title(page: str, history: str, n: int) -> dict[str, Any]:
-    field = line_id(page, r'\(value="Buy milk"\)')
+    field = line_id(page, r'\(type="text" value="Buy milk"\)')
     return step(act("fill", element_id=field, value="Buy oat milk"),
                 act("press", element_id=field, key="Enter"))
 

@@ -138,7 +138,7 @@ def test_after_actions_the_request_says_what_changed_and_asks_first_if_done(
     changed = second.split("What your last actions did")[1]
     assert re.search(r"URL: \S+/search -> \S+/search\?q=linen", changed)
     assert re.search(r'New on the page:\n(  .*\n)*  - li "Linen Shirt"\n', changed), changed
-    assert 'Gone from the page:\n  - input (name="q" aria-label="Search")' in changed
+    assert 'Gone from the page:\n  - input (type="text" name="q" aria-label="Search")' in changed
     assert "Answer first: is the task done now" in changed
     # it comes last, after the page state
     assert second.index("What your last actions did") > second.index("Current Page State:")

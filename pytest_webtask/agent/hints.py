@@ -317,10 +317,10 @@ def _lists(lines: list[StateLine], task: str) -> list[tuple[str, list[StateLine]
                 children.append(_named_item(lines, at))
         # its items: the children of one item kind (a heading or a form beside them aside)
         kinds = [kind for kind in _ITEMS
-                 if sum(c.head.split("-")[0] == kind for c in children) >= 2]
+                 if sum(c.outer.split("-")[0] == kind for c in children) >= 2]
         if len(kinds) != 1:
             continue
-        items = [c for c in children if c.head.split("-")[0] == kinds[0]]
+        items = [c for c in children if c.outer.split("-")[0] == kinds[0]]
         held = any(w in item.content.lower() for item in items for w in words)
         lists.append((not held, index, line.id, items, end))
     return [(container, items, start, end)

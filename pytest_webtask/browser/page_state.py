@@ -10,7 +10,8 @@ FRAME_SLOT = re.compile(r"^( *)@frame:(f\d+)$", re.MULTILINE)
 
 # An element line: "  - button-3 (type="submit") \"Send\"", or "  - li \"Pens\"" without an id.
 ELEMENT_ID = re.compile(r"^[a-z][a-z0-9]*-\d+$")
-_LINE = re.compile(r"^(?P<indent> *)- (?P<head>[^ ]*)(?: (?P<rest>.*))?$")
+_LINE = re.compile(r"^(?P<indent> *)- (?P<chain>(?:[a-z][a-z0-9]* > )*)(?P<head>[^ ]*)"
+                   r"(?: (?P<rest>.*))?$")
 _PARTS = re.compile(r'^(?:\((?P<attrs>.*?)\))? ?(?:"(?P<text>(?:[^"\\]|\\.)*)")?$')
 _ATTR = re.compile(r'(\w[\w-]*)="((?:[^"\\]|\\.)*)"')
 
@@ -24,7 +25,9 @@ class StateLine:
     """One element line of a page state as the collector writes it (``renderTree``):
     ``indent`` spaces, ``- ``, the ``head`` (the element id, or the tag of an element
     without one), then ``rest``: its attributes in parentheses and its text in quotes.
-    ``attrs`` and ``text`` are read from ``rest`` when it has that form (``parsed``)."""
+    ``attrs`` and ``text`` are read from ``rest`` when it has that form (``parsed``). A
+    bare wrapper collapsed onto its one element (``li > div-0 (role="menuitem") "Save"``)
+    is its ``chain`` (``li > ``): the line is that element's."""
 
     indent: int
     head: str
@@ -33,11 +36,18 @@ class StateLine:
     text: str = ""
     parsed: bool = False
     flags: frozenset[str] = frozenset()  # the attributes without a value: checked, multiple
+    chain: str = ""  # the bare wrappers collapsed onto the element: "li > ", "td > "
 
     @property
     def id(self) -> str | None:
         """The element id, when the line has one (``button-3``)."""
         return self.head if ELEMENT_ID.match(self.head) else None
+
+    @property
+    def outer(self) -> str:
+        """The line's outermost element as the page state names it: its first wrapper's tag
+        (``li`` of ``li > a-5``), else its head."""
+        return self.chain.split(" > ", 1)[0] if self.chain else self.head
 
     @property
     def depth(self) -> int:
@@ -46,7 +56,7 @@ class StateLine:
     @property
     def content(self) -> str:
         """The line without its indentation and dash."""
-        return f"{self.head} {self.rest}" if self.rest else self.head
+        return self.chain + (f"{self.head} {self.rest}" if self.rest else self.head)
 
 
 def state_lines(text: str) -> list[StateLine]:
@@ -65,7 +75,8 @@ def state_lines(text: str) -> list[StateLine]:
         out.append(StateLine(len(m.group("indent")), m.group("head"), rest, attrs,
                              _unquote(parts.group("text") or "") if parts else "",
                              parts is not None,
-                             frozenset(re.findall(r"\b[a-z]+\b", _ATTR.sub("", found)))))
+                             frozenset(re.findall(r"\b[a-z]+\b", _ATTR.sub("", found))),
+                             m.group("chain")))
     return out
 
 

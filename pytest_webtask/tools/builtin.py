@@ -161,13 +161,18 @@ class Slide(ToolSpec):
     @classmethod
     def code(cls, c: Code) -> list[str]:
         el, want = c.element(), c.expr(str(c.params["value"]))
+        # as the replay does: it stops as soon as a key does not move the slider (an end, a
+        # stuck slider) or steps over the value, not after every key it may take
         return [f"slider, want = {el}, float({want})",
+                f"now = slider.evaluate({SLIDER_VALUE!r})",
                 f"for _ in range({SLIDE_MAX_KEYS}):",
-                f"    now = slider.evaluate({SLIDER_VALUE!r})",
                 "    if now == want:",
                 "        break",
                 '    slider.press("ArrowRight" if now < want else "ArrowLeft")',
-                f"now = slider.evaluate({SLIDER_VALUE!r})  # after the last key too",
+                f"    before, now = now, slider.evaluate({SLIDER_VALUE!r})",
+                '    assert now != before, f"the slider stops at {now}: it does not reach {want}"',
+                "    assert (before < want) == (now < want) or now == want, \\",
+                '        f"the slider steps from {before} to {now}: it has no {want}"',
                 'assert now == want, f"the slider stays at {now}, not {want}"']
 
 

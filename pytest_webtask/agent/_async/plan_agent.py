@@ -30,11 +30,12 @@ from ...tools._async.registry import AsyncToolRegistry, browser_registry
 from ...tools.params import render_tool
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget
+from ..guards import untyped_values, weak_proof
 from ..messages import MessageManager, MessageReader
 from ..parsing import MAX_MESSAGE, MAX_REASON, cap
 from ..policy import Policy
 from ..task_context import TaskContext
-from .agent import FIRST_QUIET_MS
+from .agent import FIRST_QUIET_MS, checked_statement
 from .asker import AsyncAsker
 from .evidence import evidence_problem, resolve_evidence
 
@@ -81,10 +82,13 @@ class AsyncDoneTool(AsyncTool):
     replayed = False
 
     def __init__(self, browser: AsyncLLMBrowser, task: TaskContext,
-                 require_evidence: bool) -> None:
+                 require_evidence: bool, registry: AsyncToolRegistry | None = None) -> None:
         super().__init__(browser, task)
         self.require_evidence = require_evidence
+        self.registry = registry
         self.evidence: list[Any] = []
+        self.steps: list[Step] = []  # the task's steps so far (the agent's own list)
+        self.start = ""  # the page state's text before the task's first action
 
     async def execute(self, params: Any) -> ExecutionResult:
         summary = params.summary or ("Task impossible" if params.impossible
@@ -99,7 +103,42 @@ class AsyncDoneTool(AsyncTool):
                 success=False,
                 error=f"done needs evidence that holds on the current page ({problem}): cite "
                 "claims as the system prompt describes, about what the page state shows.")
+        guarded = self._guarded() if self.require_evidence else ""
+        if guarded:
+            return ExecutionResult(success=False, error=guarded)
         return ExecutionResult(success=True, output=summary)
+
+    def _guarded(self) -> str:
+        """The step agent's guards (agent/guards.py), which no setting turns off, for a do
+        task called done: claims that show only what the actions set, values the task gives
+        to type that were never typed. Refused with why; the planner replans."""
+        task = self.task.task if self.task is not None else ""
+        if not task or checked_statement(task) is not None:
+            return ""
+        acted = [(a, e) for s in self.steps
+                 for a, e in zip(s.proposal.actions, s.executions, strict=False) if e.success]
+        registry = self.registry
+        sets_only = all(registry is not None
+                        and getattr(registry.get(a.tool), "sets_control", False)
+                        for a, _ in acted)
+        weak = weak_proof(self.evidence, task, sets_only=sets_only)
+        if weak:
+            return (f"done refused: the evidence shows only what your own actions set ({weak}),"
+                    " not what the task asks of the page. If the task is done, cite what the "
+                    "page shows because of it (the list, a count, a message); if not, plan the "
+                    "next actions (a form is sent by its button).")
+        entered = [v for a, _ in acted for k, p in a.parameters.items() if k != "element_id"
+                   for v in (p if isinstance(p, list) else [p]) if isinstance(v, str)]
+        now = self.browser.snapshot.text if self.browser.snapshot is not None else ""
+        assert self.task is not None
+        untyped = untyped_values(task, entered, self.start, now,
+                                 {k: str(v) for k, v in self.task.variables.items()})
+        if untyped:
+            values = ", ".join(repr(v) for v in untyped)
+            return (f"done refused: the task gives {values} to enter, but no action typed or "
+                    "chose it and the page does not show it. Type each value into its field, "
+                    "then send the form if the task asks; only then is the task done.")
+        return ""
 
 
 class AsyncPlanAgent:
@@ -177,7 +216,7 @@ class AsyncPlanAgent:
         self.messages = MessageManager()
         registry = browser_registry(self.browser, ctx, origins, self.extra_tools)
         planner = AsyncPlannerTool(self.browser, ctx, asker, self.messages.reader(), registry)
-        done = AsyncDoneTool(self.browser, ctx, self.require_evidence)
+        done = AsyncDoneTool(self.browser, ctx, self.require_evidence, registry)
         registry.register(planner)
         registry.register(done)
         system = get_prompt("agent/plan", "agent_system").format(tools="\n\n".join(
@@ -186,6 +225,7 @@ class AsyncPlanAgent:
         self.messages.add_system(system)
         self.messages.add_user(ctx.get_task_context().text)
         steps: list[Step] = []
+        done.steps = steps
         self.browser.watch.attach()
         await self.browser.watch.track_windows(self.page)
         await self.browser.settle(timeout_ms=self.settle_timeout_ms, quiet_ms=FIRST_QUIET_MS)
@@ -204,6 +244,8 @@ class AsyncPlanAgent:
                         {"task": ctx.task, "max_steps": self.horizon}))
                     self.messages.add_assistant(f"Tool: planner\nResult: {outcome.output}")
                     plan, index = list(planner.plan), 0
+                    if not steps and self.browser.snapshot is not None:
+                        done.start = self.browser.snapshot.text  # as the task found the page
                     self.plans.append(plan)
                 step = plan[index]
                 index += 1

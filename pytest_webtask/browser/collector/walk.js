@@ -94,8 +94,9 @@
       add('max', el.getAttribute('aria-valuemax'), 20);
     }
     if (tag === 'input') {
+      // its type always, "text" too: a bare "input-3" does not say that it takes text
       const t = (el.getAttribute('type') || 'text').toLowerCase();
-      if (t !== 'text') add('type', t);
+      add('type', t);
       add('name', el.getAttribute('name'));
       add('placeholder', el.getAttribute('placeholder'));
       if (t === 'checkbox' || t === 'radio') { if (el.checked) out.push('checked'); add('value', el.getAttribute('value'), 40); }
