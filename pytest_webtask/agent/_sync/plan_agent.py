@@ -87,6 +87,7 @@ class DoneTool(Tool):
         super().__init__(browser, task)
         self.require_evidence = require_evidence
         self.registry = registry
+        self.context = task  # the whole task context (the tool base types it narrower)
         self.evidence: list[Any] = []
         self.steps: list[Step] = []  # the task's steps so far (the agent's own list)
         self.start = ""  # the page state's text before the task's first action
@@ -113,7 +114,7 @@ class DoneTool(Tool):
         """The step agent's guards (agent/guards.py), which no setting turns off, for a do
         task called done: claims that show only what the actions set, values the task gives
         to type that were never typed. Refused with why; the planner replans."""
-        task = self.task.task if self.task is not None else ""
+        task = self.context.task
         if not task or checked_statement(task) is not None:
             return ""
         acted = [(a, e) for s in self.steps
@@ -131,9 +132,8 @@ class DoneTool(Tool):
         entered = [v for a, _ in acted for k, p in a.parameters.items() if k != "element_id"
                    for v in (p if isinstance(p, list) else [p]) if isinstance(v, str)]
         now = self.browser.snapshot.text if self.browser.snapshot is not None else ""
-        assert self.task is not None
         untyped = untyped_values(task, entered, self.start, now,
-                                 {k: str(v) for k, v in self.task.variables.items()})
+                                 {k: str(v) for k, v in self.context.variables.items()})
         if untyped:
             values = ", ".join(repr(v) for v in untyped)
             return (f"done refused: the task gives {values} to enter, but no action typed or "
