@@ -126,6 +126,8 @@ def start_episode(page: Page, url: str, seed: int, limit_s: float) -> str:
         page.evaluate(START_JS, [seed, int(limit_s * 1000)])
         page.wait_for_function(READY_JS, timeout=LOAD_TIMEOUT_MS)
         instruction = page.evaluate("() => core.getUtterance()")
+        if isinstance(instruction, dict):  # the natural-language (-nl) tasks: {utterance, fields}
+            instruction = instruction.get("utterance")
     except PlaywrightError as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise TaskPageError(f"{url} did not start a MiniWoB++ episode: {first}") from None

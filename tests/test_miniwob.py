@@ -98,6 +98,17 @@ def test_fixed_seeds_give_the_same_instructions_and_two_episodes_differ() -> Non
     assert [r.seed for r in first.records] == [3, 4]
 
 
+def test_a_natural_language_task_starts_with_its_sentence() -> None:
+    """The -nl mail tasks' getUtterance gives {utterance, fields}, not a string: the episode
+    starts with the sentence (it was an error, "no instruction in #query")."""
+    impossible = {"complete": False, "impossible": True, "message": "stop"}
+    report, _ = _run(["email-inbox-forward-nl"],
+                     lambda task, text: ScriptedLLM([impossible] * 4), seed=0)
+    record = report.records[0]
+    assert (record.error, record.success) == ("", False)
+    assert record.instruction == "Give Bobine the message you received from Cora,"
+
+
 def test_the_reward_is_the_pages_own_a_wrong_click_and_a_false_done_fail() -> None:
     """A wrong answer scores what MiniWoB says (-1), and an agent that claims success
     without acting is not credited: the page's episode never ended."""
