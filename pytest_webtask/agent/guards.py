@@ -9,7 +9,8 @@ import re
 from collections.abc import Callable
 
 from ..tools._async.registry import COVERED
-from .models import Evidence
+from ..types import Action, ExecutionResult
+from .models import Evidence, Step
 
 CONTROL_TAGS = ("input", "select", "textarea")
 # a task that asks to set a control (tick a box, choose an option, type a text): its words
@@ -98,6 +99,18 @@ def given_values(task: str) -> list[str]:
         if value and value not in out:
             out.append(value)
     return out
+
+
+def acted(steps: list[Step]) -> list[tuple[Action, ExecutionResult]]:
+    """The actions of ``steps`` that ran successfully, each with its result, in order."""
+    return [(a, e) for s in steps
+            for a, e in zip(s.proposal.actions, s.executions, strict=False) if e.success]
+
+
+def entered_values(actions: list[tuple[Action, ExecutionResult]]) -> list[str]:
+    """The texts ``actions`` typed, chose or uploaded: their parameters but the element."""
+    return [v for a, _ in actions for k, p in a.parameters.items() if k != "element_id"
+            for v in (p if isinstance(p, list) else [p]) if isinstance(v, str)]
 
 
 def untyped_values(task: str, entered: list[str], before: str, now: str,

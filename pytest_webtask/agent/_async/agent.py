@@ -25,7 +25,7 @@ from ...tools.meant import REFUSED, choice_values, rule_of
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change, page_key, plain_line
-from ..guards import says_something, untyped_values, weak_proof
+from ..guards import acted, entered_values, says_something, untyped_values, weak_proof
 from ..hints import (
     absent_texts,
     calendar_lines,
@@ -722,9 +722,7 @@ class AsyncAgent:
         task = self._task_context.task
         if checked_statement(task) is not None or self.proposer is None:
             return []
-        entered = [v for a, _ in self._acted() for k, p in a.parameters.items()
-                   if k != "element_id" for v in (p if isinstance(p, list) else [p])
-                   if isinstance(v, str)]
+        entered = entered_values(self._acted())
         start, now = self.proposer.start, self.browser.snapshot
         return untyped_values(task, entered, start.text if start is not None else "",
                               now.text if now is not None else "",
@@ -778,8 +776,7 @@ class AsyncAgent:
     def _acted(self) -> list[tuple[Action, ExecutionResult]]:
         """The task's actions that ran successfully, each with its result, in order."""
         assert self._task_context is not None
-        return [(a, e) for s in self._task_context.steps
-                for a, e in zip(s.proposal.actions, s.executions, strict=False) if e.success]
+        return acted(self._task_context.steps)
 
     def _doubt(self, proposal: ProposalResult) -> str | None:
         """What to ask again of a task's first reply that ends it before anything ran: a
@@ -841,11 +838,11 @@ class AsyncAgent:
         snapshot, registry = self.browser.snapshot, self.tool_registry
         if snapshot is None:
             return []
-        acted = self._acted()
-        clicked = {(e.target.text or e.target.name or "").casefold() for a, e in acted
+        ran = self._acted()
+        clicked = {(e.target.text or e.target.name or "").casefold() for a, e in ran
                    if e.target is not None and not getattr(registry.get(a.tool), "typed", False)}
         # what a drag dropped onto was acted on too ('drag "A" onto "B"')
-        clicked |= {(e.to.text or e.to.name or "").casefold() for _, e in acted if e.to}
+        clicked |= {(e.to.text or e.to.name or "").casefold() for _, e in ran if e.to}
         return named_buttons(snapshot.text, self._task_context.task, clicked)
 
     async def execute(self, task: str, max_steps: int = MAX_STEPS,

@@ -30,7 +30,7 @@ from ...tools._async.registry import AsyncToolRegistry, browser_registry
 from ...tools.params import render_tool
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget
-from ..guards import untyped_values, weak_proof
+from ..guards import acted, entered_values, untyped_values, weak_proof
 from ..messages import MessageManager, MessageReader
 from ..parsing import MAX_MESSAGE, MAX_REASON, cap
 from ..policy import Policy
@@ -116,20 +116,18 @@ class AsyncDoneTool(AsyncTool):
         task = self.context.task
         if not task or checked_statement(task) is not None:
             return ""
-        acted = [(a, e) for s in self.steps
-                 for a, e in zip(s.proposal.actions, s.executions, strict=False) if e.success]
+        ran = acted(self.steps)
         registry = self.registry
         sets_only = all(registry is not None
                         and getattr(registry.get(a.tool), "sets_control", False)
-                        for a, _ in acted)
+                        for a, _ in ran)
         weak = weak_proof(self.evidence, task, sets_only=sets_only)
         if weak:
             return (f"done refused: the evidence shows only what your own actions set ({weak}),"
                     " not what the task asks of the page. If the task is done, cite what the "
                     "page shows because of it (the list, a count, a message); if not, plan the "
                     "next actions (a form is sent by its button).")
-        entered = [v for a, _ in acted for k, p in a.parameters.items() if k != "element_id"
-                   for v in (p if isinstance(p, list) else [p]) if isinstance(v, str)]
+        entered = entered_values(ran)
         now = self.browser.snapshot.text if self.browser.snapshot is not None else ""
         untyped = untyped_values(task, entered, self.start, now,
                                  {k: str(v) for k, v in self.context.variables.items()})
