@@ -348,6 +348,95 @@ def test_a_sign_in_that_typed_them_records_with_the_fills(
     assert "mara@example.org" in text and text.count("tool: fill") == 2
 
 
+# -- a value the task names and an action chose: cited where the task's result shows it ----
+
+SIZED = """<!doctype html><title>Shirt</title><main><h1>Blue Shirt</h1>
+<select aria-label="Size"><option>S</option><option>M</option><option>L</option></select>
+<button onclick="add()">Add to cart</button><p id="count"></p><ul id="cart"></ul></main>
+<script>
+function add() {
+  const size = IGNORES_SIZE ? 'S' : document.querySelector('select').value;
+  document.getElementById('cart').innerHTML = `<li>Blue Shirt, size ${size}</li>`;
+  document.getElementById('count').textContent = '1 item in the cart';
+}
+</script>"""
+SIZE_KEPT, SIZE_IGNORED = (SIZED.replace("IGNORES_SIZE", "false"),
+                           SIZED.replace("IGNORES_SIZE", "true"))
+ADD_M = "add the Blue Shirt in size M to the cart"
+CHOOSE_ADD = {"complete": False, "message": "m", "actions": [
+    {"tool": "select", "parameters": {"element_id": "select-0", "value": "M"}},
+    {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+COUNT_ONLY = _done({"expect": "text", "text": "1 item in the cart"})
+WITH_SIZE = _done({"expect": "text", "text": "1 item in the cart"},
+                  {"expect": "text", "text": "Blue Shirt, size M"})
+
+
+def _record_sized(page: Page, server: LocalServer, recipe: Path, replies: list[Any],
+                  **settings: Any) -> ScriptedLLM:
+    server.pages["/shirt"] = SIZE_KEPT
+    llm = ScriptedLLM(replies)
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm, **settings) as task:
+        task.goto("/shirt")
+        task.do(ADD_M)
+    return llm
+
+
+def _replays(page: Page, server: LocalServer, recipe: Path, html: str) -> bool:
+    server.pages["/shirt"] = html
+    try:
+        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+            task.goto("/shirt")
+            task.do(ADD_M)
+    except pytest.fail.Exception:
+        return False
+    return True
+
+
+def test_a_chosen_size_the_claims_leave_out_is_asked_for_and_the_recording_fails_without_it(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """"Add the shirt in size M" proven by "1 item in the cart" proves the add, not the size:
+    its replay passes on a cart that ignores the size. Asked once, the claim that shows the
+    size is cited, and the replay fails there."""
+    recipe = tmp_path / "sized.yaml"
+    llm = _record_sized(page, server, recipe, [CHOOSE_ADD, COUNT_ONLY, WITH_SIZE])
+    assert "The task names 'M', which your actions chose, but none of your claims shows it" \
+        in llm.prompts[2]
+    assert "Blue Shirt, size M" in recipe.read_text()
+    assert _replays(page, server, recipe, SIZE_KEPT)
+    assert not _replays(page, server, recipe, SIZE_IGNORED)
+
+
+def test_without_the_question_the_same_recording_passes_on_a_cart_that_ignores_the_size(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """What the rule is for, shown with it off: the model's first claims are recorded, and
+    that recording cannot tell a cart that ignores the size."""
+    recipe = tmp_path / "count.yaml"
+    _record_sized(page, server, recipe, [CHOOSE_ADD, COUNT_ONLY],
+                  rules_off="chosen-uncited")
+    assert "Blue Shirt, size M" not in recipe.read_text()
+    assert _replays(page, server, recipe, SIZE_IGNORED)  # the defect the rule prevents
+
+
+def test_the_question_is_asked_once_and_a_task_that_only_chooses_is_proven_by_its_control(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    from pytest_webtask.agent.guards import uncited_choices
+    # asked once: the same claims again are the answer (a question, not a guard)
+    recipe = tmp_path / "again.yaml"
+    llm = _record_sized(page, server, recipe, [CHOOSE_ADD, COUNT_ONLY, COUNT_ONLY])
+    assert len(llm.prompts) == 3 and recipe.exists()
+    # never asked when the task only chooses (its control's state is its proof), nor of a
+    # value the task does not name as a word, nor when a claim shows it
+    page.goto(server.url + "/shirt")
+    choose = {"complete": False, "message": "m", "actions": [
+        {"tool": "select", "parameters": {"element_id": "select-0", "value": "M"}}]}
+    held = _done({"expect": "value", "element": "select-0", "value": "M"})
+    llm = ScriptedLLM([choose, held, held])
+    result = Agent(page, llm, require_evidence=True).execute("choose size M")
+    assert result.completed and all("chosen-uncited" not in s.rules for s in result.steps)
+    assert uncited_choices([], "add the Medium shirt", ["M"]) == []
+    assert uncited_choices([], "add it in size m", ["M"]) == ["M"]
+
+
 # -- the plan strategy is held to the same guards ------------------------------------------
 
 class _Plans:

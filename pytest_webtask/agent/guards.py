@@ -44,6 +44,26 @@ def weak_proof(evidence: list[Evidence], task: str, *, sets_only: bool,
     return "; ".join(_said(e) for e in weak)
 
 
+def asks_to_set(task: str) -> bool:
+    """Do the task's words ask to set controls (choose, tick, enter, ...)?"""
+    return bool(_SETS.search(task))
+
+
+def uncited_choices(evidence: list[Evidence], task: str, chosen: list[str]) -> list[str]:
+    """The values of ``chosen`` (what the actions picked in a dropdown) that the task names as
+    a word and that no claim's text shows, a control's own state aside: "add the shirt in
+    size M" proven by the shirt's name and the total, never by "Size M" in the cart."""
+    shown = " ".join(t for ev in evidence if ev.spec is not None
+                     and ev.spec.expect not in ("hidden", "state", "value", "url")
+                     for t in [ev.spec.text or "", *ev.spec.texts])
+
+    def word(value: str, text: str) -> bool:
+        return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.IGNORECASE) is not None
+
+    return [v for v in dict.fromkeys(c.strip() for c in chosen if c.strip())
+            if word(v, task) and not word(v, shown)]
+
+
 def _said(ev: Evidence) -> str:
     spec = ev.spec
     if spec.expect == "url":

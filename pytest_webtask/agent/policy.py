@@ -119,6 +119,13 @@ RULES: tuple[Rule, ...] = (
          "a do task's claims that all held before its first action",
          "asks for what the actions changed, listing texts new since the task began",
          "a claim that held before proves nothing the actions did"),
+    Rule("chosen-uncited", "question",
+         "a do task called done whose claims never show a value the task names and an action "
+         "chose (a size, a colour picked in a dropdown), beyond the control it was chosen in",
+         "asks once to cite where the page shows that value as the task's result (a cart "
+         "line, the list); the next answer stands",
+         "a recording that cites the product and the total proves the add, not the choice: "
+         "it replays green on an app that ignores the size"),
     Rule("futile-repeat", "refusal",
          "the same actions proposed again on a page they did not change",
          "does not run them, says so and asks once more; they are not offered on that page",

@@ -25,7 +25,15 @@ from ...tools.meant import REFUSED, choice_values, rule_of
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change, page_key, plain_line
-from ..guards import acted, entered_values, says_something, untyped_values, weak_proof
+from ..guards import (
+    acted,
+    asks_to_set,
+    entered_values,
+    says_something,
+    uncited_choices,
+    untyped_values,
+    weak_proof,
+)
 from ..hints import (
     absent_texts,
     calendar_lines,
@@ -645,6 +653,14 @@ class AsyncAgent:
             # the actions did (asked once; the pipeline then finds no check discriminating)
             step = await self._ask(get_prompt("agent/proposer", "evidence_before").format(
                 texts=", ".join(repr(t) for t in stale), new=self._new_texts()))
+        elif step.proposal.complete and policy.on("chosen-uncited") and (
+                uncited := self._uncited(step)):
+            policy.fire("chosen-uncited")
+            self._doubted.add("chosen_uncited")
+            # a value the task names and an action chose, shown by no claim (asked once)
+            step = await self._ask(get_prompt("agent/proposer", "chosen_uncited").format(
+                values=", ".join(repr(v) for v in uncited),
+                it="it" if len(uncited) == 1 else "them"), give_up=False)
         elif not first and step.proposal.impossible and (
                 later := self._later_doubt(step.proposal)) is not None:
             step = await self._ask(later, give_up=True)
@@ -728,6 +744,31 @@ class AsyncAgent:
                               now.text if now is not None else "",
                               {k: str(v) for k, v in self._task_context.variables.items()})
 
+    def _uncited(self, step: Step) -> list[str]:
+        """The values a do task names and an action chose in a dropdown that its claims
+        never show (``guards.uncited_choices``); none for a check, after the question was
+        asked once, or when the task asks only to set controls and only set them (the
+        control's state is then its proof)."""
+        assert self._task_context is not None
+        task = self._task_context.task
+        if checked_statement(task) is not None or "chosen_uncited" in self._doubted:
+            return []
+        if asks_to_set(task) and self._sets_only():
+            return []
+        chosen = entered_values([(a, e) for a, e in self._acted() if a.tool == "select"])
+        return uncited_choices(step.evidence, task, chosen)
+
+    def _sets_only(self) -> bool:
+        """Did each step that acted only set controls (by its tools), or change only what
+        controls hold (a click on a box's label)?"""
+        assert self._task_context is not None and self.tool_registry is not None
+        registry = self.tool_registry
+        return all(
+            all(getattr(registry.get(a.tool), "sets_control", False)
+                for a, e in zip(s.proposal.actions, s.executions, strict=False) if e.success)
+            or (s.change is not None and s.change.values_only)
+            for s in self._task_context.steps if any(e.success for e in s.executions))
+
     def _weak(self, step: Step) -> str:
         """Why a do task's claims prove only what its own actions set (a guard, not a rule:
         a control's state or the URL never proves an effect the task names on the page),
@@ -735,15 +776,7 @@ class AsyncAgent:
         assert self._task_context is not None and self.tool_registry is not None
         if checked_statement(self._task_context.task) is not None:
             return ""
-        registry = self.tool_registry
-        # each step that acted either only set controls (by its tools), or changed only what
-        # controls hold (a click on a box's label)
-        sets_only = all(
-            all(getattr(registry.get(a.tool), "sets_control", False)
-                for a, e in zip(s.proposal.actions, s.executions, strict=False) if e.success)
-            or (s.change is not None and s.change.values_only)
-            for s in self._task_context.steps if any(e.success for e in s.executions))
-        return weak_proof(step.evidence, self._task_context.task, sets_only=sets_only,
+        return weak_proof(step.evidence, self._task_context.task, sets_only=self._sets_only(),
                           held_before=self._held_before)
 
     async def _ask(self, extra: str | None = None, *, done: bool = True,
