@@ -433,8 +433,13 @@ def test_the_question_is_asked_once_and_a_task_that_only_chooses_is_proven_by_it
     llm = ScriptedLLM([choose, held, held])
     result = Agent(page, llm, require_evidence=True).execute("choose size M")
     assert result.completed and all("chosen-uncited" not in s.rules for s in result.steps)
-    assert uncited_choices([], "add the Medium shirt", ["M"]) == []
-    assert uncited_choices([], "add it in size m", ["M"]) == ["M"]
+    cart = '- select-0 (options="S|M|L" selected="M" aria-label="Size")\n- li "Shirt, size M"'
+    assert uncited_choices([], "add the Medium shirt", ["M"], cart) == []  # not named
+    assert uncited_choices([], "add it in size m", ["M"], cart) == ["M"]
+    # a value the page shows only in its control (a sort's option): nothing to cite
+    sort = '- select-1 (options="Name|Price: high to low" selected="Price: high to low")'
+    assert uncited_choices([], 'choose "Price: high to low"', ["Price: high to low"],
+                           sort + '\n- li "Grey Wool Trousers"') == []
 
 
 # -- the plan strategy is held to the same guards ------------------------------------------

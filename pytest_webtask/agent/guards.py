@@ -49,19 +49,28 @@ def asks_to_set(task: str) -> bool:
     return bool(_SETS.search(task))
 
 
-def uncited_choices(evidence: list[Evidence], task: str, chosen: list[str]) -> list[str]:
+# what a page state's line says of a control, not of the page: its options, its value...
+_CONTROL_ATTRS = re.compile(r'\b(?:options|selected|value|label|aria-label|placeholder|name|'
+                            r'title)="(?:[^"\\]|\\.)*"')
+
+
+def uncited_choices(evidence: list[Evidence], task: str, chosen: list[str],
+                    page: str) -> list[str]:
     """The values of ``chosen`` (what the actions picked in a dropdown) that the task names as
-    a word and that no claim's text shows, a control's own state aside: "add the shirt in
-    size M" proven by the shirt's name and the total, never by "Size M" in the cart."""
-    shown = " ".join(t for ev in evidence if ev.spec is not None
+    a word, that the ``page`` state shows outside any control (a cart line "Size M"), and
+    that no claim's text shows, a control's own state aside: "add the shirt in size M"
+    proven by the shirt's name and the total, never by "Size M" in the cart. A value the
+    page shows only in its control ("Price: high to low" of a sort) has nothing to cite."""
+    cited = " ".join(t for ev in evidence if ev.spec is not None
                      and ev.spec.expect not in ("hidden", "state", "value", "url")
                      for t in [ev.spec.text or "", *ev.spec.texts])
+    shown = _CONTROL_ATTRS.sub("", page)
 
     def word(value: str, text: str) -> bool:
         return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.IGNORECASE) is not None
 
     return [v for v in dict.fromkeys(c.strip() for c in chosen if c.strip())
-            if word(v, task) and not word(v, shown)]
+            if word(v, task) and word(v, shown) and not word(v, cited)]
 
 
 def _said(ev: Evidence) -> str:

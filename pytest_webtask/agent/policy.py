@@ -120,8 +120,8 @@ RULES: tuple[Rule, ...] = (
          "asks for what the actions changed, listing texts new since the task began",
          "a claim that held before proves nothing the actions did"),
     Rule("chosen-uncited", "question",
-         "a do task called done whose claims never show a value the task names and an action "
-         "chose (a size, a colour picked in a dropdown), beyond the control it was chosen in",
+         "a do task called done whose claims never show a value the task names, an action "
+         "chose in a dropdown (a size, a colour) and the page shows outside that control",
          "asks once to cite where the page shows that value as the task's result (a cart "
          "line, the list); the next answer stands",
          "a recording that cites the product and the total proves the add, not the choice: "

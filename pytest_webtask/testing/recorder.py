@@ -34,8 +34,15 @@ class CannotDo(Exception):
     """The page does not show what the step names."""
 
 
+def _page(context: ModelRequest) -> str:
+    """The request's page-state block: the last one holding a URL line (a question the agent
+    asks again comes after it)."""
+    return next((b.text for b in reversed(context.blocks)
+                 if re.search(r"^URL: ", b.text, re.MULTILINE)), context.blocks[-1].text)
+
+
 def _nodes(context: ModelRequest) -> list[Any]:
-    roots = read_page_state(context.blocks[-1].text)
+    roots = read_page_state(_page(context))
     out: list[Any] = []
     for root in roots:
         out.extend(root.walk())
@@ -117,7 +124,7 @@ def recorder_llm() -> ScriptedLLM:
 
     def shown(context: ModelRequest) -> tuple[list[Any], set[str], str]:
         nodes = _nodes(context)
-        url = re.search(r"^URL: (\S+)", context.blocks[-1].text, re.MULTILINE)
+        url = re.search(r"^URL: (\S+)", _page(context), re.MULTILINE)
         return nodes, {n.text for n in nodes if n.text}, url.group(1) if url else ""
 
     def do(context: ModelRequest) -> dict[str, Any]:

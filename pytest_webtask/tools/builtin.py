@@ -111,6 +111,7 @@ class Type(OnElement):
 
 class Select(OnElement):
     name = "select"
+    chooses = True  # picks one of the options a control offers (agent: chosen-uncited)
     sets_control = True
     description = "Choose an option in a dropdown"
     params_class = SelectParams

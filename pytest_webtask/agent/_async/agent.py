@@ -755,8 +755,11 @@ class AsyncAgent:
             return []
         if asks_to_set(task) and self._sets_only():
             return []
-        chosen = entered_values([(a, e) for a, e in self._acted() if a.tool == "select"])
-        return uncited_choices(step.evidence, task, chosen)
+        registry = self.tool_registry
+        chosen = entered_values([(a, e) for a, e in self._acted() if registry is not None
+                                 and getattr(registry.get(a.tool), "chooses", False)])
+        now = self.browser.snapshot
+        return uncited_choices(step.evidence, task, chosen, now.text if now is not None else "")
 
     def _sets_only(self) -> bool:
         """Did each step that acted only set controls (by its tools), or change only what
