@@ -493,3 +493,19 @@ def test_the_bench_needs_a_model_for_the_library_too(monkeypatch: pytest.MonkeyP
     monkeypatch.delenv("WEBTASK_MODEL", raising=False)
     assert recording.main(["--app", "library", "--mutants"]) == 2
     assert "No model" in capsys.readouterr().err
+
+
+def test_an_app_without_a_handler_cannot_be_made_and_both_apps_serve() -> None:
+    """``LoopbackApp`` is the demo shop's and the library's shared lifecycle; its one hook,
+    ``_handle``, is abstract: an app that answers no request is refused when made."""
+    import urllib.request
+
+    from example_suites.demo_shop import DemoShop
+    from pytest_webtask.testing import LoopbackApp
+
+    with pytest.raises(TypeError, match="abstract method _handle"):
+        LoopbackApp()  # type: ignore[abstract]
+    for app in (DemoShop(), LibraryApp()):
+        with app:
+            with urllib.request.urlopen(app.url + "/", timeout=10) as reply:
+                assert reply.status == 200 and b"<html" in reply.read().lower()

@@ -16,6 +16,7 @@ import socket
 import sys
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -212,17 +213,19 @@ class LoopbackServer(ThreadingHTTPServer):
         self.server_close()
 
 
-class LoopbackApp:
+class LoopbackApp(ABC):
     """A small web app served by a ``LoopbackServer``: ``start`` (a free port unless one is
     given), ``stop``, a context manager, and ``url``. A subclass answers each request in
-    ``_handle(request, method)``: what the demo shop and the benchmarks' library app share."""
+    ``_handle(request, method)``: what the demo shop and the benchmarks' library app share.
+    The base is abstract: an app without ``_handle`` cannot be made."""
 
     def __init__(self) -> None:
         self._server: LoopbackServer | None = None
         self.url = ""
 
+    @abstractmethod
     def _handle(self, request: BaseHTTPRequestHandler, method: str) -> None:
-        raise NotImplementedError
+        """Answer one request (``method``: GET, POST...) on ``request``."""
 
     def start(self, port: int = 0) -> Self:
         """Serve on 127.0.0.1: ``port``, or a free one."""
