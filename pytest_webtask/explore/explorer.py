@@ -219,6 +219,9 @@ class Explorer:
         self.writes: WriteGuard | None = None
         self._last_writes: list[BlockedWrite] = []
         self._last_started = -1
+        # an element's surroundings while one reply is read (its checks ask up to three
+        # times per action: one round trip each); None: read every time
+        self._around: dict[str, dict[str, Any] | None] | None = None
         self.registry: ToolRegistry | None = None
         self._started = 0.0
         self._seen_states: set[str] = set()
@@ -453,6 +456,14 @@ class Explorer:
     # -- reading the reply --------------------------------------------------------------------
 
     def _read_reply(self, reply: ExploreReply, visit: _Visit) -> tuple[PageInfo, list[_Visit]]:
+        self._around = {}  # the page does not change while its reply is read
+        try:
+            return self._read_explorations(reply, visit)
+        finally:
+            self._around = None
+
+    def _read_explorations(self, reply: ExploreReply,
+                           visit: _Visit) -> tuple[PageInfo, list[_Visit]]:
         snapshot = self.browser.snapshot
         ids = set(snapshot.elements) if snapshot else set()
         info = PageInfo(url=self.browser.page.url, title=reply.title, purpose=reply.purpose,
@@ -546,10 +557,16 @@ class Explorer:
         return None
 
     def _surroundings(self, element: str) -> dict[str, Any] | None:
+        if self._around is not None and element in self._around:
+            return self._around[element]
         try:
-            return dict(self.browser.locator(element).evaluate(_SURROUNDINGS_JS))
+            got = self.browser.evaluate_on(element, _SURROUNDINGS_JS)
+            info: dict[str, Any] | None = dict(got) if got is not None else None
         except (WebtaskError, PlaywrightError):
-            return None
+            info = None
+        if self._around is not None:
+            self._around[element] = info
+        return info
 
     def _refusal(self, action: Action, destructive_forms: set[str],
                  ids: set[str] | None = None) -> str | None:
