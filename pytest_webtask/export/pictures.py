@@ -16,8 +16,9 @@ import re
 from ..recipes import pixels
 
 # the standard library the copied comparison and the wait below need (imports at the top)
-IMPORTS = ["import struct", "import time", "import zlib"]
-FROM_IMPORTS = ["from dataclasses import dataclass", "from pathlib import Path"]
+IMPORTS = ["import struct", "import sys", "import time", "import zlib"]
+FROM_IMPORTS = ["from array import array", "from dataclasses import dataclass",
+                "from itertools import accumulate", "from pathlib import Path"]
 
 TO_HAVE_SCREENSHOT = '''
 MASK_COLOUR = "#ff00ff"  # Playwright's default mask colour

@@ -27,8 +27,11 @@ PNGs are read as Chromium writes them (8-bit RGB or RGBA, any filter, not interl
 from __future__ import annotations
 
 import struct
+import sys
 import zlib
+from array import array
 from dataclasses import dataclass
+from itertools import accumulate
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 THRESHOLD = 0.2  # Playwright's default per-pixel threshold for toHaveScreenshot
@@ -138,12 +141,11 @@ def _unfilter(kind: int, row: bytearray, prev: bytearray, bpp: int) -> bytearray
     if kind == 0:
         return row
     n = len(row)
-    if kind == 1:  # Sub
-        for i in range(bpp, n):
-            row[i] = (row[i] + row[i - bpp]) & 0xFF
-    elif kind == 2:  # Up
-        for i in range(n):
-            row[i] = (row[i] + prev[i]) & 0xFF
+    if kind == 1:  # Sub: each channel is a running sum, modulo 256
+        for channel in range(bpp):
+            row[channel::bpp] = _low_bytes(accumulate(row[channel::bpp]))
+    elif kind == 2:  # Up: the two rows added byte by byte, in one addition of two integers
+        row[:] = _add_bytes(row, prev)
     elif kind == 3:  # Average
         for i in range(n):
             left = row[i - bpp] if i >= bpp else 0
@@ -159,6 +161,24 @@ def _unfilter(kind: int, row: bytearray, prev: bytearray, bpp: int) -> bytearray
     else:
         raise PictureError(f"a PNG row with an unknown filter ({kind})")
     return row
+
+
+_WORD = "I" if array("I").itemsize == 4 else "L"  # an unsigned 32-bit array item
+_LOW = 0 if sys.byteorder == "little" else 3  # where its lowest byte is
+
+
+def _low_bytes(values: object) -> bytes:
+    """The lowest byte of each of ``values`` (sums of at most a row's bytes: < 2**32)."""
+    return array(_WORD, values).tobytes()[_LOW::4]  # type: ignore[arg-type]
+
+
+def _add_bytes(a: bytes | bytearray, b: bytes | bytearray) -> bytes:
+    """``a`` and ``b`` added byte by byte, modulo 256: the low seven bits of each byte
+    added (their carry stays inside the byte), the top bit set by the carry and both tops."""
+    n = len(a)
+    x, y = int.from_bytes(a, "little"), int.from_bytes(b, "little")
+    low7, top = int.from_bytes(b"\x7f" * n, "little"), int.from_bytes(b"\x80" * n, "little")
+    return (((x & low7) + (y & low7)) ^ ((x ^ y) & top)).to_bytes(n, "little")
 
 
 def encode_png(picture: Picture) -> bytes:
