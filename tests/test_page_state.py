@@ -5,11 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
 from pytest_webtask.agent._sync.agent import Agent as SyncAgent
 from pytest_webtask.browser._sync.llm_browser import LLMBrowser
+from pytest_webtask.errors import UnknownElementError
 from pytest_webtask.testing import ScriptedLLM
 from tests.server import LocalServer
 
@@ -327,3 +329,27 @@ def test_a_wrapper_collapsed_onto_its_element_is_that_elements_line() -> None:
     task = 'Click the "Menu" button, and then click on the item labeled "Save".'
     assert named_buttons(text, task, {"menu"}) == ['div-0 "Save"']
     assert named_buttons(text, task, {"menu", "save"}) == []
+
+
+def test_evaluate_on_reaches_the_page_a_shadow_root_and_a_frame(page: Page,
+                                                              server: LocalServer) -> None:
+    """One round trip for the page's own elements; a shadow root's and a frame's go through
+    their locator; an element that is gone fails after the timeout, an id never read at
+    once."""
+    page.goto(server.url + "/shadow")
+    page.frame_locator("#inner").locator("button").wait_for()
+    page.evaluate("() => document.body.insertAdjacentHTML('beforeend', "
+                  "'<button id=\"own\">Own button</button>')")
+    browser = LLMBrowser(page)
+    text = browser.read().text
+    ids = {name: element for element, name in re.findall(r'- (button-\d+) "([^"]+)"', text)}
+    assert set(ids) == {"Own button", "Shadow button", "Frame button"}, text
+    said = "el => el.tagName + ': ' + el.textContent"
+    assert browser.evaluate_on(ids["Own button"], said) == "BUTTON: Own button"
+    assert browser.evaluate_on(ids["Shadow button"], said) == "BUTTON: Shadow button"
+    assert browser.evaluate_on(ids["Frame button"], said) == "BUTTON: Frame button"
+    page.evaluate("() => document.getElementById('own').remove()")
+    with pytest.raises(PlaywrightError, match="Timeout 300ms"):
+        browser.evaluate_on(ids["Own button"], said, timeout_ms=300)
+    with pytest.raises(UnknownElementError, match="button-99"):
+        browser.evaluate_on("button-99", said)

@@ -245,11 +245,13 @@ class AsyncLLMBrowser:
             scope = scope.frame_locator(f'[{FRAME_ATTR}="{frame_id}"]')
         return scope.locator(f'[{ID_ATTR}="{element_id}"]')
 
-    async def evaluate_on(self, element_id: str, function: str) -> Any:
+    async def evaluate_on(self, element_id: str, function: str, *,
+                          timeout_ms: float = 5000) -> Any:
         """``function`` (JavaScript taking the element) on an element id of the last reading,
         as its locator's ``evaluate``: one round trip for an element of the page's own
         document, outside shadow roots (the locator's makes three); the others go through the
-        locator."""
+        locator, which waits up to ``timeout_ms`` for an element that is gone (then
+        Playwright's TimeoutError)."""
         locator = self.locator(element_id)  # validates the id
         assert self.snapshot is not None
         if not self.snapshot.elements[element_id]:
@@ -258,7 +260,7 @@ class AsyncLLMBrowser:
                 f" return el ? [true, ({function})(el)] : [false, null]; }}", element_id)
             if found:
                 return value
-        return await locator.evaluate(function)
+        return await locator.evaluate(function, timeout=timeout_ms)
 
     async def describe(self, element_id: str) -> Fingerprint:
         """The fingerprint of an element id, read from the live page (in the frame of
