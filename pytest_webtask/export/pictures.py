@@ -17,7 +17,8 @@ from ..recipes import pixels
 
 # the standard library the copied comparison and the wait below need (imports at the top)
 IMPORTS = ["import struct", "import sys", "import time", "import zlib"]
-FROM_IMPORTS = ["from array import array", "from dataclasses import dataclass",
+FROM_IMPORTS = ["from array import array", "from collections.abc import Iterable",
+                "from dataclasses import dataclass",
                 "from itertools import accumulate", "from pathlib import Path"]
 
 TO_HAVE_SCREENSHOT = '''

@@ -30,6 +30,7 @@ import struct
 import sys
 import zlib
 from array import array
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -167,9 +168,9 @@ _WORD = "I" if array("I").itemsize == 4 else "L"  # an unsigned 32-bit array ite
 _LOW = 0 if sys.byteorder == "little" else 3  # where its lowest byte is
 
 
-def _low_bytes(values: object) -> bytes:
+def _low_bytes(values: Iterable[int]) -> bytes:
     """The lowest byte of each of ``values`` (sums of at most a row's bytes: < 2**32)."""
-    return array(_WORD, values).tobytes()[_LOW::4]  # type: ignore[arg-type]
+    return array(_WORD, values).tobytes()[_LOW::4]
 
 
 def _add_bytes(a: bytes | bytearray, b: bytes | bytearray) -> bytes:
