@@ -227,6 +227,19 @@ def test_a_dropdowns_chosen_option_is_no_proof_that_the_list_was_filtered(
     result = Agent(page, llm, require_evidence=True).execute("show only the Jackets")
     assert not result.completed, result.message
     assert "no such text is visible" in result.message
+    # and what the page shows instead is said without the dropdown's options (which its
+    # innerText lists: "All Jackets Shirts Apply ...", Jackets among them)
+    assert 'the page shows: "Apply Green Field Jacket"' in result.message, result.message
+    page.goto(server.url + "/filter")
+    # as a real model cited it: the options' text, read off the select's line
+    in_select = {"complete": True, "message": "filtered", "evidence": [
+        {"expect": "text", "text": "All Jackets Shirts", "within": "select-0"}]}
+    llm = ScriptedLLM([choose, in_select, in_select])
+    result = Agent(page, llm, require_evidence=True).execute("show only the Jackets")
+    assert not result.completed
+    assert ("no such text is visible: a dropdown's options are not text of the page (it has "
+            '"Jackets" chosen); cite what the page shows outside it') in llm.prompts[2], \
+        llm.prompts[2][-800:]
     # the dropdown's value and the URL hold, and say only what the choice set
     page.goto(server.url + "/filter")
     llm = ScriptedLLM([choose, as_value, as_value])

@@ -115,7 +115,15 @@
         .sort((a, b) => a.length - b.length).slice(0, 3);
       if (near.length) return 'the closest visible texts are ' + near.map((t) => q(clip(t, 120))).join(', ');
     }
-    return 'no such text is visible; the page shows: ' + q(clip(norm(root.innerText || ''), 300));
+    // a dropdown's options are no text of the page (its innerText lists them all)
+    if (root.tagName === 'SELECT') {
+      return "no such text is visible: a dropdown's options are not text of the page (it has " +
+        q(clip(valueOf(root), 120)) + ' chosen); cite what the page shows outside it';
+    }
+    // the scope's text as the page state merges it (its innerText would add every option
+    // of a dropdown inside it)
+    const shown = candidates.length ? candidates[0] : norm(root.innerText || '');
+    return 'no such text is visible; the page shows: ' + q(clip(shown, 300));
   }
 
   const LIST_TAGS = new Set(['UL', 'OL', 'MENU', 'TABLE', 'TBODY', 'SELECT', 'DL']);
