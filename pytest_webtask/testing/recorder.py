@@ -19,7 +19,7 @@ from typing import Any
 from ..llm.prompts import get_prompt
 from ..llm.request import ModelRequest
 from . import ScriptedLLM
-from .explorer import ITEM_TAGS, read_page_state
+from .explorer import ITEM_TAGS, page_block, read_page_state
 
 # how a check step's task starts; the statement follows, on the first line
 CHECK_PREFIX = get_prompt("agent/proposer", "check_task").split("{statement}")[0]
@@ -35,10 +35,8 @@ class CannotDo(Exception):
 
 
 def _page(context: ModelRequest) -> str:
-    """The request's page-state block: the last one holding a URL line (a question the agent
-    asks again comes after it)."""
-    return next((b.text for b in reversed(context.blocks)
-                 if re.search(r"^URL: ", b.text, re.MULTILINE)), context.blocks[-1].text)
+    """The request's page-state block (a question the agent asks again comes after it)."""
+    return page_block(context) or context.blocks[-1].text
 
 
 def _nodes(context: ModelRequest) -> list[Any]:

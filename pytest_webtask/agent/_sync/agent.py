@@ -757,8 +757,9 @@ class Agent:
         if asks_to_set(task) and self._sets_only():
             return []
         registry = self.tool_registry
-        chosen = entered_values([(a, e) for a, e in self._acted() if registry is not None
-                                 and getattr(registry.get(a.tool), "chooses", False)])
+        assert registry is not None
+        chosen = entered_values([(a, e) for a, e in self._acted()
+                                 if getattr(registry.get(a.tool), "chooses", False)])
         now = self.browser.snapshot
         return uncited_choices(step.evidence, task, chosen, now.text if now is not None else "")
 

@@ -121,9 +121,9 @@
         q(clip(valueOf(root), 120)) + ' chosen); cite what the page shows outside it';
     }
     // the scope's text as the page state merges it (its innerText would add every option
-    // of a dropdown inside it)
-    const shown = candidates.length ? candidates[0] : norm(root.innerText || '');
-    return 'no such text is visible; the page shows: ' + q(clip(shown, 300));
+    // of a dropdown inside it); none at all: it holds only controls
+    if (!candidates.length) return 'no such text is visible; it shows no text, only controls';
+    return 'no such text is visible; the page shows: ' + q(clip(candidates[0], 300));
   }
 
   const LIST_TAGS = new Set(['UL', 'OL', 'MENU', 'TABLE', 'TBODY', 'SELECT', 'DL']);
