@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -353,3 +354,71 @@ def test_evaluate_on_reaches_the_page_a_shadow_root_and_a_frame(page: Page,
         browser.evaluate_on(ids["Own button"], said, timeout_ms=300)
     with pytest.raises(UnknownElementError, match="button-99"):
         browser.evaluate_on("button-99", said)
+
+
+# A mail list: each row opens its mail (a handler added in script, a pointer cursor), and
+# holds text-less icons of its own (drawn by a stylesheet's url, an icon font's glyph) that
+# delete, star or archive it. "?broken": the trash icon deletes nothing.
+INBOX = """<!doctype html><style>
+.row { cursor: pointer; padding: 4px; width: 400px }
+.icon { display: inline-block; width: 12px; height: 12px; cursor: pointer; margin: 0 2px }
+.trash { content: url(/img/email-inbox/delete.png) }
+.star { background-image: url("/img/star_outline.svg") }
+.fa-archive::before { content: "\\e900" }
+</style><div id="list"></div><p id="said"></p><script>
+const broken = location.search.includes('broken');
+const said = (t) => { document.getElementById('said').textContent = t; };
+for (const who of ['Ada', 'Bob']) {
+  const row = document.createElement('div');
+  row.className = 'row';
+  row.innerHTML = `<span class="who">${who}</span> <span>Lunch?</span>
+    <span class="icon trash"></span><span class="icon star"></span>
+    <i class="icon fa fa-archive"></i>`;
+  row.addEventListener('click', () => said('Opened the mail from ' + who));
+  row.querySelector('.trash').addEventListener('click', (e) => {
+    e.stopPropagation(); if (!broken) { row.remove(); said('Deleted the mail from ' + who); } });
+  row.querySelector('.star').addEventListener('click', (e) => {
+    e.stopPropagation(); said('Starred ' + who); });
+  document.getElementById('list').append(row);
+}
+</script>"""
+
+
+def test_icons_in_a_clickable_row_get_ids_named_by_their_picture(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/inbox"] = INBOX
+    page.goto(server.url + "/inbox")
+    text = LLMBrowser(page).read().text
+    rows = re.findall(r"^- (div-\d+)$", text, re.MULTILINE)
+    assert len(rows) == 2, text  # the rows, where their pointer starts
+    # the icons: ids of their own, named by the picture's file, or by class for a glyph
+    assert len(re.findall(r'span-\d+ \(icon="delete" class="icon trash"\)', text)) == 2, text
+    assert len(re.findall(r'span-\d+ \(icon="star outline" class="icon star"\)', text)) == 2
+    assert len(re.findall(r'i-\d+ \(class="icon fa fa-archive"\)', text)) == 2, text
+    # the row's texts inherit its pointer and stay its text, with no id of their own
+    assert not re.search(r'span-\d+[^\n]*"Ada"', text) and '"Ada Lunch?"' in text, text
+
+
+def test_an_icon_clicked_in_a_row_records_and_its_replay_fails_when_it_does_nothing(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    from pytest_webtask.testing import open_webtask
+    server.pages["/inbox"] = INBOX
+    page.goto(server.url + "/inbox")
+    text = LLMBrowser(page).read().text
+    trash = re.findall(r'(span-\d+) \(icon="delete"', text)[1]  # Bob's row is the second
+    script = ScriptedLLM([
+        {"complete": False, "message": "m", "actions": [
+            {"tool": "click", "parameters": {"element_id": trash}}]},
+        {"complete": True, "message": "done", "evidence": [
+            {"expect": "text", "text": "Deleted the mail from Bob"}]}])
+    recipe = tmp_path / "trash.yaml"
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=script) as task:
+        task.goto("/inbox")
+        task.do("delete the mail from Bob with its trash icon")
+    with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+        task.goto("/inbox")
+        task.do("delete the mail from Bob with its trash icon")
+    with pytest.raises(pytest.fail.Exception, match="Deleted the mail from Bob"):
+        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+            task.goto("/inbox?broken")
+            task.do("delete the mail from Bob with its trash icon")

@@ -50,8 +50,43 @@
     const ti = el.getAttribute('tabindex');
     if (ti !== null && +ti >= 0) return true;
     // A click handler added with addEventListener leaves no attribute; the pointer cursor is
-    // the best outward sign. Only where the cursor starts, not on every child inheriting it.
-    return style.cursor === 'pointer' && !parentPointer;
+    // the best outward sign. Only where the cursor starts, not on every child inheriting it,
+    // but for an icon of its own inside a clickable row.
+    return style.cursor === 'pointer' && (!parentPointer || iconTarget(el, tag));
+  }
+
+  // A small text-less element under a pointer that starts above it, with a box smaller than
+  // its parent's: an icon in a clickable row (a mail's trash and star, a row's delete cross),
+  // a target of its own. Any of its text (an icon font's glyph is drawn, not text) or a child
+  // element (but an svg's drawing) makes it part of the row instead.
+  const ICON_TAGS = new Set(['span', 'i', 'img', 'svg', 'div', 'em', 'b']);
+  function iconTarget(el, tag) {
+    if (!ICON_TAGS.has(tag) || (el.firstElementChild && tag !== 'svg') ||
+        (el.textContent || '').trim()) return false;
+    const r = el.getBoundingClientRect();
+    if (r.width < 4 || r.height < 4 || r.width > 64 || r.height > 64) return false;
+    const p = el.parentElement ? el.parentElement.getBoundingClientRect() : null;
+    return !p || r.width < p.width || r.height < p.height;
+  }
+
+  // What a text-less control's picture is called: the file its image comes from (an img's
+  // src, a stylesheet's content or background url, an svg's <use href="#icon-trash">),
+  // without its folder and extension: "delete" for .../email-inbox/delete.png.
+  function pictureName(el, tag) {
+    let url = '';
+    if (tag === 'img') url = el.getAttribute('src') || '';
+    else {
+      const style = getComputedStyle(el);
+      const m = /url\(["']?([^"')]+)["']?\)/.exec(style.content + ' ' + style.backgroundImage);
+      if (m) url = m[1];
+      else if (tag === 'svg') {
+        const use = el.querySelector('use');
+        url = use ? use.getAttribute('href') || use.getAttribute('xlink:href') || '' : '';
+      }
+    }
+    if (!url || url.startsWith('data:')) return '';
+    const file = url.split(/[?#]/)[0].split('/').pop() || url.split('#').pop() || '';
+    return norm(file.replace(/\.(png|svg|gif|jpe?g|webp|ico)$/i, '').replace(/[-_.]+/g, ' '));
   }
 
   const CONTAINER_TAGS = new Set(['ul', 'ol', 'table', 'form', 'section', 'aside', 'nav',
@@ -83,6 +118,7 @@
     return up && down ? 'up|down' : (down ? 'down' : (up ? 'up' : ''));
   }
 
+  const CONTROL_FIELDS = new Set(['input', 'select', 'textarea']);
   function keyAttrs(el, tag, own, way) {
     const out = [];
     const add = (k, v, n = 80) => { if (v !== null && v !== undefined && v !== '') out.push(k + '=' + q(clip(String(v), n))); };
@@ -135,6 +171,11 @@
       const shown = [own, el.getAttribute('aria-label'), el.getAttribute('title'),
         el.getAttribute('placeholder'), el.getAttribute('alt'), tag === 'input' ? el.value : ''];
       if (name && !shown.some((v) => v && flat(v).includes(flat(name)))) add('label', name);
+      // a control that nothing names (an icon): its picture's file and its classes
+      if (!name && !own && !shown.some((v) => v) && !CONTROL_FIELDS.has(tag)) {
+        add('icon', pictureName(el, tag), 40);
+        if (typeof el.className === 'string') add('class', el.className.trim(), 40);
+      }
     }
     const checked = el.getAttribute('aria-checked');
     if (checked === 'true' || checked === 'mixed') out.push(checked === 'true' ? 'checked' : 'mixed');
