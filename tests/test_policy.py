@@ -442,6 +442,73 @@ def test_the_question_is_asked_once_and_a_task_that_only_chooses_is_proven_by_it
                            sort + '\n- li "Grey Wool Trousers"') == []
 
 
+# -- an option the task names, offered by a dropdown, never chosen: not done as written ----
+
+ADD_ONLY = {"complete": False, "message": "m", "actions": [
+    {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+SHIRT_CLAIM = COUNT_ONLY  # the shirt is in the cart: true, and silent on its size
+
+
+def test_a_size_the_task_names_and_no_action_chose_never_records(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """"Add the shirt in size M" done by pressing Add with the dropdown on S: the claims (the
+    shirt, the count) hold, and a recording of them would replay green on a shop that ignores
+    the size. Asked once (naming the option), then the task fails; nothing is written, and
+    no rule's setting turns the guard off."""
+    recipe = tmp_path / "unchosen.yaml"
+    with pytest.raises(pytest.fail.Exception) as failed:
+        _record_sized(page, server, recipe, [ADD_ONLY, SHIRT_CLAIM, SHIRT_CLAIM],
+                      rules_off="all")
+    assert "the task names 'M', which a dropdown on its pages offered, and no action chose " \
+        "it" in str(failed.value)
+    assert not recipe.exists()
+    # the answer to the question is acting: the size chosen, then the claims that show it
+    llm = _record_sized(page, server, recipe, [ADD_ONLY, SHIRT_CLAIM, CHOOSE_ADD, WITH_SIZE])
+    assert "The task names 'M', which a dropdown on this task's pages offers, but none of " \
+        "your actions chose it" in " ".join(llm.prompts[2].split())
+    assert _replays(page, server, recipe, SIZE_KEPT)
+    assert not _replays(page, server, recipe, SIZE_IGNORED)
+
+
+def test_an_option_the_page_showed_chosen_or_an_action_picked_is_not_asked_about(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    from pytest_webtask.agent.guards import Dropdowns, unchosen_options
+    from pytest_webtask.types import Action as Act
+    from pytest_webtask.types import ExecutionResult, Fingerprint
+    # the dropdown already on M: pressing Add is the task, no question
+    server.pages["/shirt"] = SIZE_KEPT.replace("<option>M", "<option selected>M")
+    llm = ScriptedLLM([ADD_ONLY, WITH_SIZE])
+    recipe = tmp_path / "preset.yaml"
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/shirt")
+        task.do(ADD_M)
+    assert len(llm.prompts) == 2 and recipe.exists()
+    # what the page states and the actions say, read as the guard reads them
+    seen = Dropdowns()
+    seen.see('- select-0 (options="S|M|L" selected="S" aria-label="Size")\n'
+             '- select-1 (name="c" options="All|\\"Big\\" coats" selected="All")')
+    assert list(seen.offered) == ["S", "M", "L", "All", '"Big" coats'] and \
+        seen.chosen == {"S", "All"}
+    click = Act("click", "r", {"element_id": "li-3"})
+    assert unchosen_options("add it in size M", seen, []) == ["M"]
+    assert unchosen_options("add it in size m, then the Big shirt", seen, []) == []  # not words
+    assert unchosen_options('show the "Big" coats', seen, []) == ['"Big" coats']
+    assert unchosen_options("add it in size M", seen, [(
+        click, ExecutionResult(True, target=Fingerprint(tag="li", role="option", name="M")))]) == []
+    assert unchosen_options("add it in size M", seen, [(
+        Act("select", "r", {"element_id": "select-0", "value": "M"}), ExecutionResult(True))]) \
+        == []
+    assert unchosen_options("show all coats", seen, []) == []  # "All" was chosen
+    # a check asks nothing of the page's controls (a do task with the same words fails)
+    server.pages["/shirt"] = SIZE_KEPT
+    held = _done({"expect": "text", "text": "Blue Shirt"})
+    with open_webtask(page, tmp_path / "check.yaml", "record", base_url=server.url,
+                      llm=ScriptedLLM([held])) as task:
+        task.goto("/shirt")
+        task.check("the Blue Shirt comes in size M")
+    assert (tmp_path / "check.yaml").exists()
+
+
 # -- the plan strategy is held to the same guards ------------------------------------------
 
 class _Plans:
@@ -520,6 +587,23 @@ def test_the_plan_strategy_never_records_a_sign_in_that_typed_nothing(
     page.goto(server.url + "/signin")
     script = _Plans([_plan("click", "done")], [_invoked("click", element_id="button-0"), error])
     assert PlanAgent(page, script.llm).execute(TASK).completed
+
+
+def test_the_plan_strategy_never_records_a_size_it_never_chose(
+        page: Page, server: LocalServer) -> None:
+    from pytest_webtask.agent._sync.plan_agent import PlanAgent
+    server.pages["/shirt"] = SIZE_KEPT
+    page.goto(server.url + "/shirt")
+    shirt = _invoked("done", summary="added", evidence=[
+        {"expect": "text", "text": "1 item in the cart"}])
+    script = _Plans([_plan("click", "done"), _plan("select", "click", "done")],
+                    [_invoked("click", element_id="button-0"), shirt,
+                     _invoked("select", element_id="select-0", value="M"),
+                     _invoked("click", element_id="button-0"), shirt])
+    result = PlanAgent(page, script.llm, require_evidence=True).execute(ADD_M)
+    assert "done refused: the task names 'M', which a dropdown on this task's pages offers" \
+        in script.plan_prompts()[1]
+    assert result.completed, result.message
 
 
 HEADER = """<!doctype html><title>Book</title><header>WRAP_OPEN<a href="/">Home</a>

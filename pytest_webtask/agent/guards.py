@@ -5,6 +5,7 @@ and Playwright's messages; the agent (both twins) calls them.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 
@@ -163,3 +164,53 @@ def untyped_values(task: str, entered: list[str], before: str, now: str,
 
 def _entered_or_seen(value: str, entered: list[str], seen: str) -> bool:
     return value in seen or any(value in e for e in entered)
+
+
+# a dropdown's line in a page state: its options, then the one (or ones) it shows chosen
+_OPTIONS = re.compile(r'\boptions="((?:[^"\\]|\\.)*)"(?:\s+selected="((?:[^"\\]|\\.)*)")?')
+
+
+def _unquoted(text: str) -> str:
+    try:
+        return str(json.loads(f'"{text}"'))
+    except ValueError:
+        return text
+
+
+class Dropdowns:
+    """The options of the dropdowns the pages of a task offered (``see`` each page state the
+    model was sent) and the ones those pages showed chosen."""
+
+    def __init__(self) -> None:
+        self.offered: dict[str, None] = {}
+        self.chosen: set[str] = set()
+
+    def see(self, page: str) -> None:
+        for match in _OPTIONS.finditer(page):
+            for option in _unquoted(match.group(1)).split("|"):
+                if option.strip():
+                    self.offered.setdefault(option.strip(), None)
+            if match.group(2) is not None:
+                self.chosen.update(o.strip() for o in _unquoted(match.group(2)).split("|"))
+
+
+def _names(value: str, text: str) -> bool:
+    """Does ``text`` hold ``value`` as a word (a value of one or two characters, "M", in its
+    own case: "a" is no size A)?"""
+    flags = 0 if len(value) <= 2 else re.IGNORECASE
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, flags) is not None
+
+
+def unchosen_options(task: str, dropdowns: Dropdowns,
+                     actions: list[tuple[Action, ExecutionResult]]) -> list[str]:
+    """The options of a dropdown the task's pages offered that the task names as a word, that
+    no page showed chosen and that no action chose, typed or acted on (a click on a custom
+    list's "M", a link to it): "add the shirt in size M" done without touching the size
+    dropdown (it says S) proves the shirt and the cart, never the size, and would replay green
+    on a shop that ignores the size."""
+    acted_on = [*entered_values(actions),
+                *(t for _, e in actions if e.target is not None
+                  for t in (e.target.name, e.target.text, e.target.label) if t)]
+    return [o for o in dropdowns.offered
+            if o not in dropdowns.chosen and _names(o, task)
+            and not any(_names(o, t) for t in acted_on)]

@@ -26,10 +26,12 @@ from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change, page_key, plain_line
 from ..guards import (
+    Dropdowns,
     acted,
     asks_to_set,
     entered_values,
     says_something,
+    unchosen_options,
     uncited_choices,
     untyped_values,
     weak_proof,
@@ -516,6 +518,7 @@ class AsyncAgent:
         self._repeats = RepeatedFailure()
         self._futile = FutileRepeat()
         self._doubted: set[str] = set()  # the later doubts already asked in this task
+        self._dropdowns = Dropdowns()  # the dropdowns the task's pages offered
         # the later doubt found fields filled and a button the task names never clicked
         self._must_send = False
         self._task_context: TaskContext | None = None
@@ -556,6 +559,7 @@ class AsyncAgent:
         self._repeats = RepeatedFailure()
         self._futile = FutileRepeat()
         self._doubted = set()
+        self._dropdowns = Dropdowns()
         self._must_send = False
         self.proposer.after_change = self._after_change
         self.proposer.futile = self._futile
@@ -643,6 +647,13 @@ class AsyncAgent:
             step = await self._ask(get_prompt("agent/proposer", "values_untyped").format(
                 values=", ".join(repr(v) for v in untyped),
                 it="it" if len(untyped) == 1 else "them"), give_up=False)
+        elif step.proposal.complete and self.require_evidence and (
+                unchosen := self._unchosen()):
+            # options the task names, offered by a dropdown on its pages, never chosen (a
+            # guard: asked once, then the task fails while they are still not chosen)
+            step = await self._ask(get_prompt("agent/proposer", "options_unchosen").format(
+                values=", ".join(repr(v) for v in unchosen),
+                it="it" if len(unchosen) == 1 else "them"), give_up=False)
         elif doubt is not None and step.proposal.complete:
             policy.fire("doubt-first-look")
             step = await self._ask(doubt, done=False, give_up=True)
@@ -744,6 +755,15 @@ class AsyncAgent:
                               now.text if now is not None else "",
                               {k: str(v) for k, v in self._task_context.variables.items()})
 
+    def _unchosen(self) -> list[str]:
+        """The options a do task names that a dropdown on its pages offered and that no
+        page showed chosen and no action chose (``guards.unchosen_options``); none for a
+        check."""
+        assert self._task_context is not None
+        if checked_statement(self._task_context.task) is not None:
+            return []
+        return unchosen_options(self._task_context.task, self._dropdowns, self._acted())
+
     def _uncited(self, step: Step) -> list[str]:
         """The values a do task names and an action chose in a dropdown that its claims
         never show (``guards.uncited_choices``); none for a check, after the question was
@@ -791,6 +811,8 @@ class AsyncAgent:
         proposal = await self.proposer.propose(Block(extra) if extra is not None else None,
                                                done=done, give_up=give_up)
         snapshot = self.browser.snapshot
+        if snapshot is not None:
+            self._dropdowns.see(snapshot.text)
         step = Step(proposal=proposal, url=snapshot.url if snapshot else self.page.url)
         if proposal.complete:
             step.evidence = await resolve_evidence(self.browser, proposal.evidence,
@@ -929,6 +951,14 @@ class AsyncAgent:
                             f"the task gives ({', '.join(map(repr, untyped))}) were never "
                             "typed or chosen, and the page does not show them: the task was "
                             f"not done as written. The model's message: "
+                            f"{step.proposal.message}", start_usage)
+                    unchosen = self._unchosen() if self.require_evidence else []
+                    if unchosen:
+                        return self._result(
+                            False, "The model reported the task complete, but the task names "
+                            f"{', '.join(map(repr, unchosen))}, which a dropdown on its pages "
+                            "offered, and no action chose it (nor did the page show it "
+                            "chosen): the task was not done as written. The model's message: "
                             f"{step.proposal.message}", start_usage)
                     weak = self._weak(step) if self.require_evidence else ""
                     if weak:

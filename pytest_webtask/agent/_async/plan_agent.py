@@ -30,7 +30,14 @@ from ...tools._async.registry import AsyncToolRegistry, browser_registry
 from ...tools.params import render_tool
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget
-from ..guards import acted, entered_values, untyped_values, weak_proof
+from ..guards import (
+    Dropdowns,
+    acted,
+    entered_values,
+    unchosen_options,
+    untyped_values,
+    weak_proof,
+)
 from ..messages import MessageManager, MessageReader
 from ..parsing import MAX_MESSAGE, MAX_REASON, cap
 from ..policy import Policy
@@ -90,6 +97,7 @@ class AsyncDoneTool(AsyncTool):
         self.evidence: list[Any] = []
         self.steps: list[Step] = []  # the task's steps so far (the agent's own list)
         self.start = ""  # the page state's text before the task's first action
+        self.dropdowns = Dropdowns()  # the dropdowns the task's pages offered
 
     async def execute(self, params: Any) -> ExecutionResult:
         summary = params.summary or ("Task impossible" if params.impossible
@@ -112,7 +120,8 @@ class AsyncDoneTool(AsyncTool):
     def _guarded(self) -> str:
         """The step agent's guards (agent/guards.py), which no setting turns off, for a do
         task called done: claims that show only what the actions set, values the task gives
-        to type that were never typed. Refused with why; the planner replans."""
+        to type that were never typed, options it names that were never chosen. Refused with
+        why; the planner replans."""
         task = self.context.task
         if not task or checked_statement(task) is not None:
             return ""
@@ -136,6 +145,12 @@ class AsyncDoneTool(AsyncTool):
             return (f"done refused: the task gives {values} to enter, but no action typed or "
                     "chose it and the page does not show it. Type each value into its field, "
                     "then send the form if the task asks; only then is the task done.")
+        unchosen = unchosen_options(task, self.dropdowns, ran)
+        if unchosen:
+            values = ", ".join(repr(v) for v in unchosen)
+            return (f"done refused: the task names {values}, which a dropdown on this task's "
+                    "pages offers, but no action chose it and no page showed it chosen. "
+                    "Choose it in that dropdown, then finish the task; only then is it done.")
         return ""
 
 
@@ -248,6 +263,8 @@ class AsyncPlanAgent:
                 step = plan[index]
                 index += 1
                 invocation = await self._resolve(asker, ctx, step)
+                if self.browser.snapshot is not None:  # the page the step was resolved on
+                    done.dropdowns.see(self.browser.snapshot.text)
                 action = Action(invocation.tool,
                                 cap(invocation.reason or step.action, MAX_REASON),
                                 invocation.parameters)

@@ -31,7 +31,14 @@ from ...tools._sync.registry import ToolRegistry, browser_registry
 from ...tools.params import render_tool
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget
-from ..guards import acted, entered_values, untyped_values, weak_proof
+from ..guards import (
+    Dropdowns,
+    acted,
+    entered_values,
+    unchosen_options,
+    untyped_values,
+    weak_proof,
+)
 from ..messages import MessageManager, MessageReader
 from ..parsing import MAX_MESSAGE, MAX_REASON, cap
 from ..policy import Policy
@@ -91,6 +98,7 @@ class DoneTool(Tool):
         self.evidence: list[Any] = []
         self.steps: list[Step] = []  # the task's steps so far (the agent's own list)
         self.start = ""  # the page state's text before the task's first action
+        self.dropdowns = Dropdowns()  # the dropdowns the task's pages offered
 
     def execute(self, params: Any) -> ExecutionResult:
         summary = params.summary or ("Task impossible" if params.impossible
@@ -113,7 +121,8 @@ class DoneTool(Tool):
     def _guarded(self) -> str:
         """The step agent's guards (agent/guards.py), which no setting turns off, for a do
         task called done: claims that show only what the actions set, values the task gives
-        to type that were never typed. Refused with why; the planner replans."""
+        to type that were never typed, options it names that were never chosen. Refused with
+        why; the planner replans."""
         task = self.context.task
         if not task or checked_statement(task) is not None:
             return ""
@@ -137,6 +146,12 @@ class DoneTool(Tool):
             return (f"done refused: the task gives {values} to enter, but no action typed or "
                     "chose it and the page does not show it. Type each value into its field, "
                     "then send the form if the task asks; only then is the task done.")
+        unchosen = unchosen_options(task, self.dropdowns, ran)
+        if unchosen:
+            values = ", ".join(repr(v) for v in unchosen)
+            return (f"done refused: the task names {values}, which a dropdown on this task's "
+                    "pages offers, but no action chose it and no page showed it chosen. "
+                    "Choose it in that dropdown, then finish the task; only then is it done.")
         return ""
 
 
@@ -249,6 +264,8 @@ class PlanAgent:
                 step = plan[index]
                 index += 1
                 invocation = self._resolve(asker, ctx, step)
+                if self.browser.snapshot is not None:  # the page the step was resolved on
+                    done.dropdowns.see(self.browser.snapshot.text)
                 action = Action(invocation.tool,
                                 cap(invocation.reason or step.action, MAX_REASON),
                                 invocation.parameters)
