@@ -34,8 +34,8 @@ def compact(source: str) -> str:
 
 
 # One per concern; core first (the constants and state the others use), the ops last.
-MODULES = ("core", "roles", "visibility", "frames", "fingerprints", "walk", "hints", "page",
-           "checks", "freeze", "extraction", "ops")
+MODULES = ("core", "roles", "visibility", "frames", "fingerprints", "walk", "attributes", "hints",
+           "page", "checks", "freeze", "extraction", "ops")
 
 
 def module_source(name: str) -> str:

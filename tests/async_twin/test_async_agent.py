@@ -71,10 +71,12 @@ async def test_async_openai_llm_end_to_end(apage: Page, server: LocalServer) -> 
 async def test_a_timed_out_async_request_is_cancelled() -> None:
     with FakeOpenAIServer([Fault.slow(30.0)]) as fake:
         llm = OpenAILLM("m", base_url=fake.base_url, api_key="k", timeout=0.5, max_retries=0)
-        started = time.monotonic()
         with pytest.raises(LLMError, match=r"did not answer within 0.5s"):
             await llm.agenerate(ModelRequest(system="s", blocks=[Block("hi")]))
-        while not fake.cancelled and time.monotonic() - started < 5:
+        # the server sees the closed connection at its next poll: waited for (under a loaded
+        # machine's scheduling, seconds), not timed
+        raised = time.monotonic()
+        while not fake.cancelled and time.monotonic() - raised < 20:
             await asyncio.sleep(0.05)
         assert fake.cancelled == [0]  # the connection was closed: the server stopped
 
@@ -99,7 +101,7 @@ async def test_async_timeout_bounds_the_whole_reply() -> None:
         with pytest.raises(LLMError, match=r"did not answer within 0.6s") as info:
             await llm.agenerate(ModelRequest(system="s", blocks=[Block("hi")]))
         assert time.monotonic() - started < 2
-        while not fake.cancelled and time.monotonic() - started < 5:
+        while not fake.cancelled and time.monotonic() - started < 20:
             await asyncio.sleep(0.05)
     assert fake.cancelled == [0] and len(fake.requests) == 1
     assert info.value.usage is not None and info.value.usage.timeouts == 1

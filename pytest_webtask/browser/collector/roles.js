@@ -69,3 +69,17 @@
     return norm(parts.join(' ').replace(/[\uE000-\uF8FF]/g, '')) || null;
   }
 
+
+  // A small text-less element under a pointer that starts above it, with a box smaller than
+  // its parent's: an icon in a clickable row (a mail's trash and star, a row's delete cross),
+  // a target of its own. Any of its text (an icon font's glyph is drawn, not text) or a child
+  // element (but an svg's drawing) makes it part of the row instead.
+  const ICON_TAGS = new Set(['span', 'i', 'img', 'svg', 'div', 'em', 'b']);
+  function iconTarget(el, tag) {
+    if (!ICON_TAGS.has(tag) || (el.firstElementChild && tag !== 'svg') ||
+        (el.textContent || '').trim()) return false;
+    const r = el.getBoundingClientRect();
+    if (r.width < 4 || r.height < 4 || r.width > 64 || r.height > 64) return false;
+    const p = el.parentElement ? el.parentElement.getBoundingClientRect() : null;
+    return !p || r.width < p.width || r.height < p.height;
+  }
