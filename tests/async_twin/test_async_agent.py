@@ -70,8 +70,10 @@ async def test_async_openai_llm_end_to_end(apage: Page, server: LocalServer) -> 
 
 async def test_a_timed_out_async_request_is_cancelled() -> None:
     with FakeOpenAIServer([Fault.slow(30.0)]) as fake:
-        llm = OpenAILLM("m", base_url=fake.base_url, api_key="k", timeout=0.5, max_retries=0)
-        with pytest.raises(LLMError, match=r"did not answer within 0.5s"):
+        # 3 s: long enough for a new async client to reach the server on a loaded machine
+        # (at 0.5 s the request was sometimes never sent: nothing to cancel)
+        llm = OpenAILLM("m", base_url=fake.base_url, api_key="k", timeout=3.0, max_retries=0)
+        with pytest.raises(LLMError, match=r"did not answer within 3s"):
             await llm.agenerate(ModelRequest(system="s", blocks=[Block("hi")]))
         # the server sees the closed connection at its next poll: waited for (under a loaded
         # machine's scheduling, seconds), not timed
