@@ -5,10 +5,10 @@ and Playwright's messages; the agent (both twins) calls them.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 
+from ..browser.page_state import state_lines
 from ..tools._async.registry import COVERED
 from ..types import Action, ExecutionResult
 from .models import Evidence, Step
@@ -166,32 +166,23 @@ def _entered_or_seen(value: str, entered: list[str], seen: str) -> bool:
     return value in seen or any(value in e for e in entered)
 
 
-# a dropdown's line in a page state: its options, then the one (or ones) it shows chosen
-_OPTIONS = re.compile(r'\boptions="((?:[^"\\]|\\.)*)"(?:\s+selected="((?:[^"\\]|\\.)*)")?')
-
-
-def _unquoted(text: str) -> str:
-    try:
-        return str(json.loads(f'"{text}"'))
-    except ValueError:
-        return text
-
-
 class Dropdowns:
     """The options of the dropdowns the pages of a task offered (``see`` each page state the
-    model was sent) and the ones those pages showed chosen."""
+    model was sent, read with ``state_lines``) and the ones those pages showed chosen."""
 
     def __init__(self) -> None:
         self.offered: dict[str, None] = {}
         self.chosen: set[str] = set()
 
     def see(self, page: str) -> None:
-        for match in _OPTIONS.finditer(page):
-            for option in _unquoted(match.group(1)).split("|"):
+        for line in state_lines(page):
+            if "options" not in line.attrs:
+                continue
+            for option in line.attrs["options"].split("|"):
                 if option.strip():
                     self.offered.setdefault(option.strip(), None)
-            if match.group(2) is not None:
-                self.chosen.update(o.strip() for o in _unquoted(match.group(2)).split("|"))
+            if "selected" in line.attrs:
+                self.chosen.update(o.strip() for o in line.attrs["selected"].split("|"))
 
 
 def _names(value: str, text: str) -> bool:

@@ -245,8 +245,8 @@ class AsyncLLMBrowser:
             scope = scope.frame_locator(f'[{FRAME_ATTR}="{frame_id}"]')
         return scope.locator(f'[{ID_ATTR}="{element_id}"]')
 
-    async def evaluate_on(self, element_id: str, function: str, *,
-                          timeout_ms: float = 5000) -> Any:
+    async def evaluate_on(
+            self, element_id: str, function: str, *, timeout_ms: float = 5000) -> Any:
         """``function`` (JavaScript taking the element) on an element id of the last reading,
         as its locator's ``evaluate``: one round trip for an element of the page's own
         document, outside shadow roots (the locator's makes three); the others go through the
