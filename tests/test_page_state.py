@@ -422,3 +422,64 @@ def test_an_icon_clicked_in_a_row_records_and_its_replay_fails_when_it_does_noth
         with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
             task.goto("/inbox?broken")
             task.do("delete the mail from Bob with its trash icon")
+
+
+def test_find_never_takes_a_list_of_clickable_rows_for_the_row_of_each(
+        page: Page, server: LocalServer) -> None:
+    # the rows are the list's items, with no tag or role that says so: Ada's row holds "Ada";
+    # Bob's row is not "in a row holding Ada" because the list around both holds her name
+    server.pages["/inbox"] = INBOX
+    page.goto(server.url + "/inbox")
+    reader = LLMBrowser(page)
+    lines, total = reader.find("Ada", "")
+    rows = re.findall(r"^- (div-\d+)$", reader.read().text, re.MULTILINE)
+    found = [line.split()[1] for line in lines]
+    assert found[0] == rows[0] and rows[1] not in found, lines
+    # the controls of Ada's row come with it (her row holds the name), Bob's never
+    text = reader.read().text
+    ada = text.split(f"- {rows[0]}")[1].split(f"- {rows[1]}")[0]
+    bob = text.split(f"- {rows[1]}")[1]
+    assert set(re.findall(r"(?:span|i)-\d+", ada)) <= set(found), (lines, ada)
+    assert not set(re.findall(r"(?:span|i)-\d+", bob)) & set(found), (lines, bob)
+    assert total == len(found) == 4, lines
+    assert lines[1].endswith(' in "Ada Lunch?"'), lines  # a control says the row it is in
+
+
+# A mail list as MiniWoB++ draws one: each row's icons two wrappers down, in its right part
+NESTED_INBOX = """<!doctype html><style>
+.thread { cursor: pointer; width: 400px } .right { float: right }
+.trash, .star { display: inline-block; width: 12px; height: 12px; cursor: pointer }
+.trash { content: url(/img/delete.png) } .star { content: url(/img/star.png) }
+</style><h1>Inbox</h1><div id="list"></div><script>
+for (const [who, subject] of [['Ada', 'Lunch?'], ['Bob', 'Re: Ada'], ['Cy', 'Minutes']]) {
+  const row = document.createElement('div');
+  row.className = 'thread';
+  row.innerHTML = `<div class="left"><div class="sender">${who}</div><div>${subject}</div></div>
+    <div class="right"><div class="time">12:00</div><div class="actions">
+    <span class="trash"></span><span class="star"></span></div></div>`;
+  row.addEventListener('click', () => {});
+  for (const icon of row.querySelectorAll('.trash, .star')) icon.onclick = (e) => e.stopPropagation();
+  document.getElementById('list').append(row);
+}
+</script>"""
+
+
+def test_find_gives_the_icons_of_the_rows_that_hold_the_text_and_no_others(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/nested"] = NESTED_INBOX
+    page.goto(server.url + "/nested")
+    reader = LLMBrowser(page)
+    text = reader.read().text
+    rows = re.findall(r"^- (div-\d+)$", text, re.MULTILINE)
+    icons = [re.findall(r"span-\d+", part) for part in text.split("- div-")[1:]]
+    assert len(rows) == 3 and [len(i) for i in icons] == [2, 2, 2], text
+    lines, total = reader.find("Cy", "")
+    found = [line.split()[1] for line in lines]
+    # Cy's row (its own text), then its two icons, each saying the row it is in
+    assert found == [rows[2], *icons[2]] and total == 3, lines
+    assert all(line.endswith(' in "Cy Minutes 12:00"') for line in lines[1:]), lines
+    # "Ada": her row, and Bob's (whose subject names her), with their icons; Cy's none
+    lines, total = reader.find("Ada", "")
+    found = [line.split()[1] for line in lines]
+    assert set(found) == {rows[0], rows[1], *icons[0], *icons[1]} and total == 6, lines
+    assert found[:2] == rows[:2], lines  # own text first

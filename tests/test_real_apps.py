@@ -211,7 +211,8 @@ def test_find_never_returns_a_field_only_because_its_wrapper_holds_the_text(
         lines, total = LLMBrowser(page).find("Buy milk", "")
         assert lines == ['- text-0 "Buy milk"', '- text-1 "Clear Buy milk is due"',
                          '- input-1 (type="checkbox") in "Buy milk"',
-                         '- button-0 (type="button") "Clear"'] and total == 4, lines
+                         '- button-0 (type="button") "Clear" in "Clear Buy milk is due"'
+                         ] and total == 4, lines
     finally:
         page.close()
 

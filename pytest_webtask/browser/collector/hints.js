@@ -150,27 +150,50 @@
       if (vals.some((v) => words.test(v))) return 5;
       return vals.some((v) => v.includes(want)) ? 4 : 0;
     };
-    const rowOf = (el) => {
-      const row = el.closest(ROW);
-      if (row) return row;
-      // else its parent, when that is no more than a row: not the page, not a container,
-      // not something holding a list (an app's wrapper around its field and its list)
-      const parent = el.parentElement;
-      if (!parent || ['BODY', 'HTML'].includes(parent.tagName) || isContainer(parent, parent.tagName.toLowerCase())) return null;
-      if (parent.querySelector('ul, ol, table, [role=list], [role=listbox], [role=grid], [role=table], [role=tree]')) return null;
-      return parent;
-    };
+    // The row of an element with no row tag or role: the nearest of its parent and the
+    // two above it (a control in a cell, in a part of a row) that holds the text, never the
+    // page, a container or something holding a list (an app's wrapper around its field and
+    // its list); and never above the list of the element's own kind: a parent holding peers
+    // of the path's element (same tag and class: a mail list's clickable rows) is their list,
+    // and what it says besides them is all it says for this one.
+    const LISTS = 'ul, ol, table, [role=list], [role=listbox], [role=grid], [role=table], [role=tree]';
     const rowText = new Map();
     const textOf = (b) => { if (!rowText.has(b)) rowText.set(b, renderedText(b).toLowerCase()); return rowText.get(b); };
+    const kind = (n) => n.tagName + '.' + (n.getAttribute('class') || '');
+    const besidePeers = (parent, c) => list(parent.childNodes).map((n) => n.nodeType === 3
+      ? n.nodeValue : n.nodeType === 1 && (n === c || kind(n) !== kind(c)) ? renderedText(n) : '')
+      .join(' ').toLowerCase();
+    const rows = new Map();  // element -> [score, row]
+    const rowOf = (el) => {
+      if (!rows.has(el)) rows.set(el, (() => {
+        const tagged = el.closest(ROW);
+        if (tagged) {
+          const t = textOf(tagged);
+          return [words.test(t) ? 2 : (t.includes(want) ? 1 : 0), tagged];
+        }
+        for (let c = el, up = 0; up < 3; up++) {
+          const a = c.parentElement;
+          if (!a || ['BODY', 'HTML'].includes(a.tagName) || isContainer(a, a.tagName.toLowerCase()) ||
+              a.querySelector(LISTS)) return [0, null];
+          const peers = list(a.children).some((n) => n !== c && kind(n) === kind(c));
+          if (norm(a.textContent).toLowerCase().includes(want)) {
+            const t = peers ? besidePeers(a, c) : textOf(a);
+            if (words.test(t)) return [2, a];
+            if (t.includes(want)) return [1, a];
+          }
+          if (peers) return [0, null];
+          c = a;
+        }
+        return [0, null];
+      })());
+      return rows.get(el);
+    };
     const lower = (vals) => vals.filter((v) => v).map((v) => norm(String(v)).toLowerCase());
     const score = (el) => {
       if (!want) return 1;
       const own = ownScore(lower([accessibleName(el), renderedText(el), labelText(el),
         el.getAttribute('placeholder'), el.value, el.getAttribute('title')]));
-      if (own) return own;
-      const row = rowOf(el);
-      const around = row ? textOf(row) : '';
-      return words.test(around) ? 2 : (around.includes(want) ? 1 : 0);
+      return own || rowOf(el)[0];
     };
     const all = deepAllFrames(document);
     const order = new Map(all.map((el, i) => [el, i]));
@@ -224,7 +247,7 @@
       }
       const tag = el.tagName.toLowerCase();
       const t = renderedText(el);
-      const b = el.closest(ROW);
+      const b = el.closest(ROW) || (rows.has(el) ? rows.get(el)[1] : null);
       const ctx = b && b !== el ? renderedText(b) : '';
       return '- ' + id + keyAttrs(el, tag, t) + (t ? ' ' + q(clip(t, 80)) : '') +
         (ctx && ctx !== t ? ' in ' + q(clip(ctx, 80)) : '');
