@@ -225,12 +225,16 @@ def test_hover_only_controls_are_named_on_their_container(page: Page,
         ".row:hover .x, .row:focus-within .x { visibility: visible } }"
         " .menu:hover > ul { display: block } .menu > ul { display: none }</style>"
         "<ul><li class=row>First <button class=x title='Remove first'>x</button></li></ul>"
-        "<nav class=menu tabindex=0>Menu<ul><li><a href='/a'>Account</a></li></ul></nav>")
+        "<nav class=menu tabindex=0>Menu<ul><li><a href='/a'>Account</a></li></ul></nav>"
+        "<nav class='menu site' tabindex=0>Site<ul><li><a href='/'>Home</a></li>"
+        "<li><a href='/hours'>Opening hours</a></li><li><a href='/join'>Join</a></li></ul></nav>")
     page.goto(server.url + "/hover")
     browser = LLMBrowser(page)
     text = browser.read().text
     assert '- ul-0\n  - li (hover-reveals="x") "First"' in text
     assert 'hover-reveals="Account"' in text
+    # a menu of several links: each named apart, not their texts run together
+    assert 'hover-reveals="Home|Opening hours|Join"' in text, text
     page.hover("li.row")
     text = browser.read().text
     assert "hover-reveals" not in text.split("nav")[0]

@@ -10,6 +10,7 @@
   // rules of what is inside) and the document's rules (the scope the walk starts in).
   // A document's or shadow root's hover rules, kept with the stylesheets they were read from.
   const hoverRules = new WeakMap();
+  const REVEALED_CONTROLS = 'a[href], button, input, select, textarea, [role=menuitem], [role=link], [role=button], [role=tab], [role=option]';
   function hoverReveals(doc) {
     const hosts = new Map();
     // a ShadowDOM polyfill (Polymer 0.5's), or null on every other page
@@ -52,12 +53,16 @@
     const reveal = (host, t) => {
       const st = getComputedStyle(t);
       if (st.display !== 'none' && st.visibility !== 'hidden') return; // shown already
-      const name = clip(accessibleName(t) || t.getAttribute('title') || t.tagName.toLowerCase(), 40);
+      // a revealed list of links (a menu) is named by its controls, each apart: its own
+      // text runs them together ("HomeCatalogueOpening hours")
+      const inner = Array.from(t.querySelectorAll(REVEALED_CONTROLS));
+      const names = (inner.length ? inner : [t]).map((c) =>
+        clip(accessibleName(c) || c.getAttribute('title') || c.tagName.toLowerCase(), 40));
       // keyed by the node the page state walks: a ShadowDOM polyfill's queries return its
       // wrappers of the document's nodes
       const key = poly && poly.unwrapIfNeeded ? poly.unwrapIfNeeded(host) : host;
       const list = hosts.get(key) || [];
-      if (!list.includes(name) && list.length < 5) list.push(name);
+      for (const name of names) if (!list.includes(name) && list.length < 5) list.push(name);
       hosts.set(key, list);
     };
     const scan = (root, rules) => {
