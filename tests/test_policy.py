@@ -653,3 +653,106 @@ def _recorded_wrapped_broken(page: Page, server: LocalServer, tmp_path: Path,
             task.check(statement)
     assert "Replay failed" in str(failed.value)
     return recipe.read_text()
+
+
+# -- a task that sends something wrong or nothing: the page's refusal is its outcome ---------
+
+JOIN = """<!doctype html><title>Join</title><main><h1>Join the library</h1>
+<div id="errors"></div><form onsubmit="event.preventDefault(); join()">
+<label>Full name <input id="name"></label><button>Join</button></form><p id="said"></p></main>
+<script>
+function join() {
+  const name = document.getElementById('name').value;
+  if (!name && !ACCEPTS_EMPTY) {
+    document.getElementById('errors').innerHTML =
+      '<div role="alert"><h2>There is a problem</h2><p>Full name is required.</p></div>';
+  } else {
+    document.getElementById('said').textContent = 'Welcome to the library, ' + (name || 'reader');
+  }
+}
+</script>"""
+JOIN_CHECKS, JOIN_ACCEPTS_EMPTY = (JOIN.replace("ACCEPTS_EMPTY", "false"),
+                                   JOIN.replace("ACCEPTS_EMPTY", "true"))
+PRESS_JOIN = {"complete": False, "message": "m", "actions": [
+    {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+NOT_DONE = {"complete": False, "message": "The page shows an error; the task is not done.",
+            "actions": [{"tool": "click", "parameters": {"element_id": "button-0"}}]}
+REQUIRED = _done({"expect": "text", "text": "Full name is required."})
+ANSWERED = "The page answered what your actions sent:"
+
+
+def test_what_says_a_task_expects_a_refusal_and_what_the_page_answered() -> None:
+    from pytest_webtask.agent.hints import alert_texts, expects_refusal, page_answers
+    assert expects_refusal("press Join without filling in the form")
+    assert expects_refusal("sign in with an invalid email")
+    assert not expects_refusal("sign in with email ada@example.com and password secret")
+    assert not expects_refusal('type "wrong" into the search box')  # a value, not its words
+    before = '- main-0\n  - h1 "Join"\n  - button-0 "Join"'
+    after = ('- main-0\n  - div (role="alert")\n    - h2 "There is a problem"\n'
+             '    - p "Full name is required."\n  - button-0 "Join"\n'
+             '- dialog-0 "Saved"\n- p (role="status") "3 results"')
+    assert alert_texts(after) == ["There is a problem Full name is required.", "Saved"]
+    assert page_answers(before, after) == alert_texts(after)
+    assert page_answers(after, after) == []  # there before the task: no answer to it
+
+
+def _record_join(page: Page, server: LocalServer, recipe: Path, task_text: str,
+                 replies: list[Any], **settings: Any) -> ScriptedLLM:
+    server.pages["/join"] = JOIN_CHECKS
+    llm = ScriptedLLM(replies)
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm, **settings) as task:
+        task.goto("/join")
+        task.do(task_text)
+    return llm
+
+
+def _join_replays(page: Page, server: LocalServer, recipe: Path, html: str, task_text: str
+                  ) -> bool:
+    server.pages["/join"] = html
+    try:
+        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+            task.goto("/join")
+            task.do(task_text)
+    except pytest.fail.Exception:
+        return False
+    return True
+
+
+def test_an_empty_form_refused_is_asked_about_once_and_records_its_error(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """"Press Join without filling in the form": the model presses Join, reads the errors as
+    its task not done and presses again. Asked once, quoting the alert, it cites the error;
+    the recording replays, and fails on a form that accepts the empty name."""
+    recipe = tmp_path / "join.yaml"
+    task_text = "press Join without filling in the form"
+    llm = _record_join(page, server, recipe, task_text, [PRESS_JOIN, NOT_DONE, REQUIRED])
+    assert f'{ANSWERED} "There is a problem Full name is required."' in llm.prompts[2]
+    assert ANSWERED not in llm.prompts[1]
+    assert "Full name is required." in recipe.read_text()
+    assert _join_replays(page, server, recipe, JOIN_CHECKS, task_text)
+    assert not _join_replays(page, server, recipe, JOIN_ACCEPTS_EMPTY, task_text)
+
+
+def test_a_task_that_does_not_expect_a_refusal_is_never_told_the_refusal_is_its_outcome(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """"Join the library" pressed on an empty form is refused: that is the task failing,
+    never its outcome. No question; the model's own "done" on the error would be its own."""
+    recipe = tmp_path / "join.yaml"
+    llm = ScriptedLLM([PRESS_JOIN, NOT_DONE, NOT_DONE, NOT_DONE])
+    server.pages["/join"] = JOIN_CHECKS
+    with pytest.raises(pytest.fail.Exception, match="task not completed"):
+        with open_webtask(page, recipe, "record", base_url=server.url, llm=llm,
+                          max_steps=3) as task:
+            task.goto("/join")
+            task.do("press Join to join the library")
+    assert not any(ANSWERED in p for p in llm.prompts)
+    assert not recipe.exists()
+
+
+def test_the_refusal_question_is_a_rule_and_switches_off(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    recipe = tmp_path / "join.yaml"
+    llm = _record_join(page, server, recipe, "press Join without filling in the form",
+                       [PRESS_JOIN, NOT_DONE, REQUIRED], rules_off="page-answered")
+    assert not any(ANSWERED in p for p in llm.prompts)  # the bare answer: the model's own
+    assert "Full name is required." in recipe.read_text()

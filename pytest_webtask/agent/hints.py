@@ -569,3 +569,48 @@ def named_buttons(state_text: str, task: str, clicked: set[str], limit: int = 3
                 and re.search(rf"(?<!\w){re.escape(text)}(?!\w)", task)):
             named.append(f'{line.id} "{line.text}"')
     return named[:limit]
+
+
+# A do task whose words say it sends something wrong, or nothing: a refusal is its answer
+_EXPECTS_REFUSAL = re.compile(
+    r"\b(?:without|wrong|invalid|incorrect|empty|blank|missing|bad|expired|mismatched|"
+    r"unknown|unregistered)\b", re.IGNORECASE)
+_ALERT_ROLES = frozenset({"alert", "alertdialog"})
+
+
+def expects_refusal(task: str) -> bool:
+    """Do the task's own words say it sends something wrong or nothing ("press Join without
+    filling in the form", "sign in with a wrong password")? Its quoted values are not its
+    words ("type \"no email\"" says nothing of the kind)."""
+    return _EXPECTS_REFUSAL.search(re.sub(r'"[^"]*"|“[^”]*”', " ", task)) is not None
+
+
+def alert_texts(state_text: str) -> list[str]:
+    """What the page's alerts say (an element with role alert or alertdialog, an open
+    ``dialog``), each as one text: the alert's line and the lines inside it."""
+    lines = state_lines(state_text)
+    out: list[str] = []
+    for n, line in enumerate(lines):
+        if line.attrs.get("role") not in _ALERT_ROLES and line.outer.split("-")[0] != "dialog":
+            continue
+        said = [line.text] + [x.text for x in _inside(lines, n)]
+        text = " ".join(t for t in said if t)
+        if text and text not in out:
+            out.append(_cut(text))
+    return out
+
+
+def _inside(lines: list[StateLine], at: int) -> list[StateLine]:
+    out = []
+    for line in lines[at + 1:]:
+        if line.indent <= lines[at].indent:
+            break
+        out.append(line)
+    return out
+
+
+def page_answers(start_text: str, now_text: str) -> list[str]:
+    """The alerts the page shows now that it did not show when the task began: its answer
+    to what the task sent ("The email or password is incorrect.")."""
+    before = set(alert_texts(start_text))
+    return [t for t in alert_texts(now_text) if t not in before]

@@ -126,6 +126,17 @@ RULES: tuple[Rule, ...] = (
          "line, the list); the next answer stands",
          "a recording that cites the product and the total proves the add, not the choice: "
          "it replays green on an app that ignores the size"),
+    Rule("page-answered", "question",
+         "a do task whose words say it sends something wrong or nothing (without, wrong, "
+         "invalid, incorrect, empty, blank, missing...), not called done after it acted, "
+         "while the page shows an alert (role alert or alertdialog, an open dialog) it did "
+         "not show when the task began, every value the task gives typed",
+         "asks once, quoting the alert: the page's answer is the outcome of such a task; "
+         "if every action is done, cite it; the next answer stands, held to every guard",
+         "a small model reads an error as its task not done and sends the form again until "
+         "its budget runs out (an empty form's errors, a wrong sign-in); a task whose words "
+         "do not expect a refusal is never asked, so a refused sign-in is never offered as "
+         "its outcome"),
     Rule("futile-repeat", "refusal",
          "the same actions proposed again on a page they did not change",
          "does not run them, says so and asks once more; they are not offered on that page",

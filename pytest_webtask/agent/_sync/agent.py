@@ -40,10 +40,12 @@ from ..guards import (
 from ..hints import (
     absent_texts,
     calendar_lines,
+    expects_refusal,
     hidden_lines,
     hint,
     named_buttons,
     ordinal_lines,
+    page_answers,
     page_length,
     page_position_lines,
     sending_forms,
@@ -673,6 +675,14 @@ class Agent:
             step = self._ask(get_prompt("agent/proposer", "chosen_uncited").format(
                 values=", ".join(repr(v) for v in uncited),
                 it="it" if len(uncited) == 1 else "them"), give_up=False)
+        elif not first and not step.proposal.complete and policy.on("page-answered") and (
+                answers := self._answered()):
+            policy.fire("page-answered")
+            self._doubted.add("page_answered")
+            # a task that sends something wrong or nothing, refused by an alert: the alert is
+            # its outcome (asked once; the next answer stands, held to every guard)
+            step = self._ask(get_prompt("agent/proposer", "page_answered").format(
+                answers=", ".join(f'"{a}"' for a in answers), task=ctx.task))
         elif not first and step.proposal.impossible and (
                 later := self._later_doubt(step.proposal)) is not None:
             step = self._ask(later, give_up=True)
@@ -755,6 +765,20 @@ class Agent:
         return untyped_values(task, entered, start.text if start is not None else "",
                               now.text if now is not None else "",
                               {k: str(v) for k, v in self._task_context.variables.items()})
+
+    def _answered(self) -> list[str]:
+        """The alerts the page shows now and did not when a do task began, when the task's
+        words say it sends something wrong or nothing (``hints.expects_refusal``) and every
+        value it gives was typed: its answer. Asked about once per task; none for a check."""
+        assert self._task_context is not None
+        task = self._task_context.task
+        if ("page_answered" in self._doubted or checked_statement(task) is not None
+                or self.proposer is None or not expects_refusal(task) or self._untyped()):
+            return []
+        start, now = self.proposer.start, self.browser.snapshot
+        if start is None or now is None:
+            return []
+        return page_answers(start.text, now.text)
 
     def _unchosen(self) -> list[str]:
         """The options a do task names that a dropdown on its pages offered and that no
