@@ -462,7 +462,9 @@ for (const [who, subject] of [['Ada', 'Lunch?'], ['Bob', 'Re: Ada'], ['Cy', 'Min
     <div class="right"><div class="time">12:00</div><div class="actions">
     <span class="trash"></span><span class="star"></span></div></div>`;
   row.addEventListener('click', () => {});
-  for (const icon of row.querySelectorAll('.trash, .star')) icon.onclick = (e) => e.stopPropagation();
+  for (const icon of row.querySelectorAll('.trash, .star')) {
+    icon.onclick = (e) => e.stopPropagation();
+  }
   document.getElementById('list').append(row);
 }
 </script>"""
