@@ -169,6 +169,10 @@
       ? n.nodeValue : n.nodeType === 1 && (n === c || kind(n) !== kind(c)) ? renderedText(n) : '')
       .join(' ').toLowerCase();
     const rows = new Map();  // element -> [score, row]
+    // what an ancestor holds, read once for all the elements under it
+    const holdsList = new Map();
+    const holdsWant = new Map();
+    const once = (cache, key, read) => { if (!cache.has(key)) cache.set(key, read()); return cache.get(key); };
     const rowOf = (el) => {
       if (!rows.has(el)) rows.set(el, (() => {
         const tagged = el.closest(ROW);
@@ -179,9 +183,9 @@
         for (let c = el, up = 0; up < 3; up++) {
           const a = c.parentElement;
           if (!a || ['BODY', 'HTML'].includes(a.tagName) || isContainer(a, a.tagName.toLowerCase()) ||
-              a.querySelector(LISTS)) return [0, null];
+              once(holdsList, a, () => !!a.querySelector(LISTS))) return [0, null];
           const peers = list(a.children).some((n) => n !== c && kind(n) === kind(c));
-          if (norm(a.textContent).toLowerCase().includes(want)) {
+          if (once(holdsWant, a, () => norm(a.textContent).toLowerCase().includes(want))) {
             const t = peers ? besidePeers(a, c) : textOf(a);
             if (words.test(t)) return [2, a];
             if (t.includes(want)) return [1, a];
