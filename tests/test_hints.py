@@ -116,6 +116,14 @@ def test_buttons_the_task_names_and_no_action_clicked() -> None:
     assert named_buttons(page, 'Click on the link "Next page".', set()) == \
         ['a-0 "Next page"']
     assert named_buttons(page, "Click on the link “next page”.", {"next page"}) == []
+    # a link the task says to go to, while the page is where the task began (``links``)
+    assert named_buttons(page, "go to the next page", set(), links=True) == ['a-0 "Next page"']
+    assert named_buttons(page, "go to the next page", {"next page"}, links=True) == []
+    shop = '- a-0 (href="/p/1") "Blue Shirt"\n- button-0 "Add to cart"'
+    assert named_buttons(shop, "add the Blue Shirt to the cart", {"add to cart"},
+                         links=True) == []  # named, but no way the task asks to go
+    assert named_buttons(shop, "open the Blue Shirt", set(), links=True) == [
+        'a-0 "Blue Shirt"']
 
 
 def test_a_field_line_names_the_button_that_sends_its_form() -> None:

@@ -756,3 +756,74 @@ def test_the_refusal_question_is_a_rule_and_switches_off(
                        [PRESS_JOIN, NOT_DONE, REQUIRED], rules_off="page-answered")
     assert not any(ANSWERED in p for p in llm.prompts)  # the bare answer: the model's own
     assert "Full name is required." in recipe.read_text()
+
+
+# -- "go to" a page, done by hovering the menu that shows its link: the link is asked about --
+
+MENU = """<!doctype html><title>Library</title><style>
+.menu ul { display: none } .menu:hover ul { display: block }</style>
+<header><nav class="menu" aria-label="Site menu"><button type="button">Menu</button><ul>
+<li><a href="/">Home</a></li><li><a href="HOURS">Opening hours</a></li></ul></nav></header>
+<main><h1>Welcome</h1></main>"""
+HOURS = """<!doctype html><title>Hours</title><main><h1>Opening hours</h1>
+<dl><dt>Saturday:</dt><dd>10:00 to 16:00</dd><dt>Sunday:</dt><dd>closed</dd></dl></main>"""
+GO_HOURS = "open the menu and go to the opening hours"
+HOVER = {"complete": False, "message": "m", "actions": [
+    {"tool": "hover", "parameters": {"element_id": "nav-0"}}]}
+MENU_LINK = _done({"expect": "text", "text": "Opening hours"})
+
+
+def test_a_page_the_task_goes_to_is_reached_by_its_link_not_shown_by_a_hover(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """Hovering the menu shows the "Opening hours" link; citing it is no arrival. Asked once
+    (the link the task goes to was never followed), the model clicks it and cites the
+    page; the replay fails where the link goes nowhere."""
+    server.pages["/"] = MENU.replace("HOURS", "/hours")
+    server.pages["/hours"] = HOURS
+    from pytest_webtask.browser._sync.llm_browser import LLMBrowser
+    page.goto(server.url + "/")
+    page.hover("nav")
+    shown = LLMBrowser(page).read().text
+    found = re.search(r'(a-\d+) \(href="/hours"\) "Opening hours"', shown)
+    assert found, shown
+    link = found.group(1)
+    follow = {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": link}}]}
+    arrived = _done({"expect": "text", "text": "Opening hours"},
+                    {"expect": "text", "text": "Sunday:"})
+    llm = ScriptedLLM([HOVER, MENU_LINK, follow, arrived])
+    recipe = tmp_path / "hours.yaml"
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/")
+        task.do(GO_HOURS)
+    assert f'The task names {link} "Opening hours": no action of yours clicked it yet' \
+        in llm.prompts[2]
+    assert page.url.endswith("/hours")
+
+    def replays(menu_html: str) -> bool:
+        server.pages["/"] = menu_html
+        try:
+            with open_webtask(page, recipe, "replay", base_url=server.url,
+                              timeout=1.5) as task:
+                task.goto("/")
+                task.do(GO_HOURS)
+        except pytest.fail.Exception:
+            return False
+        return True
+
+    assert replays(MENU.replace("HOURS", "/hours"))
+    assert not replays(MENU.replace("HOURS", "#"))  # the link goes nowhere
+
+
+def test_a_link_the_task_goes_to_is_not_asked_about_once_the_page_moved(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    server.pages["/"] = MENU.replace("HOURS", "/hours")
+    server.pages["/hours"] = HOURS
+    went = {"complete": False, "message": "m", "actions": [
+        {"tool": "navigate", "parameters": {"url": "/hours"}}]}
+    llm = ScriptedLLM([went, _done({"expect": "text", "text": "Sunday:"})])
+    with open_webtask(page, tmp_path / "h.yaml", "record", base_url=server.url,
+                      llm=llm) as task:
+        task.goto("/")
+        task.do(GO_HOURS)
+    assert len(llm.prompts) == 2  # reached another way: no question

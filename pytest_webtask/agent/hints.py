@@ -549,21 +549,30 @@ def sending_forms(state_text: str, changed: list[str]) -> str:
     return "".join(dict.fromkeys(said))
 
 
-def named_buttons(state_text: str, task: str, clicked: set[str], limit: int = 3
-                  ) -> list[str]:
+# "go to the opening hours", "open Paper Moons": a verb that follows a link, before its text
+_GO = r"\b(?:go(?:es)? to|open|visit|navigate to|follow|head to)\s+(?:the\s+)?"
+
+
+def named_buttons(state_text: str, task: str, clicked: set[str], limit: int = 3, *,
+                  links: bool = False) -> list[str]:
     """The page's buttons whose whole text ``task`` names ("hit submit") and whose text is
     not in ``clicked`` (case aside), as ``button-0 "Submit"``. A link, or any other element
-    with an id but a field, counts only when the task quotes its text ('click on the link
-    "aliquet"', a span with a click handler): the page a link opens may be reached another
-    way (navigate to "/?page=2")."""
+    with an id but a field, counts when the task quotes its text ('click on the link
+    "aliquet"', a span with a click handler), and (``links``: the page is where the task
+    began) a link whose text follows a verb that goes there ("go to the opening hours"):
+    the page a link opens may be reached another way (navigate to "/?page=2"), and a link
+    a task merely names ("add the Blue Shirt") is no way the task asks to go."""
     task = " ".join(task.split()).casefold()
     named = []
     for line in read_lines(state_text):
         text = " ".join(line.text.split()).casefold()
         quoted = any(f"{q}{text}{e}" in task for q, e in ('""', "''", "“”", "‘’"))
+        gone = (links and line.tag == "a" and bool(text)
+                and re.search(rf"{_GO}{re.escape(text)}(?!\w)", task) is not None)
         # a quoted text names any element with an id that shows it (a span styled as a
         # link, with a click handler); unquoted, a button's text
-        if ((quoted and line.tag not in _NOT_CLICKED or line.kind == "clicked" and line.tag != "a")
+        if ((quoted and line.tag not in _NOT_CLICKED or line.kind == "clicked" and line.tag != "a"
+             or gone)
                 and text
                 and text not in clicked
                 and re.search(rf"(?<!\w){re.escape(text)}(?!\w)", task)):

@@ -112,7 +112,8 @@ RULES: tuple[Rule, ...] = (
          "nothing happens on a page until its form is sent"),
     Rule("named-button", "question",
          "a task called done while a button (or a quoted text's element) it names was never "
-         "clicked",
+         "clicked, or, the page still where the task began, a link whose text follows a verb "
+         "that goes there (\"go to the opening hours\", \"open Paper Moons\")",
          "says so and offers acting only",
          "a model opens a section, or fills a form, and calls the task done"),
     Rule("stale-evidence", "question",

@@ -926,7 +926,10 @@ class AsyncAgent:
                    if e.target is not None and not getattr(registry.get(a.tool), "typed", False)}
         # what a drag dropped onto was acted on too ('drag "A" onto "B"')
         clicked |= {(e.to.text or e.to.name or "").casefold() for _, e in ran if e.to}
-        return named_buttons(snapshot.text, self._task_context.task, clicked)
+        # a link the task says to go to counts while the page is still where the task began
+        start = self.proposer.start if self.proposer is not None else None
+        return named_buttons(snapshot.text, self._task_context.task, clicked,
+                             links=start is not None and start.url == snapshot.url)
 
     async def execute(self, task: str, max_steps: int = MAX_STEPS,
                       resources: dict[str, str] | None = None,
