@@ -459,13 +459,13 @@ def test_a_size_the_task_names_and_no_action_chose_never_records(
     with pytest.raises(pytest.fail.Exception) as failed:
         _record_sized(page, server, recipe, [ADD_ONLY, SHIRT_CLAIM, SHIRT_CLAIM],
                       rules_off="all")
-    assert "the task names 'M', which a dropdown on its pages offered, and no action chose " \
-        "it" in str(failed.value)
+    assert "the task names 'M', which a dropdown, checkbox or radio button on its pages " \
+        "offered, and no action chose it" in " ".join(str(failed.value).split())
     assert not recipe.exists()
     # the answer to the question is acting: the size chosen, then the claims that show it
     llm = _record_sized(page, server, recipe, [ADD_ONLY, SHIRT_CLAIM, CHOOSE_ADD, WITH_SIZE])
-    assert "The task names 'M', which a dropdown on this task's pages offers, but none of " \
-        "your actions chose it" in " ".join(llm.prompts[2].split())
+    assert "The task names 'M', which a dropdown, checkbox or radio button on this task's " \
+        "pages offers, but none of your actions chose it" in " ".join(llm.prompts[2].split())
     assert _replays(page, server, recipe, SIZE_KEPT)
     assert not _replays(page, server, recipe, SIZE_IGNORED)
 
@@ -499,6 +499,20 @@ def test_an_option_the_page_showed_chosen_or_an_action_picked_is_not_asked_about
         Act("select", "r", {"element_id": "select-0", "value": "M"}), ExecutionResult(True))]) \
         == []
     assert unchosen_options("show all coats", seen, []) == []  # "All" was chosen
+    # a checkbox's or a radio button's label is a choice too; one the task says to leave or
+    # clear is not asked about
+    boxes = Dropdowns()
+    boxes.see('- input-0 (type="checkbox" name="r" label="Remember me")\n'
+              '- input-1 (type="radio" name="d" label="Express delivery")\n'
+              '- input-2 (type="radio" name="d" label="Standard delivery" checked)\n'
+              '- div-0 (role="checkbox") "Gift wrap"')
+    assert boxes.chosen == {"Standard delivery"}
+    assert unchosen_options("sign in and tick Remember me", boxes, []) == ["Remember me"]
+    assert unchosen_options("order it with express delivery and gift wrap", boxes, []) == [
+        "Express delivery", "Gift wrap"]
+    assert unchosen_options("order it with standard delivery", boxes, []) == []  # shown so
+    assert unchosen_options("sign in without ticking Remember me", boxes, []) == []
+    assert unchosen_options("untick Remember me", boxes, []) == []
     # a check asks nothing of the page's controls (a do task with the same words fails)
     server.pages["/shirt"] = SIZE_KEPT
     held = _done({"expect": "text", "text": "Blue Shirt"})
@@ -601,8 +615,8 @@ def test_the_plan_strategy_never_records_a_size_it_never_chose(
                      _invoked("select", element_id="select-0", value="M"),
                      _invoked("click", element_id="button-0"), shirt])
     result = PlanAgent(page, script.llm, require_evidence=True).execute(ADD_M)
-    assert "done refused: the task names 'M', which a dropdown on this task's pages offers" \
-        in script.plan_prompts()[1]
+    assert "done refused: the task names 'M', which a dropdown, checkbox or radio button on " \
+        "this task's pages offers" in " ".join(script.plan_prompts()[1].split())
     assert result.completed, result.message
 
 
@@ -827,3 +841,53 @@ def test_a_link_the_task_goes_to_is_not_asked_about_once_the_page_moved(
         task.goto("/")
         task.do(GO_HOURS)
     assert len(llm.prompts) == 2  # reached another way: no question
+
+
+REMEMBER = """<!doctype html><title>Sign in</title><main><h1>Sign in</h1>
+<form onsubmit="event.preventDefault(); document.getElementById('said').textContent =
+  'Signed in' + (KEEPS && document.getElementById('keep').checked ? ', remembered' : '')">
+<label><input type="checkbox" id="keep"> Remember me</label><button>Sign in</button></form>
+<p id="said"></p></main>"""
+KEEP = "sign in and tick Remember me"
+
+
+def test_a_box_the_task_names_and_no_action_ticked_never_records(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """"Sign in and tick Remember me" done by pressing Sign in alone: "Signed in" holds, and
+    would hold on a site that forgets the box. Asked once, then the task fails; ticked, it
+    records, and the replay fails where the site ignores the box."""
+    server.pages["/signin"] = REMEMBER.replace("KEEPS", "true")
+    press = {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+    signed = _done({"expect": "text", "text": "Signed in"})
+    recipe = tmp_path / "keep.yaml"
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, recipe, "record", base_url=server.url,
+                          llm=ScriptedLLM([press, signed, signed]), rules_off="all") as task:
+            task.goto("/signin")
+            task.do(KEEP)
+    assert "the task names 'Remember me'" in str(failed.value)
+    assert not recipe.exists()
+    tick = {"complete": False, "message": "m", "actions": [
+        {"tool": "check", "parameters": {"element_id": "input-0"}},
+        {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+    llm = ScriptedLLM([press, signed, tick, _done({"expect": "text",
+                                                   "text": "Signed in, remembered"})])
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/signin")
+        task.do(KEEP)
+    assert "The task names 'Remember me'" in llm.prompts[2]
+
+    def replays(keeps: str) -> bool:
+        server.pages["/signin"] = REMEMBER.replace("KEEPS", keeps)
+        try:
+            with open_webtask(page, recipe, "replay", base_url=server.url,
+                              timeout=1.5) as task:
+                task.goto("/signin")
+                task.do(KEEP)
+        except pytest.fail.Exception:
+            return False
+        return True
+
+    assert replays("true")
+    assert not replays("false")  # the site forgets the box

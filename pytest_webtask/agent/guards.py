@@ -166,16 +166,30 @@ def _entered_or_seen(value: str, entered: list[str], seen: str) -> bool:
     return value in seen or any(value in e for e in entered)
 
 
+_BOXES = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
+
+
 class Dropdowns:
-    """The options of the dropdowns the pages of a task offered (``see`` each page state the
-    model was sent, read with ``state_lines``) and the ones those pages showed chosen."""
+    """The choices the pages of a task offered (``see`` each page state the model was sent,
+    read with ``state_lines``): a dropdown's options, a checkbox's or radio button's label
+    (``boxes``); and the ones those pages showed chosen (selected, ticked)."""
 
     def __init__(self) -> None:
         self.offered: dict[str, None] = {}
+        self.boxes: set[str] = set()
         self.chosen: set[str] = set()
 
     def see(self, page: str) -> None:
         for line in state_lines(page):
+            kind = line.attrs.get("type") or line.attrs.get("role") or ""
+            if kind in _BOXES and line.id:
+                label = (line.attrs.get("label") or line.text).strip()
+                if label:
+                    self.offered.setdefault(label, None)
+                    self.boxes.add(label)
+                    if "checked" in line.flags:
+                        self.chosen.add(label)
+                continue
             if "options" not in line.attrs:
                 continue
             for option in line.attrs["options"].split("|"):
@@ -183,6 +197,11 @@ class Dropdowns:
                     self.offered.setdefault(option.strip(), None)
             if "selected" in line.attrs:
                 self.chosen.update(o.strip() for o in line.attrs["selected"].split("|"))
+
+
+# a task that says to leave a box as it is, or to clear one: its boxes are not asked about
+_UNTICK = re.compile(r"\b(?:without|not|don't|do not|never|untick|uncheck|unselect|deselect|"
+                     r"clear|leave|unticked|unchecked|off)\b", re.IGNORECASE)
 
 
 def _names(value: str, text: str) -> bool:
@@ -194,14 +213,18 @@ def _names(value: str, text: str) -> bool:
 
 def unchosen_options(task: str, dropdowns: Dropdowns,
                      actions: list[tuple[Action, ExecutionResult]]) -> list[str]:
-    """The options of a dropdown the task's pages offered that the task names as a word, that
-    no page showed chosen and that no action chose, typed or acted on (a click on a custom
-    list's "M", a link to it): "add the shirt in size M" done without touching the size
-    dropdown (it says S) proves the shirt and the cart, never the size, and would replay green
-    on a shop that ignores the size."""
+    """The options of a dropdown the task's pages offered (or the labels of their checkboxes
+    and radio buttons) that the task names as a word, that no page showed chosen and that no
+    action chose, typed or acted on (a click on a custom list's "M", a link to it): "add the
+    shirt in size M" done without touching the size dropdown (it says S) proves the shirt and
+    the cart, never the size, and would replay green on a shop that ignores the size; "sign
+    in and tick Remember me" done with the box empty likewise. A task that speaks of leaving
+    or clearing a box ("without", "untick", "not") has its boxes left out."""
     acted_on = [*entered_values(actions),
                 *(t for _, e in actions if e.target is not None
                   for t in (e.target.name, e.target.text, e.target.label) if t)]
+    leaves_boxes = _UNTICK.search(task) is not None
     return [o for o in dropdowns.offered
             if o not in dropdowns.chosen and _names(o, task)
+            and not (leaves_boxes and o in dropdowns.boxes)
             and not any(_names(o, t) for t in acted_on)]

@@ -983,9 +983,10 @@ class AsyncAgent:
                     if unchosen:
                         return self._result(
                             False, "The model reported the task complete, but the task names "
-                            f"{', '.join(map(repr, unchosen))}, which a dropdown on its pages "
-                            "offered, and no action chose it (nor did the page show it "
-                            "chosen): the task was not done as written. The model's message: "
+                            f"{', '.join(map(repr, unchosen))}, which a dropdown, checkbox or "
+                            "radio button on its pages offered, and no action chose it (nor "
+                            "did the page show it chosen): the task was not done as written. "
+                            "The model's message: "
                             f"{step.proposal.message}", start_usage)
                     weak = self._weak(step) if self.require_evidence else ""
                     if weak:

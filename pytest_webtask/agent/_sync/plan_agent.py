@@ -149,9 +149,10 @@ class DoneTool(Tool):
         unchosen = unchosen_options(task, self.dropdowns, ran)
         if unchosen:
             values = ", ".join(repr(v) for v in unchosen)
-            return (f"done refused: the task names {values}, which a dropdown on this task's "
-                    "pages offers, but no action chose it and no page showed it chosen. "
-                    "Choose it in that dropdown, then finish the task; only then is it done.")
+            return (f"done refused: the task names {values}, which a dropdown, checkbox or "
+                    "radio button on this task's pages offers, but no action chose it and no "
+                    "page showed it chosen. Choose (or tick) it there, then finish the task; "
+                    "only then is it done.")
         return ""
 
 
