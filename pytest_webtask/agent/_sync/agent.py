@@ -946,6 +946,27 @@ class Agent:
         finally:
             self.close()
 
+    def _refused(self, step: Step) -> str:
+        """Why a step the model called complete does not complete the task ("" when it
+        does), by the guards, in order: evidence that does not hold, values the task gives
+        never typed, choices it names never made, claims that show only what the actions
+        set."""
+        if problem := self._evidence_problem(step):
+            return f"its evidence does not hold on the page: {problem}"
+        if untyped := self._untyped():
+            return (f"the values the task gives ({', '.join(map(repr, untyped))}) were never "
+                    "typed or chosen, and the page does not show them: the task was not done "
+                    "as written")
+        if unchosen := self._unchosen():
+            return (f"the task names {', '.join(map(repr, unchosen))}, which a dropdown, "
+                    "checkbox or radio button on its pages offered, and no action chose it "
+                    "(nor did the page show it chosen): the task was not done as written")
+        if weak := self._weak(step):
+            return (f"its evidence proves only what its own actions set ({weak}), not what "
+                    "the task asks of the page: cite what the page shows because of it (the "
+                    "list, a count, a message)")
+        return ""
+
     def _evidence_problem(self, step: Step) -> str:
         """Why the step's evidence can't prove completion ("" when it does). A file the
         task's actions downloaded proves it by itself (it becomes a download check), so a
@@ -965,38 +986,11 @@ class Agent:
                     return self._result(False, f"Task impossible: {step.proposal.message}",
                                         start_usage, impossible=True)
                 if step.proposal.complete:
-                    problem = (self._evidence_problem(step) if self.require_evidence
-                               else "")
-                    if problem:
+                    refused = self._refused(step) if self.require_evidence else ""
+                    if refused:
                         return self._result(
-                            False, f"The model reported the task complete, but its evidence "
-                            f"does not hold on the page: {problem}. The model's message: "
-                            f"{step.proposal.message}", start_usage)
-                    untyped = self._untyped() if self.require_evidence else []
-                    if untyped:
-                        return self._result(
-                            False, "The model reported the task complete, but the values "
-                            f"the task gives ({', '.join(map(repr, untyped))}) were never "
-                            "typed or chosen, and the page does not show them: the task was "
-                            f"not done as written. The model's message: "
-                            f"{step.proposal.message}", start_usage)
-                    unchosen = self._unchosen() if self.require_evidence else []
-                    if unchosen:
-                        return self._result(
-                            False, "The model reported the task complete, but the task names "
-                            f"{', '.join(map(repr, unchosen))}, which a dropdown, checkbox or "
-                            "radio button on its pages offered, and no action chose it (nor "
-                            "did the page show it chosen): the task was not done as written. "
-                            "The model's message: "
-                            f"{step.proposal.message}", start_usage)
-                    weak = self._weak(step) if self.require_evidence else ""
-                    if weak:
-                        return self._result(
-                            False, f"The model reported the task complete, but its evidence "
-                            f"proves only what its own actions set ({weak}), not what the "
-                            "task asks of the page: cite what the page shows because of it "
-                            "(the list, a count, a message). The model's message: "
-                            f"{step.proposal.message}", start_usage)
+                            False, f"The model reported the task complete, but {refused}. "
+                            f"The model's message: {step.proposal.message}", start_usage)
                     return self._result(True, step.proposal.message, start_usage)
                 if self._repeats.exhausted:
                     return self._result(False, self._repeats.stop_message(), start_usage)
