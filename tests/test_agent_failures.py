@@ -168,6 +168,27 @@ def test_impossible_after_actions_is_asked_once_then_ends_the_task(
     assert "You said the task cannot be done. Read the task again" in llm.prompts[2]
 
 
+def test_a_task_given_up_beside_the_button_it_names_is_told_of_the_button(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/book"] = ("<h1>Paper Moons</h1><details><summary>More</summary>2022"
+                             "</details><form onsubmit='event.preventDefault()'>"
+                             "<button>Reserve</button></form>")
+    page.goto(server.url + "/book")
+    give_up = {"complete": False, "impossible": True, "actions": [],
+               "message": "No link reserves it"}
+    llm = ScriptedLLM([step(act("click", element_id="summary-0")), give_up, give_up])
+    Agent(page, llm).execute("open Paper Moons and reserve it", max_steps=8)
+    assert ('You said the task cannot be done. The task names button-0 "Reserve", which is '
+            "on the page and which no action of yours clicked yet.") in \
+        " ".join(llm.prompts[2].split())
+    # with the rule off, the question is the plain one
+    llm = ScriptedLLM([step(act("click", element_id="summary-0")), give_up, give_up])
+    page.goto(server.url + "/book")
+    Agent(page, llm, rules_off="named-button").execute("open Paper Moons and reserve it",
+                                                      max_steps=8)
+    assert "You said the task cannot be done. Read the task again" in llm.prompts[2]
+
+
 def test_script_running_out_is_a_clear_error(page: Page, server: LocalServer) -> None:
     page.goto(server.url + "/price")
     with pytest.raises(LLMError, match="ScriptedLLM has no reply for call 2"):

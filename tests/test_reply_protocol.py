@@ -386,7 +386,10 @@ def test_a_task_given_up_after_acting_is_asked_about_once(
     llm = ScriptedLLM([todo(FILL), give_up, todo(SUBMIT), DONE])
     result = Agent(page, llm).execute("search for linen")
     assert result.completed, result.message
-    assert "You said the task cannot be done. Read the task again" in llm.prompts[2]
+    # the form's button the task names ("search"), never pressed, is said first
+    assert ('You said the task cannot be done. The task names button-0 "Search", which is on '
+            "the page and which no action of yours clicked yet. Read the task again") \
+        in llm.prompts[2]
     # the second "impossible" stands, and a third later one is not asked about again
     page.goto(server.url + "/search")
     llm = ScriptedLLM([todo(FILL), give_up, give_up])

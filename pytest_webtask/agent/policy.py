@@ -114,8 +114,10 @@ RULES: tuple[Rule, ...] = (
          "a task called done while a button (or a quoted text's element) it names was never "
          "clicked, or, the page still where the task began, a link whose text follows a verb "
          "that goes there (\"go to the opening hours\", \"open Paper Moons\")",
-         "says so and offers acting only",
-         "a model opens a section, or fills a form, and calls the task done"),
+         "says so and offers acting only; a do task given up after acting, with such a "
+         "button on the page, is told of it in the give-up question",
+         "a model opens a section, or fills a form, and calls the task done; or gives up "
+         "beside the button it names"),
     Rule("stale-evidence", "question",
          "a do task's claims that all held before its first action",
          "asks for what the actions changed, listing texts new since the task began",

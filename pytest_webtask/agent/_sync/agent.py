@@ -893,7 +893,12 @@ class Agent:
                 return None
             self._doubted.add("impossible_tried")
             policy.fire("doubt-give-up")
-            return get_prompt("agent/proposer", "impossible_tried")
+            # a button the task names, on the page and never clicked, is what to try first
+            named = self._unclicked() if policy.on("named-button") else []
+            policy.use("named-button", named)
+            said = (f"The task names {', '.join(named)}, which is on the page and which no "
+                    "action of yours clicked yet. " if named else "")
+            return get_prompt("agent/proposer", "impossible_tried").format(named=said)
         if not proposal.complete or "complete_unsent" in self._doubted:
             return None
         change = ctx.steps[-1].change
