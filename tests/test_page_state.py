@@ -454,7 +454,8 @@ NESTED_INBOX = """<!doctype html><style>
 .thread { cursor: pointer; width: 400px } .right { float: right }
 .trash, .star { display: inline-block; width: 12px; height: 12px; cursor: pointer }
 .trash { content: url(/img/delete.png) } .star { content: url(/img/star.png) }
-</style><h1>Inbox</h1><div id="list"></div><script>
+</style><div id="app"><div class="top"><h2>Inbox</h2><span class="trash search"></span></div>
+<div id="list"></div></div><script>
 for (const [who, subject] of [['Ada', 'Lunch?'], ['Bob', 'Re: Ada'], ['Cy', 'Minutes']]) {
   const row = document.createElement('div');
   row.className = 'thread';
@@ -467,6 +468,7 @@ for (const [who, subject] of [['Ada', 'Lunch?'], ['Bob', 'Re: Ada'], ['Cy', 'Min
   }
   document.getElementById('list').append(row);
 }
+document.querySelector('.search').onclick = () => {};
 </script>"""
 
 
@@ -479,6 +481,7 @@ def test_find_gives_the_icons_of_the_rows_that_hold_the_text_and_no_others(
     rows = re.findall(r"^- (div-\d+)$", text, re.MULTILINE)
     icons = [re.findall(r"span-\d+", part) for part in text.split("- div-")[1:]]
     assert len(rows) == 3 and [len(i) for i in icons] == [2, 2, 2], text
+    # the search icon above the list: the app around it holds every row, so no row of its own
     lines, total = reader.find("Cy", "")
     found = [line.split()[1] for line in lines]
     # Cy's row (its own text), then its two icons, each saying the row it is in

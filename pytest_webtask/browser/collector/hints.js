@@ -157,11 +157,13 @@
     };
     // The row of an element with no row tag or role: the nearest of its parent and the
     // two above it (a control in a cell, in a part of a row) that holds the text, never the
-    // page, a container or something holding a list (an app's wrapper around its field and
-    // its list); and never above the list of the element's own kind: a parent holding peers
+    // page, a container, something holding a list (an app's wrapper around its field and
+    // its list) or more than six elements with ids; and never above the list of the
+    // element's own kind: a parent holding peers
     // of the path's element (same tag and class: a mail list's clickable rows) is their list,
     // and what it says besides them is all it says for this one.
     const LISTS = 'ul, ol, table, [role=list], [role=listbox], [role=grid], [role=table], [role=tree]';
+    const ROW_CONTROLS = 6;  // an element holding more elements with ids is a list, not a row
     const rowText = new Map();
     const textOf = (b) => { if (!rowText.has(b)) rowText.set(b, renderedText(b).toLowerCase()); return rowText.get(b); };
     const kind = (n) => n.tagName + '.' + (n.getAttribute('class') || '');
@@ -172,6 +174,7 @@
     // what an ancestor holds, read once for all the elements under it
     const holdsList = new Map();
     const holdsWant = new Map();
+    const controlsIn = new Map();
     const once = (cache, key, read) => { if (!cache.has(key)) cache.set(key, read()); return cache.get(key); };
     const rowOf = (el) => {
       if (!rows.has(el)) rows.set(el, (() => {
@@ -183,7 +186,10 @@
         for (let c = el, up = 0; up < 3; up++) {
           const a = c.parentElement;
           if (!a || ['BODY', 'HTML'].includes(a.tagName) || isContainer(a, a.tagName.toLowerCase()) ||
-              once(holdsList, a, () => !!a.querySelector(LISTS))) return [0, null];
+              once(holdsList, a, () => !!a.querySelector(LISTS)) ||
+              once(controlsIn, a, () => a.querySelectorAll('[' + ID_ATTR + ']').length) > ROW_CONTROLS) {
+            return [0, null];
+          }
           const peers = list(a.children).some((n) => n !== c && kind(n) === kind(c));
           if (once(holdsWant, a, () => norm(a.textContent).toLowerCase().includes(want))) {
             const t = peers ? besidePeers(a, c) : textOf(a);
