@@ -458,7 +458,7 @@ NESTED_INBOX = """<!doctype html><style>
 <div id="list"></div></div><script>
 for (const [who, subject] of [['Ada', 'Lunch?'], ['Bob', 'Re: Ada'], ['Cy', 'Minutes']]) {
   const row = document.createElement('div');
-  row.className = 'thread';
+  row.className = who === 'Bob' ? 'thread unread' : 'thread';  // a state class: still a peer
   row.innerHTML = `<div class="left"><div class="sender">${who}</div><div>${subject}</div></div>
     <div class="right"><div class="time">12:00</div><div class="actions">
     <span class="trash"></span><span class="star"></span></div></div>`;
@@ -492,3 +492,18 @@ def test_find_gives_the_icons_of_the_rows_that_hold_the_text_and_no_others(
     found = [line.split()[1] for line in lines]
     assert set(found) == {rows[0], rows[1], *icons[0], *icons[1]} and total == 6, lines
     assert found[:2] == rows[:2], lines  # own text first
+
+
+def test_find_gives_a_cards_buttons_whose_cells_hold_the_text(page: Page,
+                                                               server: LocalServer) -> None:
+    # a row's buttons alike each other (a toolbar) and its cells of text alike each other are
+    # one row's parts, not lists: Audrey's Edit and Delete are in her card; Bob's never are
+    card = ('<div class="card"><div><div>{}</div><div>{}</div></div><div class="actions">'
+            '<button class="btn">Edit</button><button class="btn">Delete</button></div></div>')
+    server.pages["/cards"] = ('<div id="cards">' + card.format("Audrey", "Lunch")
+                              + card.format("Bob", "Tea") + "</div>")
+    page.goto(server.url + "/cards")
+    lines, total = LLMBrowser(page).find("Audrey", "")
+    assert lines == ['- text-0 "Audrey"',
+                     '- button-0 "Edit" in "Audrey Lunch EditDelete"',
+                     '- button-1 "Delete" in "Audrey Lunch EditDelete"'] and total == 3, lines

@@ -158,18 +158,31 @@
     // The row of an element with no row tag or role: the nearest of its parent and the
     // two above it (a control in a cell, in a part of a row) that holds the text, never the
     // page, a container, something holding a list (an app's wrapper around its field and
-    // its list) or more than six elements with ids; and never above the list of the
-    // element's own kind: a parent holding peers
-    // of the path's element (same tag and class: a mail list's clickable rows) is their list,
-    // and what it says besides them is all it says for this one.
+    // its list) or more than twelve elements with ids; and never an ancestor where the text
+    // is another item's: a sibling on the way alike an item (same tag, a class in common)
+    // that holds it, or a child list of alike items that does (a mail list's clickable rows:
+    // Bob's row is not "in" the list holding Ada's; nor is a search icon above it). Alike
+    // siblings that do not hold it (a row's Edit and Delete buttons) are no list of rows.
     const LISTS = 'ul, ol, table, [role=list], [role=listbox], [role=grid], [role=table], [role=tree]';
-    const ROW_CONTROLS = 6;  // an element holding more elements with ids is a list, not a row
+    const ROW_CONTROLS = 12;  // an element holding more elements with ids is a list, not a row
     const rowText = new Map();
     const textOf = (b) => { if (!rowText.has(b)) rowText.set(b, renderedText(b).toLowerCase()); return rowText.get(b); };
-    const kind = (n) => n.tagName + '.' + (n.getAttribute('class') || '');
-    const besidePeers = (parent, c) => list(parent.childNodes).map((n) => n.nodeType === 3
-      ? n.nodeValue : n.nodeType === 1 && (n === c || kind(n) !== kind(c)) ? renderedText(n) : '')
-      .join(' ').toLowerCase();
+    const classes = (n) => (n.getAttribute('class') || '').split(/\s+/).filter((x) => x);
+    const alike = (n, m) => {
+      if (n.tagName !== m.tagName) return false;
+      const a = classes(n), b = classes(m);
+      return a.length === 0 ? b.length === 0 : a.some((x) => b.includes(x));
+    };
+    // items are what can be acted on (an element with an id, or one holding such): cells of
+    // text alike each other are one row's parts, not a list
+    const marks = new Map();
+    const marked = (n) => once(marks, n, () => n.hasAttribute(ID_ATTR) || !!n.querySelector('[' + ID_ATTR + ']'));
+    const listLike = new Map();  // an element whose children include two alike items: a list
+    const isListLike = (n) => once(listLike, n, () => {
+      const kids = list(n.children).filter(marked);
+      return kids.some((k, i) => kids.some((m, j) => j > i && alike(k, m)));
+    });
+    const holds = (n) => once(holdsWant, n, () => norm(n.textContent).toLowerCase().includes(want));
     const rows = new Map();  // element -> [score, row]
     // what an ancestor holds, read once for all the elements under it
     const holdsList = new Map();
@@ -190,13 +203,14 @@
               once(controlsIn, a, () => a.querySelectorAll('[' + ID_ATTR + ']').length) > ROW_CONTROLS) {
             return [0, null];
           }
-          const peers = list(a.children).some((n) => n !== c && kind(n) === kind(c));
-          if (once(holdsWant, a, () => norm(a.textContent).toLowerCase().includes(want))) {
-            const t = peers ? besidePeers(a, c) : textOf(a);
+          const others = list(a.children).filter((n) => n !== c);
+          const item = (n) => marked(n) && (alike(n, c) || others.some((m) => m !== n && marked(m) && alike(m, n)));
+          if (others.some((n) => holds(n) && (item(n) || isListLike(n)))) return [0, null];
+          if (holds(a)) {
+            const t = textOf(a);
             if (words.test(t)) return [2, a];
             if (t.includes(want)) return [1, a];
           }
-          if (peers) return [0, null];
           c = a;
         }
         return [0, null];
