@@ -506,13 +506,23 @@ def test_an_option_the_page_showed_chosen_or_an_action_picked_is_not_asked_about
               '- input-1 (type="radio" name="d" label="Express delivery")\n'
               '- input-2 (type="radio" name="d" label="Standard delivery" checked)\n'
               '- div-0 (role="checkbox") "Gift wrap"')
-    assert boxes.chosen == {"Standard delivery"}
+    assert boxes.ticked == {"Standard delivery"} and not boxes.chosen
     assert unchosen_options("sign in and tick Remember me", boxes, []) == ["Remember me"]
-    assert unchosen_options("order it with express delivery and gift wrap", boxes, []) == [
+    assert unchosen_options("choose Express delivery and tick the gift wrap", boxes, []) == [
         "Express delivery", "Gift wrap"]
-    assert unchosen_options("order it with standard delivery", boxes, []) == []  # shown so
+    assert unchosen_options("choose standard delivery", boxes, []) == []  # shown ticked
+    # a box counts only when the task says to tick or choose it, and not "not" to
+    assert unchosen_options("order it with express delivery", boxes, []) == []
     assert unchosen_options("sign in without ticking Remember me", boxes, []) == []
+    assert unchosen_options("sign in, and do not tick Remember me", boxes, []) == []
     assert unchosen_options("untick Remember me", boxes, []) == []
+    boxes.see('- input-3 (type="checkbox" label="Select all")\n'
+              '- input-4 (type="checkbox" label="Buy milk")')
+    assert unchosen_options("select all the emails and delete them", boxes, []) == []
+    assert unchosen_options('delete the todo "Buy milk"', boxes, []) == []
+    assert unchosen_options('mark "Buy milk" as done', boxes, []) == ["Buy milk"]
+    # a negation in the task leaves a dropdown's option guarded
+    assert unchosen_options("do not pick a colour, add it in size M", seen, []) == ["M"]
     # a check asks nothing of the page's controls (a do task with the same words fails)
     server.pages["/shirt"] = SIZE_KEPT
     held = _done({"expect": "text", "text": "Blue Shirt"})
@@ -699,8 +709,16 @@ def test_what_says_a_task_expects_a_refusal_and_what_the_page_answered() -> None
     from pytest_webtask.agent.hints import alert_texts, expects_refusal, page_answers
     assert expects_refusal("press Join without filling in the form")
     assert expects_refusal("sign in with an invalid email")
+    assert expects_refusal("submit the empty form")
+    assert expects_refusal("leave the name field blank and press Join")
     assert not expects_refusal("sign in with email ada@example.com and password secret")
-    assert not expects_refusal('type "wrong" into the search box')  # a value, not its words
+    assert not expects_refusal('type "without filling" into the search box')  # a value
+    # words that mean to succeed: no refusal is their outcome
+    for task in ("empty the cart", "delete the empty folder", "remove the missing item",
+                 "sign in with the unknown user's email", "sign up without the newsletter",
+                 "check out as a guest without creating an account",
+                 "renew the expired membership", "replace the wrong address with 5 Main St"):
+        assert not expects_refusal(task), task
     before = '- main-0\n  - h1 "Join"\n  - button-0 "Join"'
     after = ('- main-0\n  - div (role="alert")\n    - h2 "There is a problem"\n'
              '    - p "Full name is required."\n  - button-0 "Join"\n'
@@ -708,6 +726,12 @@ def test_what_says_a_task_expects_a_refusal_and_what_the_page_answered() -> None
     assert alert_texts(after) == ["There is a problem Full name is required.", "Saved"]
     assert page_answers(before, after) == alert_texts(after)
     assert page_answers(after, after) == []  # there before the task: no answer to it
+    # a dialog that asks (it holds a button) says no answer; a tag that only starts with
+    # "dialog" is none; an alert inside another is said with it, once
+    assert alert_texts('- dialog-0\n  - p "Delete folder?"\n  - button-0 "Delete"\n'
+                       '- dialog-box-0 (role="button") "Open"\n'
+                       '- div (role="alert")\n  - p "Wrong code."\n'
+                       '  - div (role="alert") "Try again."') == ["Wrong code. Try again."]
 
 
 def _record_join(page: Page, server: LocalServer, recipe: Path, task_text: str,

@@ -171,13 +171,15 @@ _BOXES = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitem
 
 class Dropdowns:
     """The choices the pages of a task offered (``see`` each page state the model was sent,
-    read with ``state_lines``): a dropdown's options, a checkbox's or radio button's label
-    (``boxes``); and the ones those pages showed chosen (selected, ticked)."""
+    read with ``state_lines``): a dropdown's options (``offered``) and the ones shown chosen
+    (``chosen``); a checkbox's or radio button's label (``boxes``) and the ones shown ticked
+    (``ticked``)."""
 
     def __init__(self) -> None:
         self.offered: dict[str, None] = {}
-        self.boxes: set[str] = set()
         self.chosen: set[str] = set()
+        self.boxes: dict[str, None] = {}
+        self.ticked: set[str] = set()
 
     def see(self, page: str) -> None:
         for line in state_lines(page):
@@ -185,10 +187,9 @@ class Dropdowns:
             if kind in _BOXES and line.id:
                 label = (line.attrs.get("label") or line.text).strip()
                 if label:
-                    self.offered.setdefault(label, None)
-                    self.boxes.add(label)
+                    self.boxes.setdefault(label, None)
                     if "checked" in line.flags:
-                        self.chosen.add(label)
+                        self.ticked.add(label)
                 continue
             if "options" not in line.attrs:
                 continue
@@ -199,9 +200,23 @@ class Dropdowns:
                 self.chosen.update(o.strip() for o in line.attrs["selected"].split("|"))
 
 
-# a task that says to leave a box as it is, or to clear one: its boxes are not asked about
-_UNTICK = re.compile(r"\b(?:without|not|don't|do not|never|untick|uncheck|unselect|deselect|"
-                     r"clear|leave|unticked|unchecked|off)\b", re.IGNORECASE)
+# A box the task says to tick: its label right after a verb that ticks or chooses it ("tick
+# Remember me", "choose Express delivery", "agree to the terms"), that no "not", "don't",
+# "never", "without" or "no" stands just before. A label the task names otherwise ("select
+# all the emails" beside a "Select all" box, a todo's name beside its done box) is not one.
+_TICK = (r"(?:tick|check|select|choose|pick|mark|enable|turn on|switch on|opt in to|"
+         r"opt into|agree to|accept)")
+_NOT = re.compile(r"\b(?:not|don't|don’t|never|without|no)\s+(?:\w+\s+)?$", re.IGNORECASE)
+
+
+def _ticks(label: str, task: str) -> bool:
+    """Does ``task`` say to tick or choose the box labelled ``label`` (a label of one or two
+    characters in its own case)?"""
+    said = re.escape(label) if len(label) <= 2 else f"(?i:{re.escape(label)})"
+    for m in re.finditer(rf"(?i:\b{_TICK}\s+(?:the\s+|a\s+|an\s+|[\"“'])?){said}(?!\w)", task):
+        if not _NOT.search(task[:m.start()]):
+            return True
+    return False
 
 
 def _names(value: str, text: str) -> bool:
@@ -214,17 +229,18 @@ def _names(value: str, text: str) -> bool:
 def unchosen_options(task: str, dropdowns: Dropdowns,
                      actions: list[tuple[Action, ExecutionResult]]) -> list[str]:
     """The options of a dropdown the task's pages offered (or the labels of their checkboxes
-    and radio buttons) that the task names as a word, that no page showed chosen and that no
-    action chose, typed or acted on (a click on a custom list's "M", a link to it): "add the
-    shirt in size M" done without touching the size dropdown (it says S) proves the shirt and
-    the cart, never the size, and would replay green on a shop that ignores the size; "sign
-    in and tick Remember me" done with the box empty likewise. A task that speaks of leaving
-    or clearing a box ("without", "untick", "not") has its boxes left out."""
+    and radio buttons the task says to tick) that the task names as a word, that no page
+    showed chosen and that no action chose, typed or acted on (a click on a custom list's
+    "M", a link to it): "add the shirt in size M" done without touching the size dropdown
+    (it says S) proves the shirt and the cart, never the size, and would replay green on a
+    shop that ignores the size; "sign in and tick Remember me" done with the box empty
+    likewise. A box counts only when the task says to tick or choose it (``_ticks``): "select
+    all the emails" names no "Select all" box to tick, "sign in without ticking Remember
+    me" none either."""
     acted_on = [*entered_values(actions),
                 *(t for _, e in actions if e.target is not None
                   for t in (e.target.name, e.target.text, e.target.label) if t)]
-    leaves_boxes = _UNTICK.search(task) is not None
-    return [o for o in dropdowns.offered
-            if o not in dropdowns.chosen and _names(o, task)
-            and not (leaves_boxes and o in dropdowns.boxes)
-            and not any(_names(o, t) for t in acted_on)]
+    options = [o for o in dropdowns.offered if o not in dropdowns.chosen and _names(o, task)]
+    boxes = [b for b in dropdowns.boxes
+             if b not in dropdowns.ticked and b not in options and _ticks(b, task)]
+    return [o for o in [*options, *boxes] if not any(_names(o, t) for t in acted_on)]

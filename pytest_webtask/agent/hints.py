@@ -580,32 +580,52 @@ def named_buttons(state_text: str, task: str, clicked: set[str], limit: int = 3,
     return named[:limit]
 
 
-# A do task whose words say it sends something wrong, or nothing: a refusal is its answer
+# A do task whose words say it sends something wrong, or nothing: a refusal is its answer.
+# Phrases about what is sent, never a bare word ("empty the cart", "the unknown user's
+# email", "sign up without the newsletter" mean to succeed).
+_SENT = (r"(?:password|e-?mail(?: address)?|address|code|pin|username|user name|card(?: number)?"
+         r"|number|date|value|name|phone(?: number)?|postcode|zip(?: code)?)")
 _EXPECTS_REFUSAL = re.compile(
-    r"\b(?:without|wrong|invalid|incorrect|empty|blank|missing|bad|expired|mismatched|"
-    r"unknown|unregistered)\b", re.IGNORECASE)
+    r"\bwithout\s+(?:filling|entering|typing|choosing|selecting|ticking|checking|giving|"
+    r"providing|completing)\b"
+    r"|\bwith\s+(?:a|an|the|some)?\s*(?:wrong|invalid|incorrect|expired|mistyped|"
+    rf"unregistered|malformed)\s+{_SENT}\b"
+    r"|\b(?:leave|leaving|left)\s+(?:\w+\s+){0,4}?(?:empty|blank)\b"
+    r"|\b(?:an?|the)\s+(?:empty|blank)\s+(?:form|field|fields|search|box)\b",
+    re.IGNORECASE)
 _ALERT_ROLES = frozenset({"alert", "alertdialog"})
+_DIALOG = re.compile(r"dialog(?:-\d+)?")
+_BUTTONS = re.compile(r"button|input")
 
 
 def expects_refusal(task: str) -> bool:
     """Do the task's own words say it sends something wrong or nothing ("press Join without
-    filling in the form", "sign in with a wrong password")? Its quoted values are not its
-    words ("type \"no email\"" says nothing of the kind)."""
+    filling in the form", "sign in with an invalid email", "submit the empty form")? Its
+    quoted values are not its words ("type \"without filling\"" says nothing of the kind)."""
     return _EXPECTS_REFUSAL.search(re.sub(r'"[^"]*"|“[^”]*”', " ", task)) is not None
 
 
 def alert_texts(state_text: str) -> list[str]:
     """What the page's alerts say (an element with role alert or alertdialog, an open
-    ``dialog``), each as one text: the alert's line and the lines inside it."""
+    ``dialog``), each as one text: the alert's line and the lines inside it. An alert that
+    holds a button (a confirm dialog, a pop-up offering a choice) asks something and says no
+    answer; one inside another is said with it."""
     lines = state_lines(state_text)
     out: list[str] = []
+    until = -1  # the last line of the alert being read: one inside it is its own text
     for n, line in enumerate(lines):
-        if line.attrs.get("role") not in _ALERT_ROLES and line.outer.split("-")[0] != "dialog":
+        if n <= until:
             continue
-        said = [line.text] + [x.text for x in _inside(lines, n)]
-        text = " ".join(t for t in said if t)
+        if (line.attrs.get("role") not in _ALERT_ROLES
+                and not _DIALOG.fullmatch(line.outer)):
+            continue
+        inner = _inside(lines, n)
+        until = n + len(inner)
+        if any(_BUTTONS.match(x.outer) or x.attrs.get("role") == "button" for x in inner):
+            continue
+        text = _cut(" ".join(t for t in [line.text] + [x.text for x in inner] if t))
         if text and text not in out:
-            out.append(_cut(text))
+            out.append(text)
     return out
 
 

@@ -130,10 +130,11 @@ RULES: tuple[Rule, ...] = (
          "a recording that cites the product and the total proves the add, not the choice: "
          "it replays green on an app that ignores the size"),
     Rule("page-answered", "question",
-         "a do task whose words say it sends something wrong or nothing (without, wrong, "
-         "invalid, incorrect, empty, blank, missing...), not called done after it acted, "
-         "while the page shows an alert (role alert or alertdialog, an open dialog) it did "
-         "not show when the task began, every value the task gives typed",
+         "a do task whose words say it sends something wrong or nothing (\"without filling "
+         "in\", \"with an invalid email\", \"leave the name blank\", \"the empty form\"), "
+         "not called done right after its actions ran, while the page shows an alert (role "
+         "alert or alertdialog, an open dialog) it did not show when the task began and that "
+         "holds no button, every value the task gives typed",
          "asks once, quoting the alert: the page's answer is the outcome of such a task; "
          "if every action is done, cite it; the next answer stands, held to every guard",
          "a small model reads an error as its task not done and sends the form again until "

@@ -766,14 +766,17 @@ class AsyncAgent:
                               {k: str(v) for k, v in self._task_context.variables.items()})
 
     def _answered(self) -> list[str]:
-        """The alerts the page shows now and did not when a do task began, when the task's
-        words say it sends something wrong or nothing (``hints.expects_refusal``) and every
-        value it gives was typed: its answer. Asked about once per task; none for a check."""
+        """The alerts the page shows now and did not when a do task began, right after an
+        action of the task ran, when the task's words say it sends something wrong or nothing
+        (``hints.expects_refusal``) and every value it gives was typed: its answer. Asked
+        about once per task; none for a check."""
         assert self._task_context is not None
         task = self._task_context.task
+        steps = self._task_context.steps
         if ("page_answered" in self._doubted or checked_statement(task) is not None
-                or self.proposer is None or not expects_refusal(task) or self._untyped()):
-            return []
+                or self.proposer is None or not expects_refusal(task) or self._untyped()
+                or not steps or not any(e.success for e in steps[-1].executions)):
+            return []  # asked only right after the task's actions ran
         start, now = self.proposer.start, self.browser.snapshot
         if start is None or now is None:
             return []
@@ -895,8 +898,9 @@ class AsyncAgent:
             # a button the task names, on the page and never clicked, is what to try first
             named = self._unclicked() if policy.on("named-button") else []
             policy.use("named-button", named)
-            said = (f"The task names {', '.join(named)}, which is on the page and which no "
-                    "action of yours clicked yet. " if named else "")
+            said = (f"The task names {', '.join(named)}, which "
+                    f"{'is' if len(named) == 1 else 'are'} on the page and which no action of "
+                    "yours clicked yet. " if named else "")
             return get_prompt("agent/proposer", "impossible_tried").format(named=said)
         if not proposal.complete or "complete_unsent" in self._doubted:
             return None

@@ -10,7 +10,7 @@
   // rules of what is inside) and the document's rules (the scope the walk starts in).
   // A document's or shadow root's hover rules, kept with the stylesheets they were read from.
   const hoverRules = new WeakMap();
-  const REVEALED_CONTROLS = 'a[href], button, input, select, textarea, [role=menuitem], [role=link], [role=button], [role=tab], [role=option]';
+  const REVEALED_CONTROLS = 'a[href], button, input:not([type=hidden]), select, textarea, [role=menuitem], [role=link], [role=button], [role=tab], [role=option]';
   function hoverReveals(doc) {
     const hosts = new Map();
     // a ShadowDOM polyfill (Polymer 0.5's), or null on every other page
@@ -56,7 +56,7 @@
       // a revealed list of links (a menu) is named by its controls, each apart: its own
       // text runs them together ("HomeCatalogueOpening hours")
       const inner = Array.from(t.querySelectorAll(REVEALED_CONTROLS));
-      const names = (inner.length ? inner : [t]).map((c) =>
+      const names = (inner.length ? inner.slice(0, 5) : [t]).map((c) =>
         clip(accessibleName(c) || c.getAttribute('title') || c.tagName.toLowerCase(), 40));
       // keyed by the node the page state walks: a ShadowDOM polyfill's queries return its
       // wrappers of the document's nodes
