@@ -381,15 +381,22 @@ def _record_sized(page: Page, server: LocalServer, recipe: Path, replies: list[A
     return llm
 
 
-def _replays(page: Page, server: LocalServer, recipe: Path, html: str) -> bool:
-    server.pages["/shirt"] = html
+def _replay_fails(page: Page, server: LocalServer, recipe: Path, path: str, html: str,
+                  task_text: str) -> str:
+    """Replay ``recipe``'s one do task on ``html`` served at ``path``: its failure message,
+    or "" when it passes."""
+    server.pages[path] = html
     try:
         with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
-            task.goto("/shirt")
-            task.do(ADD_M)
-    except pytest.fail.Exception:
-        return False
-    return True
+            task.goto(path)
+            task.do(task_text)
+    except pytest.fail.Exception as failed:
+        return str(failed)
+    return ""
+
+
+def _replays(page: Page, server: LocalServer, recipe: Path, html: str) -> bool:
+    return not _replay_fails(page, server, recipe, "/shirt", html, ADD_M)
 
 
 def test_a_chosen_size_the_claims_leave_out_is_asked_for_and_the_recording_fails_without_it(
@@ -744,18 +751,6 @@ def _record_join(page: Page, server: LocalServer, recipe: Path, task_text: str,
     return llm
 
 
-def _join_replays(page: Page, server: LocalServer, recipe: Path, html: str, task_text: str
-                  ) -> bool:
-    server.pages["/join"] = html
-    try:
-        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
-            task.goto("/join")
-            task.do(task_text)
-    except pytest.fail.Exception:
-        return False
-    return True
-
-
 def test_an_empty_form_refused_is_asked_about_once_and_records_its_error(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
     """"Press Join without filling in the form": the model presses Join, reads the errors as
@@ -767,8 +762,9 @@ def test_an_empty_form_refused_is_asked_about_once_and_records_its_error(
     assert f'{ANSWERED} "There is a problem Full name is required."' in llm.prompts[2]
     assert ANSWERED not in llm.prompts[1]
     assert "Full name is required." in recipe.read_text()
-    assert _join_replays(page, server, recipe, JOIN_CHECKS, task_text)
-    assert not _join_replays(page, server, recipe, JOIN_ACCEPTS_EMPTY, task_text)
+    assert not _replay_fails(page, server, recipe, "/join", JOIN_CHECKS, task_text)
+    failed = _replay_fails(page, server, recipe, "/join", JOIN_ACCEPTS_EMPTY, task_text)
+    assert "Full name is required." in failed and "Welcome to the library" in failed, failed
 
 
 def test_a_task_that_does_not_expect_a_refusal_is_never_told_the_refusal_is_its_outcome(
@@ -838,19 +834,10 @@ def test_a_page_the_task_goes_to_is_reached_by_its_link_not_shown_by_a_hover(
         in llm.prompts[2]
     assert page.url.endswith("/hours")
 
-    def replays(menu_html: str) -> bool:
-        server.pages["/"] = menu_html
-        try:
-            with open_webtask(page, recipe, "replay", base_url=server.url,
-                              timeout=1.5) as task:
-                task.goto("/")
-                task.do(GO_HOURS)
-        except pytest.fail.Exception:
-            return False
-        return True
-
-    assert replays(MENU.replace("HOURS", "/hours"))
-    assert not replays(MENU.replace("HOURS", "#"))  # the link goes nowhere
+    assert not _replay_fails(page, server, recipe, "/", MENU.replace("HOURS", "/hours"),
+                             GO_HOURS)
+    failed = _replay_fails(page, server, recipe, "/", MENU.replace("HOURS", "#"), GO_HOURS)
+    assert "Sunday:" in failed, failed  # the link goes nowhere: the hours never show
 
 
 def test_a_link_the_task_goes_to_is_not_asked_about_once_the_page_moved(
@@ -902,16 +889,8 @@ def test_a_box_the_task_names_and_no_action_ticked_never_records(
         task.do(KEEP)
     assert "The task names 'Remember me'" in llm.prompts[2]
 
-    def replays(keeps: str) -> bool:
-        server.pages["/signin"] = REMEMBER.replace("KEEPS", keeps)
-        try:
-            with open_webtask(page, recipe, "replay", base_url=server.url,
-                              timeout=1.5) as task:
-                task.goto("/signin")
-                task.do(KEEP)
-        except pytest.fail.Exception:
-            return False
-        return True
-
-    assert replays("true")
-    assert not replays("false")  # the site forgets the box
+    assert not _replay_fails(page, server, recipe, "/signin",
+                             REMEMBER.replace("KEEPS", "true"), KEEP)
+    failed = _replay_fails(page, server, recipe, "/signin", REMEMBER.replace("KEEPS", "false"),
+                           KEEP)  # the site forgets the box
+    assert "Signed in, remembered" in failed, failed
