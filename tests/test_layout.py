@@ -150,6 +150,27 @@ def test_loading_the_plugin_imports_nothing_heavy(python: Callable[..., Any]) ->
     assert proc.stdout.split() == []
 
 
+def test_a_run_without_webtask_loads_no_recipe_model(python: Callable[..., Any],
+                                                     tmp_path: Path) -> None:
+    """A whole pytest run (configure, collection, the terminal summary) of a test that uses
+    no ``webtask`` imports none of the plugin's recipe, step or agent modules, nor pydantic
+    or YAML: every pytest process in a project that installs the plugin pays for what it
+    imports (the summary's step counts pulled in the recipe model, 0.2 s a process)."""
+    (tmp_path / "test_plain.py").write_text(
+        "def test_plain():\n    assert 1\n")
+    heavy = ("pydantic", "yaml", "openai", "pytest_webtask.recipes.model",
+             "pytest_webtask.agent", "pytest_webtask.steps.session")
+    (tmp_path / "conftest.py").write_text(
+        "import sys\n\n\ndef pytest_unconfigure(config):\n"
+        f"    heavy = sorted(m for m in sys.modules if m.startswith({heavy!r}))\n"
+        "    print('HEAVY:', ' '.join(heavy) or '-')\n")
+    proc = python("-m", "pytest", "-p", "no:cacheprovider", "-s", "test_plain.py",
+                  cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 passed" in proc.stdout and "webtask" in proc.stdout  # the plugin was loaded
+    assert "HEAVY: -" in proc.stdout, proc.stdout[-2000:]
+
+
 def test_the_public_api_is_what_a_test_touches() -> None:
     for name in pytest_webtask.__all__:
         assert getattr(pytest_webtask, name) is not None, name

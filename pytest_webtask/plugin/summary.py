@@ -29,7 +29,7 @@ class TerminalSummary:
     works on the xdist controller and in JUnit XML) and writes the terminal summary."""
 
     def __init__(self, config: pytest.Config, tracker: RunTracker) -> None:
-        from ..steps.session import StepStats
+        from ..steps.stats import StepStats
 
         self.config = config
         self.tracker = tracker
