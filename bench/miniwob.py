@@ -114,15 +114,19 @@ class EpisodeOver(ProposalError):
 
 
 class WatchedLLM:
-    """The model, asked only while the page's episode is still running."""
+    """The model, asked only while the page's episode is still running; or, ``to_the_end``
+    (``--as-recorded``), until the agent says the task is done or impossible, as a recording
+    asks it: the page keeps the episode's first outcome, so what comes later changes no
+    reward, only whether the agent proves it."""
 
-    def __init__(self, llm: LLM, page: Page) -> None:
+    def __init__(self, llm: LLM, page: Page, to_the_end: bool = False) -> None:
         self.llm = llm
         self.page = page
+        self.to_the_end = to_the_end
         self.supports_images = getattr(llm, "supports_images", False)
 
     def generate(self, context: ModelRequest) -> LLMReply:
-        if outcome(self.page).done:
+        if not self.to_the_end and outcome(self.page).done:
             raise EpisodeOver("The page ended the episode.")
         return self.llm.generate(context)
 
@@ -143,6 +147,10 @@ class Options:
     headed: bool = False
     episode_seconds: float = 600.0
     rules_off: str = ""  # the agent's rules switched off (agent/policy.py), for an A/B
+    # As a recording runs the agent (`StrategyOptions.agent_kwargs`): evidence required, so
+    # the guards ask their questions, and an episode succeeds only when the page's reward is
+    # 1 and the agent completed with evidence that holds: what a user's recording needs.
+    as_recorded: bool = False
 
 
 LLMFactory = Callable[[str, str], LLM]  # (task, instruction) -> the model for one episode
@@ -170,10 +178,11 @@ def run_episode(browser: Browser, server: TaskServer, task: str, episode: int, s
         except TaskPageError as exc:
             record.error = str(exc)
             return record
-        llm = WatchedLLM(llm_for(task, record.instruction), page)
-        agent: Agent | PlanAgent = (PlanAgent(page, llm, rules_off=opts.rules_off)
-                                    if opts.strategy == "plan"
-                                    else Agent(page, llm, rules_off=opts.rules_off))
+        llm = WatchedLLM(llm_for(task, record.instruction), page, to_the_end=opts.as_recorded)
+        off, proof = opts.rules_off, opts.as_recorded
+        agent: Agent | PlanAgent = (
+            PlanAgent(page, llm, rules_off=off, require_evidence=proof)
+            if opts.strategy == "plan" else Agent(page, llm, rules_off=off, require_evidence=proof))
         try:
             result = agent.execute(record.instruction, max_steps=opts.max_steps)
         except LLMError as exc:
@@ -193,7 +202,8 @@ def run_episode(browser: Browser, server: TaskServer, task: str, episode: int, s
         got = outcome(page)
         record.episode_done, record.reason = got.done, got.reason
         record.reward = got.reward
-        record.success = got.done and got.reward >= 1.0
+        record.success = got.done and got.reward >= 1.0 and (
+            result.completed or not opts.as_recorded)
         return record
     finally:
         record.wall_s = round(time.perf_counter() - t0, 3)
@@ -313,6 +323,10 @@ def parse_args(argv: list[str] | None) -> Options:
     ap.add_argument("--rules-off", default=os.environ.get("WEBTASK_RULES_OFF", ""),
                     help="agent rules to switch off, space-separated ('all': the bare model); "
                     "default: $WEBTASK_RULES_OFF")
+    ap.add_argument("--as-recorded", action="store_true",
+                    help="run the agent as a recording does: evidence required (the guards "
+                    "ask), and an episode succeeds only when the agent also completed with "
+                    "evidence that holds")
     a = ap.parse_args(argv)
     try:
         parse_rules_off(a.rules_off)
@@ -325,7 +339,7 @@ def parse_args(argv: list[str] | None) -> Options:
     return Options(tasks=tasks, episodes=a.episodes, seed=a.seed, strategy=a.strategy,
                    max_steps=a.max_steps, scripted=a.scripted, out=a.out, pages=a.pages,
                    headed=a.headed, episode_seconds=a.episode_seconds,
-                   rules_off=a.rules_off)
+                   rules_off=a.rules_off, as_recorded=a.as_recorded)
 
 
 def setup(opts: Options) -> tuple[LLMFactory, dict[str, Any]]:
@@ -334,6 +348,7 @@ def setup(opts: Options) -> tuple[LLMFactory, dict[str, Any]]:
         "scripted": opts.scripted, "strategy": opts.strategy, "episodes": opts.episodes,
         "seed": opts.seed, "max_steps": opts.max_steps, "tasks": opts.tasks,
         "episode_seconds": opts.episode_seconds, "rules_off": opts.rules_off,
+        "as_recorded": opts.as_recorded,
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "pytest_webtask": _version("pytest-webtask"), "miniwob": _version("miniwob"),
     }

@@ -109,6 +109,9 @@ class RunReport:
         lines = [f"MiniWoB++ with {who}; strategy `{m.get('strategy')}`, "
                  f"{m.get('episodes')} episode(s) per task, seeds from {m.get('seed')}, "
                  f"max {m.get('max_steps')} steps."]
+        if m.get("as_recorded"):
+            lines.append("\nAs recorded: evidence required (the guards ask), and an episode "
+                         "succeeds only when the agent also completed with evidence that holds.")
         if self.stopped:
             lines.append(f"\nStopped early: {self.stopped} (partial results).")
         lines += ["", "| task | episodes | success | mean steps | mean calls | "

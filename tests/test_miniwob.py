@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
-from bench.miniwob import Options, main, run
+from bench.miniwob import Options, main, parse_args, run
 from bench.miniwob_oracles import POLICIES, act, elements, oracle_llm
 from bench.miniwob_pages import BenchError, pages_dir
 from pytest_webtask.llm.openai_llm import OpenAILLM
@@ -269,3 +269,29 @@ def test_rules_off_is_checked_before_any_episode(capsys: pytest.CaptureFixture[s
     with pytest.raises(SystemExit):
         parse_args(["--rules-off", "nonsense", "--tasks", "click-test"])
     assert "no agent rule is named 'nonsense'" in capsys.readouterr().err
+
+
+def test_as_recorded_needs_the_agent_s_evidence_as_well_as_the_page_s_reward(
+        tmp_path: Path) -> None:
+    """``--as-recorded`` runs the agent as a recording does: asked on after the page ended
+    the episode, until it proves the task done or gives up. The oracles solve the pages (the
+    reward stays 1) but never call the task done with evidence that holds, so no episode
+    succeeds, and the report says how it was run."""
+    tasks = ["click-button", "enter-text"]
+    plain, _ = _run(tasks, _oracle, episodes=1, seed=0)
+    _assert_all_solved(plain, tasks, 1)
+    report, _ = _run(tasks, _oracle, episodes=1, seed=0, as_recorded=True,
+                     meta={"as_recorded": True})
+    for before, r in zip(plain.records, report.records, strict=True):
+        assert (r.error, r.episode_done, r.reward) == ("", True, 1.0), r
+        assert (r.agent_completed, r.success) == (False, False), r
+        assert r.calls > before.calls  # asked after the page had ended the episode
+        assert r.agent_message and "The page ended the episode" not in r.agent_message
+    assert report.overall().figures()["success_rate"] == 0.0
+    _, md = report.write(tmp_path)
+    assert "As recorded: evidence required" in md.read_text()
+
+
+def test_as_recorded_is_a_command_line_switch() -> None:
+    assert parse_args(["--as-recorded", "--tasks", "click-button"]).as_recorded is True
+    assert parse_args(["--tasks", "click-button"]).as_recorded is False
