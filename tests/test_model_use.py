@@ -23,7 +23,7 @@ from pytest_webtask.report.progress import Progress
 from pytest_webtask.steps.identity import StepIdentity
 from pytest_webtask.steps.listeners import Listeners
 from pytest_webtask.steps.outcome import StepOutcome, StepRequest, StepRun
-from pytest_webtask.steps.session import StepStats
+from pytest_webtask.steps.stats import StepStats
 
 
 class Terminal:

@@ -9,7 +9,6 @@ from ..recipes.model import Recipe, RecipeStep
 from ..recipes.naming import legacy_file_stem
 from ..recipes.storage import load_recipe, save_baselines, save_recipe
 from .identity import StepIdentity
-from .stats import StepStats as StepStats  # where it lived; the summary imports .stats
 
 
 @dataclass

@@ -24,7 +24,7 @@ from ...types import Secrets, Usage
 from ..listeners import Listeners
 from ..outcome import StepRun
 from ..services import AgentAttempt, StepServices, TestInfo
-from ..session import StepStats
+from ..stats import StepStats
 from ..strategy import StrategyOptions, pick
 from .strategies import builtin_strategies
 

@@ -31,7 +31,8 @@ from ..identity import StepIdentity
 from ..listeners import Listeners, StepListener
 from ..outcome import Heal, Recorded, Replayed, StepOutcome, StepRequest, StepRun
 from ..services import StepServices, TestInfo
-from ..session import RecipeSession, StepStats
+from ..session import RecipeSession
+from ..stats import StepStats
 from .harness import AsyncStepHarness
 
 log = logging.getLogger("pytest_webtask")

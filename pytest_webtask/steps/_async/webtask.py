@@ -17,7 +17,7 @@ from ...settings import Settings
 from ...types import Secrets
 from ..identity import StepIdentity
 from ..outcome import StepOutcome, StepRequest
-from ..session import StepStats
+from ..stats import StepStats
 from .kinds import AsyncCheckStep, AsyncDoStep, AsyncExtractStep
 from .pipeline import AsyncPipeline
 

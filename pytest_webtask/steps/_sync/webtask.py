@@ -18,7 +18,7 @@ from ...settings import Settings
 from ...types import Secrets
 from ..identity import StepIdentity
 from ..outcome import StepOutcome, StepRequest
-from ..session import StepStats
+from ..stats import StepStats
 from .kinds import CheckStep, DoStep, ExtractStep
 from .pipeline import Pipeline
 
