@@ -53,7 +53,10 @@ def run(browser: Browser, server: LocalServer, recipe: Path, mode: str, query: s
     try:
         with open_webtask(context.new_page(), recipe, mode, base_url=server.url, llm=llm,
                           test_name="test_chart", artifacts=artifacts,
-                          **{"timeout": 1.5, **settings}) as task:
+                          # recording waits for a stable picture: 5 s, as a loaded CI
+                          # machine (load 9) took over 1.5 s; a replay that is to fail
+                          # waits out its timeout, so replays keep 1.5 s
+                          **{"timeout": 5.0 if mode == "record" else 1.5, **settings}) as task:
             task.goto("/chart" + query)
             task.check(statement)
     finally:
