@@ -59,6 +59,15 @@ RULES: tuple[Rule, ...] = (
          "shows only the worked examples of do tasks, none of a check's",
          "a small model copied a check example's \"so the statement is false\" into do "
          "tasks and gave up a task it had done"),
+    Rule("test-checks", "view",
+         "a do task that the test's source follows with check statements written as text "
+         "(read from the test file when the step is recorded)",
+         "shows those statements (up to three) under the task, as what the page should show "
+         "once it is done; the claims must still hold on the page and show more than the "
+         "task's own actions set",
+         "a test of a failure path (a wrong password, an empty form) expects an error: a "
+         "small model took the error for its task failing and tried again until its calls "
+         "ran out"),
     # -- hints: lines said after the page state ------------------------------------------
     Rule("task-lines", "hint",
          "words of the task (or of a check's statement) that lines of the page state hold",

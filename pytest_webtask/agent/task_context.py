@@ -29,6 +29,8 @@ class TaskContext(StepValues):
     task: str
     steps: list[Step] = field(default_factory=list)
     max_steps: int = MAX_STEPS
+    # the statements the test checks right after this task (the ``test-checks`` rule)
+    then_checks: tuple[str, ...] = ()
 
     @classmethod
     def create(cls, task: str, *, max_steps: int = MAX_STEPS,
@@ -51,6 +53,11 @@ class TaskContext(StepValues):
 
     def get_task_context(self) -> Block:
         lines = [f"Task:\n{self.task}"]
+        if self.then_checks:
+            lines.append("")
+            lines.append("Right after this task, the test checks (later steps, not this "
+                         "task's; the page should show them once the task is done):")
+            lines.extend(f"- {text}" for text in self.then_checks)
         if self.variables or self.secrets or self.computed:
             lines.append("")
             lines.append("Placeholders (you may type a placeholder such as {name} in a value; "

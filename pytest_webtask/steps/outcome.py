@@ -25,6 +25,9 @@ class StepRequest:
     resources: dict[str, Any] = field(default_factory=dict)
     max_items: int = 20
     allow_skipped: int = 0
+    # a do's call in the test's source (file, line): the checks after it are read from there
+    # when the step is recorded (steps/lookahead.py), never in a replay
+    caller: tuple[str, int] | None = None
 
     @property
     def kind(self) -> str:

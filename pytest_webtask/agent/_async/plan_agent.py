@@ -179,9 +179,11 @@ class AsyncPlanAgent:
         extra_tools: list[type[AsyncTool]] | None = None,
         max_page_chars: int | None = None,
         rules_off: str | list[str] | tuple[str, ...] = (),
+        then_checks: tuple[str, ...] | list[str] = (),
     ) -> None:
         self.llm = llm
-        # the plan strategy runs none of the step loop's rules; the names are still checked
+        # the plan strategy runs none of the step loop's rules (``then_checks`` is for the
+        # ``test-checks`` rule: not shown here); the names are still checked
         self.policy = Policy(rules_off)
         self.horizon = horizon
         self.max_iterations = max_iterations

@@ -152,6 +152,7 @@ class Proposer:
         context = ModelRequest(system=f"{system}\n\n{self.tools.get_tools_context().text}",
                           purpose="step", task=self.task.task, step=len(self.task.steps) + 1,
                           examples=examples)
+        policy.use("test-checks", self.task.then_checks)  # shown by the task's block
         context.append(self.task.get_task_context())
         context.append(self.task.get_resources_context())
         context.append(self.task.get_steps_context(own_words=not facts))
@@ -500,10 +501,13 @@ class Agent:
         extra_tools: list[type[Tool]] | None = None,
         max_page_chars: int | None = None,
         rules_off: str | list[str] | tuple[str, ...] = (),
+        then_checks: tuple[str, ...] | list[str] = (),
     ) -> None:
         self.llm = llm
         # the rules that help a model (agent/policy.py), each switchable
         self.policy = Policy(rules_off)
+        # what the test checks right after the task (the ``test-checks`` rule shows them)
+        self.then_checks = tuple(then_checks)
         self.secrets = secrets if secrets is not None else Secrets()
         page_chars = chosen_page_chars(page_chars, max_page_chars)
         use_images = getattr(llm, "supports_images", False) if screenshot is None else screenshot
@@ -547,6 +551,8 @@ class Agent:
         self._task_context = TaskContext.create(task, max_steps=max_steps, resources=resources,
                                                 variables=variables, secrets=secrets,
                                                 known=self.secrets)
+        if checked_statement(task) is None and self.policy.on("test-checks"):
+            self._task_context.then_checks = self.then_checks
         self._fit_window()
         origins = (self.allowed_origins if self.allowed_origins is not None
                    else default_origins(self.page.url))

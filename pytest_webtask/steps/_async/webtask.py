@@ -16,6 +16,7 @@ from ...recipes.urls import absolute_url
 from ...settings import Settings
 from ...types import Secrets
 from ..identity import StepIdentity
+from ..lookahead import caller_of
 from ..outcome import StepOutcome, StepRequest
 from ..stats import StepStats
 from .kinds import AsyncCheckStep, AsyncDoStep, AsyncExtractStep
@@ -77,7 +78,8 @@ class AsyncWebTask:
         key = StepIdentity.make("do", task, variables=variables, secrets=secrets,
                            resources=resources)
         return await self._pipe.run(AsyncDoStep(), StepRequest(
-            key, task, variables, dict(secrets or {}), dict(resources or {})))
+            key, task, variables, dict(secrets or {}), dict(resources or {}),
+            caller=caller_of()))  # where the test's next checks are read, if recorded
 
     async def check(self, statement: str) -> StepOutcome:
         """Assert ``statement`` about the page; a false statement fails the test."""

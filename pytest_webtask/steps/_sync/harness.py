@@ -23,6 +23,7 @@ from ...settings import Settings
 from ...tools._sync.browser_tools import Tool
 from ...types import Secrets, Usage
 from ..listeners import Listeners
+from ..lookahead import following_checks
 from ..outcome import StepRun
 from ..services import AgentAttempt, StepServices, TestInfo
 from ..stats import StepStats
@@ -124,7 +125,8 @@ class StepHarness:
                                   block_subresources=s.block_subresources,
                                   page_chars=s.page_chars, plan_horizon=s.plan_horizon,
                                   max_iterations=s.max_iterations,
-                                  extra_tools=self._services.tools, rules_off=s.rules_off)
+                                  extra_tools=self._services.tools, rules_off=s.rules_off,
+                                  then_checks=following_checks(run.request.caller))
         agent = factory(self.page, llm, options)
         ctx = run.values
         result, stopped = None, ""

@@ -17,6 +17,7 @@ from ...recipes.urls import absolute_url
 from ...settings import Settings
 from ...types import Secrets
 from ..identity import StepIdentity
+from ..lookahead import caller_of
 from ..outcome import StepOutcome, StepRequest
 from ..stats import StepStats
 from .kinds import CheckStep, DoStep, ExtractStep
@@ -78,7 +79,8 @@ class WebTask:
         key = StepIdentity.make("do", task, variables=variables, secrets=secrets,
                            resources=resources)
         return self._pipe.run(DoStep(), StepRequest(
-            key, task, variables, dict(secrets or {}), dict(resources or {})))
+            key, task, variables, dict(secrets or {}), dict(resources or {}),
+            caller=caller_of()))  # where the test's next checks are read, if recorded
 
     def check(self, statement: str) -> StepOutcome:
         """Assert ``statement`` about the page; a false statement fails the test."""

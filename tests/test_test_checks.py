@@ -1,0 +1,197 @@
+"""The ``test-checks`` rule: a do task is shown the statements the test checks right after it
+(read from the test's own source when the step is recorded), so a test of a failure path
+tells the model that an error is what the page should show. It shows, never proves: the
+claims still have to hold on the page, and a site that accepts the wrong password records
+nothing and fails the replay."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_webtask.steps.lookahead import MAX_CHARS, following_checks
+from pytest_webtask.testing import ScriptedLLM, open_webtask
+from tests.server import LocalServer
+
+SOURCE = '''
+def test_sync(webtask, other):
+    webtask.do("sign in")                                  # line 3
+    webtask.check("an error says the password is wrong")
+    webtask.check("""the password field
+        is marked""")
+    other.check("not this test's webtask")
+    webtask.check("not reached")
+
+
+async def test_async(webtask):
+    outcome = await webtask.do(                            # line 12
+        "press Join")
+    await webtask.check("the form says the name is required")
+    webtask.goto("/")
+    webtask.check("after a goto: not shown")
+
+
+def test_nested(webtask, name):
+    with something():
+        webtask.do("open the menu")                        # line 21
+        webtask.check(name)                                # not text: the look ends
+        webtask.check("never shown")
+    webtask.check("outside the block")
+
+
+def test_none_after(webtask):
+    webtask.do("last")                                     # line 28
+
+
+def test_many(webtask):
+    webtask.do("many")                                     # line 32
+    webtask.check("one")
+    webtask.check("two")
+    webtask.check("three")
+    webtask.check("four")
+    webtask.check("LONG")
+'''
+
+
+def _file(tmp_path: Path, text: str = SOURCE) -> str:
+    path = tmp_path / "test_sample.py"
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return str(path)
+
+
+def test_the_checks_right_after_a_do_are_read_from_the_tests_source(tmp_path: Path) -> None:
+    name = _file(tmp_path)
+    assert following_checks((name, 3)) == ("an error says the password is wrong",
+                                           "the password field is marked")
+    # awaited, assigned, the call over two lines: either line finds it; a goto ends the look
+    assert following_checks((name, 12)) == following_checks((name, 13)) == (
+        "the form says the name is required",)
+    assert following_checks((name, 21)) == ()  # a variable's statement is not read
+    assert following_checks((name, 28)) == ()
+    assert following_checks((name, 32)) == ("one", "two", "three")  # three at most
+    # a line that is no step call, a file that does not exist or does not parse: nothing
+    assert following_checks((name, 2)) == ()
+    assert following_checks((str(tmp_path / "gone.py"), 3)) == ()
+    assert following_checks(None) == ()
+    broken = tmp_path / "test_broken.py"
+    broken.write_text("def test(webtask:\n    webtask.do('x')\n", encoding="utf-8")
+    assert following_checks((str(broken), 2)) == ()
+
+
+def test_the_caller_is_the_tests_line_for_a_sync_and_an_awaited_step() -> None:
+    import asyncio
+    import inspect
+
+    from pytest_webtask.steps.lookahead import caller_of
+
+    class Steps:
+        def do(self) -> Any:
+            return caller_of()
+
+        async def ado(self) -> Any:
+            return caller_of()
+
+    here = inspect.currentframe()
+    assert here is not None
+    line = here.f_lineno
+    assert Steps().do() == (__file__, line + 1)
+
+    async def test() -> Any:
+        return await Steps().ado()
+    assert asyncio.run(test()) == (__file__, line + 4)
+
+
+def test_an_edited_test_file_is_read_again_and_a_long_statement_is_cut(
+        tmp_path: Path) -> None:
+    name = _file(tmp_path)
+    assert following_checks((name, 28)) == ()
+    edited = SOURCE.replace('    webtask.do("last")                                     # line 28',
+                            '    webtask.do("last")\n    webtask.check("' + "x" * 300 + '")')
+    Path(name).write_text(textwrap.dedent(edited), encoding="utf-8")
+    stat = os.stat(name)
+    os.utime(name, (stat.st_atime, stat.st_mtime + 5))  # a later edit, whatever the clock
+    assert following_checks((name, 28)) == ("x" * MAX_CHARS + "...",)
+
+
+SIGN_IN = """<!doctype html><title>Sign in</title><main><h1>Sign in</h1>
+<form onsubmit="event.preventDefault(); const ok = ACCEPTS_ANY;
+  const said = document.querySelector('#said'); said.hidden = false;
+  said.textContent = ok ? 'Welcome back, Mara' : 'The email or password is incorrect.'">
+<label>Email <input name="email" type="email"></label>
+<label>Password <input name="password" type="password"></label>
+<button>Sign in</button></form><p id="said" role="alert" hidden></p></main>"""
+REFUSES, ACCEPTS_ANY = (SIGN_IN.replace("ACCEPTS_ANY", "false"),
+                        SIGN_IN.replace("ACCEPTS_ANY", "true"))
+TASK = "sign in with email mara@example.org and password not-my-password"
+STATEMENT = "an error says the email or password is wrong"
+TYPED = {"complete": False, "message": "m", "actions": [
+    {"tool": "fill", "parameters": {"element_id": "input-0", "value": "mara@example.org"}},
+    {"tool": "fill", "parameters": {"element_id": "input-1", "value": "not-my-password"}},
+    {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+ERROR = {"complete": True, "message": "done", "evidence": [
+    {"expect": "text", "text": "The email or password is incorrect."}]}
+SHOWN = "Right after this task, the test checks"
+
+
+def _sign_in(page: Page, server: LocalServer, recipe: Path, html: str, mode: str,
+             llm: ScriptedLLM | None = None, **settings: Any) -> Any:
+    server.pages["/signin"] = html
+    with open_webtask(page, recipe, mode, base_url=server.url, llm=llm, timeout=1.5,
+                      **settings) as task:
+        task.goto("/signin")
+        outcome = task.do(TASK)
+        task.check("an error says the email or password is wrong")  # read as text: STATEMENT
+    return outcome
+
+
+def test_a_do_is_shown_the_check_after_it_and_its_recording_fails_where_no_error_shows(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    recipe = tmp_path / "signin.yaml"
+    llm = ScriptedLLM([TYPED, ERROR, ERROR])
+    outcome = _sign_in(page, server, recipe, REFUSES, "record", llm)
+    assert f"{SHOWN} (later steps, not this task's; the page should show them once the " \
+           f"task is done):\n- {STATEMENT}" in llm.prompts[0]
+    assert "test-checks" in outcome.result.steps[0].rules
+    assert SHOWN not in llm.prompts[2]  # the check is not shown itself
+    # what the recipe proves is the page's error, not the statement the model was shown
+    text = recipe.read_text()
+    assert "The email or password is incorrect." in text and SHOWN not in text
+    assert not _replay_fails(page, server, recipe, REFUSES)
+    assert "The email or password is incorrect." in _replay_fails(page, server, recipe,
+                                                                  ACCEPTS_ANY)
+    # a site that takes any password shows no error: told to expect one, the model's claim
+    # of it does not hold, and nothing is recorded
+    again = tmp_path / "accepting.yaml"
+    with pytest.raises(pytest.fail.Exception) as failed:
+        _sign_in(page, server, again, ACCEPTS_ANY, "record", ScriptedLLM([TYPED] + [ERROR] * 9),
+                 max_llm_calls=4)
+    assert "The email or password is incorrect." in str(failed.value)
+    assert not again.exists()
+
+
+def test_the_rule_switched_off_shows_nothing_and_a_replay_reads_no_source(
+        page: Page, server: LocalServer, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    recipe = tmp_path / "signin.yaml"
+    llm = ScriptedLLM([TYPED, ERROR, ERROR])
+    outcome = _sign_in(page, server, recipe, REFUSES, "record", llm, rules_off="test-checks")
+    assert SHOWN not in llm.prompts[0] and STATEMENT not in llm.prompts[0]
+    assert "test-checks" not in outcome.result.steps[0].rules
+    read: list[Any] = []
+    import pytest_webtask.steps.lookahead as lookahead
+    monkeypatch.setattr(lookahead, "_checks_after", lambda *a: read.append(a) or ())
+    _sign_in(page, server, recipe, REFUSES, "replay")
+    assert read == []
+
+
+def _replay_fails(page: Page, server: LocalServer, recipe: Path, html: str) -> str:
+    try:
+        _sign_in(page, server, recipe, html, "replay")
+    except pytest.fail.Exception as failed:
+        return str(failed)
+    return ""
