@@ -115,6 +115,33 @@ SHOP_COVERED_BY: dict[str, tuple[str, ...]] = {
     "wrong_signin": ("signin_error_not_shown",),
 }
 
+# Frozen (issue 45, session 9, 2026-11-28): failure paths of the demo shop, written before any
+# run of them and before the `test-checks` rule was measured; never tuned on, never edited to
+# make the agent pass. Each test's last do is meant to be refused by the shop; the check says
+# how. `--app shop-failures`.
+FAILURE_TESTS: dict[str, str] = {
+    "checkout_empty": '''
+    webtask.goto("/")
+    webtask.do("add the Canvas Tote Bag to the cart")
+    webtask.do("go to checkout and press Place order without filling in the form")
+    webtask.check("the form says the name is required")''',
+    "checkout_no_address": '''
+    webtask.goto("/")
+    webtask.do("add the Canvas Tote Bag to the cart")
+    webtask.do("proceed to checkout")
+    webtask.do("place the order as Ada Lovelace with the email ada@example.com and no address")
+    webtask.check("the form says the address is required")''',
+    "wrong_password_known": '''
+    webtask.goto("/signin")
+    webtask.do("sign in as ada@example.com with the password babbage")
+    webtask.check("the page says the email or password is wrong")''',
+}
+FAILURE_COVERED_BY: dict[str, tuple[str, ...]] = {
+    "checkout_empty": ("validation_skipped", "errors_not_shown"),
+    "checkout_no_address": ("validation_skipped", "errors_not_shown"),
+    "wrong_password_known": ("wrong_password_accepted", "signin_error_not_shown"),
+}
+
 
 @dataclass(frozen=True)
 class BenchApp:
@@ -148,6 +175,8 @@ class BenchApp:
 APPS: dict[str, BenchApp] = {
     "shop": BenchApp("shop", TESTS, SHOP_COVERED_BY, "wrapper+rename_classes",
                      "bench/results/recording"),
+    "shop-failures": BenchApp("shop-failures", FAILURE_TESTS, FAILURE_COVERED_BY,
+                              "wrapper+rename_classes", "bench/results/recording-shop-failures"),
     "library": BenchApp("library", LIBRARY_TESTS, LIBRARY_COVERED_BY, "wrap",
                         "bench/results/recording-library"),
 }
