@@ -467,6 +467,12 @@ def test_the_shop_tests_name_real_mutants() -> None:
     assert named <= SHOP_MUTANTS.keys()
     # issue 45's case: "show only the Jackets" passes on every product listed
     assert "category_filter_ignored" in recording.SHOP_COVERED_BY["category"]
+    failures = recording.APPS["shop-failures"]
+    assert set(failures.covered_by) == set(failures.tests) and all(failures.covered_by.values())
+    assert {m for ms in failures.covered_by.values() for m in ms} <= SHOP_MUTANTS.keys()
+    # each is a failure path: a do, then a check of how the shop refuses it
+    assert all(body.rstrip().splitlines()[-1].strip().startswith('webtask.check("')
+               for body in failures.tests.values())
 
 
 def test_the_bench_switches_the_shops_mutants_and_its_wrap() -> None:
