@@ -43,6 +43,7 @@ from ..hints import (
     expects_refusal,
     hidden_lines,
     hint,
+    links_to_go,
     named_buttons,
     ordinal_lines,
     page_answers,
@@ -663,6 +664,14 @@ class Agent:
             step = self._ask(get_prompt("agent/proposer", "options_unchosen").format(
                 values=", ".join(repr(v) for v in unchosen),
                 it="it" if len(unchosen) == 1 else "them"), give_up=False)
+        elif step.proposal.complete and self.require_evidence and (
+                unvisited := self._unvisited()):
+            # a link the task says to go to, never followed, the page where the task began
+            # (a guard: asked once, then the task fails while it is still not followed)
+            step = self._ask(get_prompt("agent/proposer", "links_unvisited").format(
+                links=", ".join(unvisited), it="it" if len(unvisited) == 1 else "them",
+                are="is" if len(unvisited) == 1 else "are"),
+                give_up=False)
         elif doubt is not None and step.proposal.complete:
             policy.fire("doubt-first-look")
             step = self._ask(doubt, done=False, give_up=True)
@@ -934,18 +943,39 @@ class Agent:
         """The page's buttons whose whole text the task names and that no action of the
         task clicked (an action that types, fill or select, targets a field)."""
         assert self._task_context is not None and self.tool_registry is not None
-        snapshot, registry = self.browser.snapshot, self.tool_registry
+        snapshot = self.browser.snapshot
         if snapshot is None:
             return []
+        # a link the task says to go to counts while the page is still where the task began
+        return named_buttons(snapshot.text, self._task_context.task, self._clicked(),
+                             links=self._where_it_began())
+
+    def _clicked(self) -> set[str]:
+        """The texts (or names) of what the task's actions acted on but typed into,
+        casefolded, a drag's drop target included ('drag "A" onto "B"')."""
+        registry = self.tool_registry
+        assert registry is not None
         ran = self._acted()
         clicked = {(e.target.text or e.target.name or "").casefold() for a, e in ran
                    if e.target is not None and not getattr(registry.get(a.tool), "typed", False)}
-        # what a drag dropped onto was acted on too ('drag "A" onto "B"')
-        clicked |= {(e.to.text or e.to.name or "").casefold() for _, e in ran if e.to}
-        # a link the task says to go to counts while the page is still where the task began
+        return clicked | {(e.to.text or e.to.name or "").casefold() for _, e in ran if e.to}
+
+    def _where_it_began(self) -> bool:
+        """Is the page still at the URL where the task began?"""
         start = self.proposer.start if self.proposer is not None else None
-        return named_buttons(snapshot.text, self._task_context.task, clicked,
-                             links=start is not None and start.url == snapshot.url)
+        now = self.browser.snapshot
+        return start is not None and now is not None and start.url == now.url
+
+    def _unvisited(self) -> list[str]:
+        """The links a do task says to go to ("go to the opening hours") that no action
+        followed, while the page is still where the task began (``hints.links_to_go``);
+        none for a check."""
+        assert self._task_context is not None
+        now = self.browser.snapshot
+        if (checked_statement(self._task_context.task) is not None or now is None
+                or not self._where_it_began()):
+            return []
+        return links_to_go(now.text, self._task_context.task, self._clicked())
 
     def execute(self, task: str, max_steps: int = MAX_STEPS,
                       resources: dict[str, str] | None = None,
@@ -976,6 +1006,10 @@ class Agent:
             return (f"the task names {', '.join(map(repr, unchosen))}, which a dropdown, "
                     "checkbox or radio button on its pages offered, and no action chose it "
                     "(nor did the page show it chosen): the task was not done as written")
+        if unvisited := self._unvisited():
+            return (f"the task says to go to {', '.join(unvisited)}, which no action followed, "
+                    "and the page is still where the task began: the task was not done as "
+                    "written")
         if weak := self._weak(step):
             return (f"its evidence proves only what its own actions set ({weak}), not what "
                     "the task asks of the page: cite what the page shows because of it (the "

@@ -1,0 +1,97 @@
+"""The guard that a do task goes where it says: "open the menu and go to the opening hours"
+done by hovering the menu and citing its "Opening hours" link proves a link that shows, not
+the page it opens (a local 1.5B model recorded exactly that, green on a dead link). Asked
+once, then the step fails; followed, it records, and the replay fails on the dead link."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_webtask.agent.hints import links_to_go
+from pytest_webtask.testing import ScriptedLLM, open_webtask
+from tests.server import LocalServer
+
+HOME = """<!doctype html><title>Library</title><style>
+nav ul { display: none } nav:hover ul { display: block }</style>
+<header><nav aria-label="Site menu"><span>☰ Menu</span><ul>
+<li><a href="/">Home</a></li><li><a href="HOURS_HREF">Opening hours</a></li></ul></nav></header>
+<main><h1>Welcome</h1><p>Members can borrow e-books with their library card.</p></main>"""
+HOURS = """<!doctype html><title>Opening hours</title><main><h1>Opening hours</h1>
+<p>Monday to Saturday: 9:00-18:00</p><p>Sunday: closed</p></main>"""
+LIVE, DEAD = HOME.replace("HOURS_HREF", "/hours"), HOME.replace("HOURS_HREF", "#")
+TASK = "open the menu and go to the opening hours"
+HOVER = {"complete": False, "message": "m", "actions": [
+    {"tool": "hover", "parameters": {"element_id": "nav-0"}}]}
+LINK_SHOWN = {"complete": True, "message": "done", "evidence": [
+    {"expect": "text", "text": "Opening hours", "within": "nav-0"}]}
+FOLLOW = {"complete": False, "message": "m", "actions": [
+    {"tool": "click", "parameters": {"element_id": "a-1"}}]}
+HOURS_SHOWN = {"complete": True, "message": "done", "evidence": [
+    {"expect": "text", "text": "Sunday: closed"}]}
+
+
+def test_links_to_go_are_the_links_a_task_says_to_go_to() -> None:
+    state = '- a-0 "Home"\n- a-1 "Opening hours"\n- button-0 "Opening hours"'
+    assert links_to_go(state, TASK, set()) == ['a-1 "Opening hours"']
+    assert links_to_go(state, TASK, {"opening hours"}) == []  # clicked
+    assert links_to_go(state, "check the opening hours", set()) == []  # no verb that goes
+    assert links_to_go(state, "Go to the Opening Hours page", set()) == ['a-1 "Opening hours"']
+
+
+def _record(page: Page, server: LocalServer, recipe: Path, html: str,
+            replies: list[Any], **settings: Any) -> ScriptedLLM:
+    server.pages["/"], server.pages["/hours"] = html, HOURS
+    llm = ScriptedLLM(replies)
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm, timeout=1.5,
+                      **settings) as task:
+        task.goto("/")
+        task.do(TASK)
+    return llm
+
+
+def test_a_link_the_task_goes_to_shown_but_never_followed_never_records(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    recipe = tmp_path / "hours.yaml"
+    with pytest.raises(pytest.fail.Exception) as failed:
+        # every rule off: the guard is no rule, and holds for the bare model too
+        _record(page, server, recipe, LIVE, [HOVER, LINK_SHOWN, LINK_SHOWN, LINK_SHOWN],
+                rules_off="all")
+    assert 'the task says to go to a-1 "Opening hours", which no action followed, and the ' \
+           "page is still where the task began" in str(failed.value)
+    assert not recipe.exists()
+
+
+def test_followed_it_records_and_the_replay_fails_on_a_dead_link(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    recipe = tmp_path / "hours.yaml"
+    llm = _record(page, server, recipe, LIVE,
+                  [HOVER, LINK_SHOWN, FOLLOW, HOURS_SHOWN], rules_off="named-button")
+    assert 'The task says to go to a-1 "Opening hours", which is on this page, but no ' \
+           "action of yours clicked it" in " ".join(llm.prompts[2].split())
+    assert "Sunday: closed" in recipe.read_text()
+    server.pages["/"] = LIVE
+    with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+        task.goto("/")
+        task.do(TASK)
+    server.pages["/"] = DEAD
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+            task.goto("/")
+            task.do(TASK)
+    assert "Sunday: closed" in str(failed.value)
+
+
+def test_a_task_that_left_the_page_another_way_is_not_asked(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """The guard holds while the page is where the task began: a task that got there by
+    another way (here, the address) is judged by its claims alone."""
+    recipe = tmp_path / "hours.yaml"
+    go = {"complete": False, "message": "m", "actions": [
+        {"tool": "navigate", "parameters": {"url": "/hours"}}]}
+    llm = _record(page, server, recipe, LIVE, [go, HOURS_SHOWN])
+    assert len(llm.prompts) == 2 and "The task says to go to" not in "".join(llm.prompts)
+    assert "Sunday: closed" in recipe.read_text()
