@@ -95,3 +95,20 @@ def test_a_task_that_left_the_page_another_way_is_not_asked(
     llm = _record(page, server, recipe, LIVE, [go, HOURS_SHOWN])
     assert len(llm.prompts) == 2 and "The task says to go to" not in "".join(llm.prompts)
     assert "Sunday: closed" in recipe.read_text()
+
+
+def test_the_plan_strategy_is_held_to_it(page: Page, server: LocalServer) -> None:
+    from pytest_webtask.agent._sync.plan_agent import PlanAgent
+    from tests.test_policy import _invoked, _plan, _Plans
+    server.pages["/"], server.pages["/hours"] = LIVE, HOURS
+    page.goto(server.url + "/")
+    shown = _invoked("done", summary="menu open", evidence=LINK_SHOWN["evidence"])
+    script = _Plans([_plan("hover", "done"), _plan("click", "done")],
+                    [_invoked("hover", element_id="nav-0"), shown,
+                     _invoked("click", element_id="a-1"),
+                     _invoked("done", summary="there", evidence=HOURS_SHOWN["evidence"])])
+    result = PlanAgent(page, script.llm, require_evidence=True).execute(TASK)
+    assert 'done refused: the task says to go to a-1 "Opening hours", which no action ' \
+        "followed" in " ".join(script.plan_prompts()[1].split())
+    assert result.completed, result.message
+    assert page.url.endswith("/hours")

@@ -39,6 +39,7 @@ from ..guards import (
     untyped_values,
     weak_proof,
 )
+from ..hints import links_to_go
 from ..messages import MessageManager, MessageReader
 from ..parsing import MAX_MESSAGE, MAX_REASON, cap
 from ..policy import Policy
@@ -98,6 +99,7 @@ class DoneTool(Tool):
         self.evidence: list[Any] = []
         self.steps: list[Step] = []  # the task's steps so far (the agent's own list)
         self.start = ""  # the page state's text before the task's first action
+        self.start_url = ""  # and its address
         self.dropdowns = Dropdowns()  # the dropdowns the task's pages offered
 
     def execute(self, params: Any) -> ExecutionResult:
@@ -153,6 +155,16 @@ class DoneTool(Tool):
                     "radio button on this task's pages offers, but no action chose it and no "
                     "page showed it chosen. Choose (or tick) it there, then finish the task; "
                     "only then is it done.")
+        snapshot = self.browser.snapshot
+        clicked = {(e.target.text or e.target.name or "").casefold() for a, e in ran
+                   if e.target is not None and not getattr(
+                       registry.get(a.tool) if registry is not None else None, "typed", False)}
+        unvisited = links_to_go(snapshot.text, task, clicked) if (
+            snapshot is not None and self.start_url and snapshot.url == self.start_url) else []
+        if unvisited:
+            return (f"done refused: the task says to go to {', '.join(unvisited)}, which no "
+                    "action followed, and the page is still where the task began. Click it, "
+                    "then cite what the page it opens shows; only then is the task done.")
         return ""
 
 
@@ -263,6 +275,7 @@ class PlanAgent:
                     plan, index = list(planner.plan), 0
                     if not steps and self.browser.snapshot is not None:
                         done.start = self.browser.snapshot.text  # as the task found the page
+                        done.start_url = self.browser.snapshot.url
                     self.plans.append(plan)
                 step = plan[index]
                 index += 1
