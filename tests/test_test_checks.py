@@ -84,7 +84,6 @@ def test_the_checks_right_after_a_do_are_read_from_the_tests_source(tmp_path: Pa
 
 
 def test_the_caller_is_the_tests_line_for_a_sync_and_an_awaited_step() -> None:
-    import asyncio
     import inspect
 
     from pytest_webtask.steps.lookahead import caller_of
@@ -103,7 +102,10 @@ def test_the_caller_is_the_tests_line_for_a_sync_and_an_awaited_step() -> None:
 
     async def test() -> Any:
         return await Steps().ado()
-    assert asyncio.run(test()) == (__file__, line + 4)
+    # driven by hand: this process's event loop may already run (pytest-playwright's)
+    with pytest.raises(StopIteration) as finished:
+        test().send(None)
+    assert finished.value.value == (__file__, line + 4)
 
 
 def test_an_edited_test_file_is_read_again_and_a_long_statement_is_cut(

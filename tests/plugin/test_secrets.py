@@ -127,7 +127,8 @@ def test_secret_stays_masked_in_later_steps_and_artifacts(inner: Inner, page: Pa
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*check failed: Task impossible: no such message*"])
     prompts = (inner.path / "llm_calls.log").read_text().split("\n=====\n")
-    check_prompt = next(p for p in prompts if "the token was accepted" in p)
+    # the check's own prompt (the do's shows the statement too: the test-checks rule)
+    check_prompt = next(p for p in prompts if "true: the page says the token was accepted" in p)
     assert 'value="••••"' in check_prompt  # the field that received it, masked
     for text in prompts:
         assert LONG_SECRET[:20] not in text
