@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from pytest_webtask.agent.hints import links_to_go
+from pytest_webtask.agent.guards import links_to_go
 from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.server import LocalServer
 

@@ -10,7 +10,9 @@ from collections.abc import Callable
 
 from ..browser.page_state import state_lines
 from ..tools._async.registry import COVERED
+from ..tools.meant import read_lines
 from ..types import Action, ExecutionResult
+from .hints import goes_to
 from .models import Evidence, Step
 
 CONTROL_TAGS = ("input", "select", "textarea")
@@ -135,6 +137,28 @@ def acted(steps: list[Step]) -> list[tuple[Action, ExecutionResult]]:
     """The actions of ``steps`` that ran successfully, each with its result, in order."""
     return [(a, e) for s in steps
             for a, e in zip(s.proposal.actions, s.executions, strict=False) if e.success]
+
+
+def acted_on(actions: list[tuple[Action, ExecutionResult]],
+             typed: Callable[[str], bool]) -> set[str]:
+    """The texts (or names), casefolded, of what ``actions`` acted on but typed into (``typed``
+    says which tools type), a drag's drop target included ('drag "A" onto "B"')."""
+    done = {(e.target.text or e.target.name or "").casefold() for a, e in actions
+            if e.target is not None and not typed(a.tool)}
+    return done | {(e.to.text or e.to.name or "").casefold() for _, e in actions if e.to}
+
+
+def links_to_go(state_text: str, task: str, clicked: set[str], limit: int = 3) -> list[str]:
+    """The page's links that ``task`` says to go to and whose text is not in ``clicked``
+    (case aside), as ``a-0 "Opening hours"``: the guard that a do task went where it says,
+    asked while the page is still where the task began."""
+    task = " ".join(task.split()).casefold()
+    found = []
+    for line in read_lines(state_text):
+        text = " ".join(line.text.split()).casefold()
+        if goes_to(line.tag, text, task) and text not in clicked:
+            found.append(f'{line.id} "{line.text}"')
+    return found[:limit]
 
 
 def entered_values(actions: list[tuple[Action, ExecutionResult]]) -> list[str]:

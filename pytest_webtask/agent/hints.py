@@ -567,7 +567,7 @@ def named_buttons(state_text: str, task: str, clicked: set[str], limit: int = 3,
     for line in read_lines(state_text):
         text = " ".join(line.text.split()).casefold()
         quoted = any(f"{q}{text}{e}" in task for q, e in ('""', "''", "“”", "‘’"))
-        gone = links and _goes_to(line.tag, text, task)
+        gone = links and goes_to(line.tag, text, task)
         # a quoted text names any element with an id that shows it (a span styled as a
         # link, with a click handler); unquoted, a button's text
         if ((quoted and line.tag not in _NOT_CLICKED or line.kind == "clicked" and line.tag != "a"
@@ -579,24 +579,11 @@ def named_buttons(state_text: str, task: str, clicked: set[str], limit: int = 3,
     return named[:limit]
 
 
-def _goes_to(tag: str, text: str, task: str) -> bool:
+def goes_to(tag: str, text: str, task: str) -> bool:
     """Is ``text`` a link's the ``task`` (both casefolded) says to go to ("go to the opening
     hours", "open Settings", "follow Next")?"""
     return (tag == "a" and bool(text)
             and re.search(rf"{_GO}{re.escape(text)}(?!\w)", task) is not None)
-
-
-def links_to_go(state_text: str, task: str, clicked: set[str], limit: int = 3) -> list[str]:
-    """The page's links that ``task`` says to go to and whose text is not in ``clicked``
-    (case aside), as ``a-0 "Opening hours"``: the guard that a do task went where it says,
-    asked while the page is still where the task began."""
-    task = " ".join(task.split()).casefold()
-    found = []
-    for line in read_lines(state_text):
-        text = " ".join(line.text.split()).casefold()
-        if _goes_to(line.tag, text, task) and text not in clicked:
-            found.append(f'{line.id} "{line.text}"')
-    return found[:limit]
 
 
 # A do task whose words say it sends something wrong, or nothing: a refusal is its answer.

@@ -28,8 +28,10 @@ from ..changes import field_value, page_change, page_key, plain_line
 from ..guards import (
     Dropdowns,
     acted,
+    acted_on,
     asks_to_set,
     entered_values,
+    links_to_go,
     says_something,
     unchosen_options,
     uncited_choices,
@@ -42,7 +44,6 @@ from ..hints import (
     expects_refusal,
     hidden_lines,
     hint,
-    links_to_go,
     named_buttons,
     ordinal_lines,
     page_answers,
@@ -954,10 +955,7 @@ class AsyncAgent:
         casefolded, a drag's drop target included ('drag "A" onto "B"')."""
         registry = self.tool_registry
         assert registry is not None
-        ran = self._acted()
-        clicked = {(e.target.text or e.target.name or "").casefold() for a, e in ran
-                   if e.target is not None and not getattr(registry.get(a.tool), "typed", False)}
-        return clicked | {(e.to.text or e.to.name or "").casefold() for _, e in ran if e.to}
+        return acted_on(self._acted(), lambda tool: getattr(registry.get(tool), "typed", False))
 
     def _where_it_began(self) -> bool:
         """Is the page still at the URL where the task began?"""
@@ -967,7 +965,7 @@ class AsyncAgent:
 
     def _unvisited(self) -> list[str]:
         """The links a do task says to go to ("go to the opening hours") that no action
-        followed, while the page is still where the task began (``hints.links_to_go``);
+        followed, while the page is still where the task began (``guards.links_to_go``);
         none for a check."""
         assert self._task_context is not None
         now = self.browser.snapshot

@@ -34,12 +34,13 @@ from ..budget import Budget
 from ..guards import (
     Dropdowns,
     acted,
+    acted_on,
     entered_values,
+    links_to_go,
     unchosen_options,
     untyped_values,
     weak_proof,
 )
-from ..hints import links_to_go
 from ..messages import MessageManager, MessageReader
 from ..parsing import MAX_MESSAGE, MAX_REASON, cap
 from ..policy import Policy
@@ -156,9 +157,8 @@ class DoneTool(Tool):
                     "page showed it chosen. Choose (or tick) it there, then finish the task; "
                     "only then is it done.")
         snapshot = self.browser.snapshot
-        clicked = {(e.target.text or e.target.name or "").casefold() for a, e in ran
-                   if e.target is not None and not getattr(
-                       registry.get(a.tool) if registry is not None else None, "typed", False)}
+        clicked = acted_on(ran, lambda tool: getattr(
+            registry.get(tool) if registry is not None else None, "typed", False))
         unvisited = links_to_go(snapshot.text, task, clicked) if (
             snapshot is not None and self.start_url and snapshot.url == self.start_url) else []
         if unvisited:
