@@ -42,6 +42,8 @@ from typing import Any
 
 from bench.apps.library import LibraryApp
 from bench.apps.library.tests import COVERED_BY as LIBRARY_COVERED_BY
+from bench.apps.library.tests import HELDOUT_COVERED_BY as LIBRARY_HELDOUT_COVERED_BY
+from bench.apps.library.tests import HELDOUT_TESTS as LIBRARY_HELDOUT_TESTS
 from bench.apps.library.tests import TESTS as LIBRARY_TESTS
 from bench.common import ROOT
 from example_suites.demo_shop import DemoShop
@@ -155,7 +157,7 @@ class BenchApp:
 
     def start(self) -> Any:
         """The app, started, with no mutant and no variant."""
-        if self.name == "library":
+        if self.name.startswith("library"):
             return LibraryApp(mutants=set(), benign=set()).start()
         return DemoShop(seed=7).start()
 
@@ -166,7 +168,7 @@ class BenchApp:
     def set_benign(self, app: Any, on: bool) -> None:
         app.reset()
         app.mutants = set()
-        if self.name == "library":
+        if self.name.startswith("library"):
             app.benign = {"wrap"} if on else set()
         elif on:
             app.variants = {"wrapper", "rename_classes"}
@@ -179,6 +181,8 @@ APPS: dict[str, BenchApp] = {
                               "wrapper+rename_classes", "bench/results/recording-shop-failures"),
     "library": BenchApp("library", LIBRARY_TESTS, LIBRARY_COVERED_BY, "wrap",
                         "bench/results/recording-library"),
+    "library-2": BenchApp("library-2", LIBRARY_HELDOUT_TESTS, LIBRARY_HELDOUT_COVERED_BY, "wrap",
+                          "bench/results/recording-library-2"),
 }
 
 CONFTEST = '''

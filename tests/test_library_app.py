@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -515,3 +516,34 @@ def test_an_app_without_a_handler_cannot_be_made_and_both_apps_serve() -> None:
         with app:
             with urllib.request.urlopen(app.url + "/", timeout=10) as reply:
                 assert reply.status == 200 and b"<html" in reply.read().lower()
+
+
+def test_the_held_out_library_tests_name_mutants_that_break_them() -> None:
+    """`--app library-2`: each covered mutant changes what its test's check reads."""
+    bench = recording.APPS["library-2"]
+    assert set(bench.covered_by) == set(bench.tests)
+    assert {m for ms in bench.covered_by.values() for m in ms} <= set(MUTANTS)
+    app = bench.start()
+
+    def get(path: str) -> str:
+        return urllib.request.urlopen(app.url + path).read().decode()
+
+    def join(**fields: str) -> str:
+        data = urllib.parse.urlencode(fields).encode()
+        return urllib.request.urlopen(app.url + "/join", data=data).read().decode()
+
+    no_postcode = {"name": "Ann Lee", "email": "ann@example.org", "rules": "yes"}
+    try:
+        assert "No books found" in get("/catalogue?q=Dragons+of+Mars")
+        assert "Postcode is required." in join(**no_postcode)
+        assert "Welcome to the library, Ann Lee!" in join(**no_postcode, postcode="AV1 2BC")
+        bench.set_mutant(app, "search_ignored")
+        assert "No books found" not in get("/catalogue?q=Dragons+of+Mars")
+        bench.set_mutant(app, "join_accepts_empty")
+        assert "Welcome to the library, Ann Lee!" in join(**no_postcode)
+        bench.set_mutant(app, "join_errors_hidden")
+        assert "Postcode is required." not in join(**no_postcode)
+        bench.set_benign(app, True)
+        assert app.benign == {"wrap"} and app.mutants == set()
+    finally:
+        app.stop()

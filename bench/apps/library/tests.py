@@ -48,3 +48,33 @@ COVERED_BY: dict[str, tuple[str, ...]] = {
     "join_empty": ("join_accepts_empty", "join_errors_hidden"),
     "reserve": ("reserve_count_stuck",),
 }
+
+# Frozen held-out set (issue 45, session 10, 2026-11-28): four more plain tests of the library,
+# forms and a search with no result, written and committed before any run of them and before
+# the changes they are to report were built; never tuned on, never edited to make the agent
+# pass. Their runs' logs are read only after a change is decided. `--app library-2`.
+HELDOUT_TESTS: dict[str, str] = {
+    "join_no_postcode": '''
+    webtask.goto("/join")
+    webtask.do("fill in the form as Ann Lee with the email ann@example.org, agree to the rules, leave the postcode empty and press Join")
+    webtask.check("the form says the postcode is required")''',
+    "join_ok": '''
+    webtask.goto("/join")
+    webtask.do("join the library as Ann Lee with the email ann@example.org and the postcode AV1 2BC, agreeing to the rules")
+    webtask.check("the page says Welcome to the library, Ann Lee!")''',
+    "signin_right": '''
+    webtask.goto("/signin")
+    webtask.do("sign in with email mara@example.org and password quiet-shelves-9")
+    webtask.check("the page says Welcome back, Mara")''',
+    "search_none": '''
+    webtask.goto("/")
+    webtask.do("search the catalogue for Dragons of Mars")
+    webtask.check("the results say No books found")''',
+}
+
+HELDOUT_COVERED_BY: dict[str, tuple[str, ...]] = {
+    "join_no_postcode": ("join_accepts_empty", "join_errors_hidden"),
+    "join_ok": (),
+    "signin_right": (),
+    "search_none": ("search_ignored",),
+}
