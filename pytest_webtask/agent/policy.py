@@ -175,6 +175,26 @@ RULES: tuple[Rule, ...] = (
          "typing into a field the text it already holds",
          "refuses it, saying so",
          "typing it again adds it twice; filling it again changes nothing"),
+    Rule("left-empty", "refusal",
+         "typing a value into a text field the task says stays empty (\"no address\", "
+         "\"leave the postcode empty\", \"without a password\"; every field for \"without "
+         "filling in the form\"), the field named by its label, name or placeholder said whole",
+         "refuses it, quoting the task's words",
+         "after the page's error a small model fills in what the task said to leave out, and "
+         "the recording proves another task (an order with an address)"),
+    Rule("one-value", "refusal",
+         "a second typing into a field an earlier action of the same reply typed another "
+         "value into",
+         "refuses it, naming the form's fields that are still empty",
+         "a small model types the email and the password into the email field, one over the "
+         "other"),
+    Rule("disabled-target", "refusal",
+         "an action on an element the page state flags disabled and that is still disabled "
+         "when its turn comes (the actions before it in the reply may have enabled it)",
+         "refuses it at once, naming the empty fields of its form, instead of waiting out "
+         "the action's timeout",
+         "a form's button is often disabled until its fields are filled: a small model "
+         "presses it first, reads the timeout as the page not changing, and never types"),
     Rule("read-only-field", "refusal",
          "typing into a field the page state flags read-only (a date picker's)",
          "refuses it, saying a click on it opens what chooses its value",

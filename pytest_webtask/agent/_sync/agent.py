@@ -26,6 +26,7 @@ from ...tools.meant import REFUSED, choice_values, rule_of
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change, page_key, plain_line
+from ..fields import describe, empty_fields, left_empty, line_of
 from ..guards import (
     Dropdowns,
     acted,
@@ -276,6 +277,11 @@ class Proposer:
         return proposal_from(model)
 
 
+# tools whose action Playwright holds until the element is enabled
+NEEDS_ENABLED = frozenset({"click", "double_click", "fill", "type", "select", "check", "uncheck",
+                           "upload", "slide"})
+
+
 class Executer:
     """Runs a step's actions in order; stops at the first failure or when the page navigated
     or re-rendered under the remaining actions; then waits for the page to settle."""
@@ -288,6 +294,7 @@ class Executer:
         self.settle_timeout_ms = settle_timeout_ms
         self.guard = guard
         self.policy = policy if policy is not None else Policy()
+        self.task = ""  # the task's words, for the rules that read them (left-empty)
 
     def refusal(self, action: Action) -> str | None:
         """Why an action may not run: it names a tool the task does not have, or an element
@@ -314,6 +321,58 @@ class Executer:
                     "help. Do the next thing the task needs (submit it, or check whether the "
                     "task is done).")
         return None
+
+    def field_refusal(self, action: Action, typed: dict[str, str]) -> str | None:
+        """Why a typing may not run (``left-empty``, ``one-value``): the task says its field
+        stays empty, or an earlier action of this reply typed another value into it
+        (``typed``: element id -> value)."""
+        tool, snapshot = self.tools.get(action.tool), self.browser.snapshot
+        target, value = action.parameters.get("element_id"), action.parameters.get("value")
+        if (not getattr(tool, "typed", False) or snapshot is None or not isinstance(target, str)
+                or not isinstance(value, str) or not value.strip()):
+            return None
+        line = line_of(snapshot.text, target)
+        if line is None:
+            return None
+        said = left_empty(self.task, line) if self.policy.on("left-empty") else None
+        if said is not None:
+            self.policy.fire("left-empty")
+            return (f"The task says {said!r}: {describe(line)} stays empty. Type nothing into "
+                    "it; do the rest of the task as it says (send the form as it is when the "
+                    "task says to).")
+        before = typed.get(target)
+        if self.policy.on("one-value") and before is not None and before != value:
+            self.policy.fire("one-value")
+            empty = [f for f in empty_fields(snapshot.text, target)
+                     if f.split(" ", 1)[0] not in typed]
+            return (f"{target} already got {before!r} from an earlier action of this reply: "
+                    f"{value!r} would go into the same field. Each value goes into its own "
+                    "field" + (f"; still empty: {', '.join(empty)}." if empty else "."))
+        return None
+
+    def disabled(self, action: Action) -> str | None:
+        """Why an action on a disabled element may not run (``disabled-target``): the page
+        state flagged it disabled and it still is (one look at the live element, only for
+        such elements). Without this, the action waits out its timeout and fails."""
+        snapshot, target = self.browser.snapshot, action.parameters.get("element_id")
+        if (action.tool not in NEEDS_ENABLED or snapshot is None or not isinstance(target, str)
+                or not self.policy.on("disabled-target")):
+            return None
+        line = line_of(snapshot.text, target)
+        if line is None or "disabled" not in line.flags:
+            return None
+        try:
+            still = self.browser.locator(target).is_disabled(timeout=1000)
+        except Exception:  # noqa: BLE001 - gone or not found: the action says so itself
+            return None
+        if not still:
+            return None
+        self.policy.fire("disabled-target")
+        empty = empty_fields(snapshot.text, target)
+        return (f"{target} is disabled: it cannot be used now, and {action.tool} would only "
+                "wait. A form's button is often disabled until its fields are filled"
+                + (f"; empty now: {', '.join(empty)}. Fill them first, each with its own value "
+                   "from the task, then use it." if empty else "."))
 
     def instead(self, action: Action) -> tuple[Action | None, str] | None:
         """The action to run in place of ``action`` when its tool says the page state shows
@@ -364,6 +423,7 @@ class Executer:
     def execute(self, actions: list[Action]) -> tuple[list[ExecutionResult], str | None]:
         results: list[ExecutionResult] = []
         note = None
+        typed: dict[str, str] = {}  # element id -> the value an action of this reply typed
         i = 0
         while i < len(actions):
             i += 1
@@ -376,9 +436,14 @@ class Executer:
                 # the step keeps the action that ran (history, recipe)
                 action = actions[i - 1] = meant[0]
                 why = meant[1]
-            refusal = refusal or self.refusal(action)
+            refusal = (refusal or self.refusal(action) or self.field_refusal(action, typed)
+                       or self.disabled(action))
             result = (ExecutionResult(success=False, error=refusal) if refusal
                       else self.tools.execute(action))
+            target, value = action.parameters.get("element_id"), action.parameters.get("value")
+            if (result.success and getattr(self.tools.get(action.tool), "typed", False)
+                    and isinstance(target, str) and isinstance(value, str)):
+                typed[target] = value
             if (uncovered := self.uncover(action, result)) is not None:
                 escape, pressed, result = uncovered
                 actions.insert(i - 1, escape)
@@ -581,6 +646,7 @@ class Agent:
         self.guard.start()
         self.executer = Executer(self.tool_registry, self.browser, self.settle_timeout_ms,
                                       self.guard, self.policy)
+        self.executer.task = task
 
     def _fit_window(self) -> None:
         """Lower the page state's budget to what the model's context holds, when its server

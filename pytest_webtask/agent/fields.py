@@ -1,0 +1,114 @@
+"""What a task says of a form's fields, and which of them are empty: the policy's field
+refusals read them (``left-empty``, ``one-value``, ``disabled-target``).
+
+A task that says "place the order with no address", "leave the postcode empty" or "press
+Join without filling in the form" names fields that must stay empty: typing into them makes
+the recording prove another task (an order with an address). A small model types into them
+anyway once the page answers with an error. These functions find the fields the task's words
+name, by the field's label, name or placeholder on the page; they never guess a field from a
+word the field's label does not hold whole.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..browser.page_state import StateLine, state_lines
+
+# Every field: "without filling in the form", "without entering anything", "the empty form"
+_ALL = re.compile(
+    r"\bwithout\s+(?:filling|entering|typing|completing)\s*(?:in|out)?\s*"
+    r"(?:the\s+|any\s+|a\s+)?(?:form|fields?|anything)\b"
+    r"|\bwithout\s+(?:filling|entering|typing)\s+(?:in|out)?\s*anything\b"
+    r"|\b(?:an?|the)\s+(?:empty|blank)\s+form\b"
+    r"|\bleave\s+(?:the\s+|every\s+|all\s+(?:the\s+)?)?(?:form|fields?)\s+(?:empty|blank)\b",
+    re.IGNORECASE)
+# One field, named: "no address", "without a password", "without filling in the email",
+# "leave the postcode empty", "with an empty name", "a blank e-mail"
+_WORDS = r"([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)"
+_NAMED = (
+    re.compile(rf"\bno\s+{_WORDS}", re.IGNORECASE),
+    re.compile(rf"\bwithout\s+(?:filling\s+in\s+|entering\s+|typing\s+|giving\s+|"
+               rf"providing\s+)?(?:a|an|any|the|your)?\s*{_WORDS}", re.IGNORECASE),
+    re.compile(rf"\b(?:leave|leaving|left)\s+(?:the\s+|its\s+|your\s+)?{_WORDS}\s+"
+               r"(?:field\s+)?(?:empty|blank)\b", re.IGNORECASE),
+    re.compile(rf"\b(?:an?|the)\s+(?:empty|blank)\s+{_WORDS}", re.IGNORECASE),
+)
+_SKIP = frozenset({"a", "an", "the", "any", "field", "box", "and", "or", "with", "then",
+                   "press", "click", "in", "of", "to"})
+TEXT_TYPES = frozenset({"", "text", "email", "password", "search", "tel", "url", "number"})
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", text.casefold().replace("e-mail", "email"))
+            if w not in _SKIP}
+
+
+def _unquoted(task: str) -> str:
+    """The task without its quoted values ("type \\"no address\\"" says nothing of the kind)."""
+    return re.sub(r'"[^"]*"|“[^”]*”', " ", task)
+
+
+def is_text_field(line: StateLine) -> bool:
+    tag = (line.id or "").rsplit("-", 1)[0]
+    return (tag == "textarea" or (tag == "input" and line.attrs.get("type", "") in TEXT_TYPES)
+            or line.attrs.get("role") in ("textbox", "searchbox"))
+
+
+def field_names(line: StateLine) -> list[str]:
+    """What a field is called on the page: its label, name, placeholder or aria-label."""
+    return [v for v in (line.attrs.get(k, "") for k in ("label", "name", "placeholder",
+                                                          "aria-label")) if v.strip()]
+
+
+def left_empty(task: str, line: StateLine) -> str | None:
+    """The words of ``task`` that say the field ``line`` stays empty, else None. A field is
+    named when one of its names (label, name, placeholder) is said whole by the phrase after
+    "no", "without", "leave ... empty" or "an empty"; "no address" names "Address", never
+    "Email address"."""
+    if not is_text_field(line):
+        return None
+    said = _unquoted(task)
+    every = _ALL.search(said)
+    if every is not None:
+        return every.group(0)
+    names = [_words(n) for n in field_names(line)]
+    for pattern in _NAMED:
+        for m in pattern.finditer(said):
+            phrase = _words(m.group(1))
+            if phrase and any(n and n <= phrase for n in names):
+                return m.group(0).strip()
+    return None
+
+
+def _form_of(lines: list[StateLine], at: int) -> tuple[int, int]:
+    """The lines of the form holding ``lines[at]`` (start, end), else the whole page."""
+    for i in range(at - 1, -1, -1):
+        if lines[i].depth < lines[at].depth and lines[i].head.startswith("form"):
+            end = next((j for j in range(i + 1, len(lines))
+                        if lines[j].depth <= lines[i].depth), len(lines))
+            return i, end
+    return 0, len(lines)
+
+
+def describe(line: StateLine) -> str:
+    names = field_names(line)
+    return f"{line.id} ({names[0]})" if names else str(line.id)
+
+
+def empty_fields(state_text: str, near: str, limit: int = 4) -> list[str]:
+    """The text fields with no value in the form holding the element ``near`` (the whole
+    page when it is in none), as ``input-1 (Password)``."""
+    lines = state_lines(state_text)
+    at = next((i for i, line in enumerate(lines) if line.id == near), None)
+    if at is None:
+        return []
+    start, end = _form_of(lines, at)
+    out = [describe(line) for line in lines[start:end]
+           if line.id and is_text_field(line) and not line.attrs.get("value")
+           and "disabled" not in line.flags and "readonly" not in line.flags]
+    return out[:limit]
+
+
+def line_of(state_text: str, element_id: str) -> StateLine | None:
+    return next((line for line in state_lines(state_text) if line.id == element_id), None)

@@ -1,0 +1,189 @@
+"""The policy's field refusals (issue 45): a field the task says stays empty is never typed
+into (``left-empty``), one reply never types two values into one field (``one-value``), and
+a disabled button is refused at once with the fields its form waits for (``disabled-target``).
+Each with the page where the recording must not go green."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_webtask import Agent
+from pytest_webtask.agent.fields import empty_fields, left_empty
+from pytest_webtask.browser.page_state import state_lines
+from pytest_webtask.testing import ScriptedLLM, open_webtask
+from tests.server import LocalServer
+
+CHECKOUT = """<!doctype html><title>Checkout</title><main><h1>Checkout</h1>
+<div id="errors" role="alert"></div>
+<form id="f"><p><label for="name">Name</label><input id="name" name="name"></p>
+<p><label for="email">Email</label><input id="email" name="email" type="email"></p>
+<p><label for="address">Address</label><input id="address" name="address"></p>
+<button>Place order</button></form><p id="done"></p></main>
+<script>
+document.getElementById('f').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const v = (id) => document.getElementById(id).value.trim();
+  const errors = [];
+  if (!v('name')) errors.push('Name is required.');
+  if (!v('address') && !ACCEPTS_NO_ADDRESS) errors.push('Address is required.');
+  document.getElementById('errors').textContent = errors.join(' ');
+  const done = document.getElementById('done');
+  if (!errors.length) done.textContent = 'Order confirmed for ' + v('name');
+});
+</script>"""
+CHECKS, ACCEPTS_NO_ADDRESS = (CHECKOUT.replace("ACCEPTS_NO_ADDRESS", "false"),
+                              CHECKOUT.replace("ACCEPTS_NO_ADDRESS", "true"))
+SIGN_IN = """<!doctype html><title>Sign in</title><main><h1>Sign in</h1>
+<form id="f"><label for="email">Email</label><input id="email" type="email">
+<label for="password">Password</label><input id="password" type="password">
+<button id="go" disabled>Sign in</button></form><p id="said" role="alert"></p></main>
+<script>
+const email = document.getElementById('email'), password = document.getElementById('password');
+const go = document.getElementById('go');
+const update = () => { go.disabled = !(email.value && password.value); };
+email.addEventListener('input', update); password.addEventListener('input', update);
+document.getElementById('f').addEventListener('submit', (e) => {
+  e.preventDefault(); document.getElementById('said').textContent = 'Wrong email or password.';
+});
+</script>"""
+NO_ADDRESS = "place the order as Ada Lovelace with the email ada@example.com and no address"
+
+
+def _act(*actions: tuple[str, str, str | None]) -> dict[str, Any]:
+    return {"complete": False, "message": "m", "actions": [
+        {"tool": tool, "parameters": {"element_id": el, **({"value": v} if v is not None else {})}}
+        for tool, el, v in actions]}
+
+
+def _done(*claims: dict[str, Any]) -> dict[str, Any]:
+    return {"complete": True, "message": "done", "evidence": list(claims)}
+
+
+def _line(text: str) -> Any:
+    return state_lines(text)[0]
+
+
+def test_the_words_that_leave_a_field_empty() -> None:
+    address = _line('- input-2 (type="text" name="address" label="Address")')
+    email = _line('- input-1 (type="email" name="email" label="Email address")')
+    name = _line('- input-0 (type="text" name="name" label="Full name")')
+    postcode = _line('- input-3 (type="text" name="postcode" label="Postcode")')
+    password = _line('- input-4 (type="password" label="Password")')
+    box = _line('- input-5 (type="checkbox" label="Newsletter")')
+    assert left_empty(NO_ADDRESS, address) == "no address"
+    assert left_empty(NO_ADDRESS, email) is None  # "no address" is not "Email address"
+    assert left_empty(NO_ADDRESS, name) is None
+    task = "fill in the form as Ann Lee, leave the postcode empty and press Join"
+    assert left_empty(task, postcode) and not left_empty(task, name)
+    assert left_empty("sign in as ada@example.com without a password", password)
+    assert left_empty("submit the form with an empty name", name)
+    every = "press Join without filling in the form"
+    assert all(left_empty(every, f) for f in (address, email, name, postcode, password))
+    assert left_empty(every, box) is None  # a box is not typed into
+    # words that do not say so
+    assert left_empty('type "no address" into the notes', address) is None  # a value
+    assert left_empty("place the order with the address 1 Main St", address) is None
+    assert left_empty("sign up without the newsletter", box) is None
+    assert left_empty("there is no name on the card: fill in the address", address) is None
+
+
+def test_the_empty_fields_of_a_form_are_those_without_a_value() -> None:
+    state = ('- form-0\n  - input-0 (type="email" label="Email" value="a@b.c")\n'
+             '  - input-1 (type="password" label="Password")\n  - button-0 (disabled) "Go"\n'
+             '- form-1\n  - input-2 (type="text" label="Search")')
+    assert empty_fields(state, "button-0") == ["input-1 (Password)"]
+    assert empty_fields(state, "input-2") == ["input-2 (Search)"]
+    assert empty_fields(state, "button-9") == []
+
+
+def test_a_field_the_task_leaves_empty_is_refused_and_the_recording_fails_where_it_is_not_required(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """The model places the order, reads "Address is required" and types an address (the
+    order the task said not to give): refused, quoting the task; it cites the error. The
+    recording holds no address, replays, and fails on a shop that takes an order with none."""
+    server.pages["/checkout"] = CHECKS
+    recipe = tmp_path / "no_address.yaml"
+    llm = ScriptedLLM([
+        _act(("fill", "input-0", "Ada Lovelace"), ("fill", "input-1", "ada@example.com"),
+             ("click", "button-0", None)),
+        _act(("fill", "input-2", "1 Main St"), ("click", "button-0", None)),
+        _done({"expect": "text", "text": "Address is required."})])
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/checkout")
+        task.do(NO_ADDRESS)
+    assert "The task says 'no address': input-2 (Address) stays empty." in llm.prompts[2]
+    saved = recipe.read_text()
+    assert "1 Main St" not in saved and "Address is required." in saved
+    with open_webtask(page, recipe, "replay", base_url=server.url) as task:
+        task.goto("/checkout")
+        task.do(NO_ADDRESS)
+    server.pages["/checkout"] = ACCEPTS_NO_ADDRESS
+    with pytest.raises(pytest.fail.Exception, match="Address is required"):
+        with open_webtask(page, recipe, "replay", base_url=server.url) as task:
+            task.goto("/checkout")
+            task.do(NO_ADDRESS)
+
+
+def test_without_the_rule_the_address_is_typed(page: Page, server: LocalServer) -> None:
+    server.pages["/checkout"] = CHECKS
+    page.goto(server.url + "/checkout")
+    stop = {"complete": False, "impossible": True, "message": "stop"}
+    result = Agent(page, ScriptedLLM([_act(("fill", "input-2", "1 Main St")), stop, stop]),
+                   settle_timeout_ms=300, rules_off="left-empty").execute(NO_ADDRESS)
+    assert result.steps[0].executions[0].success
+    assert page.locator("#address").input_value() == "1 Main St"
+    page.goto(server.url + "/checkout")
+    result = Agent(page, ScriptedLLM([_act(("fill", "input-2", "1 Main St")), stop, stop]),
+                   settle_timeout_ms=300).execute(NO_ADDRESS)
+    assert "stays empty" in (result.steps[0].executions[0].error or "")
+    assert "left-empty" in result.steps[0].rules
+    assert page.locator("#address").input_value() == ""
+
+
+def test_one_reply_types_one_value_into_a_field(page: Page, server: LocalServer) -> None:
+    """The email, then the password, into the email field: the second is refused, naming
+    the field still empty; the first stays."""
+    server.pages["/signin"] = SIGN_IN
+    stop = {"complete": False, "impossible": True, "message": "stop"}
+    both = _act(("type", "input-0", "ada@example.com"), ("type", "input-0", "babbage"))
+    task = "sign in as ada@example.com with the password babbage"
+    page.goto(server.url + "/signin")
+    result = Agent(page, ScriptedLLM([both, stop, stop]), settle_timeout_ms=300).execute(task)
+    first, second = result.steps[0].executions
+    assert first.success and not second.success
+    assert "input-0 already got 'ada@example.com'" in (second.error or "")
+    assert "still empty: input-1 (Password)" in (second.error or "")
+    assert "one-value" in result.steps[0].rules
+    assert page.locator("#email").input_value() == "ada@example.com"
+    # the same value again is no second value (already-holds speaks of that); off: both typed
+    page.goto(server.url + "/signin")
+    Agent(page, ScriptedLLM([both, stop, stop]), settle_timeout_ms=300,
+          rules_off="one-value").execute(task)
+    assert page.locator("#email").input_value() == "ada@example.combabbage"
+
+
+def test_a_disabled_button_is_refused_at_once_and_runs_once_the_fields_enable_it(
+        page: Page, server: LocalServer) -> None:
+    server.pages["/signin"] = SIGN_IN
+    page.goto(server.url + "/signin")
+    task = "sign in as ada@example.com with the password babbage"
+    llm = ScriptedLLM([
+        _act(("click", "button-0", None)),
+        _act(("fill", "input-0", "ada@example.com"), ("fill", "input-1", "babbage"),
+             ("click", "button-0", None)),
+        _done({"expect": "text", "text": "Wrong email or password."})])
+    result = Agent(page, llm, settle_timeout_ms=300).execute(task)
+    refused = result.steps[0].executions[0]
+    assert not refused.success and "Timeout" not in (refused.error or "")
+    assert "button-0 is disabled" in (refused.error or "")
+    assert "empty now: input-0 (Email), input-1 (Password)" in (refused.error or "")
+    assert "disabled-target" in result.steps[0].rules
+    assert "button-0 is disabled" in llm.prompts[1]  # the model reads why
+    # the fills before it in the same reply enabled it: the click ran
+    assert all(e.success for e in result.steps[1].executions)
+    assert "disabled-target" not in result.steps[1].rules
+    assert result.completed and page.locator("#said").inner_text() == "Wrong email or password."
