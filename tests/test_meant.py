@@ -83,7 +83,17 @@ def test_text_typed_into_a_button_clicks_it() -> None:
     got = Type.instead({"element_id": "button-0", "value": "Submit"}, RADIOS)
     assert got == ("click", {"element_id": "button-0"}, "type on button-0 ran as click "
                    "button-0: button-0 is a button, which takes a click, not text.")
-    assert Fill.instead({"element_id": "button-0", "value": "x"}, RADIOS) is not None
+    for value in ("submit", ""):  # its own text, or none
+        assert Fill.instead({"element_id": "button-0", "value": value}, RADIOS) == (
+            "click", {"element_id": "button-0"}, "fill on button-0 ran as click button-0: "
+            "button-0 is a button, which takes a click, not text.")
+    # any other text is meant for a field: refused, naming the empty ones, never clicked
+    name, params, why = Fill.instead({"element_id": "button-0", "value": "John Doe"},
+                                     RADIOS + '\n- input-9 (type="text" label="Name")')
+    assert name == REFUSED and params == {}
+    assert why == ("button-0 is a button: it takes a click, not text, and 'John Doe' is not "
+                   "what it says. Type 'John Doe' into a text field (empty now: input-9 "
+                   "(Name)); click button-0 only to do what it says.")
     # a field takes the text as proposed
     assert Fill.instead({"element_id": "input-0", "value": "AU"}, RADIOS) is None
 

@@ -201,12 +201,13 @@ RULES: tuple[Rule, ...] = (
          "a read-only field takes no text; its picker does"),
     Rule("control-kind", "rewrite",
          "select on a checkbox, radio or button, or on a text field; fill or type on a "
-         "button or a link; several "
+         "button or a link (its own text, or none); several "
          "options written as one for a list that takes several",
          "runs it as check, click or fill on that same element, or as one select of those "
          "options; "
          "select on what holds the options (a menu, a group) is refused, naming the one "
-         "inside it that says the value",
+         "inside it that says the value; other text typed into a button or a link is refused, "
+         "naming the empty fields (a click would drop it and follow the link)",
          "small models call every choice a select"),
     Rule("field-format", "rewrite",
          "a date or time written as people write it, typed into a date or time field",

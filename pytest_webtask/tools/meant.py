@@ -185,8 +185,9 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 def typed_meant(tool: str, params: dict[str, Any], state_text: str, *, click: str,
                 fill: str) -> tuple[str, dict[str, Any], str] | None:
-    """A ``fill`` or ``type`` into a button or a link ("type Submit into button-0") meant to
-    click it; a date or a time written as people write it ("05/20/2010", "9:37 PM") into a
+    """A ``fill`` or ``type`` into a button or a link of its own text ("type Submit into
+    button-0") meant to click it; any other text into one is refused (it is meant for a
+    field: a click would drop it and follow the link); a date or a time written as people write it ("05/20/2010", "9:37 PM") into a
     date or time field meant the field's own format (``fill`` "2010-05-20", the only text
     such a field takes); into a read-only field (a date picker's) it is refused, saying a
     click opens what chooses its value (a click would drop the value: the model chooses it
@@ -212,6 +213,20 @@ def typed_meant(tool: str, params: dict[str, Any], state_text: str, *, click: st
                 f"a {kind} field, which takes {_FORMATS[kind][0]}.")
     if target.kind != "clicked":
         return None
+    if isinstance(value, str) and value.strip() and not target.says(value):
+        # "type John Doe into a-0": the text is meant for a field; a click would drop it
+        # and follow the link
+        empty = [f"{line.id} ({line.attrs.get('label') or line.attrs.get('name')})"
+                 if line.attrs.get("label") or line.attrs.get("name") else line.id
+                 for line in read_lines(state_text)
+                 if (line.tag == "textarea" or (line.tag == "input" and line.attrs.get(
+                     "type", "") in TYPED_INPUTS)) and not line.attrs.get("value")
+                 and not line.flags & {"disabled", "readonly"}][:4]
+        return REFUSED, {}, (
+            f"{target.id} is a {_what(target)}: it takes a click, not text, and {value!r} "
+            f"is not what it says. Type {value!r} into a text field"
+            + (f" (empty now: {', '.join(empty)})" if empty else "")
+            + f"; click {target.id} only to do what it says.")
     return _as(click, target, f"{tool} on {target.id} ran as {click} {target.id}: "
                f"{target.id} is a {_what(target)}, which takes a click, not text.")
 
