@@ -191,7 +191,8 @@ def typed_meant(tool: str, params: dict[str, Any], state_text: str, *, click: st
     write it ("05/20/2010", "9:37 PM") into a date or time field meant the field's own
     format (``fill`` "2010-05-20", the only text such a field takes); into a read-only
     field (a date picker's) it is refused, saying a click opens what chooses its value (a
-    click would drop the value: the model chooses it in what opens). Anything else runs as proposed."""
+    click would drop the value: the model chooses it in what opens).
+    Anything else runs as proposed."""
     target_id = params.get("element_id")
     target = next((line for line in read_lines(state_text) if line.id == target_id), None)
     if target is None:
