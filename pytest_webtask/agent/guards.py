@@ -12,7 +12,7 @@ from ..browser.page_state import state_lines
 from ..tools._async.registry import COVERED
 from ..tools.meant import read_lines
 from ..types import Action, ExecutionResult
-from .hints import goes_to
+from .hints import goes_to, task_words
 from .models import Evidence, Step
 
 CONTROL_TAGS = ("input", "select", "textarea")
@@ -268,3 +268,46 @@ def unchosen_options(task: str, dropdowns: Dropdowns,
     boxes = [b for b in dropdowns.boxes
              if b not in dropdowns.ticked and b not in options and _ticks(b, task)]
     return [o for o in [*options, *boxes] if not any(_names(o, t) for t in acted_on)]
+
+
+# words of a check's statement that say how the page says it, not what it says
+_META = frozenset("""says say said tells reads mentions listed lists appears appear displayed
+displays visible message messages""".split())
+
+
+def _alike(a: str, b: str) -> bool:
+    """The same word, or its other form ("closed", "close"; "reserve", "reservations")."""
+    if a == b:
+        return True
+    n = max(4, min(len(a), len(b)) - 2)
+    return min(len(a), len(b)) >= 4 and a[:n] == b[:n]
+
+
+MAX_NEAR = 200  # an element around a claim longer than this (a page's main) says nothing of it
+
+
+def unrelated_claims(statement: str, evidence: list[Evidence], title: str = "") -> list[str]:
+    """The statement's words when the claims of a check called true are texts none of which
+    (nor the element each is cited within) holds a word of the statement or another form of
+    one: a sentence the page shows, cited for a statement it does not speak of. Empty when
+    one does (an element around it longer than ``MAX_NEAR`` is not read: a whole page's main
+    holds any word), when a claim is of another kind (a field's value, a count, a picture), or when
+    the statement has no words to look for. Words of the page's ``title`` are not looked
+    for: they name the site or the page (the library's name is on every sentence about
+    it), not what the statement says of it."""
+    named = task_words(title)
+    words = [w for w in task_words(statement)
+             if w not in _META and not any(_alike(w, t) for t in named)]
+    if not words or not evidence:
+        return []
+    said: list[str] = []
+    for ev in evidence:
+        spec = ev.spec
+        if spec is not None and getattr(spec, "expect", "text") != "text":
+            return []
+        near = [ev.text, ev.within.text if ev.within is not None else None]
+        said += task_words(" ".join([getattr(spec, "text", None) or ev.cited, *(
+            t for t in near if t and len(t) <= MAX_NEAR)]))
+    if any(_alike(w, c) for w in words for c in said):
+        return []
+    return words

@@ -138,6 +138,15 @@ RULES: tuple[Rule, ...] = (
          "line, the list); the next answer stands",
          "a recording that cites the product and the total proves the add, not the choice: "
          "it replays green on an app that ignores the size"),
+    Rule("claim-words", "question",
+         "a check called true whose claims are texts none of which (nor the element each is "
+         "cited within, when short) holds a word of the statement or another form of one (the page title's words, which "
+         "name the site, left out)",
+         "asks once for the line that says the statement, or for false; the next answer "
+         "stands, held to every guard",
+         "a small model cites any sentence the page shows as proof of a statement it does "
+         "not speak of (\"Members can now borrow e-books\" for \"the library is closed on "
+         "Sunday\"), and the check records green"),
     Rule("page-answered", "question",
          "a do task whose words say it sends something wrong or nothing (\"without filling "
          "in\", \"with an invalid email\", \"leave the name blank\", \"the empty form\"), "

@@ -36,6 +36,7 @@ from ..guards import (
     says_something,
     unchosen_options,
     uncited_choices,
+    unrelated_claims,
     untyped_values,
     weak_proof,
 )
@@ -738,6 +739,14 @@ class AsyncAgent:
                 links=", ".join(unvisited), it="it" if len(unvisited) == 1 else "them",
                 are="is" if len(unvisited) == 1 else "are"),
                 give_up=False)
+        elif step.proposal.complete and policy.on("claim-words") and (
+                words := self._unrelated(step)):
+            policy.fire("claim-words")
+            self._doubted.add("claim_words")
+            # a check's claims that say nothing of its statement (asked once; the next
+            # answer stands, held to every guard)
+            step = await self._ask(get_prompt("agent/proposer", "claims_unrelated").format(
+                words=", ".join(words)))
         elif doubt is not None and step.proposal.complete:
             policy.fire("doubt-first-look")
             step = await self._ask(doubt, done=False, give_up=True)
@@ -809,6 +818,16 @@ class AsyncAgent:
                 return []
             texts.append(getattr(ev.spec, "text", None) or ev.text)
         return texts
+
+    def _unrelated(self, step: Step) -> list[str]:
+        """The words of a check's statement when none of its claims holds one
+        (``guards.unrelated_claims``); none for a do task, or once asked."""
+        assert self._task_context is not None
+        statement = checked_statement(self._task_context.task)
+        if statement is None or "claim_words" in self._doubted:
+            return []
+        now = self.browser.snapshot
+        return unrelated_claims(statement, step.evidence, now.title if now is not None else "")
 
     def _held_before(self, ev: Evidence) -> bool:
         """Is ``ev`` a text claim whose text the page showed when the task began (and not

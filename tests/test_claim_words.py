@@ -1,0 +1,106 @@
+"""``claim-words`` (issue 45): a check called true on a sentence that says nothing of its
+statement is asked about once. The library's "closed on Sunday" was recorded true on "Members
+can now borrow e-books": green on a page that opens on Sundays."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from pytest_webtask.agent.guards import unrelated_claims
+from pytest_webtask.agent.models import Evidence
+from pytest_webtask.agent.parsing import EvidenceSpec
+from pytest_webtask.testing import ScriptedLLM, open_webtask
+from pytest_webtask.types import Fingerprint
+from tests.server import LocalServer
+
+HOURS = """<!doctype html><title>Library</title><main><h1>Opening hours</h1>
+<p>Members can now borrow e-books and audiobooks with their library card number.</p>
+<dl><dt>Saturday:</dt><dd>10:00 to 16:00</dd><dt>Sunday:</dt><dd>SUNDAY</dd></dl></main>"""
+CLOSED, OPEN = HOURS.replace("SUNDAY", "closed"), HOURS.replace("SUNDAY", "12:00 to 16:00")
+STATEMENT = "the library is closed on Sunday"
+ASKED = "None of your claims says anything the statement says"
+MEMBERS = {"complete": True, "message": "true", "evidence": [
+    {"expect": "text", "text": "Members can now borrow e-books and audiobooks with their "
+                               "library card number."}]}
+SUNDAY_CLOSED = {"complete": True, "message": "true", "evidence": [
+    {"expect": "text", "text": "closed"}]}
+FALSE = {"complete": False, "impossible": True,
+         "message": "The page says Sunday: 12:00 to 16:00, so the statement is false."}
+
+
+def _text(text: str, near: str = "", within: str | None = None) -> Evidence:
+    return Evidence(cited=text, spec=EvidenceSpec(expect="text", text=text), text=near,
+                    within=Fingerprint(tag="dl", text=within) if within else None)
+
+
+def test_the_claims_that_say_nothing_of_the_statement() -> None:
+    members = _text("Members can now borrow e-books and audiobooks with their library card.")
+    site = "Opening hours | Alder Vale Public Library"
+    assert unrelated_claims(STATEMENT, [members], site) == ["closed", "sunday"]
+    # without the title, "library" is a word of the statement the sentence holds
+    assert unrelated_claims(STATEMENT, [members]) == []
+    # a word of it, another form of one, or in the short element around the claim
+    assert unrelated_claims(STATEMENT, [_text("Sunday: closed")]) == []
+    assert unrelated_claims(STATEMENT, [_text("Closes all day Sundays")]) == []
+    assert unrelated_claims(STATEMENT, [_text("closed", within="Sunday: closed")]) == []
+    assert unrelated_claims(STATEMENT, [members, _text("closed")], site) == []
+    assert unrelated_claims("the Library page is open", [members], site) == []  # none left
+    # a whole page's worth around it says nothing of the claim
+    assert unrelated_claims(STATEMENT, [_text("12:00", within="Sunday closed " * 40)]) == [
+        "library", "closed", "sunday"]
+    # how a statement says it is no word of it; a claim of another kind is not read
+    assert unrelated_claims("the page says Welcome back, Mara", [_text("Welcome back, Mara")]) \
+        == []
+    assert unrelated_claims("the page says Welcome back", [_text("Hello")]) == ["welcome", "back"]
+    value = Evidence(cited="v", spec=EvidenceSpec(expect="value", element="input-0", value="3"))
+    assert unrelated_claims("the quantity is three", [value]) == []
+    assert unrelated_claims("the the", [members]) == []  # nothing to look for
+
+
+def _check(page: Page, server: LocalServer, recipe: Path, html: str, replies: list[Any],
+           **settings: Any) -> ScriptedLLM:
+    server.pages["/hours"] = html
+    llm = ScriptedLLM(replies)
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm, **settings) as task:
+        task.goto("/hours")
+        task.check(STATEMENT)
+    return llm
+
+
+def test_an_unrelated_sentence_is_asked_about_and_a_false_statement_records_false(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    recipe = tmp_path / "hours.yaml"
+    with pytest.raises(pytest.fail.Exception, match="12:00 to 16:00"):
+        _check(page, server, recipe, OPEN, [MEMBERS, FALSE])
+    assert not recipe.exists()
+
+
+def test_asked_once_the_line_that_says_it_records_and_fails_when_sunday_opens(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    recipe = tmp_path / "hours.yaml"
+    llm = _check(page, server, recipe, CLOSED, [MEMBERS, SUNDAY_CLOSED])
+    assert f"{ASKED} (its words: closed, sunday)" in llm.prompts[1]
+    assert "Members can now borrow" not in recipe.read_text()
+    server.pages["/hours"] = OPEN
+    with pytest.raises(pytest.fail.Exception, match="closed"):
+        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+            task.goto("/hours")
+            task.check(STATEMENT)
+
+
+def test_the_next_answer_stands_and_the_rule_switches_off(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """Asked once: a paraphrase cited again stands (the question is no guard). Off, nobody
+    asks, and the unrelated sentence records green on a page that opens on Sundays: the
+    defect the question is for."""
+    recipe = tmp_path / "again.yaml"
+    llm = _check(page, server, recipe, CLOSED, [MEMBERS, MEMBERS])
+    assert ASKED in llm.prompts[1] and len(llm.prompts) == 2
+    off = tmp_path / "off.yaml"
+    llm = _check(page, server, off, OPEN, [MEMBERS], rules_off="claim-words")
+    assert len(llm.prompts) == 1 and not any(ASKED in p for p in llm.prompts)
+    assert "Members can now borrow" in off.read_text()
