@@ -22,7 +22,7 @@ HOURS = """<!doctype html><title>Library</title><main><h1>Opening hours</h1>
 <dl><dt>Saturday:</dt><dd>10:00 to 16:00</dd><dt>Sunday:</dt><dd>SUNDAY</dd></dl></main>"""
 CLOSED, OPEN = HOURS.replace("SUNDAY", "closed"), HOURS.replace("SUNDAY", "12:00 to 16:00")
 STATEMENT = "the library is closed on Sunday"
-ASKED = "None of your claims says anything the statement says"
+ASKED = "Your claims leave out most of what the statement says"
 MEMBERS = {"complete": True, "message": "true", "evidence": [
     {"expect": "text", "text": "Members can now borrow e-books and audiobooks with their "
                                "library card number."}]}
@@ -37,18 +37,15 @@ def _text(text: str, near: str = "", within: str | None = None) -> Evidence:
                     within=Fingerprint(tag="dl", text=within) if within else None)
 
 
-def test_the_claims_that_say_nothing_of_the_statement() -> None:
+def test_the_claims_that_say_little_of_the_statement() -> None:
     members = _text("Members can now borrow e-books and audiobooks with their library card.")
-    site = "Opening hours | Alder Vale Public Library"
-    assert unrelated_claims(STATEMENT, [members], site) == ["closed", "sunday"]
-    # without the title, "library" is a word of the statement the sentence holds
-    assert unrelated_claims(STATEMENT, [members]) == []
-    # a word of it, another form of one, or in the short element around the claim
+    assert unrelated_claims(STATEMENT, [members]) == ["closed", "sunday"]  # one word of three
+    # half or more of its words, or other forms of them, or in the short element around it
     assert unrelated_claims(STATEMENT, [_text("Sunday: closed")]) == []
     assert unrelated_claims(STATEMENT, [_text("Closes all day Sundays")]) == []
     assert unrelated_claims(STATEMENT, [_text("closed", within="Sunday: closed")]) == []
-    assert unrelated_claims(STATEMENT, [members, _text("closed")], site) == []
-    assert unrelated_claims("the Library page is open", [members], site) == []  # none left
+    assert unrelated_claims(STATEMENT, [members, _text("closed")]) == []
+    assert unrelated_claims("the table lists tickets", [_text("Ticket 1")]) == []  # one of two
     # a whole page's worth around it says nothing of the claim
     assert unrelated_claims(STATEMENT, [_text("12:00", within="Sunday closed " * 40)]) == [
         "library", "closed", "sunday"]
@@ -83,7 +80,7 @@ def test_asked_once_the_line_that_says_it_records_and_fails_when_sunday_opens(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
     recipe = tmp_path / "hours.yaml"
     llm = _check(page, server, recipe, CLOSED, [MEMBERS, SUNDAY_CLOSED])
-    assert f"{ASKED} (its words: closed, sunday)" in llm.prompts[1]
+    assert f"{ASKED} (closed, sunday: in none of them)" in llm.prompts[1]
     assert "Members can now borrow" not in recipe.read_text()
     server.pages["/hours"] = OPEN
     with pytest.raises(pytest.fail.Exception, match="closed"):

@@ -187,3 +187,32 @@ def test_a_disabled_button_is_refused_at_once_and_runs_once_the_fields_enable_it
     assert all(e.success for e in result.steps[1].executions)
     assert "disabled-target" not in result.steps[1].rules
     assert result.completed and page.locator("#said").inner_text() == "Wrong email or password."
+
+
+TODO = """<!doctype html><title>Todos</title><main><h1>todos</h1>
+<input id="new" aria-label="What needs to be done?"><ul id="list"></ul></main>
+<script>
+const input = document.getElementById('new');
+input.addEventListener('keydown', (e) => {
+  if (e.key !== 'Enter' || !input.value) return;
+  const li = document.createElement('li'); li.textContent = input.value;
+  document.getElementById('list').append(li); input.value = '';
+});
+</script>"""
+
+
+def test_a_field_a_key_emptied_takes_the_next_value(page: Page, server: LocalServer) -> None:
+    """A to-do list's input, emptied by Enter, takes the second todo of the same reply."""
+    server.pages["/todo"] = TODO
+    page.goto(server.url + "/todo")
+    stop = {"complete": False, "impossible": True, "message": "stop"}
+    reply = {"complete": False, "message": "m", "actions": [
+        {"tool": "type", "parameters": {"element_id": "input-0", "value": "Walk the dog"}},
+        {"tool": "press", "parameters": {"element_id": "input-0", "key": "Enter"}},
+        {"tool": "type", "parameters": {"element_id": "input-0", "value": "Buy milk"}},
+        {"tool": "press", "parameters": {"element_id": "input-0", "key": "Enter"}}]}
+    result = Agent(page, ScriptedLLM([reply, stop, stop]), settle_timeout_ms=300).execute(
+        "add the todos Walk the dog and Buy milk")
+    assert all(e.success for e in result.steps[0].executions)
+    assert "one-value" not in result.steps[0].rules
+    assert page.locator("#list li").all_inner_texts() == ["Walk the dog", "Buy milk"]

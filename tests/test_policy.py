@@ -718,13 +718,16 @@ def test_what_says_a_task_expects_a_refusal_and_what_the_page_answered() -> None
     assert expects_refusal("sign in with an invalid email")
     assert expects_refusal("submit the empty form")
     assert expects_refusal("leave the name field blank and press Join")
+    assert expects_refusal("place the order as Ada with the email a@b.c and no address")
+    assert expects_refusal("sign in as ada@example.com with no password")
     assert not expects_refusal("sign in with email ada@example.com and password secret")
     assert not expects_refusal('type "without filling" into the search box')  # a value
     # words that mean to succeed: no refusal is their outcome
     for task in ("empty the cart", "delete the empty folder", "remove the missing item",
                  "sign in with the unknown user's email", "sign up without the newsletter",
                  "check out as a guest without creating an account",
-                 "renew the expired membership", "replace the wrong address with 5 Main St"):
+                 "renew the expired membership", "replace the wrong address with 5 Main St",
+                 "show the products with no reviews", "say no to the newsletter"):
         assert not expects_refusal(task), task
     before = '- main-0\n  - h1 "Join"\n  - button-0 "Join"'
     after = ('- main-0\n  - div (role="alert")\n    - h2 "There is a problem"\n'

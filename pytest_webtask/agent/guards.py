@@ -286,18 +286,16 @@ def _alike(a: str, b: str) -> bool:
 MAX_NEAR = 200  # an element around a claim longer than this (a page's main) says nothing of it
 
 
-def unrelated_claims(statement: str, evidence: list[Evidence], title: str = "") -> list[str]:
-    """The statement's words when the claims of a check called true are texts none of which
-    (nor the element each is cited within) holds a word of the statement or another form of
-    one: a sentence the page shows, cited for a statement it does not speak of. Empty when
-    one does (an element around it longer than ``MAX_NEAR`` is not read: a whole page's main
-    holds any word), when a claim is of another kind (a field's value, a count, a picture), or when
-    the statement has no words to look for. Words of the page's ``title`` are not looked
-    for: they name the site or the page (the library's name is on every sentence about
-    it), not what the statement says of it."""
-    named = task_words(title)
-    words = [w for w in task_words(statement)
-             if w not in _META and not any(_alike(w, t) for t in named)]
+def unrelated_claims(statement: str, evidence: list[Evidence]) -> list[str]:
+    """The statement's words the claims of a check called true leave out, when they are
+    texts that hold fewer than half of them, or another form of them ("closed" for
+    "closes"), themselves or in the element each is cited within: a sentence the page shows,
+    cited for a statement it does not speak of ("Members can borrow e-books with their
+    library card" for "the library is closed on Sunday": one word of three). Empty when they
+    hold half or more, when a claim is of another kind (a field's value, a count, a
+    picture), or when the statement has no words to look for. An element around a claim
+    longer than ``MAX_NEAR`` is not read: a whole page's main holds any word."""
+    words = [w for w in task_words(statement) if w not in _META]
     if not words or not evidence:
         return []
     said: list[str] = []
@@ -308,6 +306,5 @@ def unrelated_claims(statement: str, evidence: list[Evidence], title: str = "") 
         near = [ev.text, ev.within.text if ev.within is not None else None]
         said += task_words(" ".join([getattr(spec, "text", None) or ev.cited, *(
             t for t in near if t and len(t) <= MAX_NEAR)]))
-    if any(_alike(w, c) for w in words for c in said):
-        return []
-    return words
+    left = [w for w in words if not any(_alike(w, c) for c in said)]
+    return left if 2 * (len(words) - len(left)) < len(words) else []

@@ -596,6 +596,7 @@ _EXPECTS_REFUSAL = re.compile(
     r"providing|completing)\b"
     r"|\bwith\s+(?:a|an|the|some)?\s*(?:wrong|invalid|incorrect|expired|mistyped|"
     rf"unregistered|malformed)\s+{_SENT}\b"
+    rf"|\b(?:and|with|but)\s+no\s+{_SENT}\b"
     r"|\b(?:leave|leaving|left)\s+(?:\w+\s+){0,4}?(?:empty|blank)\b"
     r"|\b(?:an?|the)\s+(?:empty|blank)\s+(?:form|field|fields|search|box)\b",
     re.IGNORECASE)

@@ -139,17 +139,17 @@ RULES: tuple[Rule, ...] = (
          "a recording that cites the product and the total proves the add, not the choice: "
          "it replays green on an app that ignores the size"),
     Rule("claim-words", "question",
-         "a check called true whose claims are texts none of which (nor the element each is "
-         "cited within, when short) holds a word of the statement or another form of one (the page title's words, which "
-         "name the site, left out)",
-         "asks once for the line that says the statement, or for false; the next answer "
-         "stands, held to every guard",
+         "a check called true whose claims are texts that hold fewer than half of the "
+         "statement's words or other forms of them (themselves, or the element each is cited "
+         "within, when short)",
+         "asks once for the line that says the statement, or for false, naming the words left "
+         "out; the next answer stands, held to every guard",
          "a small model cites any sentence the page shows as proof of a statement it does "
-         "not speak of (\"Members can now borrow e-books\" for \"the library is closed on "
-         "Sunday\"), and the check records green"),
+         "not speak of (\"Members can borrow e-books with their library card\" for \"the "
+         "library is closed on Sunday\"), and the check records green"),
     Rule("page-answered", "question",
          "a do task whose words say it sends something wrong or nothing (\"without filling "
-         "in\", \"with an invalid email\", \"leave the name blank\", \"the empty form\"), "
+         "in\", \"with an invalid email\", \"leave the name blank\", \"the empty form\", \"and no address\"), "
          "not called done right after its actions ran, while the page shows an alert (role "
          "alert or alertdialog, an open dialog) it did not show when the task began and that "
          "holds no button, every value the task gives typed",
@@ -193,7 +193,8 @@ RULES: tuple[Rule, ...] = (
          "the recording proves another task (an order with an address)"),
     Rule("one-value", "refusal",
          "a second typing into a field an earlier action of the same reply typed another "
-         "value into",
+         "value into, the field still holding it (one look at the live field; a to-do "
+         "input emptied by Enter takes the next)",
          "refuses it, naming the form's fields that are still empty",
          "a small model types the email and the password into the email field, one over the "
          "other"),

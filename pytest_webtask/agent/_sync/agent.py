@@ -283,6 +283,9 @@ NEEDS_ENABLED = frozenset({"click", "double_click", "fill", "type", "select", "c
                            "upload", "slide"})
 
 
+DISABLED_LOOKS, DISABLED_WAIT_MS = 4, 250  # a disabled element is refused after about 0.75 s
+
+
 class Executer:
     """Runs a step's actions in order; stops at the first failure or when the page navigated
     or re-rendered under the remaining actions; then waits for the page to settle."""
@@ -323,10 +326,9 @@ class Executer:
                     "task is done).")
         return None
 
-    def field_refusal(self, action: Action, typed: dict[str, str]) -> str | None:
-        """Why a typing may not run (``left-empty``, ``one-value``): the task says its field
-        stays empty, or an earlier action of this reply typed another value into it
-        (``typed``: element id -> value)."""
+    def field_refusal(self, action: Action) -> str | None:
+        """Why a typing may not run (``left-empty``): the task says its field stays
+        empty."""
         tool, snapshot = self.tools.get(action.tool), self.browser.snapshot
         target, value = action.parameters.get("element_id"), action.parameters.get("value")
         if (not getattr(tool, "typed", False) or snapshot is None or not isinstance(target, str)
@@ -341,20 +343,39 @@ class Executer:
             return (f"The task says {said!r}: {describe(line)} stays empty. Type nothing into "
                     "it; do the rest of the task as it says (send the form as it is when the "
                     "task says to).")
-        before = typed.get(target)
-        if self.policy.on("one-value") and before is not None and before != value:
-            self.policy.fire("one-value")
-            empty = [f for f in empty_fields(snapshot.text, target)
-                     if f.split(" ", 1)[0] not in typed]
-            return (f"{target} already got {before!r} from an earlier action of this reply: "
-                    f"{value!r} would go into the same field. Each value goes into its own "
-                    "field" + (f"; still empty: {', '.join(empty)}." if empty else "."))
         return None
+
+    def second_value(self, action: Action, typed: dict[str, str]) -> str | None:
+        """Why a typing may not run (``one-value``): an earlier action of this reply typed
+        another value into its field, which still holds it (one look at the live field, only
+        then; a field a key emptied, a to-do list's input after Enter, takes the next)."""
+        tool, snapshot = self.tools.get(action.tool), self.browser.snapshot
+        target, value = action.parameters.get("element_id"), action.parameters.get("value")
+        if (not self.policy.on("one-value") or not isinstance(target, str)
+                or not isinstance(value, str) or snapshot is None
+                or not getattr(tool, "typed", False) or getattr(tool, "chooses", False)):
+            return None  # a dropdown's own error says more
+        before = typed.get(target)
+        if before is None or before == value or not before.strip():
+            return None
+        try:
+            now = self.browser.locator(target).input_value(timeout=1000)
+        except Exception:  # noqa: BLE001 - not a field, or gone: the action says so itself
+            return None
+        if before not in now:
+            return None
+        self.policy.fire("one-value")
+        empty = [f for f in empty_fields(snapshot.text, target)
+                 if f.split(" ", 1)[0] not in typed]
+        return (f"{target} already got {before!r} from an earlier action of this reply: "
+                f"{value!r} would go into the same field. Each value goes into its own "
+                "field" + (f"; still empty: {', '.join(empty)}." if empty else "."))
 
     def disabled(self, action: Action) -> str | None:
         """Why an action on a disabled element may not run (``disabled-target``): the page
-        state flagged it disabled and it still is (one look at the live element, only for
-        such elements). Without this, the action waits out its timeout and fails."""
+        state flagged it disabled and it still is (a few looks at the live element over
+        0.75 s, only for such elements: one disabled while the page loads gets enabled).
+        Without this, the action waits out its timeout and fails."""
         snapshot, target = self.browser.snapshot, action.parameters.get("element_id")
         if (action.tool not in NEEDS_ENABLED or snapshot is None or not isinstance(target, str)
                 or not self.policy.on("disabled-target")):
@@ -362,12 +383,15 @@ class Executer:
         line = line_of(snapshot.text, target)
         if line is None or "disabled" not in line.flags:
             return None
-        try:
-            still = self.browser.locator(target).is_disabled(timeout=1000)
-        except Exception:  # noqa: BLE001 - gone or not found: the action says so itself
-            return None
-        if not still:
-            return None
+        locator = self.browser.locator(target)
+        for look in range(DISABLED_LOOKS):
+            if look:
+                self.browser.page.wait_for_timeout(DISABLED_WAIT_MS)
+            try:
+                if not locator.is_disabled(timeout=1000):
+                    return None
+            except Exception:  # noqa: BLE001 - gone or not found: the action says so itself
+                return None
         self.policy.fire("disabled-target")
         empty = empty_fields(snapshot.text, target)
         return (f"{target} is disabled: it cannot be used now, and {action.tool} would only "
@@ -437,7 +461,8 @@ class Executer:
                 # the step keeps the action that ran (history, recipe)
                 action = actions[i - 1] = meant[0]
                 why = meant[1]
-            refusal = (refusal or self.refusal(action) or self.field_refusal(action, typed)
+            refusal = (refusal or self.refusal(action) or self.field_refusal(action)
+                       or self.second_value(action, typed)
                        or self.disabled(action))
             result = (ExecutionResult(success=False, error=refusal) if refusal
                       else self.tools.execute(action))
@@ -827,8 +852,7 @@ class Agent:
         statement = checked_statement(self._task_context.task)
         if statement is None or "claim_words" in self._doubted:
             return []
-        now = self.browser.snapshot
-        return unrelated_claims(statement, step.evidence, now.title if now is not None else "")
+        return unrelated_claims(statement, step.evidence)
 
     def _held_before(self, ev: Evidence) -> bool:
         """Is ``ev`` a text claim whose text the page showed when the task began (and not
