@@ -149,7 +149,8 @@ RULES: tuple[Rule, ...] = (
          "library is closed on Sunday\"), and the check records green"),
     Rule("page-answered", "question",
          "a do task whose words say it sends something wrong or nothing (\"without filling "
-         "in\", \"with an invalid email\", \"leave the name blank\", \"the empty form\", \"and no address\"), "
+         "in\", \"with an invalid email\", \"leave the name blank\", \"the empty form\", "
+         "\"and no address\"), "
          "not called done right after its actions ran, while the page shows an alert (role "
          "alert or alertdialog, an open dialog) it did not show when the task began and that "
          "holds no button, every value the task gives typed",
