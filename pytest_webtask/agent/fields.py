@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from ..browser.page_state import StateLine, state_lines
+from ..tools.meant import TYPED_INPUTS
 
 # Every field: "without filling in the form", "without entering anything", "the empty form"
 _ALL = re.compile(
@@ -36,7 +37,6 @@ _NAMED = (
 )
 _SKIP = frozenset({"a", "an", "the", "any", "field", "box", "and", "or", "with", "then",
                    "press", "click", "in", "of", "to"})
-TEXT_TYPES = frozenset({"", "text", "email", "password", "search", "tel", "url", "number"})
 
 
 def _words(text: str) -> set[str]:
@@ -51,7 +51,7 @@ def _unquoted(task: str) -> str:
 
 def is_text_field(line: StateLine) -> bool:
     tag = (line.id or "").rsplit("-", 1)[0]
-    return (tag == "textarea" or (tag == "input" and line.attrs.get("type", "") in TEXT_TYPES)
+    return (tag == "textarea" or (tag == "input" and line.attrs.get("type", "") in TYPED_INPUTS)
             or line.attrs.get("role") in ("textbox", "searchbox"))
 
 
