@@ -42,6 +42,8 @@ from typing import Any
 
 from bench.apps.library import LibraryApp
 from bench.apps.library.tests import COVERED_BY as LIBRARY_COVERED_BY
+from bench.apps.library.tests import FAILURES_COVERED_BY as LIBRARY_FAILURES_COVERED_BY
+from bench.apps.library.tests import FAILURES_TESTS as LIBRARY_FAILURES_TESTS
 from bench.apps.library.tests import HELDOUT_COVERED_BY as LIBRARY_HELDOUT_COVERED_BY
 from bench.apps.library.tests import HELDOUT_TESTS as LIBRARY_HELDOUT_TESTS
 from bench.apps.library.tests import TESTS as LIBRARY_TESTS
@@ -183,6 +185,8 @@ APPS: dict[str, BenchApp] = {
                         "bench/results/recording-library"),
     "library-2": BenchApp("library-2", LIBRARY_HELDOUT_TESTS, LIBRARY_HELDOUT_COVERED_BY, "wrap",
                           "bench/results/recording-library-2"),
+    "library-3": BenchApp("library-3", LIBRARY_FAILURES_TESTS, LIBRARY_FAILURES_COVERED_BY, "wrap",
+                          "bench/results/recording-library-3"),
 }
 
 CONFTEST = '''

@@ -547,3 +547,37 @@ def test_the_held_out_library_tests_name_mutants_that_break_them() -> None:
         assert app.benign == {"wrap"} and app.mutants == set()
     finally:
         app.stop()
+
+
+def test_the_library_failure_paths_name_mutants_that_break_them() -> None:
+    """`--app library-3`: each covered mutant changes what its test's check reads."""
+    bench = recording.APPS["library-3"]
+    assert set(bench.covered_by) == set(bench.tests)
+    assert {m for ms in bench.covered_by.values() for m in ms} <= set(MUTANTS)
+    app = bench.start()
+
+    def post(path: str, **fields: str) -> str:
+        data = urllib.parse.urlencode(fields).encode()
+        return urllib.request.urlopen(app.url + path, data=data).read().decode()
+
+    bad_email = {"name": "Ann Lee", "email": "ann.example.org", "postcode": "AV1 2BC",
+                 "rules": "yes"}
+    no_rules = {"name": "Ann Lee", "email": "ann@example.org", "postcode": "AV1 2BC"}
+    unknown = {"email": "nobody@example.org", "password": "whatever-1"}
+    try:
+        assert "Enter an email address" in post("/join", **bad_email)
+        assert "You must agree to the library's rules." in post("/join", **no_rules)
+        assert "The email or password is incorrect." in post("/signin", **unknown)
+        bench.set_mutant(app, "join_accepts_empty")
+        for fields in (bad_email, no_rules):
+            page = post("/join", **fields)
+            assert "Welcome to the library, Ann Lee!" in page and "There is a problem" not in page
+        bench.set_mutant(app, "join_errors_hidden")
+        for fields in (bad_email, no_rules):
+            page = post("/join", **fields)
+            assert "There is a problem" not in page and "Enter an email" not in page
+            assert "must agree" not in page
+        bench.set_mutant(app, "signin_error_hidden")
+        assert "The email or password is incorrect." not in post("/signin", **unknown)
+    finally:
+        app.stop()

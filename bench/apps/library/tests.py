@@ -78,3 +78,28 @@ HELDOUT_COVERED_BY: dict[str, tuple[str, ...]] = {
     "signin_right": (),
     "search_none": ("search_ignored",),
 }
+
+# Frozen held-out set (issue 45, session 11, 2026-11-28): three more failure paths of the
+# library, written and committed before any run of them and before the change they are to
+# report was built (a question about the page's answer to a failure path); never tuned on,
+# never edited to make the agent pass. `--app library-3`.
+FAILURES_TESTS: dict[str, str] = {
+    "join_bad_email": '''
+    webtask.goto("/join")
+    webtask.do("try to join as Ann Lee with the invalid email ann.example.org and the postcode AV1 2BC, agreeing to the rules")
+    webtask.check("the form says to enter an email address")''',
+    "join_no_rules": '''
+    webtask.goto("/join")
+    webtask.do("fill in the form as Ann Lee with the email ann@example.org and the postcode AV1 2BC and press Join without agreeing to the rules")
+    webtask.check("the form says you must agree to the library's rules")''',
+    "signin_unknown": '''
+    webtask.goto("/signin")
+    webtask.do("sign in with the email nobody@example.org and the password whatever-1")
+    webtask.check("the page says the email or password is incorrect")''',
+}
+
+FAILURES_COVERED_BY: dict[str, tuple[str, ...]] = {
+    "join_bad_email": ("join_accepts_empty", "join_errors_hidden"),
+    "join_no_rules": ("join_accepts_empty", "join_errors_hidden"),
+    "signin_unknown": ("signin_error_hidden",),
+}
