@@ -710,6 +710,8 @@ NOT_DONE = {"complete": False, "message": "The page shows an error; the task is 
             "actions": [{"tool": "click", "parameters": {"element_id": "button-0"}}]}
 REQUIRED = _done({"expect": "text", "text": "Full name is required."})
 ANSWERED = "The page answered what your actions sent:"
+YES = {"message": "Join was pressed with the form empty.", "done": True}
+NO = {"message": "The name is still to fill.", "done": False}
 
 
 def test_what_says_a_task_expects_a_refusal_and_what_the_page_answered() -> None:
@@ -757,17 +759,58 @@ def _record_join(page: Page, server: LocalServer, recipe: Path, task_text: str,
 def test_an_empty_form_refused_is_asked_about_once_and_records_its_error(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
     """"Press Join without filling in the form": the model presses Join, reads the errors as
-    its task not done and presses again. Asked once, quoting the alert, it cites the error;
-    the recording replays, and fails on a form that accepts the empty name."""
+    its task not done and presses again. Asked once, yes or no, quoting the alert and its
+    actions, it says yes: the task is done citing the alert's lines; the recording replays,
+    and fails on a form that accepts the empty name."""
     recipe = tmp_path / "join.yaml"
     task_text = "press Join without filling in the form"
-    llm = _record_join(page, server, recipe, task_text, [PRESS_JOIN, NOT_DONE, REQUIRED])
-    assert f'{ANSWERED} "There is a problem Full name is required."' in llm.prompts[2]
-    assert ANSWERED not in llm.prompts[1]
-    assert "Full name is required." in recipe.read_text()
+    llm = _record_join(page, server, recipe, task_text, [PRESS_JOIN, NOT_DONE, YES])
+    asked = llm.prompts[2]
+    assert f'{ANSWERED} "There is a problem Full name is required."' in asked
+    assert "Your actions so far: click " in asked and '"done": true' in asked
+    assert ANSWERED not in llm.prompts[1] and llm.remaining == 0
+    text = recipe.read_text()
+    assert "Full name is required." in text and "There is a problem" in text
+    assert "Join was pressed with the form empty." in text  # the model's own sentence
     assert not _replay_fails(page, server, recipe, "/join", JOIN_CHECKS, task_text)
     failed = _replay_fails(page, server, recipe, "/join", JOIN_ACCEPTS_EMPTY, task_text)
-    assert "Full name is required." in failed and "Welcome to the library" in failed, failed
+    assert "There is a problem" in failed and "Welcome to the library" in failed, failed
+
+
+def test_no_to_the_refusal_question_runs_the_models_own_reply_and_is_not_asked_again(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """A "no" keeps the reply the question followed: its click runs (the errors are shown
+    again), and the next reply is the model's own, never the question again."""
+    recipe = tmp_path / "join.yaml"
+    llm = _record_join(page, server, recipe, "press Join without filling in the form",
+                       [PRESS_JOIN, NOT_DONE, NO, REQUIRED])
+    assert [ANSWERED in p for p in llm.prompts] == [False, False, True, False]
+    assert "clicked" in llm.prompts[3] or "click button-0" in llm.prompts[3]
+    assert "Full name is required." in recipe.read_text()
+    assert "The name is still to fill." not in recipe.read_text()
+
+
+def test_a_yes_whose_alert_is_gone_leaves_the_models_own_reply(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """The alert's lines are claims like any other: an alert gone by the time the model
+    says yes (a toast that closes itself) does not hold, so the yes records nothing and
+    the model's own reply runs."""
+    server.pages["/join"] = JOIN_CHECKS
+    replies = [PRESS_JOIN, NOT_DONE, YES, NOT_DONE, NOT_DONE]
+
+    def reply(_request: Any) -> Any:
+        if len(replies) == 3:  # the question: the alert closes while the model thinks
+            page.evaluate("document.getElementById('errors').innerHTML = ''")
+        return replies.pop(0)
+
+    llm = ScriptedLLM(reply)
+    recipe = tmp_path / "join.yaml"
+    with pytest.raises(pytest.fail.Exception, match="task not completed|Replay|budget|steps"):
+        with open_webtask(page, recipe, "record", base_url=server.url, llm=llm,
+                          max_steps=3) as task:
+            task.goto("/join")
+            task.do("press Join without filling in the form")
+    assert not recipe.exists()
 
 
 def test_a_task_that_does_not_expect_a_refusal_is_never_told_the_refusal_is_its_outcome(

@@ -197,3 +197,73 @@ def _replay_fails(page: Page, server: LocalServer, recipe: Path, html: str) -> s
     except pytest.fail.Exception as failed:
         return str(failed)
     return ""
+
+
+# -- the next check speaks of the page's answer: the answer is asked about (page-answered) --
+
+AGAIN = {"complete": False, "message": "The sign-in failed; try again.", "actions": [
+    {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+YES = {"message": "Email and password typed, Sign in pressed.", "done": True}
+ANSWERED = "The page answered what your actions sent:"
+
+
+def test_a_do_whose_next_check_speaks_of_the_alert_is_asked_and_fails_where_no_error_shows(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """The task's words expect nothing wrong ("sign in with ..."), but the check right after
+    it speaks of the page's alert: the model, reading the error as a failure, is asked once,
+    yes or no; its yes records the alert, and the replay fails on a site that takes any
+    password."""
+    recipe = tmp_path / "signin.yaml"
+    llm = ScriptedLLM([TYPED, AGAIN, YES, ERROR])
+    outcome = _sign_in(page, server, recipe, REFUSES, "record", llm)
+    assert [ANSWERED in p for p in llm.prompts] == [False, False, True, False]
+    assert '"The email or password is incorrect."' in llm.prompts[2]
+    assert "page-answered" in outcome.result.steps[-1].rules
+    assert "The email or password is incorrect." in recipe.read_text()
+    assert not _replay_fails(page, server, recipe, REFUSES)
+    assert "The email or password is incorrect." in _replay_fails(page, server, recipe,
+                                                                  ACCEPTS_ANY)
+
+
+def test_a_next_check_that_speaks_of_another_thing_or_denies_asks_nothing() -> None:
+    from pytest_webtask.agent.guards import speaks_of
+    alert = "The email or password is incorrect."
+    assert speaks_of(STATEMENT, alert)  # email, password of email, password, wrong, error
+    assert speaks_of("the page says the email or password is incorrect", alert)
+    assert not speaks_of("the page says Welcome back, Mara", alert)
+    assert not speaks_of("no error says the email or password is incorrect", alert)
+    assert not speaks_of("the page does not say the password is incorrect", alert)
+    assert not speaks_of("", alert)
+
+
+def test_the_answers_lines_are_the_new_lines_of_its_alerts() -> None:
+    from pytest_webtask.agent.hints import answer_lines, page_answers
+    before = ('- main-0\n  - p "Full name is required."\n  - div (role="alert")\n'
+              '    - p "Old news"\n  - button-0 "Join"')
+    after = ('- main-0\n  - div (role="alert")\n    - h2 "There is a problem"\n'
+             '    - p "Full name is required."\n    - p "Postcode is required."\n'
+             '  - div (role="alert")\n    - p "Old news"\n  - button-0 "Join"')
+    answers = page_answers(before, after)
+    assert answers == ["There is a problem Full name is required. Postcode is required."]
+    # a line the page showed before the task proves nothing the task did; an alert that
+    # was there before is not the answer
+    assert answer_lines(before, after, answers) == ["There is a problem",
+                                                    "Postcode is required."]
+    assert answer_lines(before, after, []) == []
+
+
+def test_a_next_check_of_another_thing_asks_nothing_and_records_nothing(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """Sign-in refused, and the test's next check is "Welcome back": the refusal is the task
+    failing, never offered as its outcome."""
+    server.pages["/signin"] = REFUSES
+    recipe = tmp_path / "signin.yaml"
+    llm = ScriptedLLM([TYPED, AGAIN, AGAIN, AGAIN])
+    with pytest.raises(pytest.fail.Exception, match="task not completed"):
+        with open_webtask(page, recipe, "record", base_url=server.url, llm=llm, timeout=1.5,
+                          max_steps=3) as task:
+            task.goto("/signin")
+            task.do(TASK)
+            task.check("the page says Welcome back, Mara")
+    assert not any(ANSWERED in p for p in llm.prompts)
+    assert not recipe.exists()

@@ -283,6 +283,23 @@ def _alike(a: str, b: str) -> bool:
     return min(len(a), len(b)) >= 4 and a[:n] == b[:n]
 
 
+_NEGATION = re.compile(r"\b(?:not|no|never|nothing|none|without|isn't|doesn't|don't)\b",
+                       re.IGNORECASE)
+
+
+def speaks_of(statement: str, text: str) -> bool:
+    """Does ``text`` hold half or more of the statement's words, or other forms of them
+    ("The email or password is incorrect." for "the page says the email or password is
+    incorrect")? Never for a statement that denies ("no error is shown", "does not say"):
+    a text it names is what it says is absent."""
+    words = [w for w in task_words(statement) if w not in _META]
+    if not words or _NEGATION.search(statement):
+        return False
+    said = task_words(text)
+    held = [w for w in words if any(_alike(w, c) for c in said)]
+    return 2 * len(held) >= len(words)
+
+
 MAX_NEAR = 200  # an element around a claim longer than this (a page's main) says nothing of it
 
 

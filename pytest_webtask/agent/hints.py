@@ -617,8 +617,18 @@ def alert_texts(state_text: str) -> list[str]:
     ``dialog``), each as one text: the alert's line and the lines inside it. An alert that
     holds a button (a confirm dialog, a pop-up offering a choice) asks something and says no
     answer; one inside another is said with it."""
-    lines = state_lines(state_text)
     out: list[str] = []
+    for texts in _alerts(state_text):
+        text = _cut(" ".join(texts))
+        if text and text not in out:
+            out.append(text)
+    return out
+
+
+def _alerts(state_text: str) -> list[list[str]]:
+    """Each alert of the page (``alert_texts``) as the texts of its own lines, in order."""
+    lines = state_lines(state_text)
+    out: list[list[str]] = []
     until = -1  # the last line of the alert being read: one inside it is its own text
     for n, line in enumerate(lines):
         if n <= until:
@@ -630,9 +640,9 @@ def alert_texts(state_text: str) -> list[str]:
         until = n + len(inner)
         if any(_BUTTONS.match(x.outer) or x.attrs.get("role") == "button" for x in inner):
             continue
-        text = _cut(" ".join(t for t in [line.text] + [x.text for x in inner] if t))
-        if text and text not in out:
-            out.append(text)
+        texts = [t for t in [line.text] + [x.text for x in inner] if t]
+        if texts:
+            out.append(texts)
     return out
 
 
@@ -650,3 +660,16 @@ def page_answers(start_text: str, now_text: str) -> list[str]:
     to what the task sent ("The email or password is incorrect.")."""
     before = set(alert_texts(start_text))
     return [t for t in alert_texts(now_text) if t not in before]
+
+
+def answer_lines(start_text: str, now_text: str, answers: list[str]) -> list[str]:
+    """The texts of the lines of the alerts ``answers`` names (``page_answers``), each once,
+    that the page did not show when the task began: what a claim of the answer cites
+    ("There is a problem", "Postcode is required.")."""
+    before = state_lines(start_text)
+    shown = {line.text for line in before if line.text}
+    out: list[str] = []
+    for texts in _alerts(now_text):
+        if _cut(" ".join(texts)) in answers:
+            out += [t for t in texts if t not in shown and t not in out]
+    return out

@@ -76,6 +76,15 @@ class ProposalModel(BaseModel):
     impossible: StrictBool = False
 
 
+class OutcomeModel(BaseModel):
+    """The reply to a yes-or-no question about the task (``page-answered``): a sentence,
+    then the answer."""
+
+    model_config = ConfigDict(extra="ignore")
+    message: str = Field(min_length=1)
+    done: StrictBool
+
+
 # What one reply may put into the history, the terminal and reports: a model that writes a
 # megabyte of "message" must not carry it into every later prompt.
 MAX_MESSAGE = 1000

@@ -150,16 +150,20 @@ RULES: tuple[Rule, ...] = (
     Rule("page-answered", "question",
          "a do task whose words say it sends something wrong or nothing (\"without filling "
          "in\", \"with an invalid email\", \"leave the name blank\", \"the empty form\", "
-         "\"and no address\"), "
+         "\"and no address\"), or whose test's next check speaks of the alert (half its words "
+         "or more, and it denies nothing), "
          "not called done right after its actions ran, while the page shows an alert (role "
          "alert or alertdialog, an open dialog) it did not show when the task began and that "
          "holds no button, every value the task gives typed",
-         "asks once, quoting the alert: the page's answer is the outcome of such a task; "
-         "if every action is done, cite it; the next answer stands, held to every guard",
+         "asks once, yes or no, quoting the alert and listing the task's actions: did they do "
+         "every part of the task? Yes: done, its claims the alert's new lines (held like any "
+         "claim: where one does not hold, the model's own reply stands); no: the model's own "
+         "reply stands",
          "a small model reads an error as its task not done and sends the form again until "
-         "its budget runs out (an empty form's errors, a wrong sign-in); a task whose words "
-         "do not expect a refusal is never asked, so a refused sign-in is never offered as "
-         "its outcome"),
+         "its budget runs out (an empty form's errors, a wrong sign-in), and a free question "
+         "did not move it; a task whose words and next check do not expect a refusal is never "
+         "asked, so a refused sign-in is never offered as its outcome, and a replay where the "
+         "alert is gone fails"),
     Rule("futile-repeat", "refusal",
          "the same actions proposed again on a page they did not change",
          "does not run them, says so and asks once more; they are not offered on that page",

@@ -74,6 +74,13 @@ def reply_schema(tools: Iterable[tuple[str, type[BaseModel]]], ids: Sequence[str
     return {"anyOf": [*shapes, todo, *([give_up] if impossible else [])]}
 
 
+def outcome_schema() -> dict[str, Any]:
+    """The JSON schema of a yes-or-no reply (``parsing.OutcomeModel``): a sentence first,
+    then the answer."""
+    return _object({"message": {"type": "string", "minLength": 1, "maxLength": MAX_MESSAGE},
+                    "done": {"type": "boolean"}})
+
+
 def _takes_target(params: type[BaseModel]) -> bool:
     """Does every call of the tool name an element (a required ``element_id``)?"""
     return "element_id" in params.model_json_schema().get("required", [])

@@ -34,6 +34,7 @@ from ..guards import (
     entered_values,
     links_to_go,
     says_something,
+    speaks_of,
     unchosen_options,
     uncited_choices,
     unrelated_claims,
@@ -42,6 +43,7 @@ from ..guards import (
 )
 from ..hints import (
     absent_texts,
+    answer_lines,
     calendar_lines,
     expects_refusal,
     hidden_lines,
@@ -55,9 +57,9 @@ from ..hints import (
 )
 from ..loops import FutileRepeat, RepeatedFailure
 from ..models import Evidence, ProposalResult, Step, TaskResult
-from ..parsing import ProposalModel, proposal_from, show
+from ..parsing import EvidenceSpec, OutcomeModel, ProposalModel, proposal_from, show
 from ..policy import Policy
-from ..reply_schema import reply_schema
+from ..reply_schema import MAX_EVIDENCE, outcome_schema, reply_schema
 from ..task_context import TaskContext
 from .asker import AsyncAsker
 from .evidence import evidence_problem, resolve_evidence
@@ -275,6 +277,14 @@ class AsyncProposer:
         context.append(extra)
         model = await self.asker.ask(context, ProposalModel, "reply")
         return proposal_from(model)
+
+    async def outcome(self, question: Block) -> OutcomeModel:
+        """The model's yes or no to ``question``, said after the page (one call, the
+        request's other blocks as a step's, so a server's prefix cache reuses them)."""
+        context = await self.build_context()
+        context.append(question)
+        context.response_schema = outcome_schema()
+        return await self.asker.ask(context, OutcomeModel, "answer")
 
 
 # tools whose action Playwright holds until the element is enabled
@@ -794,10 +804,10 @@ class AsyncAgent:
                 answers := self._answered()):
             policy.fire("page-answered")
             self._doubted.add("page_answered")
-            # a task that sends something wrong or nothing, refused by an alert: the alert is
-            # its outcome (asked once; the next answer stands, held to every guard)
-            step = await self._ask(get_prompt("agent/proposer", "page_answered").format(
-                answers=", ".join(f'"{a}"' for a in answers), task=ctx.task))
+            # a task that sends something wrong or nothing, refused by an alert the task's
+            # words or its test's next check expect: asked once, yes or no, whether its
+            # actions did every part of it; yes cites the alert, no keeps the model's reply
+            step = await self._outcome(step, answers)
         elif not first and step.proposal.impossible and (
                 later := self._later_doubt(step.proposal)) is not None:
             step = await self._ask(later, give_up=True)
@@ -893,19 +903,49 @@ class AsyncAgent:
     def _answered(self) -> list[str]:
         """The alerts the page shows now and did not when a do task began, right after an
         action of the task ran, when the task's words say it sends something wrong or nothing
-        (``hints.expects_refusal``) and every value it gives was typed: its answer. Asked
-        about once per task; none for a check."""
+        (``hints.expects_refusal``), or the test's next check speaks of the alert
+        (``guards.speaks_of``: "the page says the email or password is incorrect"), and every
+        value it gives was typed: its answer. Asked about once per task; none for a check."""
         assert self._task_context is not None
         task = self._task_context.task
         steps = self._task_context.steps
         if ("page_answered" in self._doubted or checked_statement(task) is not None
-                or self.proposer is None or not expects_refusal(task) or self._untyped()
+                or self.proposer is None or self._untyped()
                 or not steps or not any(e.success for e in steps[-1].executions)):
             return []  # asked only right after the task's actions ran
         start, now = self.proposer.start, self.browser.snapshot
         if start is None or now is None:
             return []
-        return page_answers(start.text, now.text)
+        answers = page_answers(start.text, now.text)
+        if expects_refusal(task):
+            return answers
+        checks = self._task_context.then_checks[:1]  # what the test looks at next
+        return [a for a in answers if any(speaks_of(c, a) for c in checks)]
+
+    async def _outcome(self, step: Step, answers: list[str]) -> Step:
+        """``page-answered``: asked yes or no whether the task's actions did every part of
+        it, the page's answer being its outcome. Yes: the task done, its claims the answer's
+        lines (resolved and held like any claim; where one does not hold, the model's own
+        reply stands). No: the model's own reply (``step``) stands."""
+        assert self._task_context is not None and self.proposer is not None
+        did = "; ".join(f"{a.tool} {show(a.parameters, 120)}" for a, _ in self._acted())
+        answer = await self.proposer.outcome(Block(get_prompt(
+            "agent/proposer", "page_answered").format(
+                answers=", ".join(f'"{a}"' for a in answers), task=self._task_context.task,
+                actions=did)))
+        start, now = self.proposer.start, self.browser.snapshot
+        if not answer.done or start is None or now is None:
+            return step
+        lines = answer_lines(start.text, now.text, answers)[:MAX_EVIDENCE]
+        done = Step(proposal=ProposalResult(
+            complete=True, message=answer.message,
+            evidence=[EvidenceSpec(expect="text", text=t) for t in lines]), url=now.url)
+        done.evidence = await resolve_evidence(self.browser, done.proposal.evidence,
+                                               self._task_context.substitute,
+                                               task=self._task_context.task, typed=self._typed())
+        if await self._evidence_problem(done):
+            return step
+        return done
 
     def _unchosen(self) -> list[str]:
         """The options a do task names that a dropdown on its pages offered and that no
