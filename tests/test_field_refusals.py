@@ -221,3 +221,34 @@ def test_a_field_a_key_emptied_takes_the_next_value(page: Page, server: LocalSer
     assert all(e.success for e in result.steps[0].executions)
     assert "one-value" not in result.steps[0].rules
     assert page.locator("#list li").all_inner_texts() == ["Walk the dog", "Buy milk"]
+
+
+def test_text_typed_into_a_checkbox_is_refused_naming_the_fields_and_its_label_ticks_it(
+        page: Page, server: LocalServer) -> None:
+    """"fill input-3 12345" on a checkbox: Playwright's own error names no field; the refusal
+    names the box and the empty fields, and nothing on the page changes. Its own label typed
+    into it ticks it (a click on the element the model named)."""
+    server.pages["/join"] = JOIN_BOX
+    page.goto(server.url + "/join")
+    stop = {"complete": False, "impossible": True, "message": "stop"}
+    result = Agent(page, ScriptedLLM([_act(("fill", "input-1", "12345")), stop, stop]),
+                   settle_timeout_ms=300).execute("join as Ann with the postcode 12345")
+    ran = result.steps[0].executions[0]
+    assert not ran.success
+    assert ("input-1 is a checkbox (I agree to the rules): it takes no text; tick it with "
+            "check, untick it with uncheck. Type '12345' into a text field (empty now: "
+            "input-0 (Postcode)).") in str(ran.error)
+    assert "control-kind" in result.steps[0].rules
+    assert not page.locator("#rules").is_checked() and page.locator("#pc").input_value() == ""
+    page.goto(server.url + "/join")
+    result = Agent(page, ScriptedLLM([_act(("type", "input-1", "I agree to the rules")),
+                                      stop, stop]),
+                   settle_timeout_ms=300).execute("agree to the rules")
+    assert result.steps[0].executions[0].success
+    assert page.locator("#rules").is_checked()
+
+
+JOIN_BOX = """<!doctype html><title>Join</title><main><form>
+<label for="pc">Postcode</label><input id="pc" name="postcode">
+<input id="rules" type="checkbox"> <label for="rules">I agree to the rules</label>
+<button type="button">Join</button></form></main>"""

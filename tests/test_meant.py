@@ -94,8 +94,27 @@ def test_text_typed_into_a_button_clicks_it() -> None:
     assert why == ("button-0 is a button: it takes a click, not text, and 'John Doe' is not "
                    "what it says. Type 'John Doe' into a text field (empty now: input-9 "
                    "(Name)); click button-0 only to do what it says.")
-    # a field takes the text as proposed
-    assert Fill.instead({"element_id": "input-0", "value": "AU"}, RADIOS) is None
+    # a radio's own label typed into it ticks it; another text is refused, naming the
+    # fields it may be for; a box or a form takes no text
+    assert Fill.instead({"element_id": "input-0", "value": "AU"}, RADIOS) == (
+        "click", {"element_id": "input-0"}, "fill 'AU' on input-0 ran as click input-0: "
+        "input-0 is a radio, which is ticked, not typed into.")
+    ticked = RADIOS.replace('label="AU")', 'label="AU" checked)')
+    assert ticked != RADIOS
+    assert Fill.instead({"element_id": "input-0", "value": "AU"}, ticked)[0] == REFUSED
+    name, _, why = Fill.instead({"element_id": "input-1", "value": "12345"},
+                                RADIOS + '\n- input-9 (type="text" label="Name")')
+    assert name == REFUSED and why == (
+        "input-1 is a radio (HF2): it takes no text; tick it with check, untick it with "
+        "uncheck. Type '12345' into a text field (empty now: input-9 (Name)).")
+    form = '- form-0\n  - input-0 (type="text" label="Name")\n  - button-0 "Go"'
+    assert Fill.instead({"element_id": "form-0", "value": "Ann"}, form) == (
+        REFUSED, {}, "form-0 is a form: it takes no text. Type 'Ann' into a text field "
+        "(empty now: input-0 (Name)).")
+    # a field takes the text as proposed, a textbox role too
+    assert Fill.instead({"element_id": "input-0", "value": "Ann"}, form) is None
+    assert Fill.instead({"element_id": "div-0", "value": "Ann"},
+                        '- div-0 (role="textbox")') is None
 
 
 def test_anything_unclear_or_a_real_dropdown_runs_as_proposed() -> None:

@@ -216,13 +216,16 @@ RULES: tuple[Rule, ...] = (
          "a read-only field takes no text; its picker does"),
     Rule("control-kind", "rewrite",
          "select on a checkbox, radio or button, or on a text field; fill or type on a "
-         "button or a link (its own text, or none); several "
-         "options written as one for a list that takes several",
+         "button or a link (its own text, or none), or on a checkbox or radio (its own "
+         "label); several options written as one for a list that takes several; other text "
+         "typed into a button, a link, a box, a radio or an element that takes no text (a "
+         "form, a list)",
          "runs it as check, click or fill on that same element, or as one select of those "
          "options; "
          "select on what holds the options (a menu, a group) is refused, naming the one "
-         "inside it that says the value; other text typed into a button or a link is refused, "
-         "naming the empty fields (a click would drop it and follow the link)",
+         "inside it that says the value; other text typed into a button, a link, a box, a "
+         "radio or a form is refused, naming the empty fields of its form (a click would drop "
+         "it and follow the link; the browser's own error names no field)",
          "small models call every choice a select"),
     Rule("field-format", "rewrite",
          "a date or time written as people write it, typed into a date or time field",

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..browser.fields import TYPED_INPUTS, empty_fields
 from ..browser.page_state import state_lines
 
 TICKED = ("checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio")
@@ -104,8 +105,6 @@ def rule_of(proposed: str, found: tuple[str, dict[str, Any], str], *, slide: str
     return "control-kind"
 
 
-# input types that take typed text (a select on one of them meant to fill it)
-TYPED_INPUTS = ("", "text", "search", "email", "number", "tel", "url", "password")
 
 
 def select_meant(params: dict[str, Any], state_text: str, *, check: str, click: str,
@@ -212,17 +211,33 @@ def typed_meant(tool: str, params: dict[str, Any], state_text: str, *, click: st
             return fill, {"element_id": target.id, "value": written}, (
                 f"{tool} {value!r} on {target.id} ran as {fill} {written!r}: {target.id} is "
                 f"a {kind} field, which takes {_FORMATS[kind][0]}.")
+    if target.kind == "ticked" and isinstance(value, str) and target.says(value):
+        # its own label typed into a box or a radio: meant to tick it
+        if "checked" in target.flags:
+            return REFUSED, {}, (f"{target.id} ({value}) is ticked already: typing its label "
+                                 "changes nothing. Do the next thing the task needs.")
+        return _as(click, target, f"{tool} {value!r} on {target.id} ran as {click} "
+                   f"{target.id}: {target.id} is a {_what(target)}, which is ticked, not "
+                   "typed into.")
+    if isinstance(value, str) and value.strip() and (
+            target.kind == "ticked" or target.tag in _NOT_FIELDS) and not _editable(target):
+        # "fill input-3 12345" on a checkbox, "fill form-0 ...": the browser's own error
+        # names no field; this one names those the text is for
+        empty = empty_fields(state_text, target.id)
+        label = target.attrs.get("label") or target.text
+        return REFUSED, {}, (
+            f"{target.id} is a {_what(target)}" + (f" ({label})" if label else "")
+            + ": it takes no text"
+            + ("; tick it with check, untick it with uncheck" if target.kind == "ticked"
+               else "")
+            + f". Type {value!r} into a text field"
+            + (f" (empty now: {', '.join(empty)})" if empty else "") + ".")
     if target.kind != "clicked":
         return None
     if isinstance(value, str) and value.strip() and not target.says(value):
         # "type John Doe into a-0": the text is meant for a field; a click would drop it
         # and follow the link
-        empty = [f"{line.id} ({line.attrs.get('label') or line.attrs.get('name')})"
-                 if line.attrs.get("label") or line.attrs.get("name") else line.id
-                 for line in read_lines(state_text)
-                 if (line.tag == "textarea" or (line.tag == "input" and line.attrs.get(
-                     "type", "") in TYPED_INPUTS)) and not line.attrs.get("value")
-                 and not line.flags & {"disabled", "readonly"}][:4]
+        empty = empty_fields(state_text, target.id)
         return REFUSED, {}, (
             f"{target.id} is a {_what(target)}: it takes a click, not text, and {value!r} "
             f"is not what it says. Type {value!r} into a text field"
@@ -230,6 +245,17 @@ def typed_meant(tool: str, params: dict[str, Any], state_text: str, *, click: st
             + f"; click {target.id} only to do what it says.")
     return _as(click, target, f"{tool} on {target.id} ran as {click} {target.id}: "
                f"{target.id} is a {_what(target)}, which takes a click, not text.")
+
+
+# elements that never take typed text (whatever their role, unless made editable)
+_NOT_FIELDS = frozenset({"form", "main", "nav", "header", "footer", "section", "article",
+                         "aside", "ul", "ol", "li", "table", "img", "fieldset"})
+
+
+def _editable(line: Line) -> bool:
+    """Does the element take typed text by its role or its contenteditable?"""
+    return (line.attrs.get("role") in ("textbox", "searchbox", "combobox")
+            or "contenteditable" in line.flags or "contenteditable" in line.attrs)
 
 
 # a date or time field's own format (its value, what fill takes), and how people write one

@@ -1,0 +1,57 @@
+"""A page state's form fields, as the agent's refusals and the tools' rewrites name them:
+which elements take typed text, what each is called, which are empty in the form that
+holds an element (``agent.fields``, ``tools.meant`` and the executer read them)."""
+
+from __future__ import annotations
+
+from .page_state import StateLine, state_lines
+
+# input types that take typed text (a select on one of them meant to fill it)
+TYPED_INPUTS = ("", "text", "search", "email", "number", "tel", "url", "password")
+
+
+def is_text_field(line: StateLine) -> bool:
+    """Does the element take typed text (a text-like input, a textarea, a textbox role)?"""
+    tag = (line.id or "").rsplit("-", 1)[0]
+    return (tag == "textarea" or (tag == "input" and line.attrs.get("type", "") in TYPED_INPUTS)
+            or line.attrs.get("role") in ("textbox", "searchbox"))
+
+
+def field_names(line: StateLine) -> list[str]:
+    """What a field is called on the page: its label, name, placeholder or aria-label."""
+    return [v for v in (line.attrs.get(k, "") for k in ("label", "name", "placeholder",
+                                                          "aria-label")) if v.strip()]
+
+
+def _form_of(lines: list[StateLine], at: int) -> tuple[int, int]:
+    """The lines of the form holding ``lines[at]`` (start, end), else the whole page."""
+    for i in range(at - 1, -1, -1):
+        if lines[i].depth < lines[at].depth and lines[i].head.startswith("form"):
+            end = next((j for j in range(i + 1, len(lines))
+                        if lines[j].depth <= lines[i].depth), len(lines))
+            return i, end
+    return 0, len(lines)
+
+
+def describe(line: StateLine) -> str:
+    names = field_names(line)
+    return f"{line.id} ({names[0]})" if names else str(line.id)
+
+
+def empty_fields(state_text: str, near: str, limit: int = 4) -> list[str]:
+    """The text fields with no value in the form holding the element ``near`` (the whole
+    page when it is in none), as ``input-1 (Password)``."""
+    lines = state_lines(state_text)
+    at = next((i for i, line in enumerate(lines) if line.id == near), None)
+    if at is None:
+        return []
+    start, end = _form_of(lines, at)
+    out = [describe(line) for line in lines[start:end]
+           if line.id and is_text_field(line) and not line.attrs.get("value")
+           and "disabled" not in line.flags and "readonly" not in line.flags]
+    return out[:limit]
+
+
+def line_of(state_text: str, element_id: str) -> StateLine | None:
+    """The page state's line of ``element_id``, if it has one."""
+    return next((line for line in state_lines(state_text) if line.id == element_id), None)
