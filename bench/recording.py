@@ -267,8 +267,9 @@ def write_test(folder: Path, name: str, tests: dict[str, str] = TESTS) -> Path:
 
 def pytest_run(folder: Path, args: list[str], env: dict[str, str],
                timeout: float) -> tuple[int, str]:
+    # the generated folder has no ini: pytest-asyncio's loop scope said, not warned about
     cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-p", "no:xdist",
-           "-p", "no:randomly", *args]
+           "-p", "no:randomly", "-o", "asyncio_default_fixture_loop_scope=function", *args]
     try:
         done = subprocess.run(cmd, cwd=folder, env=env, capture_output=True, text=True,
                               timeout=timeout)

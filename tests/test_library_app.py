@@ -447,6 +447,7 @@ def test_the_bench_replays_a_recording_against_its_mutants_and_the_wrap(
         code, out = recording.pytest_run(tmp_path, [f"test_{name}.py", "--base-url",
                                                     fresh.url], env, 300)
         assert code == 0, out
+        assert "asyncio_default_fixture_loop_scope" not in out, out  # no ini, no warning
         rec = recording.TestRecord(name, recorded=True, replayed=True)
         recording.replay_mutants(bench, fresh, tmp_path, rec, env)
         records.append(rec)
