@@ -226,7 +226,7 @@ def test_a_do_whose_next_check_speaks_of_the_alert_is_asked_and_fails_where_no_e
 
 
 def test_a_next_check_that_speaks_of_another_thing_or_denies_asks_nothing() -> None:
-    from pytest_webtask.agent.guards import speaks_of
+    from pytest_webtask.agent.guards import expects_answer, speaks_of
     alert = "The email or password is incorrect."
     assert speaks_of(STATEMENT, alert)  # email, password of email, password, wrong, error
     assert speaks_of("the page says the email or password is incorrect", alert)
@@ -234,6 +234,17 @@ def test_a_next_check_that_speaks_of_another_thing_or_denies_asks_nothing() -> N
     assert not speaks_of("no error says the email or password is incorrect", alert)
     assert not speaks_of("the page does not say the password is incorrect", alert)
     assert not speaks_of("", alert)
+    # a check expects the alert as its refusal only when it says something is wrong,
+    # missing or not allowed
+    assert expects_answer(STATEMENT, alert)
+    assert expects_answer("the form says the postcode is required", "Postcode is required.")
+    assert expects_answer("the form says you must agree to the library's rules",
+                          "There is a problem You must agree to the library's rules.")
+    # a success's check sharing words with an error: never
+    assert speaks_of("the email address is shown in the header", "Enter an email address.")
+    assert not expects_answer("the email address is shown in the header",
+                              "Enter an email address.")
+    assert not expects_answer("no error is shown", "Error: the email is wrong")
 
 
 def test_the_answers_lines_are_the_new_lines_of_its_alerts() -> None:

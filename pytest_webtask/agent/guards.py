@@ -300,6 +300,21 @@ def speaks_of(statement: str, text: str) -> bool:
     return 2 * len(held) >= len(words)
 
 
+# words that say a statement is about a refusal: what is wrong, missing or not allowed
+_REFUSING = re.compile(
+    r"\b(?:errors?|wrong|incorrect|invalid|required|must|cannot|can't|failed|fails|"
+    r"refused|rejected|denied|missing|problem|not\s+allowed|too\s+(?:short|long)|already)\b",
+    re.IGNORECASE)
+
+
+def expects_answer(statement: str, alert: str) -> bool:
+    """Does a check's statement expect the alert as a refusal: it says something is wrong,
+    missing or not allowed ("an error says ...", "... is required", "you must agree") and
+    speaks of the alert (``speaks_of``)? A success's check that shares words with an error
+    ("the email address is shown in the header", "Enter an email address") does not."""
+    return _REFUSING.search(statement) is not None and speaks_of(statement, alert)
+
+
 MAX_NEAR = 200  # an element around a claim longer than this (a page's main) says nothing of it
 
 

@@ -150,8 +150,9 @@ RULES: tuple[Rule, ...] = (
     Rule("page-answered", "question",
          "a do task whose words say it sends something wrong or nothing (\"without filling "
          "in\", \"with an invalid email\", \"leave the name blank\", \"the empty form\", "
-         "\"and no address\"), or whose test's next check speaks of the alert (half its words "
-         "or more, and it denies nothing), "
+         "\"and no address\"), or whose test's next check expects the alert as a refusal (it says "
+         "something is wrong, missing or not allowed, holds half its words or more, and "
+         "denies nothing), "
          "not called done right after its actions ran, while the page shows an alert (role "
          "alert or alertdialog, an open dialog) it did not show when the task began and that "
          "holds no button, every value the task gives typed",

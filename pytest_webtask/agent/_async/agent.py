@@ -32,9 +32,9 @@ from ..guards import (
     acted_on,
     asks_to_set,
     entered_values,
+    expects_answer,
     links_to_go,
     says_something,
-    speaks_of,
     unchosen_options,
     uncited_choices,
     unrelated_claims,
@@ -903,8 +903,8 @@ class AsyncAgent:
     def _answered(self) -> list[str]:
         """The alerts the page shows now and did not when a do task began, right after an
         action of the task ran, when the task's words say it sends something wrong or nothing
-        (``hints.expects_refusal``), or the test's next check speaks of the alert
-        (``guards.speaks_of``: "the page says the email or password is incorrect"), and every
+        (``hints.expects_refusal``), or the test's next check expects the alert as a refusal
+        (``guards.expects_answer``: "an error says the email or password is wrong"), and every
         value it gives was typed: its answer. Asked about once per task; none for a check."""
         assert self._task_context is not None
         task = self._task_context.task
@@ -920,7 +920,7 @@ class AsyncAgent:
         if expects_refusal(task):
             return answers
         checks = self._task_context.then_checks[:1]  # what the test looks at next
-        return [a for a in answers if any(speaks_of(c, a) for c in checks)]
+        return [a for a in answers if any(expects_answer(c, a) for c in checks)]
 
     async def _outcome(self, step: Step, answers: list[str]) -> Step:
         """``page-answered``: asked yes or no whether the task's actions did every part of
