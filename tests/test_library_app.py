@@ -582,3 +582,47 @@ def test_the_library_failure_paths_name_mutants_that_break_them() -> None:
         assert "The email or password is incorrect." not in post("/signin", **unknown)
     finally:
         app.stop()
+
+
+def test_a_failure_path_recorded_by_a_yes_to_the_pages_answer_fails_on_its_mutants(
+        browser: Browser, fresh: LibraryApp, tmp_path: Path) -> None:
+    """library-2's join with no postcode, scripted as the 1.5B model behaved (right actions,
+    then the error read as "not done"): the yes to `page-answered` records the error
+    summary's new lines; the recipe replays, passes wrapped, and fails where the form takes
+    no postcode or hides its errors. A script, not a model's result."""
+    task = ("fill in the form as Ann Lee with the email ann@example.org, agree to the rules, "
+            "leave the postcode empty and press Join")
+    turns: list[Turn] = [
+        lambda c: doing(act("fill", element(c, "input", "Full name"), value="Ann Lee"),
+                        act("fill", element(c, "input", "Email"), value="ann@example.org"),
+                        act("check", element(c, "input", "I agree to the library's rules")),
+                        act("click", element(c, "button", "Join"))),
+        lambda c: doing(act("click", element(c, "button", "Join"))),
+        lambda c: {"message": "Name, email and rules given, postcode left empty, Join pressed.",
+                   "done": True},
+    ]
+    llm = ScriptedLLM(lambda c: turns.pop(0)(c))
+    recipe = tmp_path / "join_no_postcode.yaml"
+
+    def go(mode: str) -> None:
+        fresh.reset()
+        context = browser.new_context()
+        try:
+            with open_webtask(context.new_page(), recipe, mode, base_url=fresh.url,
+                              llm=llm if mode == "record" else None, timeout=2.0) as webtask:
+                webtask.goto("/join")
+                webtask.do(task)
+        finally:
+            context.close()
+
+    go("record")
+    assert turns == []
+    checks = [c for s in yaml.safe_load(recipe.read_text())["steps"] for c in s.get("checks", [])]
+    assert {c.get("text") for c in checks} == {"There is a problem", "Postcode is required."}
+    go("replay")
+    fresh.benign = {"wrap"}
+    go("replay")
+    for mutant in ("join_accepts_empty", "join_errors_hidden"):
+        fresh.benign, fresh.mutants = set(), {mutant}
+        with pytest.raises(pytest.fail.Exception, match="Replay failed"):
+            go("replay")
