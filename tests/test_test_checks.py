@@ -278,3 +278,39 @@ def test_a_next_check_of_another_thing_asks_nothing_and_records_nothing(
             task.check("the page says Welcome back, Mara")
     assert not any(ANSWERED in p for p in llm.prompts)
     assert not recipe.exists()
+
+
+STRICT = """<!doctype html><title>Sign in</title><main><h1>Sign in</h1>
+<form onsubmit="event.preventDefault(); const f = this;
+  const said = document.querySelector('#said'); said.hidden = false;
+  const email = f.email.value, password = f.password.value;
+  said.textContent = !email || !password ? 'Enter your email and password.'
+    : (ACCEPTS_ANY ? 'Welcome back, Mara' : 'The email or password is incorrect.')">
+<label>Email <input name="email" type="email"></label>
+<label>Password <input name="password" type="password"></label>
+<button>Sign in</button></form><p id="said" role="alert" hidden></p></main>"""
+STRICT_REFUSES, STRICT_ACCEPTS_ANY = (STRICT.replace("ACCEPTS_ANY", "false"),
+                                      STRICT.replace("ACCEPTS_ANY", "true"))
+PRESS = {"complete": False, "message": "m", "actions": [
+    {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+TYPE_ONLY = {"complete": False, "message": "m", "actions": TYPED["actions"][:2]}
+
+
+def test_an_alert_left_by_an_earlier_send_is_no_answer_to_values_typed_since(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """Sign in pressed on the empty form ("Enter your email and password."), then the
+    values typed and never sent: that alert answers nothing the typing did. Asked then, a
+    yes would record a sign-in that never sent its password and replay green on a site
+    that takes any password. The question waits for the answer to the values sent; the
+    recording fails where any password is taken."""
+    recipe = tmp_path / "signin.yaml"
+    llm = ScriptedLLM([PRESS, TYPE_ONLY, AGAIN, PRESS, YES, ERROR])
+    _sign_in(page, server, recipe, STRICT_REFUSES, "record", llm)
+    assert [ANSWERED in p for p in llm.prompts] == [False, False, False, False, True, False]
+    assert '"The email or password is incorrect."' in llm.prompts[4]
+    text = recipe.read_text()
+    assert "The email or password is incorrect." in text
+    assert "Enter your email and password." not in text
+    assert not _replay_fails(page, server, recipe, STRICT_REFUSES)
+    assert "The email or password is incorrect." in _replay_fails(page, server, recipe,
+                                                                  STRICT_ACCEPTS_ANY)

@@ -154,8 +154,8 @@ RULES: tuple[Rule, ...] = (
          "something is wrong, missing or not allowed, holds half its words or more, and "
          "denies nothing), "
          "not called done right after its actions ran, while the page shows an alert (role "
-         "alert or alertdialog, an open dialog) it did not show when the task began and that "
-         "holds no button, every value the task gives typed",
+         "alert or alertdialog, an open dialog) it did not show when the task began nor when "
+         "its last actions ran, and that holds no button, every value the task gives typed",
          "asks once, yes or no, quoting the alert and listing the task's actions: did they do "
          "every part of the task? Yes: done, its claims the alert's new lines (held like any "
          "claim: where one does not hold, the model's own reply stands); no: the model's own "

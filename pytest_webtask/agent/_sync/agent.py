@@ -902,11 +902,12 @@ class Agent:
                               {k: str(v) for k, v in self._task_context.variables.items()})
 
     def _answered(self) -> list[str]:
-        """The alerts the page shows now and did not when a do task began, right after an
-        action of the task ran, when the task's words say it sends something wrong or nothing
-        (``hints.expects_refusal``), or the test's next check expects the alert as a refusal
-        (``guards.expects_answer``: "an error says the email or password is wrong"), and every
-        value it gives was typed: its answer. Asked about once per task; none for a check."""
+        """The alerts the page shows now and did not when a do task began, nor when its last
+        actions ran (their answer), right after those actions ran, when the task's words say
+        it sends something wrong or nothing (``hints.expects_refusal``), or the test's next
+        check expects the alert as a refusal (``guards.expects_answer``: "an error says the
+        email or password is wrong"), and every value it gives was typed. Asked about once
+        per task; none for a check."""
         assert self._task_context is not None
         task = self._task_context.task
         steps = self._task_context.steps
@@ -915,9 +916,13 @@ class Agent:
                 or not steps or not any(e.success for e in steps[-1].executions)):
             return []  # asked only right after the task's actions ran
         start, now = self.proposer.start, self.browser.snapshot
-        if start is None or now is None:
+        before = self.proposer.before.get(len(steps))  # the reading the last actions ran on
+        if start is None or now is None or before is None:
             return []
-        answers = page_answers(start.text, now.text)
+        # an answer to the last actions: an alert an earlier send left on the page (an empty
+        # form sent first, its values typed since and never sent) answers nothing they did
+        answers = [a for a in page_answers(start.text, now.text)
+                   if a in page_answers(before.text, now.text)]
         if expects_refusal(task):
             return answers
         checks = self._task_context.then_checks[:1]  # what the test looks at next
