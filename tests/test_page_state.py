@@ -302,6 +302,9 @@ def test_one_parser_reads_the_page_states_lines() -> None:
     assert lines[4].content == 'li "Pens"'
     assert field_value(text, "input-0") == 'a "b" c'
     assert field_value(text, "input-1") is None and field_value(text, "input-9") is None
+    # a checkbox's value is what it sends when ticked, not what it holds
+    box = '- input-3 (type="checkbox" value="yes" label="I agree")\n'
+    assert field_value(box, "input-3") is None
     assert [line.id for line in read_lines(text)] == [
         "main-0", "form-0", "input-0", "button-0", "input-1"]
 

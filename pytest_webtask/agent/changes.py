@@ -11,7 +11,8 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-from ..browser.page_state import PageState, state_lines
+from ..browser.fields import is_text_field, line_of
+from ..browser.page_state import PageState
 
 # "  - button-3 (type=...) ..." -> "- button (type=...) ...": the id's number dropped
 _ID = re.compile(r"^(\s*-\s+)([a-z][a-z0-9]*)-\d+\b")
@@ -32,10 +33,11 @@ def _without_values(line: str) -> str:
 
 
 def field_value(text: str, element_id: str) -> str | None:
-    """The value the page state shows for the field ``element_id`` (None when it shows
-    none, or the field is not in it)."""
-    line = next((line for line in state_lines(text) if line.head == element_id), None)
-    return line.attrs.get("value") if line is not None else None
+    """The value the page state shows for the text field ``element_id`` (None when it shows
+    none, or it is no text field: a checkbox's ``value`` is what it sends when ticked, not
+    what it holds)."""
+    line = line_of(text, element_id)
+    return line.attrs.get("value") if line is not None and is_text_field(line) else None
 
 
 @dataclass
