@@ -252,3 +252,85 @@ JOIN_BOX = """<!doctype html><title>Join</title><main><form>
 <label for="pc">Postcode</label><input id="pc" name="postcode">
 <input id="rules" type="checkbox"> <label for="rules">I agree to the rules</label>
 <button type="button">Join</button></form></main>"""
+
+
+RULES = """<!doctype html><title>Join</title><main><h1>Join</h1>
+<div id="errors" role="alert"></div>
+<form id="f"><label for="name">Name</label><input id="name" name="name">
+<input id="rules" type="checkbox" value="yes"> <label for="rules">I agree to the rules</label>
+<input id="news" type="checkbox"> <label for="news">Send me the newsletter</label>
+<button>Join</button></form><p id="done"></p></main>
+<script>
+document.getElementById('f').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const agreed = document.getElementById('rules').checked || ACCEPTS_UNAGREED;
+  document.getElementById('errors').textContent = agreed ? '' : 'You must agree to the rules.';
+  if (agreed) document.getElementById('done').textContent = 'Welcome!';
+});
+</script>"""
+NEEDS_RULES, ACCEPTS_UNAGREED = (RULES.replace("ACCEPTS_UNAGREED", "false"),
+                                 RULES.replace("ACCEPTS_UNAGREED", "true"))
+UNAGREED = "fill in the name Ann and press Join without agreeing to the rules"
+
+
+def test_the_phrases_that_leave_a_box_unticked_name_it_by_its_label() -> None:
+    from pytest_webtask.agent.fields import left_unticked
+    rules, news, name = state_lines(
+        '- input-1 (type="checkbox" value="yes" label="I agree to the rules")\n'
+        '- input-2 (type="checkbox" label="Send me the newsletter")\n'
+        '- input-0 (label="Name")')
+    assert left_unticked(UNAGREED, rules) == "without agreeing to the rules"
+    assert left_unticked(UNAGREED, news) is None  # its label has no "rules"
+    assert left_unticked("join and do not subscribe to the newsletter", news) is not None
+    assert left_unticked("leave the newsletter box unticked", news) is not None
+    assert left_unticked("leave the newsletter box unticked", rules) is None
+    assert left_unticked("join, agreeing to the rules", rules) is None
+    assert left_unticked('type "without agreeing to the rules" into the name', rules) is None
+    assert left_unticked(UNAGREED, name) is None  # a text field is no box
+
+
+def test_a_box_the_task_leaves_unticked_is_refused_and_the_recording_fails_where_it_is_not_needed(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """The model ticks the rules box the task says not to agree to: refused, quoting the
+    task, nothing ticked; it presses Join and cites the error. The recipe ticks nothing,
+    replays, and fails on a form that takes an unagreed join."""
+    server.pages["/join"] = NEEDS_RULES
+    recipe = tmp_path / "unagreed.yaml"
+    llm = ScriptedLLM([
+        _act(("fill", "input-0", "Ann"), ("check", "input-1", None), ("click", "button-0", None)),
+        _act(("click", "button-0", None)),
+        _done({"expect": "text", "text": "You must agree to the rules."})])
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/join")
+        outcome = task.do(UNAGREED)
+    assert ("The task says 'without agreeing to the rules': input-1 (I agree to the rules) "
+            "stays unticked.") in llm.prompts[1]
+    assert "left-unticked" in outcome.result.steps[0].rules
+    saved = recipe.read_text()
+    assert "tool: check" not in saved and "You must agree to the rules." in saved
+    with open_webtask(page, recipe, "replay", base_url=server.url) as task:
+        task.goto("/join")
+        task.do(UNAGREED)
+    assert not page.locator("#rules").is_checked()
+    server.pages["/join"] = ACCEPTS_UNAGREED
+    with pytest.raises(pytest.fail.Exception, match="You must agree to the rules"):
+        with open_webtask(page, recipe, "replay", base_url=server.url) as task:
+            task.goto("/join")
+            task.do(UNAGREED)
+
+
+def test_without_the_rule_the_box_is_ticked(page: Page, server: LocalServer) -> None:
+    server.pages["/join"] = NEEDS_RULES
+    page.goto(server.url + "/join")
+    stop = {"complete": False, "impossible": True, "message": "stop"}
+    result = Agent(page, ScriptedLLM([_act(("check", "input-1", None)), stop, stop]),
+                   settle_timeout_ms=300, rules_off="left-unticked").execute(UNAGREED)
+    assert result.steps[0].executions[0].success and page.locator("#rules").is_checked()
+    # and with it, a click on the box is refused as a check is; another box is not
+    page.goto(server.url + "/join")
+    result = Agent(page, ScriptedLLM([_act(("click", "input-2", None), ("click", "input-1", None)),
+                                      stop, stop]), settle_timeout_ms=300).execute(UNAGREED)
+    news, rules = result.steps[0].executions
+    assert news.success and page.locator("#news").is_checked()
+    assert not rules.success and "stays unticked" in str(rules.error)
+    assert not page.locator("#rules").is_checked()

@@ -22,7 +22,8 @@ from ..browser.fields import (
 )
 from ..browser.page_state import StateLine
 
-__all__ = ["describe", "empty_fields", "field_names", "is_text_field", "left_empty", "line_of"]
+__all__ = ["describe", "empty_fields", "field_names", "is_box", "is_text_field", "left_empty",
+           "left_unticked", "line_of"]
 
 # Every field: "without filling in the form", "without entering anything", "the empty form"
 _ALL = re.compile(
@@ -73,5 +74,46 @@ def left_empty(task: str, line: StateLine) -> str | None:
         for m in pattern.finditer(said):
             phrase = _words(m.group(1))
             if phrase and any(n and n <= phrase for n in names):
+                return m.group(0).strip()
+    return None
+
+
+# A box the task says stays unticked: "without agreeing to the rules", "without accepting the
+# terms", "without ticking the newsletter box", "do not subscribe to the newsletter", "leave
+# the gift wrap unticked"
+_UNTICKED = (
+    re.compile(rf"\bwithout\s+(?:agreeing|accepting|consenting|ticking|checking|selecting|"
+               rf"subscribing|opting)\s+(?:to\s+|in\s+(?:to\s+)?)?(?:the\s+|their\s+|its\s+|"
+               rf"your\s+)?{_WORDS}", re.IGNORECASE),
+    re.compile(rf"\b(?:do\s+not|don't|never)\s+(?:agree|accept|consent|tick|check|select|"
+               rf"subscribe|opt)\s+(?:to\s+|in\s+(?:to\s+)?)?(?:the\s+|their\s+|its\s+|"
+               rf"your\s+)?{_WORDS}", re.IGNORECASE),
+    re.compile(rf"\b(?:leave|leaving|left)\s+(?:the\s+|its\s+|your\s+)?{_WORDS}\s+"
+               r"(?:box\s+|checkbox\s+)?(?:unticked|unchecked|unselected|clear)\b",
+               re.IGNORECASE),
+)
+_BOX_WORDS = frozenset({"box", "checkbox"})
+
+
+def is_box(line: StateLine) -> bool:
+    """Is the element a checkbox (an input of that type, or the checkbox or switch role)?"""
+    tag = (line.id or "").rsplit("-", 1)[0]
+    return ((tag == "input" and line.attrs.get("type") == "checkbox")
+            or line.attrs.get("role") in ("checkbox", "switch"))
+
+
+def left_unticked(task: str, line: StateLine) -> str | None:
+    """The words of ``task`` that say the checkbox ``line`` stays unticked, else None. The
+    box is named when the phrase's words after "without agreeing to", "do not tick", "leave
+    ... unticked" are all in one of its names or its text ("without agreeing to the rules"
+    names "I agree to the library's rules"; never a box whose label lacks "rules")."""
+    if not is_box(line):
+        return None
+    said = _unquoted(task)
+    names = [_words(n) for n in [*field_names(line), line.text] if n]
+    for pattern in _UNTICKED:
+        for m in pattern.finditer(said):
+            phrase = _words(m.group(1)) - _BOX_WORDS
+            if phrase and any(phrase <= n for n in names):
                 return m.group(0).strip()
     return None

@@ -197,6 +197,14 @@ RULES: tuple[Rule, ...] = (
          "refuses it, quoting the task's words",
          "after the page's error a small model fills in what the task said to leave out, and "
          "the recording proves another task (an order with an address)"),
+    Rule("left-unticked", "refusal",
+         "ticking (check or click) an unticked checkbox the task says stays unticked "
+         "(\"without agreeing to the rules\", \"do not subscribe to the newsletter\", "
+         "\"leave the gift wrap unticked\"), the box named by the phrase's words, all of them "
+         "in its label, name or text",
+         "refuses it, quoting the task's words",
+         "a small model ticks the box a failure path leaves out, and the form it sends is "
+         "another task's (the rules agreed to)"),
     Rule("one-value", "refusal",
          "a second typing into a field an earlier action of the same reply typed another "
          "value into, the field still holding it (one look at the live field; a to-do "

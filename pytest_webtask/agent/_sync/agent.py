@@ -26,7 +26,7 @@ from ...tools.meant import REFUSED, choice_values, rule_of
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change, page_key, plain_line
-from ..fields import describe, empty_fields, left_empty, line_of
+from ..fields import describe, empty_fields, left_empty, left_unticked, line_of
 from ..guards import (
     Dropdowns,
     acted,
@@ -288,6 +288,9 @@ class Proposer:
         return self.asker.ask(context, OutcomeModel, "answer")
 
 
+# tools that tick a box they act on (an unticked one)
+TICKING = frozenset({"check", "click"})
+
 # tools whose action Playwright holds until the element is enabled
 NEEDS_ENABLED = frozenset({"click", "double_click", "fill", "type", "select", "check", "uncheck",
                            "upload", "slide"})
@@ -338,9 +341,19 @@ class Executer:
 
     def field_refusal(self, action: Action) -> str | None:
         """Why a typing may not run (``left-empty``): the task says its field stays
-        empty."""
+        empty; why a tick may not (``left-unticked``): the task says its box stays
+        unticked."""
         tool, snapshot = self.tools.get(action.tool), self.browser.snapshot
         target, value = action.parameters.get("element_id"), action.parameters.get("value")
+        if (action.tool in TICKING and snapshot is not None and isinstance(target, str)
+                and self.policy.on("left-unticked")
+                and (box := line_of(snapshot.text, target)) is not None
+                and "checked" not in box.flags
+                and (unticked := left_unticked(self.task, box)) is not None):
+            self.policy.fire("left-unticked")
+            return (f"The task says {unticked!r}: {describe(box)} stays unticked. Leave it as "
+                    "it is; do the rest of the task as it says (send the form as it is when "
+                    "the task says to).")
         if (not getattr(tool, "typed", False) or snapshot is None or not isinstance(target, str)
                 or not isinstance(value, str) or not value.strip()):
             return None
