@@ -201,7 +201,34 @@ def test_a_field_already_holding_the_text_is_not_typed_into_again(
     llm = ScriptedLLM([todo(typed), DONE, DONE])
     result = Agent(page, llm).execute("search for linen")
     error = result.steps[0].executions[0].error
-    assert error.startswith("input-0 already holds 'linen': type it again would not help.")
+    assert error.startswith("input-0 already holds 'linen': type it again would not help,")
+    assert page.input_value("input") == "linen"
+
+
+def test_a_value_held_already_is_not_typed_again_and_the_replys_next_actions_run(
+        page: Page, server: LocalServer) -> None:
+    """The model types "linen" again into the box that holds it, then presses Search: the
+    typing is not run (it would add "linen" twice), the press is. An earlier typing into
+    the same field in the same reply runs the next one."""
+    page.goto(serve(server) + "/search")
+    page.fill("input", "linen")  # typed, not sent: no results yet
+    again = [{"tool": "type", "parameters": {"element_id": "input-0", "value": "linen"}},
+             {"tool": "click", "parameters": {"element_id": "button-0"}}]
+    result = Agent(page, ScriptedLLM([todo(again), DONE])).execute("search for linen")
+    held, pressed = result.steps[0].executions
+    assert not held.success and str(held.error).startswith(
+        "input-0 already holds 'linen': type it again would not help, so it was not run;")
+    assert pressed.success and result.steps[0].note is None
+    assert result.completed and page.input_value("input") == "linen"
+    assert "Linen Shirt" in page.content()
+    # the same field emptied first in the reply: the typing after it runs
+    page.goto(server.url + "/search")
+    page.fill("input", "linen")
+    refill = [{"tool": "fill", "parameters": {"element_id": "input-0", "value": ""}},
+              {"tool": "type", "parameters": {"element_id": "input-0", "value": "linen"}},
+              {"tool": "click", "parameters": {"element_id": "button-0"}}]
+    result = Agent(page, ScriptedLLM([todo(refill), DONE])).execute("search for linen")
+    assert all(e.success for e in result.steps[0].executions), result.steps[0].executions
     assert page.input_value("input") == "linen"
 
 

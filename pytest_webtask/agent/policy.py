@@ -187,8 +187,10 @@ RULES: tuple[Rule, ...] = (
          "a reply cannot then choose an option the dropdown does not have"),
     # -- refusals and rewrites: an action refused with a reason, or run on the same element
     Rule("already-holds", "refusal",
-         "typing into a field the text it already holds",
-         "refuses it, saying so",
+         "typing into a text field the text it already holds (as the page state showed it; "
+         "no earlier action of the same reply typed into it)",
+         "does not run it, saying so; the reply's next actions still run (it changes nothing, "
+         "so it stops nothing: a reply that types the name again, then presses Join, joins)",
          "typing it again adds it twice; filling it again changes nothing"),
     Rule("left-empty", "refusal",
          "typing a value into a text field the task says stays empty (\"no address\", "

@@ -325,17 +325,23 @@ class AsyncExecuter:
             value = action.parameters.get(name)
             if isinstance(value, str) and value not in known:
                 return unknown_id(value, list(known))
+        return None
+
+    def held(self, action: Action, typed: dict[str, str]) -> str | None:
+        """Why a typing is not run (``already-holds``): its text field already holds the
+        value, as the page state showed it and no earlier action of this reply typed into
+        it. Typing it again would add it twice, filling it changes nothing; the reply's
+        next actions still run (a reply that types the name again, then presses Join)."""
+        tool, snapshot = self.tools.get(action.tool), self.browser.snapshot
         target, value = action.parameters.get("element_id"), action.parameters.get("value")
         if (self.policy.on("already-holds") and getattr(tool, "typed", False)
-                and snapshot is not None and isinstance(target, str)
+                and snapshot is not None and isinstance(target, str) and target not in typed
                 and isinstance(value, str) and value
                 and field_value(snapshot.text, target) == value):
             self.policy.fire("already-holds")
-            # a field that already holds the text: typing it again adds it twice, filling
-            # it again changes nothing
             return (f"{target} already holds {value!r}: {action.tool} it again would not "
-                    "help. Do the next thing the task needs (submit it, or check whether the "
-                    "task is done).")
+                    "help, so it was not run; the reply's next actions ran. Do the next thing "
+                    "the task needs (submit it, or check whether the task is done).")
         return None
 
     def field_refusal(self, action: Action) -> str | None:
@@ -483,7 +489,9 @@ class AsyncExecuter:
                 # the step keeps the action that ran (history, recipe)
                 action = actions[i - 1] = meant[0]
                 why = meant[1]
-            refusal = (refusal or self.refusal(action) or self.field_refusal(action)
+            refusal = refusal or self.refusal(action)
+            held = None if refusal else self.held(action, typed)
+            refusal = (refusal or held or self.field_refusal(action)
                        or await self.second_value(action, typed)
                        or await self.disabled(action))
             result = (ExecutionResult(success=False, error=refusal) if refusal
@@ -503,7 +511,7 @@ class AsyncExecuter:
             remaining = actions[i:]
             if not remaining:
                 break
-            if not result.success:
+            if not result.success and held is None:  # a value held already: go on
                 note = (f"Stopped after action {i} failed; the remaining {len(remaining)} "
                         "action(s) were not run.")
                 break
