@@ -940,3 +940,98 @@ def test_a_box_the_task_names_and_no_action_ticked_never_records(
     failed = _replay_fails(page, server, recipe, "/signin", REMEMBER.replace("KEEPS", "false"),
                            KEEP)  # the site forgets the box
     assert "Signed in, remembered" in failed, failed
+
+
+def test_a_yes_no_reply_unusable_twice_leaves_the_models_own_reply_with_a_note(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    recipe = tmp_path / "join.yaml"
+    server.pages["/join"] = JOIN_CHECKS
+    llm = ScriptedLLM([PRESS_JOIN, NOT_DONE, "yes", "I think so", REQUIRED])
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/join")
+        outcome = task.do("press Join without filling in the form")
+    second = outcome.result.steps[1]
+    assert second.note is not None and second.note.startswith(
+        "page-answered: The model's answer could not be used, twice.")
+    assert [e.success for e in second.executions] == [True]  # its own click ran
+    assert "Full name is required." in recipe.read_text() and llm.remaining == 0
+
+
+SUBSCRIBE = """<!doctype html><title>News</title><main><h1>Newsletter</h1>
+<form id="f"><label for="email">Email</label><input id="email">
+<p id="live" role="alert"></p><button>Subscribe</button></form><div id="said" role="alert"></div>
+</main><script>
+const email = document.getElementById('email');
+email.addEventListener('input', () => {
+  document.getElementById('live').textContent =
+    email.value.includes('@') ? '' : 'The email is invalid.';
+});
+document.getElementById('f').addEventListener('submit', (e) => {
+  e.preventDefault();
+  document.getElementById('said').textContent = email.value.includes('@') || ACCEPTS_ANY
+    ? 'Subscribed!' : 'Subscription refused: the email is invalid.';
+});
+</script>"""
+SUB_CHECKS, SUB_ACCEPTS_ANY = (SUBSCRIBE.replace("ACCEPTS_ANY", "false"),
+                               SUBSCRIBE.replace("ACCEPTS_ANY", "true"))
+SUB_TASK = "press Subscribe with the invalid email bad-email"
+
+
+def test_an_alert_that_answers_only_typing_is_no_answer_the_send_is(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """A field's own check ("The email is invalid.", shown while typing) answers no send: no
+    question then, and the model's pending Subscribe runs. The answer to the send is asked
+    about; the yes records the click and the refusal, and fails where any email is taken."""
+    server.pages["/news"] = SUB_CHECKS
+    fill = {"complete": False, "message": "m", "actions": [
+        {"tool": "fill", "parameters": {"element_id": "input-0", "value": "bad-email"}}]}
+    llm = ScriptedLLM([fill, PRESS_JOIN, NOT_DONE, YES])
+    recipe = tmp_path / "news.yaml"
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/news")
+        task.do(SUB_TASK)
+    assert [ANSWERED in p for p in llm.prompts] == [False, False, False, True]
+    asked = llm.prompts[3]
+    assert '"Subscription refused: the email is invalid."' in asked
+    assert '"The email is invalid."' not in asked.split(ANSWERED)[1].split("\n")[0]
+    text = recipe.read_text()
+    assert "tool: click" in text and "Subscription refused: the email is invalid." in text
+    failed = _replay_fails(page, server, recipe, "/news", SUB_ACCEPTS_ANY, SUB_TASK)
+    assert "Subscription refused" in failed and "Subscribed!" in failed, failed
+
+
+NEWS_JOIN = """<!doctype html><title>Join</title><main><h1>Join</h1>
+<div id="errors" role="alert"></div>
+<form id="f"><label for="name">Name</label><input id="name">
+<label for="pc">Postcode</label><input id="pc">
+<input id="news" type="checkbox"> <label for="news">Newsletter</label>
+<button>Join</button></form></main>
+<script>
+document.getElementById('f').addEventListener('submit', (e) => {
+  e.preventDefault();
+  document.getElementById('errors').textContent =
+    document.getElementById('pc').value ? '' : 'Postcode is required.';
+});
+</script>"""
+
+
+def test_a_yes_a_guard_refuses_leaves_the_models_own_reply(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """The yes is held to every guard: Newsletter, which the task names, is not ticked yet,
+    so the yes does not end the task; the model's own reply (ticking it) runs."""
+    server.pages["/join"] = NEWS_JOIN
+    press = {"complete": False, "message": "m", "actions": [
+        {"tool": "fill", "parameters": {"element_id": "input-0", "value": "Ann"}},
+        {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+    tick = {"complete": False, "message": "m", "actions": [
+        {"tool": "check", "parameters": {"element_id": "input-2"}}]}
+    cited = _done({"expect": "text", "text": "Postcode is required."})
+    llm = ScriptedLLM([press, tick, YES, cited, cited])  # (the tick uncited: asked once)
+    recipe = tmp_path / "join.yaml"
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/join")
+        outcome = task.do("fill the name Ann, tick Newsletter and press Join with no postcode")
+    steps = outcome.result.steps
+    assert ANSWERED in llm.prompts[2] and "page-answered" in steps[1].rules
+    assert [a.tool for a in steps[1].proposal.actions] == ["check"]
+    assert steps[1].executions[0].success and page.locator("#news").is_checked()

@@ -245,6 +245,18 @@ def test_a_next_check_that_speaks_of_another_thing_or_denies_asks_nothing() -> N
     assert not expects_answer("the email address is shown in the header",
                               "Enter an email address.")
     assert not expects_answer("no error is shown", "Error: the email is wrong")
+    # a check that says an error went away describes a success (the review's cases)
+    for gone in ("the error is gone", "the email error disappears",
+                 "the error message is hidden", "the error no longer shows"):
+        assert not expects_answer(gone, "Error: the email is invalid"), gone
+    # one shared word is not the alert ("email" of "email", "confirmed")
+    assert not expects_answer("the page says the email must be confirmed",
+                              "Email must be valid")
+    # "not allowed" is a refusal's own words; a quoted text is the page's, not a denial
+    assert expects_answer("spaces are not allowed in the username",
+                          "Spaces are not allowed in the username.")
+    assert expects_answer('the page says "Password must not be empty"',
+                          "Password must not be empty")
 
 
 def test_the_answers_lines_are_the_new_lines_of_its_alerts() -> None:

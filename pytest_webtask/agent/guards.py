@@ -283,21 +283,30 @@ def _alike(a: str, b: str) -> bool:
     return min(len(a), len(b)) >= 4 and a[:n] == b[:n]
 
 
-_NEGATION = re.compile(r"\b(?:not|no|never|nothing|none|without|isn't|doesn't|don't)\b",
-                       re.IGNORECASE)
+# a statement that denies, or says something went away: a text it names is absent
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|nothing|none|without|isn't|doesn't|don't|gone|disappears?|"
+    r"disappeared|hidden|hides|cleared|removed|vanish(?:es|ed)?|away|longer)\b",
+    re.IGNORECASE)
+_QUOTED = re.compile(r'"[^"]*"|“[^”]*”|\'[^\']*\'(?!\w)')
 
 
 def speaks_of(statement: str, text: str) -> bool:
-    """Does ``text`` hold half or more of the statement's words, or other forms of them
-    ("The email or password is incorrect." for "the page says the email or password is
-    incorrect")? Never for a statement that denies ("no error is shown", "does not say"):
-    a text it names is what it says is absent."""
+    """Does ``text`` hold half or more of the statement's words (two at least), or other
+    forms of them ("The email or password is incorrect." for "the page says the email or
+    password is incorrect")? Never for a statement that denies or says something went away
+    ("no error is shown", "the error is gone"): a text it names is what it says is absent.
+    Quoted texts are the page's words, not the statement's ("the page says \"Password must
+    not be empty\"")."""
     words = [w for w in task_words(statement) if w not in _META]
-    if not words or _NEGATION.search(statement):
+    # a quoted text is what the page says ("Password must not be empty"); "not allowed" is
+    # a refusal's own words
+    own = re.sub(r"\bnot\s+allowed\b", " ", _QUOTED.sub(" ", statement), flags=re.IGNORECASE)
+    if not words or _NEGATION.search(own):
         return False
     said = task_words(text)
     held = [w for w in words if any(_alike(w, c) for c in said)]
-    return 2 * len(held) >= len(words)
+    return 2 * len(held) >= len(words) and len(held) >= min(2, len(words))
 
 
 # words that say a statement is about a refusal: what is wrong, missing or not allowed

@@ -150,16 +150,18 @@ RULES: tuple[Rule, ...] = (
     Rule("page-answered", "question",
          "a do task whose words say it sends something wrong or nothing (\"without filling "
          "in\", \"with an invalid email\", \"leave the name blank\", \"the empty form\", "
-         "\"and no address\"), or whose test's next check expects the alert as a refusal (it says "
-         "something is wrong, missing or not allowed, holds half its words or more, and "
-         "denies nothing), "
-         "not called done right after its actions ran, while the page shows an alert (role "
-         "alert or alertdialog, an open dialog) it did not show when the task began nor when "
-         "its last actions ran, and that holds no button, every value the task gives typed",
-         "asks once, yes or no, quoting the alert and listing the task's actions: did they do "
-         "every part of the task? Yes: done, its claims the alert's new lines (held like any "
-         "claim: where one does not hold, the model's own reply stands); no: the model's own "
-         "reply stands",
+         "\"and no address\"), or whose test's next check expects the alert as a refusal (it "
+         "says something is wrong, missing or not allowed, holds half its words or more, two "
+         "at least, and neither denies nor says something went away), not called done right "
+         "after its last actions sent something (a click, a key, a choice), no button the task "
+         "names left unpressed, while the page shows an alert (role alert or alertdialog, an "
+         "open dialog) it did not show when the task began nor when those actions ran, and "
+         "that holds no button, every value the task gives typed",
+         "asks once, yes or no, quoting the alert, why it may be the outcome and the task's "
+         "actions: did they do every part of the task? Yes: done, its claims the alert's new "
+         "lines, held to every guard (where one refuses it, the model's own reply stands); "
+         "no, or a reply unusable twice (said in the step's note): the model's own reply "
+         "stands",
          "a small model reads an error as its task not done and sends the form again until "
          "its budget runs out (an empty form's errors, a wrong sign-in), and a free question "
          "did not move it; a task whose words and next check do not expect a refusal is never "
@@ -228,7 +230,8 @@ RULES: tuple[Rule, ...] = (
     Rule("control-kind", "rewrite",
          "select on a checkbox, radio or button, or on a text field; fill or type on a "
          "button or a link (its own text, or none), or on a checkbox or radio (its own "
-         "label); several options written as one for a list that takes several; other text "
+         "label: run as check, which never unticks); several options written as one for a "
+         "list that takes several; other text "
          "typed into a button, a link, a box, a radio or an element that takes no text (a "
          "form, a list)",
          "runs it as check, click or fill on that same element, or as one select of those "

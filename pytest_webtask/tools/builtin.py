@@ -90,7 +90,8 @@ class Fill(OnElement):
     def instead(cls, params: dict[str, Any], state_text: str
                 ) -> tuple[str, dict[str, Any], str] | None:
         return slid_meant(cls.name, params, state_text, slide=Slide.name) \
-            or typed_meant(cls.name, params, state_text, click=Click.name, fill=Fill.name)
+            or typed_meant(cls.name, params, state_text, click=Click.name, fill=Fill.name,
+                           check=CheckBox.name)
 
 
 class Type(OnElement):
@@ -106,7 +107,7 @@ class Type(OnElement):
     def instead(cls, params: dict[str, Any], state_text: str
                 ) -> tuple[str, dict[str, Any], str] | None:
         return typed_meant(cls.name, params, state_text, click=Click.name,
-                           fill=Fill.name)
+                           fill=Fill.name, check=CheckBox.name)
 
 
 class Select(OnElement):

@@ -183,7 +183,7 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 def typed_meant(tool: str, params: dict[str, Any], state_text: str, *, click: str,
-                fill: str) -> tuple[str, dict[str, Any], str] | None:
+                fill: str, check: str) -> tuple[str, dict[str, Any], str] | None:
     """A ``fill`` or ``type`` into a button or a link of its own text ("type Submit into
     button-0") meant to click it; any other text into one is refused (it is meant for a
     field: a click would drop it and follow the link); a date or a time written as people
@@ -212,11 +212,8 @@ def typed_meant(tool: str, params: dict[str, Any], state_text: str, *, click: st
                 f"{tool} {value!r} on {target.id} ran as {fill} {written!r}: {target.id} is "
                 f"a {kind} field, which takes {_FORMATS[kind][0]}.")
     if target.kind == "ticked" and isinstance(value, str) and target.says(value):
-        # its own label typed into a box or a radio: meant to tick it
-        if "checked" in target.flags:
-            return REFUSED, {}, (f"{target.id} ({value}) is ticked already: typing its label "
-                                 "changes nothing. Do the next thing the task needs.")
-        return _as(click, target, f"{tool} {value!r} on {target.id} ran as {click} "
+        # its own label typed into a box or a radio: meant to tick it (check never unticks)
+        return _as(check, target, f"{tool} {value!r} on {target.id} ran as {check} "
                    f"{target.id}: {target.id} is a {_what(target)}, which is ticked, not "
                    "typed into.")
     if isinstance(value, str) and value.strip() and (

@@ -58,7 +58,15 @@ from ..hints import (
 )
 from ..loops import FutileRepeat, RepeatedFailure
 from ..models import Evidence, ProposalResult, Step, TaskResult
-from ..parsing import EvidenceSpec, OutcomeModel, ProposalModel, proposal_from, show
+from ..parsing import (
+    MAX_MESSAGE,
+    EvidenceSpec,
+    OutcomeModel,
+    ProposalModel,
+    cap,
+    proposal_from,
+    show,
+)
 from ..policy import Policy
 from ..reply_schema import MAX_EVIDENCE, outcome_schema, reply_schema
 from ..task_context import TaskContext
@@ -851,7 +859,9 @@ class Agent:
                 ctx.add_step(step)
                 return step
         if proposal.actions and not proposal.complete and not proposal.impossible:
+            asked = step.note  # what a question's unusable answer left to say
             step.executions, step.note = self.executer.execute(proposal.actions)
+            step.note = " ".join(filter(None, [asked, step.note])) or None
             repeated = self._repeats.see(proposal.actions, step.executions)
             if repeated:
                 step.note = " ".join(filter(None, [step.note, repeated]))
@@ -938,8 +948,10 @@ class Agent:
             return []  # asked only right after the task's actions ran
         start, now = self.proposer.start, self.browser.snapshot
         before = self.proposer.before.get(len(steps))  # the reading the last actions ran on
-        if start is None or now is None or before is None:
-            return []
+        if start is None or now is None or before is None or not self._sent(steps[-1]):
+            return []  # an alert that answers only typing is a field's own check, no answer
+        if self._unclicked():
+            return []  # a button the task names, never pressed: it has not sent it yet
         # an answer to the last actions: an alert an earlier send left on the page (an empty
         # form sent first, its values typed since and never sent) answers nothing they did
         answers = [a for a in page_answers(start.text, now.text)
@@ -949,28 +961,43 @@ class Agent:
         checks = self._task_context.then_checks[:1]  # what the test looks at next
         return [a for a in answers if any(expects_answer(c, a) for c in checks)]
 
+    def _sent(self, step: Step) -> bool:
+        """Did an action of ``step`` that types nothing (a click, a key, a choice) run?"""
+        registry = self.tool_registry
+        assert registry is not None
+        return any(e.success and not getattr(registry.get(a.tool), "typed", False)
+                   for a, e in zip(step.proposal.actions, step.executions, strict=False))
+
     def _outcome(self, step: Step, answers: list[str]) -> Step:
         """``page-answered``: asked yes or no whether the task's actions did every part of
         it, the page's answer being its outcome. Yes: the task done, its claims the answer's
         lines (resolved and held like any claim; where one does not hold, the model's own
         reply stands). No: the model's own reply (``step``) stands."""
-        assert self._task_context is not None and self.proposer is not None
+        ctx = self._task_context
+        assert ctx is not None and self.proposer is not None
         did = "; ".join(f"{a.tool} {show(a.parameters, 120)}" for a, _ in self._acted())
-        answer = self.proposer.outcome(Block(get_prompt(
-            "agent/proposer", "page_answered").format(
-                answers=", ".join(f'"{a}"' for a in answers), task=self._task_context.task,
-                actions=did)))
+        why = (get_prompt("agent/proposer", "page_answered_task").format(task=ctx.task)
+               if expects_refusal(ctx.task) else
+               get_prompt("agent/proposer", "page_answered_check").format(
+                   task=ctx.task, check=ctx.then_checks[0]))
+        try:
+            answer = self.proposer.outcome(Block(get_prompt(
+                "agent/proposer", "page_answered").format(
+                    answers=", ".join(f'"{a}"' for a in answers), why=why.strip(),
+                    actions=did)))
+        except ProposalError as error:  # the model's own reply stands; the log says why
+            step.note = f"page-answered: {error}"
+            return step
         start, now = self.proposer.start, self.browser.snapshot
         if not answer.done or start is None or now is None:
             return step
         lines = answer_lines(start.text, now.text, answers)[:MAX_EVIDENCE]
         done = Step(proposal=ProposalResult(
-            complete=True, message=answer.message,
+            complete=True, message=cap(answer.message, MAX_MESSAGE),
             evidence=[EvidenceSpec(expect="text", text=t) for t in lines]), url=now.url)
         done.evidence = resolve_evidence(self.browser, done.proposal.evidence,
-                                               self._task_context.substitute,
-                                               task=self._task_context.task, typed=self._typed())
-        if self._evidence_problem(done):
+                                               ctx.substitute, task=ctx.task, typed=self._typed())
+        if self._refused(done):  # held to every guard: else the model's reply stands
             return step
         return done
 
