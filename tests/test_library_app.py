@@ -626,3 +626,39 @@ def test_a_failure_path_recorded_by_a_yes_to_the_pages_answer_fails_on_its_mutan
         fresh.benign, fresh.mutants = set(), {mutant}
         with pytest.raises(pytest.fail.Exception, match="Replay failed"):
             go("replay")
+
+
+def test_values_sent_from_an_earlier_page_make_no_answer_of_an_empty_forms_errors(
+        page: Page, fresh: LibraryApp) -> None:
+    """library-3's join without the rules, as the model did it at 2ba6735: the form filled,
+    the rules ticked and joined (a welcome page), then back to an empty form (the run used
+    the menu's link; here a navigate) and Join pressed: its errors ("You must agree ...")
+    speak of the next check, but the values the task gives went with another page's form.
+    No question: a yes there would record an empty form's refusal as the refusal of a
+    filled one. (A script; the rule that refuses the tick is off to reach this path.)"""
+    from pytest_webtask import Agent
+    task = ("fill in the form as Ann Lee with the email ann@example.org and the postcode "
+            "AV1 2BC and press Join without agreeing to the rules")
+    turns: list[Turn] = [
+        lambda c: doing(act("fill", element(c, "input", "Full name"), value="Ann Lee"),
+                        act("fill", element(c, "input", "Email"), value="ann@example.org"),
+                        act("fill", element(c, "input", "Postcode"), value="AV1 2BC"),
+                        act("check", element(c, "input", "I agree to the library's rules")),
+                        act("click", element(c, "button", "Join"))),
+        lambda c: {"complete": False, "message": "back to the form", "actions": [
+            {"tool": "navigate", "parameters": {"url": "/join"}}]},
+        lambda c: doing(act("click", element(c, "button", "Join"))),
+        lambda c: doing(act("click", element(c, "button", "Join"))),
+    ]
+    llm = ScriptedLLM(lambda c: turns.pop(0)(c) if turns else
+                      {"complete": False, "impossible": True, "message": "stop"})
+    page.goto(fresh.url + "/join")
+    result = Agent(page, llm, rules_off="left-unticked",
+                   then_checks=["the form says you must agree to the library's rules"]
+                   ).execute(task, max_steps=5)
+    assert not result.completed
+    assert "Welcome to the library" in " ".join(
+        p for p in llm.prompts[1:2])  # the first send joined
+    assert "You must agree to the library's rules." in llm.prompts[3]  # the empty form's
+    assert not any("The page answered what your actions sent" in p for p in llm.prompts)
+    assert all("page-answered" not in s.rules for s in result.steps)

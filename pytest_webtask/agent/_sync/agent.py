@@ -943,7 +943,7 @@ class Agent:
         task = self._task_context.task
         steps = self._task_context.steps
         if ("page_answered" in self._doubted or checked_statement(task) is not None
-                or self.proposer is None or self._untyped()
+                or self.proposer is None or self._untyped() or self._unsent()
                 or not steps or not any(e.success for e in steps[-1].executions)):
             return []  # asked only right after the task's actions ran
         start, now = self.proposer.start, self.browser.snapshot
@@ -960,6 +960,23 @@ class Agent:
             return answers
         checks = self._task_context.then_checks[:1]  # what the test looks at next
         return [a for a in answers if any(expects_answer(c, a) for c in checks)]
+
+    def _unsent(self) -> list[str]:
+        """The values the task gives that the page its last actions sent from was not given:
+        typed before the page last changed address (a form filled and sent, a welcome page,
+        a link back to an empty form), and not shown by the page now or when the task
+        began. Its answer then answers another form than the task's."""
+        assert self._task_context is not None and self.proposer is not None
+        steps = self._task_context.steps
+        since = next((n + 1 for n in range(len(steps) - 2, -1, -1)
+                      if (c := steps[n].change) is not None and c.url_before != c.url_after), 0)
+        if since == 0:
+            return []
+        start, now = self.proposer.start, self.browser.snapshot
+        return untyped_values(self._task_context.task, entered_values(acted(steps[since:])),
+                              start.text if start is not None else "",
+                              now.text if now is not None else "",
+                              {k: str(v) for k, v in self._task_context.variables.items()})
 
     def _sent(self, step: Step) -> bool:
         """Did an action of ``step`` that types nothing (a click, a key, a choice) run?"""
