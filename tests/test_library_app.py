@@ -662,3 +662,67 @@ def test_values_sent_from_an_earlier_page_make_no_answer_of_an_empty_forms_error
     assert "You must agree to the library's rules." in llm.prompts[3]  # the empty form's
     assert not any("The page answered what your actions sent" in p for p in llm.prompts)
     assert all("page-answered" not in s.rules for s in result.steps)
+
+
+BAD_EMAIL = ("try to join as Ann Lee with the invalid email ann.example.org and the postcode "
+             "AV1 2BC, agreeing to the rules")
+
+
+def test_the_values_a_task_states_in_words_are_read_for_the_refusal_question() -> None:
+    from pytest_webtask.agent.guards import given_values, stated_values
+    assert given_values(BAD_EMAIL) == []  # no quote, no e-mail address, no password
+    assert stated_values(BAD_EMAIL) == ["Ann Lee", "ann.example.org", "AV1 2BC"]
+    assert stated_values("place the order as Ada Lovelace with the email ada@example.com "
+                         "and no address") == ["ada@example.com", "Ada Lovelace"]
+    for none in ("press Join without filling in the form", "join as a guest",
+                 "leave the name blank and press Join", "leave the postcode empty"):
+        assert stated_values(none) == [], none
+
+
+def test_a_refusal_of_a_form_sent_without_the_tasks_name_is_not_asked_about(
+        page: Page, fresh: LibraryApp, tmp_path: Path) -> None:
+    """library-3's bad email, as the model did it at 91510bb: the email and the postcode
+    typed, Join pressed, no name, no rules. The refusal then answers an empty name as much
+    as the bad email: no question while "Ann Lee" is not typed (at 91510bb a yes recorded
+    it, citing "Full name is required."). With the name typed and the rules ticked, the yes
+    records the email's error, and the replay fails where the form takes anything."""
+    from pytest_webtask import Agent
+    typed_part = lambda c: doing(  # noqa: E731 - one turn of the script
+        act("type", element(c, "input", "Email"), value="ann.example.org"),
+        act("type", element(c, "input", "Postcode"), value="AV1 2BC"),
+        act("click", element(c, "button", "Join")))
+    again = lambda c: doing(act("click", element(c, "button", "Join")))  # noqa: E731
+    turns: list[Turn] = [typed_part, again, again]
+    llm = ScriptedLLM(lambda c: turns.pop(0)(c) if turns else
+                      {"complete": False, "impossible": True, "message": "stop"})
+    page.goto(fresh.url + "/join")
+    result = Agent(page, llm).execute(BAD_EMAIL, max_steps=3)
+    assert not result.completed
+    assert not any("The page answered what your actions sent" in p for p in llm.prompts)
+
+    whole = lambda c: doing(  # noqa: E731
+        act("fill", element(c, "input", "Full name"), value="Ann Lee"),
+        act("fill", element(c, "input", "Email"), value="ann.example.org"),
+        act("fill", element(c, "input", "Postcode"), value="AV1 2BC"),
+        act("check", element(c, "input", "I agree to the library's rules")),
+        act("click", element(c, "button", "Join")))
+    turns = [whole, again, lambda c: {"message": "all done as the task says", "done": True}]
+    recipe = tmp_path / "bad_email.yaml"
+
+    def go(mode: str) -> None:
+        fresh.reset()
+        with open_webtask(page, recipe, mode, base_url=fresh.url,
+                          llm=llm if mode == "record" else None, timeout=2.0) as webtask:
+            webtask.goto("/join")
+            webtask.do(BAD_EMAIL)
+
+    go("record")
+    assert turns == []
+    checks = [c.get("text") for s in yaml.safe_load(recipe.read_text())["steps"]
+              for c in s.get("checks", [])]
+    assert "Enter an email address, like name@example.com." in checks
+    assert "Full name is required." not in checks
+    go("replay")
+    fresh.mutants = {"join_accepts_empty"}
+    with pytest.raises(pytest.fail.Exception, match="Replay failed"):
+        go("replay")

@@ -133,6 +133,31 @@ def given_values(task: str) -> list[str]:
     return out
 
 
+# What a do task states a form gets, beyond ``given_values``: a name after "as" ("join as
+# Ann Lee"), the value after a field's word ("the email ann.example.org", "the postcode
+# AV1 2BC"); never a word that says the field stays empty or names another thing.
+_FIELD_WORD = (r"(?:e-?mail(?:\s+address)?|postcode|post\s+code|zip(?:\s+code)?|phone"
+               r"(?:\s+number)?|name|address|code)")
+_STATED = re.compile(
+    r"\bas\s+([A-Z][\w'-]*[a-z][\w'-]*(?:\s+[A-Z][\w'-]*[a-z][\w'-]*)+)"
+    rf"|(?i:\b{_FIELD_WORD}\s+(?!(?:is|of|the|a|an|and|or|field|box|to|into|in|with|that|"
+    r"it|empty|blank|required|left|as|but|for|on|at)\b))"
+    r"([^\s,;]+(?:\s+(?=[A-Z0-9]*\d)[A-Z0-9]+)?)")
+
+
+def stated_values(task: str) -> list[str]:
+    """The values a do task gives (``given_values``), with the names and field values it
+    states in words ("as Ann Lee", "the email ann.example.org", "the postcode AV1 2BC"):
+    what a form sent as the task says must have been given. Read only where a refusal would
+    otherwise be taken for the task's outcome (``page-answered``)."""
+    out = given_values(task)
+    for match in _STATED.finditer(re.sub(r'"[^"]*"|“[^”]*”', " ", task)):
+        value = next(g for g in match.groups() if g).strip().rstrip(".")
+        if value and value not in out:
+            out.append(value)
+    return out
+
+
 def acted(steps: list[Step]) -> list[tuple[Action, ExecutionResult]]:
     """The actions of ``steps`` that ran successfully, each with its result, in order."""
     return [(a, e) for s in steps
@@ -168,16 +193,18 @@ def entered_values(actions: list[tuple[Action, ExecutionResult]]) -> list[str]:
 
 
 def untyped_values(task: str, entered: list[str], before: str, now: str,
-                   variables: dict[str, str] | None = None) -> list[str]:
+                   variables: dict[str, str] | None = None,
+                   values: list[str] | None = None) -> list[str]:
     """The values ``task`` gives that no action ``entered`` (typed, chose, uploaded) and that
     the page showed neither ``before`` the task nor ``now``: a value it gives to type, never
     typed ("sign in with email ..." done by clicking "Sign in" on an empty form). A value the
     page shows is what the task refers to (a link, an item), not one to type. A placeholder
-    of a plain variable (``variables``: name -> value) counts as its value too."""
+    of a plain variable (``variables``: name -> value) counts as its value too. ``values``:
+    the values to look for, when not the task's ``given_values``."""
     said = [e.casefold() for e in entered]
     seen = f"{before}\n{now}".casefold()
     out = []
-    for value in given_values(task):
+    for value in (given_values(task) if values is None else values):
         forms = [value]
         if value.startswith("{") and value[1:-1] in (variables or {}):
             forms.append(str((variables or {})[value[1:-1]]))
