@@ -700,6 +700,18 @@ def test_a_refusal_of_a_form_sent_without_the_tasks_name_is_not_asked_about(
     assert not result.completed
     assert not any("The page answered what your actions sent" in p for p in llm.prompts)
 
+    # the name typed too, but the rules the task agrees to left unticked: no question either
+    unticked = lambda c: doing(  # noqa: E731
+        act("fill", element(c, "input", "Full name"), value="Ann Lee"),
+        act("fill", element(c, "input", "Email"), value="ann.example.org"),
+        act("fill", element(c, "input", "Postcode"), value="AV1 2BC"),
+        act("click", element(c, "button", "Join")))
+    turns = [unticked, again, again]
+    page.goto(fresh.url + "/join")
+    result = Agent(page, llm).execute(BAD_EMAIL, max_steps=3)
+    assert not result.completed and turns == []
+    assert not any("The page answered what your actions sent" in p for p in llm.prompts)
+
     whole = lambda c: doing(  # noqa: E731
         act("fill", element(c, "input", "Full name"), value="Ann Lee"),
         act("fill", element(c, "input", "Email"), value="ann.example.org"),

@@ -1004,7 +1004,7 @@ NEWS_JOIN = """<!doctype html><title>Join</title><main><h1>Join</h1>
 <div id="errors" role="alert"></div>
 <form id="f"><label for="name">Name</label><input id="name">
 <label for="pc">Postcode</label><input id="pc">
-<input id="news" type="checkbox"> <label for="news">Newsletter</label>
+<label for="size">Size</label><select id="size"><option>S</option><option>M</option></select>
 <button>Join</button></form></main>
 <script>
 document.getElementById('f').addEventListener('submit', (e) => {
@@ -1017,21 +1017,21 @@ document.getElementById('f').addEventListener('submit', (e) => {
 
 def test_a_yes_a_guard_refuses_leaves_the_models_own_reply(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
-    """The yes is held to every guard: Newsletter, which the task names, is not ticked yet,
-    so the yes does not end the task; the model's own reply (ticking it) runs."""
+    """The yes is held to every guard: the size M, which the task names, is not chosen yet,
+    so the yes does not end the task; the model's own reply (choosing it) runs."""
     server.pages["/join"] = NEWS_JOIN
     press = {"complete": False, "message": "m", "actions": [
         {"tool": "fill", "parameters": {"element_id": "input-0", "value": "Ann"}},
         {"tool": "click", "parameters": {"element_id": "button-0"}}]}
-    tick = {"complete": False, "message": "m", "actions": [
-        {"tool": "check", "parameters": {"element_id": "input-2"}}]}
+    choose = {"complete": False, "message": "m", "actions": [
+        {"tool": "select", "parameters": {"element_id": "select-0", "value": "M"}}]}
     cited = _done({"expect": "text", "text": "Postcode is required."})
-    llm = ScriptedLLM([press, tick, YES, cited, cited])  # (the tick uncited: asked once)
+    llm = ScriptedLLM([press, choose, YES, cited, cited])  # (the size uncited: asked once)
     recipe = tmp_path / "join.yaml"
     with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
         task.goto("/join")
-        outcome = task.do("fill the name Ann, tick Newsletter and press Join with no postcode")
+        outcome = task.do("fill the name Ann, choose the size M and press Join with no postcode")
     steps = outcome.result.steps
     assert ANSWERED in llm.prompts[2] and "page-answered" in steps[1].rules
-    assert [a.tool for a in steps[1].proposal.actions] == ["check"]
-    assert steps[1].executions[0].success and page.locator("#news").is_checked()
+    assert [a.tool for a in steps[1].proposal.actions] == ["select"]
+    assert steps[1].executions[0].success and page.locator("#size").input_value() == "M"

@@ -23,7 +23,7 @@ from ..browser.fields import (
 from ..browser.page_state import StateLine
 
 __all__ = ["describe", "empty_fields", "field_names", "is_box", "is_text_field", "left_empty",
-           "left_unticked", "line_of"]
+           "left_unticked", "line_of", "ticked_by_task"]
 
 # Every field: "without filling in the form", "without entering anything", "the empty form"
 _ALL = re.compile(
@@ -116,4 +116,26 @@ def left_unticked(task: str, line: StateLine) -> str | None:
             phrase = _words(m.group(1)) - _BOX_WORDS
             if phrase and any(phrase <= n for n in names):
                 return m.group(0).strip()
+    return None
+
+
+# A box the task says to tick: "agreeing to the rules", "accept the terms", "tick Newsletter"
+_TICKED = re.compile(
+    rf"\b(?:agree|agreeing|accept|accepting|consent|consenting|tick|ticking|check|checking|"
+    rf"subscribe|subscribing|opt|opting)\s+(?:to\s+|in\s+(?:to\s+)?)?(?:the\s+|their\s+|"
+    rf"its\s+|your\s+)?{_WORDS}", re.IGNORECASE)
+
+
+def ticked_by_task(task: str, line: StateLine) -> str | None:
+    """The words of ``task`` that say to tick the checkbox ``line`` ("agreeing to the rules"
+    names "I agree to the library's rules": every word of the phrase in its label), else
+    None; never a box the task leaves unticked (``left_unticked``)."""
+    if not is_box(line) or left_unticked(task, line) is not None:
+        return None
+    said = _unquoted(task)
+    names = [_words(n) for n in [*field_names(line), line.text] if n]
+    for m in _TICKED.finditer(said):
+        phrase = _words(m.group(1)) - _BOX_WORDS
+        if phrase and any(phrase <= n for n in names):
+            return m.group(0).strip()
     return None

@@ -157,7 +157,8 @@ RULES: tuple[Rule, ...] = (
          "names left unpressed, while the page shows an alert (role alert or alertdialog, an "
          "open dialog) it did not show when the task began nor when those actions ran, and "
          "that holds no button, every value the task gives or states in words (\"as Ann Lee\", "
-         "\"the postcode AV1 2BC\") typed, and typed since the page last changed address",
+         "\"the postcode AV1 2BC\") typed since the page last changed address, no box the task "
+         "says to tick left unticked",
          "asks once, yes or no, quoting the alert, why it may be the outcome and the task's "
          "actions: did they do every part of the task? Yes: done, its claims the alert's new "
          "lines, held to every guard (where one refuses it, the model's own reply stands); "

@@ -26,7 +26,14 @@ from ...tools.meant import REFUSED, choice_values, rule_of
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change, page_key, plain_line
-from ..fields import describe, empty_fields, left_empty, left_unticked, line_of
+from ..fields import (
+    describe,
+    empty_fields,
+    left_empty,
+    left_unticked,
+    line_of,
+    ticked_by_task,
+)
 from ..guards import (
     Dropdowns,
     acted,
@@ -953,6 +960,9 @@ class Agent:
             return []  # an alert that answers only typing is a field's own check, no answer
         if self._unclicked():
             return []  # a button the task names, never pressed: it has not sent it yet
+        if any("checked" not in line.flags and ticked_by_task(task, line)
+               for line in state_lines(now.text)):
+            return []  # a box the task says to tick, unticked: not the task's form
         # an answer to the last actions: an alert an earlier send left on the page (an empty
         # form sent first, its values typed since and never sent) answers nothing they did
         answers = [a for a in page_answers(start.text, now.text)
