@@ -120,7 +120,8 @@ def test_a_field_the_task_leaves_empty_is_refused_and_the_recording_fails_where_
     # (page-answered); a "no" runs the reply it followed, whose address is refused, and the
     # model reads why
     assert "The page answered what your actions sent" in llm.prompts[2]
-    assert "The task says 'no address': input-2 (Address) stays empty." in llm.prompts[3]
+    assert ("The task says 'no address': input-2 (Address) stays empty, so this was not "
+            "run") in llm.prompts[3]
     saved = recipe.read_text()
     assert "1 Main St" not in saved and "Address is required." in saved
     with open_webtask(page, recipe, "replay", base_url=server.url) as task:
@@ -304,8 +305,10 @@ def test_a_box_the_task_leaves_unticked_is_refused_and_the_recording_fails_where
         task.goto("/join")
         outcome = task.do(UNAGREED)
     assert ("The task says 'without agreeing to the rules': input-1 (I agree to the rules) "
-            "stays unticked.") in llm.prompts[1]
+            "stays unticked, so this was not run") in llm.prompts[1]
     assert "left-unticked" in outcome.result.steps[0].rules
+    # left out, not failed: the rest of the reply (Join) ran
+    assert [e.success for e in outcome.result.steps[0].executions] == [True, False, True]
     saved = recipe.read_text()
     assert "tool: check" not in saved and "You must agree to the rules." in saved
     with open_webtask(page, recipe, "replay", base_url=server.url) as task:

@@ -200,7 +200,7 @@ RULES: tuple[Rule, ...] = (
          "typing a value into a text field the task says stays empty (\"no address\", "
          "\"leave the postcode empty\", \"without a password\"; every field for \"without "
          "filling in the form\"), the field named by its label, name or placeholder said whole",
-         "refuses it, quoting the task's words",
+         "does not run it, quoting the task's words; the reply's next actions still run",
          "after the page's error a small model fills in what the task said to leave out, and "
          "the recording proves another task (an order with an address)"),
     Rule("left-unticked", "refusal",
@@ -208,7 +208,7 @@ RULES: tuple[Rule, ...] = (
          "(\"without agreeing to the rules\", \"do not subscribe to the newsletter\", "
          "\"leave the gift wrap unticked\"), the box named by the phrase's words, all of them "
          "in its label, name or text",
-         "refuses it, quoting the task's words",
+         "does not run it, quoting the task's words; the reply's next actions still run",
          "a small model ticks the box a failure path leaves out, and the form it sends is "
          "another task's (the rules agreed to)"),
     Rule("one-value", "refusal",

@@ -373,9 +373,9 @@ class Executer:
                 and "checked" not in box.flags
                 and (unticked := left_unticked(self.task, box)) is not None):
             self.policy.fire("left-unticked")
-            return (f"The task says {unticked!r}: {describe(box)} stays unticked. Leave it as "
-                    "it is; do the rest of the task as it says (send the form as it is when "
-                    "the task says to).")
+            return (f"The task says {unticked!r}: {describe(box)} stays unticked, so this was "
+                    "not run; the reply's next actions ran. Leave it as it is; do the rest of "
+                    "the task as it says (send the form as it is when the task says to).")
         if (not getattr(tool, "typed", False) or snapshot is None or not isinstance(target, str)
                 or not isinstance(value, str) or not value.strip()):
             return None
@@ -385,9 +385,9 @@ class Executer:
         said = left_empty(self.task, line) if self.policy.on("left-empty") else None
         if said is not None:
             self.policy.fire("left-empty")
-            return (f"The task says {said!r}: {describe(line)} stays empty. Type nothing into "
-                    "it; do the rest of the task as it says (send the form as it is when the "
-                    "task says to).")
+            return (f"The task says {said!r}: {describe(line)} stays empty, so this was not "
+                    "run; the reply's next actions ran. Type nothing into it; do the rest of the "
+                    "task as it says (send the form as it is when the task says to).")
         return None
 
     def second_value(self, action: Action, typed: dict[str, str]) -> str | None:
@@ -507,9 +507,10 @@ class Executer:
                 action = actions[i - 1] = meant[0]
                 why = meant[1]
             refusal = refusal or self.refusal(action)
-            held = None if refusal else self.held(action, typed)
-            refusal = (refusal or held or self.field_refusal(action)
-                       or self.second_value(action, typed)
+            # what the task says not to do, or what changes nothing, is left out and the
+            # reply goes on (the rest of it is the task: "press Join without agreeing")
+            held = None if refusal else (self.held(action, typed) or self.field_refusal(action))
+            refusal = (refusal or held or self.second_value(action, typed)
                        or self.disabled(action))
             result = (ExecutionResult(success=False, error=refusal) if refusal
                       else self.tools.execute(action))
@@ -528,7 +529,7 @@ class Executer:
             remaining = actions[i:]
             if not remaining:
                 break
-            if not result.success and held is None:  # a value held already: go on
+            if not result.success and held is None:  # left out, not failed: go on
                 note = (f"Stopped after action {i} failed; the remaining {len(remaining)} "
                         "action(s) were not run.")
                 break
