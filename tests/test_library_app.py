@@ -674,6 +674,8 @@ def test_the_values_a_task_states_in_words_are_read_for_the_refusal_question() -
     assert stated_values(BAD_EMAIL) == ["Ann Lee", "ann.example.org", "AV1 2BC"]
     assert stated_values("place the order as Ada Lovelace with the email ada@example.com "
                          "and no address") == ["ada@example.com", "Ada Lovelace"]
+    assert stated_values("join with the name Ann and the postcode ab1 2cd") == [
+        "Ann", "ab1 2cd"]  # a postcode's second part, lower-cased too
     for none in ("press Join without filling in the form", "join as a guest",
                  "leave the name blank and press Join", "leave the postcode empty"):
         assert stated_values(none) == [], none

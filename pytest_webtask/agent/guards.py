@@ -142,7 +142,7 @@ _STATED = re.compile(
     r"\bas\s+([A-Z][\w'-]*[a-z][\w'-]*(?:\s+[A-Z][\w'-]*[a-z][\w'-]*)+)"
     rf"|(?i:\b{_FIELD_WORD}\s+(?!(?:is|of|the|a|an|and|or|field|box|to|into|in|with|that|"
     r"it|empty|blank|required|left|as|but|for|on|at)\b))"
-    r"([^\s,;]+(?:\s+(?=[A-Z0-9]*\d)[A-Z0-9]+)?)")
+    r"([^\s,;]+(?:\s+[A-Za-z0-9]*\d[A-Za-z0-9]*)?)")
 
 
 def stated_values(task: str) -> list[str]:

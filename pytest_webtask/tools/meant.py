@@ -105,8 +105,6 @@ def rule_of(proposed: str, found: tuple[str, dict[str, Any], str], *, slide: str
     return "control-kind"
 
 
-
-
 def select_meant(params: dict[str, Any], state_text: str, *, check: str, click: str,
                  select: str, fill: str = "") -> tuple[str, dict[str, Any], str] | None:
     """The action a ``select`` with ``params`` meant (the ``check`` or ``click`` tool's name,

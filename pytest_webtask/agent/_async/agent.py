@@ -951,7 +951,7 @@ class AsyncAgent:
         task = self._task_context.task
         steps = self._task_context.steps
         if ("page_answered" in self._doubted or checked_statement(task) is not None
-                or self.proposer is None or self._unsent(since_page=False) or self._unsent()
+                or self.proposer is None or self._unsent()
                 or not steps or not any(e.success for e in steps[-1].executions)):
             return []  # asked only right after the task's actions ran
         start, now = self.proposer.start, self.browser.snapshot
@@ -972,21 +972,19 @@ class AsyncAgent:
         checks = self._task_context.then_checks[:1]  # what the test looks at next
         return [a for a in answers if any(expects_answer(c, a) for c in checks)]
 
-    def _unsent(self, *, since_page: bool = True) -> list[str]:
+    def _unsent(self) -> list[str]:
         """The values the task states (``guards.stated_values``: "as Ann Lee", "the postcode
-        AV1 2BC") that no action typed and the page shows neither now nor when the task
-        began; with ``since_page``, only what was typed since the page last changed address
-        counts (a form filled and sent, a welcome page, a link back to an empty form): its
-        answer would answer another form than the task's."""
+        AV1 2BC") that no action typed since the page last changed address (a form filled
+        and sent, a welcome page, a link back to an empty form: its answer would answer
+        another form than the task's), and that the page shows neither now nor when the task
+        began."""
         assert self._task_context is not None and self.proposer is not None
         steps = self._task_context.steps
         since = next((n + 1 for n in range(len(steps) - 2, -1, -1)
                       if (c := steps[n].change) is not None and c.url_before != c.url_after), 0)
-        if since_page and since == 0:
-            return []  # the same as without: asked once
         start, now = self.proposer.start, self.browser.snapshot
         task = self._task_context.task
-        return untyped_values(task, entered_values(acted(steps[since if since_page else 0:])),
+        return untyped_values(task, entered_values(acted(steps[since:])),
                               start.text if start is not None else "",
                               now.text if now is not None else "",
                               {k: str(v) for k, v in self._task_context.variables.items()},
