@@ -348,6 +348,69 @@ def test_a_sign_in_that_typed_them_records_with_the_fills(
     assert "mara@example.org" in text and text.count("tool: fill") == 2
 
 
+JOIN = """<!doctype html><title>Join</title><main><h1>Join</h1>
+<form onsubmit="event.preventDefault(); join(this)">
+<label>Full name <input name="name"></label>
+<label>Email <input name="email" type="email"></label>
+<button>Join</button></form><p id="out" role="status"></p></main>
+<script>
+function join(form) {
+  const name = form.name.value;
+  const out = document.getElementById('out');
+  out.textContent = NAME_BROKEN && name.includes(' ')
+    ? 'The name may not contain spaces.'
+    : (name ? `Welcome to the library, ${name}!` : 'Welcome to the library!');
+}
+</script>"""
+JOIN_OK, JOIN_NAME_BROKEN = (JOIN.replace("NAME_BROKEN", "false"),
+                            JOIN.replace("NAME_BROKEN", "true"))
+JOIN_AS = "join as Ann Lee with the email ann@example.org"
+EMAIL_ONLY = {"complete": False, "message": "m", "actions": [
+    {"tool": "fill", "parameters": {"element_id": "input-1", "value": "ann@example.org"}},
+    {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+BOTH = {"complete": False, "message": "m", "actions": [
+    {"tool": "fill", "parameters": {"element_id": "input-0", "value": "Ann Lee"}},
+    {"tool": "fill", "parameters": {"element_id": "input-1", "value": "ann@example.org"}},
+    {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+WELCOME = _done({"expect": "text", "text": "Welcome to the library!"})
+WELCOME_ANN = _done({"expect": "text", "text": "Welcome to the library, Ann Lee!"})
+
+
+def test_a_name_the_task_states_in_words_is_a_value_to_type(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """"Join as Ann Lee with the email ..." done with the email alone proves a join without
+    the name: that recording passes on an app that refuses every name with a space. Every
+    done is held to the values the task states in words, not only the quoted ones: asked
+    once, the name typed, and the replay fails where names are refused."""
+    from pytest_webtask.agent.guards import untyped_values
+    assert untyped_values(JOIN_AS, ["ann@example.org"], "", "") == ["Ann Lee"]
+    assert untyped_values(JOIN_AS, ["ann@example.org"], "", "Welcome, Ann Lee") == []
+    server.pages["/join"] = JOIN_OK
+    recipe = tmp_path / "join.yaml"
+    llm = ScriptedLLM([EMAIL_ONLY, WELCOME, BOTH, WELCOME_ANN])
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/join")
+        task.do(JOIN_AS)
+    assert "The task gives 'Ann Lee' to enter" in llm.prompts[2]
+    assert "Ann Lee" in recipe.read_text()
+    assert not _replay_fails(page, server, recipe, "/join", JOIN_OK, JOIN_AS)
+    assert "Welcome to the library, Ann Lee!" in _replay_fails(
+        page, server, recipe, "/join", JOIN_NAME_BROKEN, JOIN_AS)
+
+
+def test_a_join_that_never_typed_the_stated_name_never_records(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    server.pages["/join"] = JOIN_OK
+    recipe = tmp_path / "join.yaml"
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, recipe, "record", base_url=server.url,
+                          llm=ScriptedLLM([EMAIL_ONLY, WELCOME, WELCOME])) as task:
+            task.goto("/join")
+            task.do(JOIN_AS)
+    assert "the values the task gives ('Ann Lee') were never typed" in str(failed.value)
+    assert not recipe.exists()
+
+
 # -- a value the task names and an action chose: cited where the task's result shows it ----
 
 SIZED = """<!doctype html><title>Shirt</title><main><h1>Blue Shirt</h1>

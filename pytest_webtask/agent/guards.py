@@ -148,8 +148,9 @@ _STATED = re.compile(
 def stated_values(task: str) -> list[str]:
     """The values a do task gives (``given_values``), with the names and field values it
     states in words ("as Ann Lee", "the email ann.example.org", "the postcode AV1 2BC"):
-    what a form sent as the task says must have been given. Read only where a refusal would
-    otherwise be taken for the task's outcome (``page-answered``)."""
+    what a form sent as the task says must have been given. Every done is held to them
+    (``untyped_values``): "join as Ann Lee with the email ..." done with the email alone
+    proves a join without the name."""
     out = given_values(task)
     for match in _STATED.finditer(re.sub(r'"[^"]*"|“[^”]*”', " ", task)):
         value = next(g for g in match.groups() if g).strip().rstrip(".")
@@ -193,18 +194,17 @@ def entered_values(actions: list[tuple[Action, ExecutionResult]]) -> list[str]:
 
 
 def untyped_values(task: str, entered: list[str], before: str, now: str,
-                   variables: dict[str, str] | None = None,
-                   values: list[str] | None = None) -> list[str]:
+                   variables: dict[str, str] | None = None) -> list[str]:
     """The values ``task`` gives that no action ``entered`` (typed, chose, uploaded) and that
     the page showed neither ``before`` the task nor ``now``: a value it gives to type, never
     typed ("sign in with email ..." done by clicking "Sign in" on an empty form). A value the
     page shows is what the task refers to (a link, an item), not one to type. A placeholder
-    of a plain variable (``variables``: name -> value) counts as its value too. ``values``:
-    the values to look for, when not the task's ``given_values``."""
+    of a plain variable (``variables``: name -> value) counts as its value too. The values
+    are the task's ``stated_values``: those it quotes and those it states in words."""
     said = [e.casefold() for e in entered]
     seen = f"{before}\n{now}".casefold()
     out = []
-    for value in (given_values(task) if values is None else values):
+    for value in stated_values(task):
         forms = [value]
         if value.startswith("{") and value[1:-1] in (variables or {}):
             forms.append(str((variables or {})[value[1:-1]]))

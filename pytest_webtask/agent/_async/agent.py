@@ -42,7 +42,6 @@ from ..guards import (
     expects_answer,
     links_to_go,
     says_something,
-    stated_values,
     unchosen_options,
     uncited_choices,
     unrelated_claims,
@@ -987,8 +986,7 @@ class AsyncAgent:
         return untyped_values(task, entered_values(acted(steps[since:])),
                               start.text if start is not None else "",
                               now.text if now is not None else "",
-                              {k: str(v) for k, v in self._task_context.variables.items()},
-                              values=stated_values(task))
+                              {k: str(v) for k, v in self._task_context.variables.items()})
 
     def _sent(self, step: Step) -> bool:
         """Did an action of ``step`` that types nothing (a click, a key, a choice) run?"""
