@@ -20,10 +20,10 @@ from ..browser.fields import (
     is_text_field,
     line_of,
 )
-from ..browser.page_state import StateLine
+from ..browser.page_state import StateLine, state_lines
 
 __all__ = ["describe", "empty_fields", "field_names", "is_box", "is_text_field", "left_empty",
-           "left_unticked", "line_of", "ticked_by_task"]
+           "left_unticked", "line_of", "ticked_by_task", "values_for_fields"]
 
 # Every field: "without filling in the form", "without entering anything", "the empty form"
 _ALL = re.compile(
@@ -139,3 +139,93 @@ def ticked_by_task(task: str, line: StateLine) -> str | None:
         if phrase and any(phrase <= n for n in names):
             return m.group(0).strip()
     return None
+
+
+# The kinds of field a task's words name before (or after) a value it gives: each kind's words
+# in the task, and the words of a field's label, name or placeholder that say it is one.
+_KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "email": (("email", "email address"), ("email",)),
+    "password": (("password", "passcode", "pin"), ("password", "passcode", "pin")),
+    "username": (("username", "user name", "login"), ("username", "user", "login")),
+    "postcode": (("postcode", "post code", "postal code", "zip", "zip code"),
+                 ("postcode", "post", "postal", "zip")),
+    "phone": (("phone", "phone number", "telephone", "mobile"), ("phone", "telephone", "tel",
+                                                                  "mobile")),
+    "first name": (("first name", "given name"), ("first", "given")),
+    "last name": (("last name", "surname", "family name"), ("last", "surname", "family")),
+    "name": (("name", "full name"), ("name",)),
+    "address": (("address", "street"), ("address", "street")),
+    "city": (("city", "town"), ("city", "town")),
+}
+_TYPES = {"email": "email", "password": "password", "phone": "tel"}
+_AS_NAME = re.compile(r"\bas\s+$", re.IGNORECASE)
+
+
+def _kind_near(before: str, after: str, value: str) -> str | None:
+    """The kind of field the words around a value name: the last field word of the (up to)
+    four words before it ("the postcode AV1 2BC", 'the password "x"'), "as" before a name
+    ("as Ann Lee"), a field word in "into the ... field" after it, a placeholder's own name
+    ("{email}"); an e-mail address is an email's."""
+    words = " ".join(re.findall(r"[a-z]+", before.casefold().replace("e-mail", "email"))[-4:])
+    found = [(words.rfind(w), kind) for kind, (said, _) in _KINDS.items() for w in said
+             if re.search(rf"\b{w}$|\b{w}\b", words)]
+    if found:
+        at = max(p for p, _ in found)
+        # the word nearest the value; of two at one place, the longer ("first name")
+        return max((k for p, k in found if p == at), key=len)
+    if _AS_NAME.search(before) and " " in value.strip():
+        return "name"
+    into = re.match(r"\s*[\"”']?\s*(?:in|into|in to)\s+the\s+([a-z -]+?)\s+(?:field|box|input)\b",
+                    after.casefold())
+    if into:
+        return next((kind for kind, (said, _) in _KINDS.items() if into.group(1) in said), None)
+    if value.startswith("{") and value.endswith("}"):
+        name = value[1:-1].casefold().replace("_", " ")
+        return next((kind for kind, (said, _) in _KINDS.items() if name in said), None)
+    if re.fullmatch(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", value):
+        return "email"
+    return None
+
+
+def _is_kind(line: StateLine, kind: str) -> bool:
+    """Is the text field ``line`` one of ``kind`` by its type or by a whole word of its label,
+    name or placeholder?"""
+    if _TYPES.get(kind) and line.attrs.get("type") == _TYPES[kind]:
+        return True
+    words = set(re.findall(r"[a-z]+", " ".join(field_names(line)).casefold()
+                           .replace("e-mail", "email").replace("_", " ")))
+    _, marks = _KINDS[kind]
+    if kind == "name":  # "Full name", "Your name": not "User name", "First name"
+        return "name" in words and not words & {"user", "first", "last", "given", "family"}
+    if kind in ("first name", "last name"):
+        return "name" in words and bool(words & set(marks)) or bool(words & {"surname"})
+    return bool(words & set(marks))
+
+
+def values_for_fields(state_text: str, task: str, values: list[str],
+                      limit: int = 4) -> list[str]:
+    """Where the task's ``values`` go, in page order: each as ``input-1 (Email) takes
+    'ann@example.org'``,
+    for a value whose field the task's words name ("the email ...", "as Ann Lee", "the
+    password ...") when the page has exactly one such text field, enabled, not holding that
+    value already. A value with no field word, or two fields that could take it, is left
+    out: never a guess."""
+    lines = [line for line in state_lines(state_text) if line.id and is_text_field(line)
+             and "disabled" not in line.flags and "readonly" not in line.flags]
+    out: list[tuple[int, str]] = []
+    taken: set[str] = set()
+    for value in values:
+        at = task.find(value)
+        if at < 0:
+            continue
+        kind = _kind_near(task[:at], task[at + len(value):], value)
+        if kind is None:
+            continue
+        fields = [line for line in lines if _is_kind(line, kind)]
+        if len(fields) != 1 or fields[0].id in taken:
+            continue
+        field = fields[0]
+        taken.add(str(field.id))
+        if field.attrs.get("value") != value:
+            out.append((lines.index(field), f"{describe(field)} takes {value!r}"))
+    return [said for _, said in sorted(out)][:limit]

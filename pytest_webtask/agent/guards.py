@@ -118,8 +118,8 @@ _GIVEN = re.compile(
     r'"([^"]+)"|“([^”]+)”|(?<!\w)\'([^\']+)\'(?!\w)'
     r"|([\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
     r"|(\{[A-Za-z_]\w*\})"
-    r"|\b(?:password|passcode|username|user name|pin)\s+(?!(?:is|of|the|a|an|and|field|box|"
-    r"to|into|in|with|that|it)\b)([^\s,;]+)", re.IGNORECASE)
+    r"|\b(?:password|passcode|username|user name|pin)\s+(?![\"“'{])(?!(?:is|of|the|a|an|and|"
+    r"field|box|to|into|in|with|that|it)\b)([^\s,;]+)", re.IGNORECASE)
 
 
 def given_values(task: str) -> list[str]:

@@ -78,6 +78,16 @@ RULES: tuple[Rule, ...] = (
          "a field among the task's lines, inside a form",
          "names the button that sends its form beside the field's line",
          "models fill a form's fields and never send it"),
+    Rule("form-values", "hint",
+         "a value a do task gives or states for a field its words name (\"the email ...\", "
+         "\"as Ann Lee\", \"the password ...\", \"... into the postcode field\"), and exactly "
+         "one enabled text field of the page of that kind (by its label, name, placeholder or "
+         "type) not holding it yet",
+         "names the field beside the value it takes (\"input-1 (Email) takes "
+         "'ann@example.org'\"), up to four; a value with no field word, or two fields that "
+         "could take it, is left out",
+         "a small model fills one field a step, types a value twice, or types into the wrong "
+         "field, and runs out of steps before it sends the form"),
     Rule("hidden-text", "hint",
          "a text the task quotes that the page holds only where it is hidden (another tab, a "
          "closed section or details)",

@@ -33,6 +33,7 @@ from ..fields import (
     left_unticked,
     line_of,
     ticked_by_task,
+    values_for_fields,
 )
 from ..guards import (
     Dropdowns,
@@ -43,6 +44,7 @@ from ..guards import (
     expects_answer,
     links_to_go,
     says_something,
+    stated_values,
     unchosen_options,
     uncited_choices,
     unrelated_claims,
@@ -218,6 +220,13 @@ class Proposer:
             impossible=True if give_up is None else give_up, done=done, choices=choices)
         return context  # the asker masks secrets before anything is sent
 
+    def _field_values(self, state_text: str) -> str:
+        """``form-values``: the line naming the fields the task's values go in ("" when
+        none)."""
+        pairs = values_for_fields(state_text, self.task.task, stated_values(self.task.task))
+        return ("The task's values and the fields they go in: " + "; ".join(pairs) + "."
+                if pairs else "")
+
     def _undid(self, last: Step, before: PageState, after: PageState) -> None:
         """Did ``last``'s actions take the page back to how it was before the step before
         it? Then they are not offered on ``before``'s page again."""
@@ -255,13 +264,16 @@ class Proposer:
             if policy.use("task-lines", lines_said) and senders and " sends form-" in lines_said:
                 policy.fire("form-sender")
             said = [lines_said,
+                    self._field_values(state.text) if statement is None
+                    and policy.on("form-values") else "",
                     calendar_lines(state.text, phrase) if policy.on("calendar") else "",
                     ordinal_lines(state.text, phrase) if policy.on("position") else "",
                     self._paged(state.text, phrase) if policy.on("paged-position") else ""]
-            policy.use("calendar", said[1])
-            policy.use("position", said[2])
-            policy.use("paged-position", said[3])
-        lines = "\n".join(filter(None, [*said[:1], self.hidden, *said[1:]]))
+            policy.use("form-values", said[1])
+            policy.use("calendar", said[2])
+            policy.use("position", said[3])
+            policy.use("paged-position", said[4])
+        lines = "\n".join(filter(None, [*said[:2], self.hidden, *said[2:]]))
         if statement is not None and (last is None or last.change is None):
             return Block(get_prompt("agent/proposer", "check_question").format(
                 statement=statement, lines=lines))
