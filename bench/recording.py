@@ -44,6 +44,8 @@ from bench.apps.library import LibraryApp
 from bench.apps.library.tests import COVERED_BY as LIBRARY_COVERED_BY
 from bench.apps.library.tests import FAILURES_COVERED_BY as LIBRARY_FAILURES_COVERED_BY
 from bench.apps.library.tests import FAILURES_TESTS as LIBRARY_FAILURES_TESTS
+from bench.apps.library.tests import FORMS_COVERED_BY as LIBRARY_FORMS_COVERED_BY
+from bench.apps.library.tests import FORMS_TESTS as LIBRARY_FORMS_TESTS
 from bench.apps.library.tests import HELDOUT_COVERED_BY as LIBRARY_HELDOUT_COVERED_BY
 from bench.apps.library.tests import HELDOUT_TESTS as LIBRARY_HELDOUT_TESTS
 from bench.apps.library.tests import TESTS as LIBRARY_TESTS
@@ -187,6 +189,8 @@ APPS: dict[str, BenchApp] = {
                           "bench/results/recording-library-2"),
     "library-3": BenchApp("library-3", LIBRARY_FAILURES_TESTS, LIBRARY_FAILURES_COVERED_BY, "wrap",
                           "bench/results/recording-library-3"),
+    "library-4": BenchApp("library-4", LIBRARY_FORMS_TESTS, LIBRARY_FORMS_COVERED_BY, "wrap",
+                          "bench/results/recording-library-4"),
 }
 
 CONFTEST = '''

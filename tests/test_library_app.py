@@ -584,6 +584,40 @@ def test_the_library_failure_paths_name_mutants_that_break_them() -> None:
         app.stop()
 
 
+def test_the_library_forms_set_names_mutants_that_break_them() -> None:
+    """`--app library-4`: each test's form answers as its check says, and each covered
+    mutant changes what that check reads."""
+    bench = recording.APPS["library-4"]
+    assert set(bench.covered_by) == set(bench.tests)
+    assert {m for ms in bench.covered_by.values() for m in ms} <= set(MUTANTS)
+    app = bench.start()
+
+    def post(path: str, **fields: str) -> str:
+        data = urllib.parse.urlencode(fields).encode()
+        return urllib.request.urlopen(app.url + path, data=data).read().decode()
+
+    full = {"name": "Bo Chen", "email": "bo.chen@example.org", "postcode": "AV2 3CD",
+            "rules": "yes"}
+    no_name = {k: v for k, v in full.items() if k != "name"}
+    no_postcode = {k: v for k, v in full.items() if k != "postcode"}
+    try:
+        assert "Welcome to the library, Bo Chen!" in post("/join", **full)
+        assert "Full name is required." in post("/join", **no_name)
+        assert "Postcode is required." in post("/join", **no_postcode)
+        reader = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        signed_in = reader.open(app.url + "/signin", data=urllib.parse.urlencode(
+            {"email": "mara@example.org", "password": "quiet-shelves-9"}).encode())
+        assert "Welcome back, Mara" in signed_in.read().decode()
+        bench.set_mutant(app, "join_accepts_empty")
+        assert "Full name is required." not in post("/join", **no_name)
+        assert "Welcome to the library, Bo Chen!" in post("/join", **no_postcode)
+        bench.set_mutant(app, "join_errors_hidden")
+        assert "Full name is required." not in post("/join", **no_name)
+        assert "Postcode is required." not in post("/join", **no_postcode)
+    finally:
+        app.stop()
+
+
 def test_a_failure_path_recorded_by_a_yes_to_the_pages_answer_fails_on_its_mutants(
         browser: Browser, fresh: LibraryApp, tmp_path: Path) -> None:
     """library-2's join with no postcode, scripted as the 1.5B model behaved (right actions,

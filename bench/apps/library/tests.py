@@ -103,3 +103,33 @@ FAILURES_COVERED_BY: dict[str, tuple[str, ...]] = {
     "join_no_rules": ("join_accepts_empty", "join_errors_hidden"),
     "signin_unknown": ("signin_error_hidden",),
 }
+
+# Frozen held-out set (issue 45, session 12, 2026-11-29): four forms of the library, written
+# and committed before any run of them, to report `form-values` (a hint naming the field each
+# of the task's values goes in) before and after; never tuned on, never edited to make the
+# agent pass. Their runs' logs are read only after the change is decided. `--app library-4`.
+FORMS_TESTS: dict[str, str] = {
+    "join_bo": '''
+    webtask.goto("/join")
+    webtask.do("join the library as Bo Chen with the email bo.chen@example.org and the postcode AV2 3CD, agreeing to the rules")
+    webtask.check("the page says Welcome to the library, Bo Chen!")''',
+    "join_no_name": '''
+    webtask.goto("/join")
+    webtask.do("fill in the email bo.chen@example.org and the postcode AV2 3CD, tick the rules box and press Join, leaving the name empty")
+    webtask.check("the form says the full name is required")''',
+    "signin_mara": '''
+    webtask.goto("/signin")
+    webtask.do("log in with the email address mara@example.org and the password quiet-shelves-9")
+    webtask.check("the page says Welcome back, Mara")''',
+    "join_no_postcode_bo": '''
+    webtask.goto("/join")
+    webtask.do("try to join as Bo Chen with the email bo.chen@example.org and no postcode, agreeing to the rules")
+    webtask.check("the form says the postcode is required")''',
+}
+
+FORMS_COVERED_BY: dict[str, tuple[str, ...]] = {
+    "join_bo": (),
+    "join_no_name": ("join_accepts_empty", "join_errors_hidden"),
+    "signin_mara": (),
+    "join_no_postcode_bo": ("join_accepts_empty", "join_errors_hidden"),
+}
