@@ -114,3 +114,13 @@ def test_the_hint_is_said_after_the_page_state_and_the_rule_switches_off(
         "Check whether this statement about the current page is true: the email "
         "ada@example.com is shown")
     assert "fields they go in" not in check.prompts[0]
+
+
+def test_the_field_word_nearest_the_value_names_its_kind() -> None:
+    from pytest_webtask.agent.fields import _kind_near
+    assert _kind_near("sign up with the user name ", "", "annl") == "username"
+    assert _kind_near("join with the first name ", "", "Ann") == "first name"
+    assert _kind_near("log in with the email address ", "", "mara@example.org") == "email"
+    assert _kind_near("with the name Ann and the postcode ", "", "AV1 2BC") == "postcode"
+    assert _kind_near("join as ", "", "Ann Lee") == "name"
+    assert _kind_near("search for ", "", "shoes") is None

@@ -167,12 +167,10 @@ def _kind_near(before: str, after: str, value: str) -> str | None:
     ("as Ann Lee"), a field word in "into the ... field" after it, a placeholder's own name
     ("{email}"); an e-mail address is an email's."""
     words = " ".join(re.findall(r"[a-z]+", before.casefold().replace("e-mail", "email"))[-4:])
-    found = [(words.rfind(w), kind) for kind, (said, _) in _KINDS.items() for w in said
-             if re.search(rf"\b{w}$|\b{w}\b", words)]
-    if found:
-        at = max(p for p, _ in found)
-        # the word nearest the value; of two at one place, the longer ("first name")
-        return max((k for p, k in found if p == at), key=len)
+    found = [(m.end(), len(w), kind) for kind, (said, _) in _KINDS.items() for w in said
+             for m in re.finditer(rf"\b{w}\b", words)]
+    if found:  # the word nearest the value; of two ending there, the longer ("user name")
+        return max(found)[2]
     if _AS_NAME.search(before) and " " in value.strip():
         return "name"
     into = re.match(r"\s*[\"”']?\s*(?:in|into|in to)\s+the\s+([a-z -]+?)\s+(?:field|box|input)\b",
