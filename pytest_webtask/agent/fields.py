@@ -202,12 +202,11 @@ def _is_kind(line: StateLine, kind: str) -> bool:
 
 def values_for_fields(state_text: str, task: str, values: list[str],
                       limit: int = 4) -> list[str]:
-    """Where the task's ``values`` go, in page order: each as ``input-1 (Email) takes
-    'ann@example.org'``,
-    for a value whose field the task's words name ("the email ...", "as Ann Lee", "the
-    password ...") when the page has exactly one such text field, enabled, not holding that
-    value already. A value with no field word, or two fields that could take it, is left
-    out: never a guess."""
+    """Where the task's ``values`` go, in page order, each as ``input-1 (Email) takes
+    'ann@example.org'``: a value whose field the task's words name ("the email ...", "as Ann
+    Lee", "the password ...") when the page has exactly one such text field, enabled, not
+    holding that value already. A value with no field word, or two fields that could take
+    it, is left out: never a guess."""
     lines = [line for line in state_lines(state_text) if line.id and is_text_field(line)
              and "disabled" not in line.flags and "readonly" not in line.flags]
     out: list[tuple[int, str]] = []
