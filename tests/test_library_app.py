@@ -519,19 +519,30 @@ def test_an_app_without_a_handler_cannot_be_made_and_both_apps_serve() -> None:
                 assert reply.status == 200 and b"<html" in reply.read().lower()
 
 
-def test_the_held_out_library_tests_name_mutants_that_break_them() -> None:
-    """`--app library-2`: each covered mutant changes what its test's check reads."""
-    bench = recording.APPS["library-2"]
+def _started(name: str) -> tuple[Any, LibraryApp]:
+    """``bench/recording.py --app name``'s set and its app, started: every test of the set
+    names its covered mutants, and each of them is one of the app's."""
+    bench = recording.APPS[name]
     assert set(bench.covered_by) == set(bench.tests)
     assert {m for ms in bench.covered_by.values() for m in ms} <= set(MUTANTS)
-    app = bench.start()
+    return bench, bench.start()
+
+
+def post(app: LibraryApp, path: str, **fields: str) -> str:
+    """The page ``app`` answers a form's POST to ``path`` with."""
+    data = urllib.parse.urlencode(fields).encode()
+    return urllib.request.urlopen(app.url + path, data=data).read().decode()
+
+
+def test_the_held_out_library_tests_name_mutants_that_break_them() -> None:
+    """`--app library-2`: each covered mutant changes what its test's check reads."""
+    bench, app = _started("library-2")
 
     def get(path: str) -> str:
         return urllib.request.urlopen(app.url + path).read().decode()
 
     def join(**fields: str) -> str:
-        data = urllib.parse.urlencode(fields).encode()
-        return urllib.request.urlopen(app.url + "/join", data=data).read().decode()
+        return post(app, "/join", **fields)
 
     no_postcode = {"name": "Ann Lee", "email": "ann@example.org", "rules": "yes"}
     try:
@@ -552,34 +563,27 @@ def test_the_held_out_library_tests_name_mutants_that_break_them() -> None:
 
 def test_the_library_failure_paths_name_mutants_that_break_them() -> None:
     """`--app library-3`: each covered mutant changes what its test's check reads."""
-    bench = recording.APPS["library-3"]
-    assert set(bench.covered_by) == set(bench.tests)
-    assert {m for ms in bench.covered_by.values() for m in ms} <= set(MUTANTS)
-    app = bench.start()
-
-    def post(path: str, **fields: str) -> str:
-        data = urllib.parse.urlencode(fields).encode()
-        return urllib.request.urlopen(app.url + path, data=data).read().decode()
+    bench, app = _started("library-3")
 
     bad_email = {"name": "Ann Lee", "email": "ann.example.org", "postcode": "AV1 2BC",
                  "rules": "yes"}
     no_rules = {"name": "Ann Lee", "email": "ann@example.org", "postcode": "AV1 2BC"}
     unknown = {"email": "nobody@example.org", "password": "whatever-1"}
     try:
-        assert "Enter an email address" in post("/join", **bad_email)
-        assert "You must agree to the library's rules." in post("/join", **no_rules)
-        assert "The email or password is incorrect." in post("/signin", **unknown)
+        assert "Enter an email address" in post(app, "/join", **bad_email)
+        assert "You must agree to the library's rules." in post(app, "/join", **no_rules)
+        assert "The email or password is incorrect." in post(app, "/signin", **unknown)
         bench.set_mutant(app, "join_accepts_empty")
         for fields in (bad_email, no_rules):
-            page = post("/join", **fields)
+            page = post(app, "/join", **fields)
             assert "Welcome to the library, Ann Lee!" in page and "There is a problem" not in page
         bench.set_mutant(app, "join_errors_hidden")
         for fields in (bad_email, no_rules):
-            page = post("/join", **fields)
+            page = post(app, "/join", **fields)
             assert "There is a problem" not in page and "Enter an email" not in page
             assert "must agree" not in page
         bench.set_mutant(app, "signin_error_hidden")
-        assert "The email or password is incorrect." not in post("/signin", **unknown)
+        assert "The email or password is incorrect." not in post(app, "/signin", **unknown)
     finally:
         app.stop()
 
@@ -587,33 +591,26 @@ def test_the_library_failure_paths_name_mutants_that_break_them() -> None:
 def test_the_library_forms_set_names_mutants_that_break_them() -> None:
     """`--app library-4`: each test's form answers as its check says, and each covered
     mutant changes what that check reads."""
-    bench = recording.APPS["library-4"]
-    assert set(bench.covered_by) == set(bench.tests)
-    assert {m for ms in bench.covered_by.values() for m in ms} <= set(MUTANTS)
-    app = bench.start()
-
-    def post(path: str, **fields: str) -> str:
-        data = urllib.parse.urlencode(fields).encode()
-        return urllib.request.urlopen(app.url + path, data=data).read().decode()
+    bench, app = _started("library-4")
 
     full = {"name": "Bo Chen", "email": "bo.chen@example.org", "postcode": "AV2 3CD",
             "rules": "yes"}
     no_name = {k: v for k, v in full.items() if k != "name"}
     no_postcode = {k: v for k, v in full.items() if k != "postcode"}
     try:
-        assert "Welcome to the library, Bo Chen!" in post("/join", **full)
-        assert "Full name is required." in post("/join", **no_name)
-        assert "Postcode is required." in post("/join", **no_postcode)
+        assert "Welcome to the library, Bo Chen!" in post(app, "/join", **full)
+        assert "Full name is required." in post(app, "/join", **no_name)
+        assert "Postcode is required." in post(app, "/join", **no_postcode)
         reader = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
         signed_in = reader.open(app.url + "/signin", data=urllib.parse.urlencode(
             {"email": "mara@example.org", "password": "quiet-shelves-9"}).encode())
         assert "Welcome back, Mara" in signed_in.read().decode()
         bench.set_mutant(app, "join_accepts_empty")
-        assert "Full name is required." not in post("/join", **no_name)
-        assert "Welcome to the library, Bo Chen!" in post("/join", **no_postcode)
+        assert "Full name is required." not in post(app, "/join", **no_name)
+        assert "Welcome to the library, Bo Chen!" in post(app, "/join", **no_postcode)
         bench.set_mutant(app, "join_errors_hidden")
-        assert "Full name is required." not in post("/join", **no_name)
-        assert "Postcode is required." not in post("/join", **no_postcode)
+        assert "Full name is required." not in post(app, "/join", **no_name)
+        assert "Postcode is required." not in post(app, "/join", **no_postcode)
     finally:
         app.stop()
 
