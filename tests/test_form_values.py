@@ -8,7 +8,7 @@ from playwright.sync_api import Page
 
 from pytest_webtask import Agent
 from pytest_webtask.agent.fields import values_for_fields
-from pytest_webtask.agent.guards import given_values, stated_values
+from pytest_webtask.agent.guards import given_values
 from pytest_webtask.testing import ScriptedLLM
 from tests.server import LocalServer
 
@@ -26,7 +26,7 @@ JOIN_TASK = ("join the library as Ann Lee with the email ann@example.org and the
 
 
 def _places(state: str, task: str) -> list[str]:
-    return values_for_fields(state, task, stated_values(task))
+    return values_for_fields(state, task)
 
 
 def test_each_value_goes_in_the_one_field_its_words_name_in_page_order() -> None:
@@ -70,6 +70,12 @@ def test_a_value_it_cannot_place_for_certain_is_left_out() -> None:
     assert _places(split, "join as Ann Lee") == []
     assert _places(split, 'sign up with the username "annl"') == [
         "input-1 (User name) takes 'annl'"]
+    # a "Surname" field is a last name's, never a first name's
+    names = """- form-0
+  - input-0 (type="text" label="Surname")
+"""
+    assert _places(names, "join with the first name Ann") == []
+    assert _places(names, "join with the last name Lee") == ["input-0 (Surname) takes 'Lee'"]
 
 
 def test_a_quoted_value_after_a_field_word_is_the_value_without_its_quotes() -> None:

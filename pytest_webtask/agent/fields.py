@@ -21,6 +21,7 @@ from ..browser.fields import (
     line_of,
 )
 from ..browser.page_state import StateLine, state_lines
+from .guards import stated_values
 
 __all__ = ["describe", "empty_fields", "field_names", "is_box", "is_text_field", "left_empty",
            "left_unticked", "line_of", "ticked_by_task", "values_for_fields"]
@@ -195,23 +196,22 @@ def _is_kind(line: StateLine, kind: str) -> bool:
     _, marks = _KINDS[kind]
     if kind == "name":  # "Full name", "Your name": not "User name", "First name"
         return "name" in words and not words & {"user", "first", "last", "given", "family"}
-    if kind in ("first name", "last name"):
-        return "name" in words and bool(words & set(marks)) or bool(words & {"surname"})
+    if kind in ("first name", "last name"):  # "First name"; "Surname" is a last name only
+        return bool(words & set(marks)) and bool(words & {"name", "surname"})
     return bool(words & set(marks))
 
 
-def values_for_fields(state_text: str, task: str, values: list[str],
-                      limit: int = 4) -> list[str]:
-    """Where the task's ``values`` go, in page order, each as ``input-1 (Email) takes
-    'ann@example.org'``: a value whose field the task's words name ("the email ...", "as Ann
-    Lee", "the password ...") when the page has exactly one such text field, enabled, not
-    holding that value already. A value with no field word, or two fields that could take
-    it, is left out: never a guess."""
+def values_for_fields(state_text: str, task: str, limit: int = 4) -> list[str]:
+    """Where the task's values (``guards.stated_values``) go, in page order, each as
+    ``input-1 (Email) takes 'ann@example.org'``: a value whose field the task's words name
+    ("the email ...", "as Ann Lee", "the password ...") when the page has exactly one such
+    text field, enabled, not holding that value already. A value with no field word, or two
+    fields that could take it, is left out: never a guess."""
     lines = [line for line in state_lines(state_text) if line.id and is_text_field(line)
              and "disabled" not in line.flags and "readonly" not in line.flags]
     out: list[tuple[int, str]] = []
     taken: set[str] = set()
-    for value in values:
+    for value in stated_values(task):
         at = task.find(value)
         if at < 0:
             continue

@@ -44,7 +44,6 @@ from ..guards import (
     expects_answer,
     links_to_go,
     says_something,
-    stated_values,
     unchosen_options,
     uncited_choices,
     unrelated_claims,
@@ -223,7 +222,7 @@ class Proposer:
     def _field_values(self, state_text: str) -> str:
         """``form-values``: the line naming the fields the task's values go in ("" when
         none)."""
-        pairs = values_for_fields(state_text, self.task.task, stated_values(self.task.task))
+        pairs = values_for_fields(state_text, self.task.task)
         return ("The task's values and the fields they go in: " + "; ".join(pairs) + "."
                 if pairs else "")
 
