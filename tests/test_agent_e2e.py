@@ -42,10 +42,11 @@ Step 1:
 
 def test_seed_001_example_end_to_end(page: Page, server: LocalServer) -> None:
     """The seed's example, its history exactly as the seed shows it: with the
-    ``history-facts`` rule off (the bare loop keeps the model's own messages)."""
+    ``history-facts`` and ``named-actions`` rules off (the bare loop keeps the model's own
+    messages and names elements by id only)."""
     page.goto(server.url + "/price")
     llm = ScriptedLLM([STEP1, STEP2])
-    result = Agent(page, llm, rules_off="history-facts").execute(
+    result = Agent(page, llm, rules_off=("history-facts", "named-actions")).execute(
         "Fill the price as $50 and submit")
 
     assert result.completed is True
@@ -74,11 +75,36 @@ def test_history_facts_leave_out_the_models_own_words(page: Page, server: LocalS
     assert result.completed is True
     second = llm.prompts[1]
     assert SEED_HISTORY.replace(
-        "  Message: Need to fill price field and submit form\n", "") in second
+        "  Message: Need to fill price field and submit form\n", "").replace(
+        "    Execution: Success", "    Element: textbox \"Price\"\n    Execution: Success", 1
+    ).replace("'button-0'}\n    Execution", "'button-0'}\n    Element: button \"Submit\"\n"
+              "    Execution") in second
     assert "Need to fill price field" not in second
     assert "Message: " not in second
     assert "history-facts" in result.steps[1].rules
     assert "history-facts" not in result.steps[0].rules  # no history yet on the first step
+
+
+def test_named_actions_show_the_element_each_action_ran_on(page: Page,
+                                                          server: LocalServer) -> None:
+    """``named-actions`` (on by default): the history and what the last actions did name the
+    element each action ran on by role and name, as the page named it (an id means nothing
+    once the page changed); off, ids alone, and the step log says which."""
+    seen = []
+    for off in ((), ("named-actions",)):
+        page.goto(server.url + "/price")
+        llm = ScriptedLLM([STEP1, STEP2])
+        result = Agent(page, llm, rules_off=off).execute("Fill the price as $50 and submit")
+        assert result.completed
+        seen.append(llm.prompts[1])
+        assert ("named-actions" in result.steps[1].rules) is (not off)
+        assert "named-actions" not in result.steps[0].rules  # nothing ran before step 1
+    on, bare = seen
+    assert "fill {'element_id': 'input-0', 'value': '50'} on textbox \"Price\"" in on
+    assert "click {'element_id': 'button-0'} on button \"Submit\"" in on
+    assert '    Element: button "Submit"' in on
+    assert "Element: " not in bare and ' on textbox "' not in bare
+    assert "fill {'element_id': 'input-0', 'value': '50'}, click" in bare
 
 
 def test_a_do_task_is_shown_no_checks_worked_example(page: Page, server: LocalServer) -> None:

@@ -831,6 +831,8 @@ def test_an_empty_form_refused_is_asked_about_once_and_records_its_error(
     asked = llm.prompts[2]
     assert f'{ANSWERED} "There is a problem Full name is required."' in asked
     assert "Your actions so far: click " in asked and '"done": true' in asked
+    # each action named by the element it ran on (named-actions): ids mean nothing now
+    assert "click {'element_id': 'button-0'} on button \"Join\"" in asked
     assert ANSWERED not in llm.prompts[1] and llm.remaining == 0
     text = recipe.read_text()
     assert "Full name is required." in text and "There is a problem" in text

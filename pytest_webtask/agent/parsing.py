@@ -163,6 +163,17 @@ def show(value: Any, limit: int = MAX_PARAMETERS) -> str:
     return cap(text, limit)
 
 
+def action_text(action: Any, execution: Any = None, limit: int = MAX_PARAMETERS,
+                named: bool = True) -> str:
+    """An action as short text: its tool and parameters and, when ``named`` (the
+    ``named-actions`` rule) and it ran on an element, that element as the page named it
+    (``type {'element_id': 'input-1', 'value': 'ann'} on textbox "Email"``): an element id
+    means nothing once the page changed."""
+    text = f"{action.tool} {show(action.parameters, limit)}"
+    target = getattr(execution, "target", None)
+    return f"{text} on {target.describe()}" if named and target is not None else text
+
+
 def quote(text: str, limit: int = 500) -> str:
     """A model's reply, shortened for an error message."""
     text = text.strip()

@@ -54,6 +54,13 @@ RULES: tuple[Rule, ...] = (
          "likewise)",
          "a small model copies its last sentence (\"the button has not been clicked\") "
          "step after step instead of reading what its actions changed"),
+    Rule("named-actions", "view",
+         "a step after actions ran on elements",
+         "shows each action with the element it ran on, by role and name as the page named "
+         "it (`type {'element_id': 'input-1', ...} on textbox \"Email\"`): in the step "
+         "history, in what the last actions did, and in `page-answered`'s question",
+         "an element id means nothing once the page changed: a small model, asked whether "
+         "its actions did every part of a task, said it had filled a field it never typed in"),
     Rule("do-demos", "view",
          "a do task (not a check)",
          "shows only the worked examples of do tasks, none of a check's",

@@ -80,9 +80,11 @@ class TaskContext(StepValues):
             lines.append(f"- {name}: {Path(path).name}")
         return Block("\n".join(lines))
 
-    def get_steps_context(self, own_words: bool = True) -> Block:
+    def get_steps_context(self, own_words: bool = True, named: bool = False) -> Block:
         """The step history in the format; without the model's own earlier messages when
-        ``own_words`` is False (the ``history-facts`` rule: what each step did and changed)."""
+        ``own_words`` is False (the ``history-facts`` rule: what each step did and changed);
+        with the element each action ran on, by role and name, when ``named`` (the
+        ``named-actions`` rule)."""
         if not self.steps:
             return Block("Step History:\nNo steps executed yet.")
         lines = ["Step History:"]
@@ -99,6 +101,8 @@ class TaskContext(StepValues):
                 lines.append(f"    Tool: {action.tool}")
                 lines.append(f"    Reason: {action.reason}")
                 lines.append(f"    Parameters: {show(action.parameters)}")
+                if named and execution.target is not None:
+                    lines.append(f"    Element: {execution.target.describe()}")
                 lines.append(f"    Execution: {'Success' if execution.success else 'Failed'}")
                 if execution.error:
                     lines.append(f"    Error: {cap(self.redact(execution.error), MAX_MESSAGE)}")

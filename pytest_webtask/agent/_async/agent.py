@@ -70,6 +70,7 @@ from ..parsing import (
     EvidenceSpec,
     OutcomeModel,
     ProposalModel,
+    action_text,
     cap,
     proposal_from,
     show,
@@ -176,7 +177,11 @@ class AsyncProposer:
         policy.use("test-checks", self.task.then_checks)  # shown by the task's block
         context.append(self.task.get_task_context())
         context.append(self.task.get_resources_context())
-        context.append(self.task.get_steps_context(own_words=not facts))
+        named = policy.on("named-actions")
+        context.append(self.task.get_steps_context(
+            own_words=not facts,
+            named=policy.use("named-actions", named and any(
+                e.target is not None for s in self.task.steps for e in s.executions))))
         # the question closes the page state's block: what a reader of "the page" gets
         page.text = f"{page.text}\n\n---\n\n{self.question(last, state).text}"
         context.append(page)
@@ -278,16 +283,18 @@ class AsyncProposer:
         if last is None or last.change is None:
             return Block(get_prompt("agent/proposer", "first_question").format(
                 task=self.task.task, lines=lines))
-        actions = ", ".join(f"{a.tool} {show(a.parameters, 120)}"
-                            for a in last.proposal.actions[:len(last.executions)])
+        named = policy.on("named-actions")
+        actions = ", ".join(action_text(a, e, 120, named)
+                            for a, e in zip(last.proposal.actions, last.executions, strict=False))
         changes = last.change.describe()
         if self.futile is not None and self.futile.banned and policy.on("futile-repeat"):
             tried = ", ".join(f"{tool} {target}" for tool, target in sorted(self.futile.banned))
             changes += (f"\nTried on this page without changing it, not offered again until "
                         f"the page changes: {tried}.")
         if self.undo is not None and self.undo == len(self.task.steps) - 1:
-            before = self.task.steps[self.undo - 1].proposal.actions
-            did = ", ".join(f"{a.tool} {show(a.parameters, 120)}" for a in before)
+            before = self.task.steps[self.undo - 1]
+            did = ", ".join(action_text(a, e, 120, named) for a, e in zip(
+                before.proposal.actions, before.executions, strict=False))
             changes += "\n" + get_prompt("agent/proposer", "undone").format(
                 step=self.undo, actions=did).strip()
         return Block(get_prompt("agent/proposer", "changes").format(
@@ -1013,7 +1020,8 @@ class AsyncAgent:
         reply stands). No: the model's own reply (``step``) stands."""
         ctx = self._task_context
         assert ctx is not None and self.proposer is not None
-        did = "; ".join(f"{a.tool} {show(a.parameters, 120)}" for a, _ in self._acted())
+        did = "; ".join(action_text(a, e, 120, self.policy.on("named-actions"))
+                        for a, e in self._acted())
         why = (get_prompt("agent/proposer", "page_answered_task").format(task=ctx.task)
                if expects_refusal(ctx.task) else
                get_prompt("agent/proposer", "page_answered_check").format(
