@@ -48,6 +48,8 @@ from bench.apps.library.tests import FORMS_COVERED_BY as LIBRARY_FORMS_COVERED_B
 from bench.apps.library.tests import FORMS_TESTS as LIBRARY_FORMS_TESTS
 from bench.apps.library.tests import HELDOUT_COVERED_BY as LIBRARY_HELDOUT_COVERED_BY
 from bench.apps.library.tests import HELDOUT_TESTS as LIBRARY_HELDOUT_TESTS
+from bench.apps.library.tests import MIXED_COVERED_BY as LIBRARY_MIXED_COVERED_BY
+from bench.apps.library.tests import MIXED_TESTS as LIBRARY_MIXED_TESTS
 from bench.apps.library.tests import TESTS as LIBRARY_TESTS
 from bench.common import ROOT
 from example_suites.demo_shop import DemoShop
@@ -191,6 +193,8 @@ APPS: dict[str, BenchApp] = {
                           "bench/results/recording-library-3"),
     "library-4": BenchApp("library-4", LIBRARY_FORMS_TESTS, LIBRARY_FORMS_COVERED_BY, "wrap",
                           "bench/results/recording-library-4"),
+    "library-5": BenchApp("library-5", LIBRARY_MIXED_TESTS, LIBRARY_MIXED_COVERED_BY, "wrap",
+                          "bench/results/recording-library-5"),
 }
 
 CONFTEST = '''

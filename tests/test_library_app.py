@@ -771,3 +771,41 @@ def test_a_refusal_of_a_form_sent_without_the_tasks_name_is_not_asked_about(
     fresh.mutants = {"join_accepts_empty"}
     with pytest.raises(pytest.fail.Exception, match="Replay failed"):
         go("replay")
+
+
+def test_the_library_mixed_set_names_mutants_that_break_them() -> None:
+    """`--app library-5`: each test's page answers as its check says, and each covered
+    mutant changes what that check (or the way to it) reads."""
+    bench, app = _started("library-5")
+
+    def get(path: str) -> str:
+        return urllib.request.urlopen(app.url + path).read().decode()
+
+    no_email = {"name": "Cy Park", "postcode": "AV3 4EF", "rules": "yes"}
+    wrong = {"email": "mara@example.org", "password": "shelves-quiet-1"}
+    try:
+        assert "Enter an email address" in post(app, "/join", **no_email)
+        assert "The email or password is incorrect." in post(app, "/signin", **wrong)
+        assert 'href="/hours">Opening hours' in get("/") and "Sunday" in get("/hours")
+        assert "1 book found" in get("/catalogue?q=Salt+and+Iron")
+        assert 'href="/books/2">Salt and Iron' in get("/catalogue?q=Salt+and+Iron")
+        assert "Helen Okafor" in get("/books/2")
+        bench.set_mutant(app, "join_accepts_empty")
+        assert "Welcome to the library, Cy Park!" in post(app, "/join", **no_email)
+        bench.set_mutant(app, "join_errors_hidden")
+        assert "Enter an email address" not in post(app, "/join", **no_email)
+        bench.set_mutant(app, "wrong_password_accepted")
+        reader = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        signed_in = reader.open(app.url + "/signin", data=urllib.parse.urlencode(wrong).encode())
+        assert "Welcome back, Mara" in signed_in.read().decode()
+        bench.set_mutant(app, "signin_error_hidden")
+        assert "The email or password is incorrect." not in post(app, "/signin", **wrong)
+        bench.set_mutant(app, "menu_link_dead")
+        assert 'href="/hours"' not in get("/") and 'href="#">Opening hours' in get("/")
+        bench.set_mutant(app, "details_wrong_author")
+        assert "Helen Okafor" not in get("/books/2")
+        bench.set_mutant(app, "search_empty")
+        assert "No books found" in get("/catalogue?q=Salt+and+Iron")
+        assert 'href="/books/2"' not in get("/catalogue?q=Salt+and+Iron")
+    finally:
+        app.stop()

@@ -133,3 +133,34 @@ FORMS_COVERED_BY: dict[str, tuple[str, ...]] = {
     "signin_mara": (),
     "join_no_postcode_bo": ("join_accepts_empty", "join_errors_hidden"),
 }
+
+# Frozen held-out set (issue 45, session 13, 2026-11-29): four more plain tests of the library,
+# two failure paths and two tasks of several steps, written and committed before any run of
+# them, to report `named-actions` (each action shown with the element it ran on) before and
+# after; never tuned on, never edited to make the agent pass. Their runs' logs are read only
+# after the change is decided. `--app library-5`.
+MIXED_TESTS: dict[str, str] = {
+    "join_no_email_cy": '''
+    webtask.goto("/join")
+    webtask.do("fill in the name Cy Park and the postcode AV3 4EF, agree to the rules and press Join without giving an email")
+    webtask.check("the form says to enter an email address")''',
+    "signin_wrong_mara": '''
+    webtask.goto("/signin")
+    webtask.do("try to sign in as mara@example.org with the wrong password shelves-quiet-1")
+    webtask.check("the page says the email or password is incorrect")''',
+    "hours_from_home": '''
+    webtask.goto("/")
+    webtask.do("go to the opening hours using the site menu")
+    webtask.check("the page shows the opening hours")''',
+    "search_then_details": '''
+    webtask.goto("/catalogue")
+    webtask.do("search the catalogue for Salt and Iron and open its details")
+    webtask.check("the author is Helen Okafor")''',
+}
+
+MIXED_COVERED_BY: dict[str, tuple[str, ...]] = {
+    "join_no_email_cy": ("join_accepts_empty", "join_errors_hidden"),
+    "signin_wrong_mara": ("wrong_password_accepted", "signin_error_hidden"),
+    "hours_from_home": ("menu_link_dead",),
+    "search_then_details": ("details_wrong_author", "search_empty"),
+}
