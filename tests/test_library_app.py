@@ -648,6 +648,9 @@ def test_a_failure_path_recorded_by_a_yes_to_the_pages_answer_fails_on_its_mutan
 
     go("record")
     assert turns == []
+    # the question says what the form holds now, ticks included (fields-now)
+    assert ("The form's fields now: Full name: \"Ann Lee\"; Email: \"ann@example.org\"; "
+            "Postcode: empty; I agree to the library's rules: ticked." in llm.prompts[-1])
     checks = [c for s in yaml.safe_load(recipe.read_text())["steps"] for c in s.get("checks", [])]
     assert {c.get("text") for c in checks} == {"There is a problem", "Postcode is required."}
     go("replay")

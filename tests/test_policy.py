@@ -833,6 +833,8 @@ def test_an_empty_form_refused_is_asked_about_once_and_records_its_error(
     assert "Your actions so far: click " in asked and '"done": true' in asked
     # each action named by the element it ran on (named-actions): ids mean nothing now
     assert "click {'element_id': 'button-0'} on button \"Join\"" in asked
+    # and what the form holds now, as a reader says it (fields-now)
+    assert "The form's fields now: Full name: empty." in asked
     assert ANSWERED not in llm.prompts[1] and llm.remaining == 0
     text = recipe.read_text()
     assert "Full name is required." in text and "There is a problem" in text
@@ -840,6 +842,22 @@ def test_an_empty_form_refused_is_asked_about_once_and_records_its_error(
     assert not _replay_fails(page, server, recipe, "/join", JOIN_CHECKS, task_text)
     failed = _replay_fails(page, server, recipe, "/join", JOIN_ACCEPTS_EMPTY, task_text)
     assert "There is a problem" in failed and "Welcome to the library" in failed, failed
+
+
+def test_fields_now_says_what_the_form_holds_and_can_be_switched_off(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """``fields-now``: the question names each field's value as it stands (a typed one
+    quoted, an empty one "empty"); off, the question is asked without it."""
+    task_text = "press Join without filling in the form"
+    typed = {"complete": False, "message": "m", "actions": [
+        {"tool": "fill", "parameters": {"element_id": "input-0", "value": "Ann"}},
+        {"tool": "fill", "parameters": {"element_id": "input-0", "value": ""}},
+        {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+    llm = _record_join(page, server, tmp_path / "a.yaml", task_text, [typed, NOT_DONE, YES])
+    assert "The form's fields now: Full name: empty." in llm.prompts[2]
+    llm = _record_join(page, server, tmp_path / "b.yaml", task_text, [PRESS_JOIN, NOT_DONE, YES],
+                       rules_off="fields-now")
+    assert ANSWERED in llm.prompts[2] and "The form's fields now" not in llm.prompts[2]
 
 
 def test_no_to_the_refusal_question_runs_the_models_own_reply_and_is_not_asked_again(

@@ -61,6 +61,13 @@ RULES: tuple[Rule, ...] = (
          "history, in what the last actions did, and in `page-answered`'s question",
          "an element id means nothing once the page changed: a small model, asked whether "
          "its actions did every part of a task, said it had filled a field it never typed in"),
+    Rule("fields-now", "view",
+         "`page-answered`'s question, on a page with form fields",
+         "says what each field of the page's forms holds now, as a reader would (\"Full name: "
+         "empty; Email: 'ann@example.org'; I agree to the rules: ticked\"), up to eight",
+         "asked whether its actions did every part of a task that leaves a field empty, a "
+         "small model said they had filled it: the page state shows each value as an "
+         "attribute, which it did not read"),
     Rule("do-demos", "view",
          "a do task (not a check)",
          "shows only the worked examples of do tasks, none of a check's",

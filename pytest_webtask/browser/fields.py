@@ -55,3 +55,32 @@ def empty_fields(state_text: str, near: str, limit: int = 4) -> list[str]:
 def line_of(state_text: str, element_id: str) -> StateLine | None:
     """The page state's line of ``element_id``, if it has one."""
     return next((line for line in state_lines(state_text) if line.id == element_id), None)
+
+
+def fields_now(state_text: str, limit: int = 8) -> list[str]:
+    """What the page's form fields hold now, in page order, as a reader would say it:
+    ``Full name: empty``, ``Email: "ann@example.org"``, ``I agree: ticked``, ``Size: "M"``
+    (a dropdown's chosen option). The fields of forms when the page has a form, else every
+    field; disabled ones left out; at most ``limit``."""
+    lines = state_lines(state_text)
+    inside: set[int] = set()
+    for i, line in enumerate(lines):
+        if line.head.startswith("form"):
+            end = next((j for j in range(i + 1, len(lines)) if lines[j].depth <= line.depth),
+                       len(lines))
+            inside.update(range(i + 1, end))
+    out = []
+    for i, line in enumerate(lines):
+        if not line.id or (inside and i not in inside) or "disabled" in line.flags:
+            continue
+        names = field_names(line)
+        name = names[0] if names else line.id
+        kind = line.attrs.get("type", "")
+        if is_text_field(line):
+            value = line.attrs.get("value", "")
+            out.append(f'{name}: "{value}"' if value else f"{name}: empty")
+        elif line.id.startswith("input-") and kind in ("checkbox", "radio"):
+            out.append(f"{name}: {'ticked' if 'checked' in line.flags else 'not ticked'}")
+        elif line.id.startswith("select-") and line.attrs.get("selected"):
+            out.append(f'{name}: "{line.attrs["selected"]}"')
+    return out[:limit]

@@ -11,6 +11,7 @@ from playwright.async_api import Page
 
 from ...browser._async.guard import AsyncOriginGuard
 from ...browser._async.llm_browser import AsyncLLMBrowser
+from ...browser.fields import fields_now
 from ...browser.origins import default_origins
 from ...browser.page_state import PageState, state_lines
 from ...defaults import LLM_MAX_TOKENS, MAX_STEPS, PAGE_CHARS, chosen_page_chars
@@ -1026,11 +1027,15 @@ class AsyncAgent:
                if expects_refusal(ctx.task) else
                get_prompt("agent/proposer", "page_answered_check").format(
                    task=ctx.task, check=ctx.then_checks[0]))
+        now = self.browser.snapshot
+        held = fields_now(now.text) if now is not None and self.policy.on("fields-now") else []
+        self.policy.use("fields-now", held)
+        fields = f"\nThe form's fields now: {'; '.join(held)}." if held else ""
         try:
             answer = await self.proposer.outcome(Block(get_prompt(
                 "agent/proposer", "page_answered").format(
                     answers=", ".join(f'"{a}"' for a in answers), why=why.strip(),
-                    actions=did)))
+                    actions=did, fields=fields)))
         except ProposalError as error:  # the model's own reply stands; the log says why
             step.note = f"page-answered: {error}"
             return step

@@ -13,6 +13,7 @@ from playwright.sync_api import Page
 from ...browser._sync.guard import OriginGuard
 from ...browser._sync.llm_browser import LLMBrowser
 from ...browser.origins import default_origins
+from ...browser.fields import fields_now
 from ...browser.page_state import PageState, state_lines
 from ...defaults import LLM_MAX_TOKENS, MAX_STEPS, PAGE_CHARS, chosen_page_chars
 from ...errors import ProposalError
@@ -1027,11 +1028,15 @@ class Agent:
                if expects_refusal(ctx.task) else
                get_prompt("agent/proposer", "page_answered_check").format(
                    task=ctx.task, check=ctx.then_checks[0]))
+        now = self.browser.snapshot
+        held = fields_now(now.text) if now is not None and self.policy.on("fields-now") else []
+        self.policy.use("fields-now", held)
+        fields = f"\nThe form's fields now: {'; '.join(held)}." if held else ""
         try:
             answer = self.proposer.outcome(Block(get_prompt(
                 "agent/proposer", "page_answered").format(
                     answers=", ".join(f'"{a}"' for a in answers), why=why.strip(),
-                    actions=did)))
+                    actions=did, fields=fields)))
         except ProposalError as error:  # the model's own reply stands; the log says why
             step.note = f"page-answered: {error}"
             return step
