@@ -50,6 +50,8 @@ from bench.apps.library.tests import HELDOUT_COVERED_BY as LIBRARY_HELDOUT_COVER
 from bench.apps.library.tests import HELDOUT_TESTS as LIBRARY_HELDOUT_TESTS
 from bench.apps.library.tests import MIXED_COVERED_BY as LIBRARY_MIXED_COVERED_BY
 from bench.apps.library.tests import MIXED_TESTS as LIBRARY_MIXED_TESTS
+from bench.apps.library.tests import REFUSALS_COVERED_BY as LIBRARY_REFUSALS_COVERED_BY
+from bench.apps.library.tests import REFUSALS_TESTS as LIBRARY_REFUSALS_TESTS
 from bench.apps.library.tests import TESTS as LIBRARY_TESTS
 from bench.common import ROOT
 from example_suites.demo_shop import DemoShop
@@ -195,6 +197,8 @@ APPS: dict[str, BenchApp] = {
                           "bench/results/recording-library-4"),
     "library-5": BenchApp("library-5", LIBRARY_MIXED_TESTS, LIBRARY_MIXED_COVERED_BY, "wrap",
                           "bench/results/recording-library-5"),
+    "library-6": BenchApp("library-6", LIBRARY_REFUSALS_TESTS, LIBRARY_REFUSALS_COVERED_BY,
+                          "wrap", "bench/results/recording-library-6"),
 }
 
 CONFTEST = '''

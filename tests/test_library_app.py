@@ -812,3 +812,28 @@ def test_the_library_mixed_set_names_mutants_that_break_them() -> None:
         assert 'href="/books/2"' not in get("/catalogue?q=Salt+and+Iron")
     finally:
         app.stop()
+
+
+def test_the_library_refusals_set_names_mutants_that_break_them() -> None:
+    """`--app library-6`: each failure path's page refuses as its check says, and each
+    covered mutant changes what that check reads."""
+    bench, app = _started("library-6")
+    only_email = {"email": "dee@example.org", "rules": "yes"}
+    unticked = {"name": "Dee Ray", "email": "dee@example.org", "postcode": "AV4 5GH"}
+    empty = {"email": "mara@example.org", "password": ""}
+    try:
+        assert "Full name is required." in post(app, "/join", **only_email)
+        assert "You must agree to the library's rules." in post(app, "/join", **unticked)
+        assert "The email or password is incorrect." in post(app, "/signin", **empty)
+        for mutant in ("join_accepts_empty", "join_errors_hidden"):
+            bench.set_mutant(app, mutant)
+            assert "Full name is required." not in post(app, "/join", **only_email)
+            assert "must agree" not in post(app, "/join", **unticked)
+        bench.set_mutant(app, "wrong_password_accepted")
+        reader = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        signed_in = reader.open(app.url + "/signin", data=urllib.parse.urlencode(empty).encode())
+        assert "Welcome back, Mara" in signed_in.read().decode()
+        bench.set_mutant(app, "signin_error_hidden")
+        assert "The email or password is incorrect." not in post(app, "/signin", **empty)
+    finally:
+        app.stop()

@@ -164,3 +164,28 @@ MIXED_COVERED_BY: dict[str, tuple[str, ...]] = {
     "hours_from_home": ("menu_link_dead",),
     "search_then_details": ("details_wrong_author", "search_empty"),
 }
+
+# Frozen held-out set (issue 45, session 13, 2026-11-29): three failure paths of the library,
+# written and committed before any run of them, to report `fields-now` (page-answered's
+# question says what each field holds) before and after; never tuned on, never edited to make
+# the agent pass. Their runs' logs are read only after the change is decided. `--app library-6`.
+REFUSALS_TESTS: dict[str, str] = {
+    "join_only_email_dee": '''
+    webtask.goto("/join")
+    webtask.do("fill in only the email dee@example.org, tick the rules box and press Join")
+    webtask.check("the form says the full name is required")''',
+    "signin_empty_password": '''
+    webtask.goto("/signin")
+    webtask.do("sign in with the email mara@example.org and an empty password")
+    webtask.check("the page says the email or password is incorrect")''',
+    "join_rules_unticked_dee": '''
+    webtask.goto("/join")
+    webtask.do("join as Dee Ray with the email dee@example.org and the postcode AV4 5GH but do not tick the rules box")
+    webtask.check("the form says you must agree to the library's rules")''',
+}
+
+REFUSALS_COVERED_BY: dict[str, tuple[str, ...]] = {
+    "join_only_email_dee": ("join_accepts_empty", "join_errors_hidden"),
+    "signin_empty_password": ("wrong_password_accepted", "signin_error_hidden"),
+    "join_rules_unticked_dee": ("join_accepts_empty", "join_errors_hidden"),
+}
