@@ -32,7 +32,7 @@ async def apage() -> AsyncIterator[Page]:
 async def test_seed_001_example_async(apage: Page, server: LocalServer) -> None:
     await apage.goto(server.url + "/price")
     llm = ScriptedLLM([STEP1, STEP2])
-    result = await AsyncAgent(apage, llm, rules_off="history-facts").execute(
+    result = await AsyncAgent(apage, llm, rules_off=("history-facts", "named-actions")).execute(
         "Fill the price as $50 and submit")  # the seed's history, the model's words kept
     assert result.completed and len(llm.calls) == 2
     assert server.posts == [("/listings", {"price": "50"}, {})]

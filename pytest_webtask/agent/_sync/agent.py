@@ -12,8 +12,8 @@ from playwright.sync_api import Page
 
 from ...browser._sync.guard import OriginGuard
 from ...browser._sync.llm_browser import LLMBrowser
-from ...browser.origins import default_origins
 from ...browser.fields import fields_now
+from ...browser.origins import default_origins
 from ...browser.page_state import PageState, state_lines
 from ...defaults import LLM_MAX_TOKENS, MAX_STEPS, PAGE_CHARS, chosen_page_chars
 from ...errors import ProposalError
