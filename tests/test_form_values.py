@@ -130,3 +130,23 @@ def test_the_field_word_nearest_the_value_names_its_kind() -> None:
     assert _kind_near("with the name Ann and the postcode ", "", "AV1 2BC") == "postcode"
     assert _kind_near("join as ", "", "Ann Lee") == "name"
     assert _kind_near("search for ", "", "shoes") is None
+
+
+def test_fields_now_reads_the_forms_fields_only() -> None:
+    """``fields-now``'s reading: a form's text fields (empty or quoted), boxes ticked or not
+    and a dropdown's chosen option, in page order; a field outside the page's forms and a
+    disabled one are left out."""
+    from pytest_webtask.browser.fields import fields_now
+    state = ('- main-0\n  - form-0\n'
+             '    - input-0 (type="text" name="name" label="Full name")\n'
+             '    - input-1 (type="email" name="email" value="bo@example.org" label="Email")\n'
+             '    - input-2 (type="checkbox" name="rules" checked value="yes" label="Rules")\n'
+             '    - input-3 (type="checkbox" name="news" label="News")\n'
+             '    - input-4 (type="text" name="code" disabled label="Code")\n'
+             '    - select-0 (name="size" options="S|M" selected="M" aria-label="Size")\n'
+             '    - button-0 "Join"\n'
+             '- input-5 (type="search" name="q")\n')
+    assert fields_now(state) == ['Full name: empty', 'Email: "bo@example.org"', 'Rules: ticked',
+                                 'News: not ticked', 'size: "M"']
+    assert "q: empty" in fields_now(state.replace("  - form-0\n", ""))
+    assert fields_now(state, limit=2) == ['Full name: empty', 'Email: "bo@example.org"']

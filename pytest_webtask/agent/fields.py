@@ -17,6 +17,7 @@ from ..browser.fields import (
     describe,
     empty_fields,
     field_names,
+    is_box,
     is_text_field,
     line_of,
 )
@@ -94,13 +95,6 @@ _UNTICKED = (
                re.IGNORECASE),
 )
 _BOX_WORDS = frozenset({"box", "checkbox"})
-
-
-def is_box(line: StateLine) -> bool:
-    """Is the element a checkbox (an input of that type, or the checkbox or switch role)?"""
-    tag = (line.id or "").rsplit("-", 1)[0]
-    return ((tag == "input" and line.attrs.get("type") == "checkbox")
-            or line.attrs.get("role") in ("checkbox", "switch"))
 
 
 def left_unticked(task: str, line: StateLine) -> str | None:

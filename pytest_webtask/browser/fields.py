@@ -17,6 +17,13 @@ def is_text_field(line: StateLine) -> bool:
             or line.attrs.get("role") in ("textbox", "searchbox"))
 
 
+def is_box(line: StateLine) -> bool:
+    """Is the element a checkbox (an input of that type, or the checkbox or switch role)?"""
+    tag = (line.id or "").rsplit("-", 1)[0]
+    return ((tag == "input" and line.attrs.get("type") == "checkbox")
+            or line.attrs.get("role") in ("checkbox", "switch"))
+
+
 def field_names(line: StateLine) -> list[str]:
     """What a field is called on the page: its label, name, placeholder or aria-label."""
     return [v for v in (line.attrs.get(k, "") for k in ("label", "name", "placeholder",
@@ -27,10 +34,14 @@ def _form_of(lines: list[StateLine], at: int) -> tuple[int, int]:
     """The lines of the form holding ``lines[at]`` (start, end), else the whole page."""
     for i in range(at - 1, -1, -1):
         if lines[i].depth < lines[at].depth and lines[i].head.startswith("form"):
-            end = next((j for j in range(i + 1, len(lines))
-                        if lines[j].depth <= lines[i].depth), len(lines))
-            return i, end
+            return i, _end_of(lines, i)
     return 0, len(lines)
+
+
+def _end_of(lines: list[StateLine], at: int) -> int:
+    """Where the lines inside ``lines[at]`` end (the next line at its depth or above)."""
+    return next((j for j in range(at + 1, len(lines)) if lines[j].depth <= lines[at].depth),
+                len(lines))
 
 
 def describe(line: StateLine) -> str:
@@ -66,20 +77,17 @@ def fields_now(state_text: str, limit: int = 8) -> list[str]:
     inside: set[int] = set()
     for i, line in enumerate(lines):
         if line.head.startswith("form"):
-            end = next((j for j in range(i + 1, len(lines)) if lines[j].depth <= line.depth),
-                       len(lines))
-            inside.update(range(i + 1, end))
+            inside.update(range(i + 1, _end_of(lines, i)))
     out = []
     for i, line in enumerate(lines):
         if not line.id or (inside and i not in inside) or "disabled" in line.flags:
             continue
         names = field_names(line)
         name = names[0] if names else line.id
-        kind = line.attrs.get("type", "")
         if is_text_field(line):
             value = line.attrs.get("value", "")
             out.append(f'{name}: "{value}"' if value else f"{name}: empty")
-        elif line.id.startswith("input-") and kind in ("checkbox", "radio"):
+        elif is_box(line) or (line.id.startswith("input-") and line.attrs.get("type") == "radio"):
             out.append(f"{name}: {'ticked' if 'checked' in line.flags else 'not ticked'}")
         elif line.id.startswith("select-") and line.attrs.get("selected"):
             out.append(f'{name}: "{line.attrs["selected"]}"')
