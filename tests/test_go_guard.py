@@ -14,6 +14,7 @@ from playwright.sync_api import Page
 from pytest_webtask.agent.guards import links_to_go
 from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.server import LocalServer
+from tests.test_reply_protocol import may_finish_context
 
 HOME = """<!doctype html><title>Library</title><style>
 nav ul { display: none } nav:hover ul { display: block }</style>
@@ -65,6 +66,42 @@ def test_a_link_the_task_goes_to_shown_but_never_followed_never_records(
     assert not recipe.exists()
 
 
+def test_asked_again_it_may_say_done_and_then_fails(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """The first question offers acting only; a model that acts without following the link
+    and calls the task done again is asked again, done offered this time, and a done
+    answer fails the step while the link is still not followed: no loop, nothing written."""
+    recipe = tmp_path / "hours.yaml"
+    with pytest.raises(pytest.fail.Exception) as failed:
+        llm = ScriptedLLM([HOVER, LINK_SHOWN, HOVER, LINK_SHOWN, LINK_SHOWN])
+        server.pages["/"], server.pages["/hours"] = LIVE, HOURS
+        with open_webtask(page, recipe, "record", base_url=server.url, llm=llm, timeout=1.5,
+                          rules_off="named-button") as task:
+            task.goto("/")
+            task.do(TASK)
+    assert "which no action followed" in str(failed.value)
+    asked = [i for i, p in enumerate(llm.prompts) if "The task says to go to" in p]
+    assert asked == [2, 4]
+    assert [may_finish_context(llm.calls[i]) for i in asked] == [False, True]
+    assert len(llm.prompts) == 5 and not recipe.exists()
+    assert "guard-acts" in str(failed.value)  # the step log names the rule
+
+
+def test_with_guard_acts_off_the_first_question_offers_done(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    recipe = tmp_path / "hours.yaml"
+    with pytest.raises(pytest.fail.Exception) as failed:
+        llm = ScriptedLLM([HOVER, LINK_SHOWN, LINK_SHOWN])
+        server.pages["/"], server.pages["/hours"] = LIVE, HOURS
+        with open_webtask(page, recipe, "record", base_url=server.url, llm=llm, timeout=1.5,
+                          rules_off="named-button guard-acts") as task:
+            task.goto("/")
+            task.do(TASK)
+    assert "which no action followed" in str(failed.value)
+    assert "guard-acts" not in str(failed.value)
+    assert may_finish_context(llm.calls[2]) and len(llm.prompts) == 3
+
+
 def test_followed_it_records_and_the_replay_fails_on_a_dead_link(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
     recipe = tmp_path / "hours.yaml"
@@ -72,6 +109,8 @@ def test_followed_it_records_and_the_replay_fails_on_a_dead_link(
                   [HOVER, LINK_SHOWN, FOLLOW, HOURS_SHOWN], rules_off="named-button")
     assert 'The task says to go to a-1 "Opening hours", which is on this page, but no ' \
            "action of yours clicked it" in " ".join(llm.prompts[2].split())
+    # only a click can follow it: the question offers acting only
+    assert may_finish_context(llm.calls[1]) and not may_finish_context(llm.calls[2])
     assert "Sunday: closed" in recipe.read_text()
     server.pages["/"] = LIVE
     with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:

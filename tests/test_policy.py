@@ -344,6 +344,10 @@ def test_a_sign_in_that_typed_them_records_with_the_fills(
         task.goto("/signin")
         task.do(TASK)
     assert "The task gives 'mara@example.org', 'not-my-password' to enter" in llm.prompts[2]
+    # only an action can type them: the question offers acting only (the step before it,
+    # the same task, offered done)
+    from tests.test_reply_protocol import may_finish_context
+    assert may_finish_context(llm.calls[1]) and not may_finish_context(llm.calls[2])
     text = recipe.read_text()
     assert "mara@example.org" in text and text.count("tool: fill") == 2
 

@@ -127,6 +127,13 @@ RULES: tuple[Rule, ...] = (
          "the first reply of a do task",
          "offers no 'done' (a result already on the page is a check, not a do)",
          "a small model calls a task done when it sees the button it should click"),
+    Rule("guard-acts", "schema",
+         "the first question in a task of a guard only an action can satisfy (a value the "
+         "task gives never typed, an option it names never chosen, a link it says to go to "
+         "never followed)",
+         "offers actions only, no 'done'; asked again later, 'done' is offered (and fails "
+         "while the guard still finds it)",
+         "a small model asked to click the link it had cited answered 'done' again"),
     Rule("try-first", "schema",
          "a do task nothing was tried for yet",
          "offers no 'impossible'",

@@ -810,26 +810,30 @@ class AsyncAgent:
                 detail=weak, new=self._new_texts()), give_up=False)
         elif step.proposal.complete and self.require_evidence and (
                 untyped := self._untyped()):
-            # values the task gives to type, never typed (a guard: asked once, then the
-            # task fails while they are still not entered)
+            # values the task gives to type, never typed (a guard: asked, offering acting
+            # only the first time, then the task fails while they are still not entered)
             step = await self._ask(get_prompt("agent/proposer", "values_untyped").format(
                 values=", ".join(repr(v) for v in untyped),
-                it="it" if len(untyped) == 1 else "them"), give_up=False)
+                it="it" if len(untyped) == 1 else "them"), give_up=False,
+                done=self._offers_done("values_untyped"))
         elif step.proposal.complete and self.require_evidence and (
                 unchosen := self._unchosen()):
             # options the task names, offered by a dropdown on its pages, never chosen (a
-            # guard: asked once, then the task fails while they are still not chosen)
+            # guard: asked, offering acting only the first time, then the task fails while
+            # they are still not chosen)
             step = await self._ask(get_prompt("agent/proposer", "options_unchosen").format(
                 values=", ".join(repr(v) for v in unchosen),
-                it="it" if len(unchosen) == 1 else "them"), give_up=False)
+                it="it" if len(unchosen) == 1 else "them"), give_up=False,
+                done=self._offers_done("options_unchosen"))
         elif step.proposal.complete and self.require_evidence and (
                 unvisited := self._unvisited()):
             # a link the task says to go to, never followed, the page where the task began
-            # (a guard: asked once, then the task fails while it is still not followed)
+            # (a guard: asked, offering acting only the first time, then the task fails while
+            # it is still not followed)
             step = await self._ask(get_prompt("agent/proposer", "links_unvisited").format(
                 links=", ".join(unvisited), it="it" if len(unvisited) == 1 else "them",
                 are="is" if len(unvisited) == 1 else "are"),
-                give_up=False)
+                give_up=False, done=self._offers_done("links_unvisited"))
         elif step.proposal.complete and policy.on("claim-words") and (
                 words := self._unrelated(step)):
             policy.fire("claim-words")
@@ -1192,6 +1196,19 @@ class AsyncAgent:
                 if self.browser.snapshot is not None else ""
             return get_prompt("agent/proposer", "complete_values_only").format(named=said)
         return get_prompt("agent/proposer", "complete_unsent").format(named=said)
+
+    def _offers_done(self, guard: str) -> bool:
+        """Does ``guard``'s question offer "done"? Not the first time it asks in a task
+        (``guard-acts``): only an action can change what it found (a value typed, an option
+        chosen, a link followed), so "done" could only fail the task, and a small model asked
+        to click the link it had cited answered "done" again. Asked again later, "done" is
+        offered, and fails while the guard still finds it: the question is never a loop."""
+        asked = guard in self._doubted
+        self._doubted.add(guard)
+        if asked or not self.policy.on("guard-acts"):
+            return True
+        self.policy.fire("guard-acts")
+        return False
 
     def _unclicked(self) -> list[str]:
         """The page's buttons whose whole text the task names and that no action of the
