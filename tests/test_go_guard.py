@@ -87,6 +87,22 @@ def test_asked_again_it_may_say_done_and_then_fails(
     assert "guard-acts" in str(failed.value)  # the step log names the rule
 
 
+def test_asked_after_another_question_came_first_in_the_step(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """Claims that do not hold are asked about first; an answer that holds but still never
+    followed the link is asked about next (acting only), not failed unasked (a 1.5B model's
+    step went so)."""
+    recipe = tmp_path / "hours.yaml"
+    bad = {"complete": True, "message": "done", "evidence": [
+        {"expect": "text", "text": "Hours"}]}
+    llm = _record(page, server, recipe, LIVE, [HOVER, bad, LINK_SHOWN, FOLLOW, HOURS_SHOWN],
+                  rules_off="named-button")
+    assert "does not hold" in llm.prompts[2]
+    assert "The task says to go to" in " ".join(llm.prompts[3].split())
+    assert may_finish_context(llm.calls[2]) and not may_finish_context(llm.calls[3])
+    assert "Sunday: closed" in recipe.read_text()
+
+
 def test_with_guard_acts_off_the_first_question_offers_done(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
     recipe = tmp_path / "hours.yaml"

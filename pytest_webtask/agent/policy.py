@@ -131,8 +131,9 @@ RULES: tuple[Rule, ...] = (
          "the first question in a task of a guard only an action can satisfy (a value the "
          "task gives never typed, an option it names never chosen, a link it says to go to "
          "never followed)",
-         "offers actions only, no 'done'; asked again later, 'done' is offered (and fails "
-         "while the guard still finds it)",
+         "offers actions only, no 'done' (asked after another question of the step that "
+         "was answered 'done', too); asked again later, 'done' is offered (and fails while "
+         "the guard still finds it)",
          "a small model asked to click the link it had cited answered 'done' again"),
     Rule("try-first", "schema",
          "a do task nothing was tried for yet",

@@ -872,6 +872,13 @@ class Agent:
         elif not first and step.proposal.impossible and (
                 later := self._later_doubt(step.proposal)) is not None:
             step = self._ask(later, give_up=True)
+        if (step.proposal.complete and self.require_evidence and policy.on("guard-acts")
+                and (unmet := self._unasked_guard()) is not None):
+            # another question came first in this step, and its answer is "done" while a
+            # guard only an action can satisfy still finds something: asked now, acting only,
+            # rather than failing the step unasked
+            name, question = unmet
+            step = self._ask(question, give_up=False, done=self._offers_done(name))
         proposal = step.proposal
         if self._futile.repeats(proposal.actions) and not proposal.complete \
                 and not proposal.impossible and policy.on("futile-repeat"):
@@ -1197,6 +1204,24 @@ class Agent:
                 if self.browser.snapshot is not None else ""
             return get_prompt("agent/proposer", "complete_values_only").format(named=said)
         return get_prompt("agent/proposer", "complete_unsent").format(named=said)
+
+    def _unasked_guard(self) -> tuple[str, str] | None:
+        """The first guard only an action can satisfy (a value never typed, an option never
+        chosen, a link never followed) that finds something and has not asked yet in this
+        task, with its question; else None."""
+        if "values_untyped" not in self._doubted and (untyped := self._untyped()):
+            return "values_untyped", get_prompt("agent/proposer", "values_untyped").format(
+                values=", ".join(repr(v) for v in untyped),
+                it="it" if len(untyped) == 1 else "them")
+        if "options_unchosen" not in self._doubted and (unchosen := self._unchosen()):
+            return "options_unchosen", get_prompt("agent/proposer", "options_unchosen").format(
+                values=", ".join(repr(v) for v in unchosen),
+                it="it" if len(unchosen) == 1 else "them")
+        if "links_unvisited" not in self._doubted and (unvisited := self._unvisited()):
+            return "links_unvisited", get_prompt("agent/proposer", "links_unvisited").format(
+                links=", ".join(unvisited), it="it" if len(unvisited) == 1 else "them",
+                are="is" if len(unvisited) == 1 else "are")
+        return None
 
     def _offers_done(self, guard: str) -> bool:
         """Does ``guard``'s question offer "done"? Not the first time it asks in a task

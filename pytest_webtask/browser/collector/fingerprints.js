@@ -120,6 +120,26 @@
   // {seen: [[how, fingerprint, differences]]} (the closest visible candidates, none the same).
   const FOUND_BY_TAG = ['section', 'article', 'aside', 'header', 'footer', 'nav', 'form', 'ul', 'ol', 'dl', 'table'];
   const FOUND_BY_ROLE = ['main', 'navigation', 'banner', 'contentinfo', 'complementary', 'region', 'form', 'search', 'list', 'table', 'grid', 'tablist', 'menu', 'menubar', 'listbox', 'tree', 'dialog', 'article', 'group'];
+  // Does ``el`` sit where the CSS path ``css`` (as ``cssPath`` writes it: tags joined by
+  // " > ", each maybe with :nth-of-type, the first maybe an #id) says, once the plain
+  // wrappers around it and its ancestors (a div or span with no role) are skipped? Tags
+  // only: positions among siblings move when wrappers are added.
+  function pathOnceUnwrapped(el, css) {
+    const parts = css.split('>').map((p) => p.trim()).filter(Boolean);
+    const anchor = parts.length && parts[0].startsWith('#') ? parts.shift().slice(1) : null;
+    const tags = parts.map((p) => p.replace(/[:.#\[].*$/, '').toLowerCase());
+    const plain = (node) => ['DIV', 'SPAN'].includes(node.tagName) && !roleOf(node);
+    let node = el;
+    for (let i = tags.length - 1; i >= 0; node = node.parentElement) {
+      if (!node) return false;
+      if (node.tagName.toLowerCase() === tags[i]) i--;
+      else if (node === el || !plain(node)) return false;
+    }
+    if (anchor === null) return true;
+    while (node && plain(node) && node.id !== anchor) node = node.parentElement;
+    return !!node && node.id === anchor;
+  }
+
   function findTarget(fp) {
     let all = null;
     const every = () => all || (all = deepAll(document));
@@ -179,6 +199,14 @@
       if (same.length > 1) {
         const byCss = same.filter((el) => cssPath(el) === fp.css);
         if (byCss.length) same = byCss;
+      }
+      // Several containers of that role (two unnamed forms): the one whose recorded CSS
+      // path it still has once plain wrappers (a div or span with no role) are skipped. A
+      // wrapper added around it keeps it; a form inside a table's cell is not one under a
+      // section. Still several (or none): ambiguous, as before, never a guess.
+      if (same.length > 1 && fp.css && (how === 'role alone' || how === 'tag alone')) {
+        const byPath = same.filter((el) => pathOnceUnwrapped(el, fp.css));
+        if (byPath.length === 1) same = byPath;
       }
       if (same.length === 1) return { el: same[0] };
       if (same.length) return { how, same: same.slice(0, 3).map(described), count: same.length };
