@@ -44,9 +44,9 @@ def test_links_to_go_are_the_links_a_task_says_to_go_to() -> None:
 
 
 def _record(page: Page, server: LocalServer, recipe: Path, html: str,
-            replies: list[Any], **settings: Any) -> ScriptedLLM:
+            replies: list[Any] | ScriptedLLM, **settings: Any) -> ScriptedLLM:
     server.pages["/"], server.pages["/hours"] = html, HOURS
-    llm = ScriptedLLM(replies)
+    llm = replies if isinstance(replies, ScriptedLLM) else ScriptedLLM(replies)
     with open_webtask(page, recipe, "record", base_url=server.url, llm=llm, timeout=1.5,
                       **settings) as task:
         task.goto("/")
@@ -72,13 +72,9 @@ def test_asked_again_it_may_say_done_and_then_fails(
     and calls the task done again is asked again, done offered this time, and a done
     answer fails the step while the link is still not followed: no loop, nothing written."""
     recipe = tmp_path / "hours.yaml"
+    llm = ScriptedLLM([HOVER, LINK_SHOWN, HOVER, LINK_SHOWN, LINK_SHOWN])
     with pytest.raises(pytest.fail.Exception) as failed:
-        llm = ScriptedLLM([HOVER, LINK_SHOWN, HOVER, LINK_SHOWN, LINK_SHOWN])
-        server.pages["/"], server.pages["/hours"] = LIVE, HOURS
-        with open_webtask(page, recipe, "record", base_url=server.url, llm=llm, timeout=1.5,
-                          rules_off="named-button") as task:
-            task.goto("/")
-            task.do(TASK)
+        _record(page, server, recipe, LIVE, llm, rules_off="named-button")
     assert "which no action followed" in str(failed.value)
     asked = [i for i, p in enumerate(llm.prompts) if "The task says to go to" in p]
     assert asked == [2, 4]
@@ -106,13 +102,9 @@ def test_asked_after_another_question_came_first_in_the_step(
 def test_with_guard_acts_off_the_first_question_offers_done(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
     recipe = tmp_path / "hours.yaml"
+    llm = ScriptedLLM([HOVER, LINK_SHOWN, LINK_SHOWN])
     with pytest.raises(pytest.fail.Exception) as failed:
-        llm = ScriptedLLM([HOVER, LINK_SHOWN, LINK_SHOWN])
-        server.pages["/"], server.pages["/hours"] = LIVE, HOURS
-        with open_webtask(page, recipe, "record", base_url=server.url, llm=llm, timeout=1.5,
-                          rules_off="named-button guard-acts") as task:
-            task.goto("/")
-            task.do(TASK)
+        _record(page, server, recipe, LIVE, llm, rules_off="named-button guard-acts")
     assert "which no action followed" in str(failed.value)
     assert "guard-acts" not in str(failed.value)
     assert may_finish_context(llm.calls[2]) and len(llm.prompts) == 3

@@ -810,31 +810,12 @@ class Agent:
             step = self._ask(get_prompt("agent/proposer", "evidence_weak").format(
                 detail=weak, new=self._new_texts()), give_up=False)
         elif step.proposal.complete and self.require_evidence and (
-                untyped := self._untyped()):
-            # values the task gives to type, never typed (a guard: asked, offering acting
-            # only the first time, then the task fails while they are still not entered)
-            step = self._ask(get_prompt("agent/proposer", "values_untyped").format(
-                values=", ".join(repr(v) for v in untyped),
-                it="it" if len(untyped) == 1 else "them"), give_up=False,
-                done=self._offers_done("values_untyped"))
-        elif step.proposal.complete and self.require_evidence and (
-                unchosen := self._unchosen()):
-            # options the task names, offered by a dropdown on its pages, never chosen (a
-            # guard: asked, offering acting only the first time, then the task fails while
-            # they are still not chosen)
-            step = self._ask(get_prompt("agent/proposer", "options_unchosen").format(
-                values=", ".join(repr(v) for v in unchosen),
-                it="it" if len(unchosen) == 1 else "them"), give_up=False,
-                done=self._offers_done("options_unchosen"))
-        elif step.proposal.complete and self.require_evidence and (
-                unvisited := self._unvisited()):
-            # a link the task says to go to, never followed, the page where the task began
-            # (a guard: asked, offering acting only the first time, then the task fails while
-            # it is still not followed)
-            step = self._ask(get_prompt("agent/proposer", "links_unvisited").format(
-                links=", ".join(unvisited), it="it" if len(unvisited) == 1 else "them",
-                are="is" if len(unvisited) == 1 else "are"),
-                give_up=False, done=self._offers_done("links_unvisited"))
+                unmet := self._unmet_guard()) is not None:
+            # values the task gives never typed, options it names never chosen, a link it
+            # says to go to never followed (guards: asked, offering acting only the first
+            # time, then the task fails while they still find it)
+            name, question = unmet
+            step = self._ask(question, give_up=False, done=self._offers_done(name))
         elif step.proposal.complete and policy.on("claim-words") and (
                 words := self._unrelated(step)):
             policy.fire("claim-words")
@@ -873,7 +854,7 @@ class Agent:
                 later := self._later_doubt(step.proposal)) is not None:
             step = self._ask(later, give_up=True)
         if (step.proposal.complete and self.require_evidence and policy.on("guard-acts")
-                and (unmet := self._unasked_guard()) is not None):
+                and (unmet := self._unmet_guard(unasked=True)) is not None):
             # another question came first in this step, and its answer is "done" while a
             # guard only an action can satisfy still finds something: asked now, acting only,
             # rather than failing the step unasked
@@ -1205,21 +1186,29 @@ class Agent:
             return get_prompt("agent/proposer", "complete_values_only").format(named=said)
         return get_prompt("agent/proposer", "complete_unsent").format(named=said)
 
-    def _unasked_guard(self) -> tuple[str, str] | None:
-        """The first guard only an action can satisfy (a value never typed, an option never
-        chosen, a link never followed) that finds something and has not asked yet in this
-        task, with its question; else None."""
-        if "values_untyped" not in self._doubted and (untyped := self._untyped()):
-            return "values_untyped", get_prompt("agent/proposer", "values_untyped").format(
-                values=", ".join(repr(v) for v in untyped),
+    def _unmet_guard(self, unasked: bool = False) -> tuple[str, str] | None:
+        """The first guard only an action can satisfy (a value the task gives never typed,
+        an option it names never chosen, a link it says to go to never followed) that finds
+        something, with its question; with ``unasked``, only one not asked yet in this
+        task. None when none does."""
+        def prompt(name: str, **fields: str) -> str:
+            return get_prompt("agent/proposer", name).format(**fields)
+
+        if not (unasked and "values_untyped" in self._doubted) and (
+                untyped := self._untyped()):
+            return "values_untyped", prompt(
+                "values_untyped", values=", ".join(repr(v) for v in untyped),
                 it="it" if len(untyped) == 1 else "them")
-        if "options_unchosen" not in self._doubted and (unchosen := self._unchosen()):
-            return "options_unchosen", get_prompt("agent/proposer", "options_unchosen").format(
-                values=", ".join(repr(v) for v in unchosen),
+        if not (unasked and "options_unchosen" in self._doubted) and (
+                unchosen := self._unchosen()):
+            return "options_unchosen", prompt(
+                "options_unchosen", values=", ".join(repr(v) for v in unchosen),
                 it="it" if len(unchosen) == 1 else "them")
-        if "links_unvisited" not in self._doubted and (unvisited := self._unvisited()):
-            return "links_unvisited", get_prompt("agent/proposer", "links_unvisited").format(
-                links=", ".join(unvisited), it="it" if len(unvisited) == 1 else "them",
+        if not (unasked and "links_unvisited" in self._doubted) and (
+                unvisited := self._unvisited()):
+            return "links_unvisited", prompt(
+                "links_unvisited", links=", ".join(unvisited),
+                it="it" if len(unvisited) == 1 else "them",
                 are="is" if len(unvisited) == 1 else "are")
         return None
 
