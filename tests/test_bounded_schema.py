@@ -54,3 +54,22 @@ def test_explores_page_reading_and_plan_schemas_have_no_unbounded_string() -> No
                 assert node["maxLength"] <= 300, (model.__name__, node)
             if node["type"] == "array":
                 assert node["maxItems"] <= 20, (model.__name__, node)
+
+
+def test_a_schema_is_made_once_per_model_and_each_caller_gets_its_own_copy() -> None:
+    """The agent asks for every tool's schema on every step: pydantic makes it once per
+    class (llm/json_schema.py); a caller that changes its copy changes no one else's."""
+    from pytest_webtask.llm import json_schema as cache
+    from pytest_webtask.tools.params import ClickParams, render_tool
+
+    first = cache.json_schema(Reply)
+    assert first == Reply.model_json_schema()
+    first["properties"]["why"]["type"] = "integer"
+    first["required"].append("nonsense")
+    again = cache.json_schema(Reply)
+    assert again == Reply.model_json_schema() and again is not first
+    assert cache._made.cache_info().hits >= 1
+    shown = render_tool("click", "Click an element", ClickParams)
+    assert "element_id (string, required)" in shown and "times (integer, optional)" in shown
+    assert render_tool("click", "Click an element", ClickParams) is shown
+    assert bounded_schema(Reply)["properties"]["why"]["maxLength"] == 300

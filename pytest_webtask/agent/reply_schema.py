@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ..llm.json_schema import json_schema
 from .parsing import MAX_MESSAGE, MAX_REASON
 
 ID_FIELDS = ("element_id", "to_element_id")
@@ -83,7 +84,7 @@ def outcome_schema() -> dict[str, Any]:
 
 def _takes_target(params: type[BaseModel]) -> bool:
     """Does every call of the tool name an element (a required ``element_id``)?"""
-    return "element_id" in params.model_json_schema().get("required", [])
+    return "element_id" in json_schema(params).get("required", [])
 
 
 def _object(properties: dict[str, Any], required: Sequence[str] | None = None
@@ -111,7 +112,7 @@ def _parameters(params: type[BaseModel], ids: Sequence[str],
                 fixed: Mapping[str, dict[str, Any]]) -> dict[str, Any]:
     """A tool's parameter model as a plain schema: optional fields may be left out (never
     null), ids come from the page, a ``fixed`` parameter has the schema given."""
-    schema = params.model_json_schema()
+    schema = json_schema(params)
     defs = schema.get("$defs", {})
     props: dict[str, Any] = {}
     for name, prop in schema.get("properties", {}).items():

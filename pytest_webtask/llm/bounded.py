@@ -12,6 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from .json_schema import json_schema
+
 MAX_STRING = 300
 MAX_ITEMS = 20
 
@@ -20,7 +22,7 @@ def bounded_schema(model: type[BaseModel], max_string: int = MAX_STRING,
                    max_items: int = MAX_ITEMS) -> dict[str, Any]:
     """``model``'s JSON schema, every string at most ``max_string`` characters and every
     array at most ``max_items`` items unless the model sets tighter bounds."""
-    return _bound(model.model_json_schema(), max_string, max_items)
+    return _bound(json_schema(model), max_string, max_items)
 
 
 def _bound(node: Any, max_string: int, max_items: int) -> Any:

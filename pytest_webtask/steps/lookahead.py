@@ -65,12 +65,17 @@ def _tree(filename: str, mtime: float) -> ast.Module | None:
     return ast.parse(source, filename) if source else None
 
 
+@lru_cache(maxsize=64)
+def _blocks(filename: str, mtime: float) -> list[list[ast.stmt]]:
+    """The file's statement lists (``_bodies``), found once per file (version): a test file
+    of many steps is walked once, not once per step."""
+    tree = _tree(filename, mtime)
+    return [] if tree is None else _bodies(tree)
+
+
 @lru_cache(maxsize=256)
 def _checks_after(filename: str, line: int, mtime: float) -> tuple[str, ...]:
-    tree = _tree(filename, mtime)
-    if tree is None:
-        return ()
-    for body in _bodies(tree):
+    for body in _blocks(filename, mtime):
         for i, stmt in enumerate(body):
             if not stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno):
                 continue

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ..llm.json_schema import json_schema
 
 
 class ToolParams(BaseModel):
@@ -159,9 +162,11 @@ def _type_name(schema: dict[str, Any]) -> str:
     return str(schema.get("type", "any"))
 
 
+@lru_cache(maxsize=512)
 def render_tool(name: str, description: str, params: type[ToolParams]) -> str:
-    """``Tool: click`` / ``Description: ...`` / ``Parameters:`` as the prompt shows them."""
-    schema = params.model_json_schema()
+    """``Tool: click`` / ``Description: ...`` / ``Parameters:`` as the prompt shows them
+    (made once per tool: every step shows them)."""
+    schema = json_schema(params)
     required = set(schema.get("required", []))
     lines = [f"Tool: {name}", f"Description: {description}", "Parameters:"]
     props = schema.get("properties", {})

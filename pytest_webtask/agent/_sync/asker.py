@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...errors import LLMError, ProposalError
 from ...llm.base import LLM
+from ...llm.json_schema import json_schema
 from ...llm.prompts import get_prompt
 from ...llm.request import Block, ModelRequest
 from ...types import Usage
@@ -37,7 +38,7 @@ class Asker:
             block.text = self.task.redact(block.text)
         context.task = self.task.redact(context.task)
         if context.response_schema is None:  # a caller may have made one for this request
-            context.response_schema = model.model_json_schema()
+            context.response_schema = json_schema(model)
         text = self._call(context)
         try:
             return parse_model(text, model)
