@@ -93,6 +93,32 @@ def test_a_field_that_only_gained_a_value_is_a_change_of_values_only() -> None:
     assert not change('- input-0 (type="text")', '- input-0 (type="password" value="a")')
 
 
+def test_a_text_find_gave_an_id_is_no_change_of_the_page() -> None:
+    """``find`` gives a text inside a paragraph an id: the paragraph's line is cut in three.
+    The page shows the same words: no change (a 1.5B model read "New on the page: Audrey"
+    after a find as the email found); a word that did change still shows."""
+    from pytest_webtask.agent.changes import page_change
+    from pytest_webtask.browser.page_state import PageState
+
+    before = ('- "Find the email by Audrey and forward it."\n- div-0\n'
+              '  - "Audrey Lorem ipsum"\n- div-1\n  - "Cora Dolor"')
+    marked = ('- "Find the email by"\n- text-0 "Audrey"\n- "and forward it."\n- div-0\n'
+              '  - "Audrey Lorem ipsum"\n- div-1\n  - "Cora Dolor"')
+    change = page_change(PageState(before), PageState(marked))
+    assert change.unchanged and change.summary() == "the page did not change"
+    # the marked line's words changed too: a change, shown
+    edited = marked.replace('"and forward it."', '"and delete it."')
+    change = page_change(PageState(before), PageState(edited))
+    assert not change.unchanged and '- "and delete it."' in change.describe()
+    # another line changed beside the mark: that line is shown, the mark is not
+    other = marked.replace('"Cora Dolor"', '"Cora Sit"')
+    change = page_change(PageState(before), PageState(other))
+    assert [x.strip() for x in change.added] == ['- "Cora Sit"']
+    # the same cut with no id given is a change of the page (a re-render that split it)
+    split = marked.replace('- text-0 "Audrey"', '- "Audrey"')
+    assert not page_change(PageState(before), PageState(split)).unchanged
+
+
 def test_the_form_holding_a_changed_field_is_named_with_the_button_that_sends_it() -> None:
     from pytest_webtask.agent.hints import sending_forms
 

@@ -148,10 +148,44 @@ def test_find_reaches_any_element_by_text_or_role(page: Page, server: LocalServe
     assert "Error: find needs a text, a role, or both." in history
     assert "Output: 2 element(s) match text 'Row 378 Pi':\n- text-1 \"Row 378 Pick\"" in history
     assert "Output: 2 element(s) match text 'Row 379':\n- text-2 \"Row 379 Pick\"" in history
+    # an element of a role was asked for: by the text alone, elements first, bare texts after
     assert ("Output: No element matches text 'Row 380' and role 'heading'; by the text alone: "
-            "2 element(s) match text 'Row 380':\n- text-3 \"Row 380 Pick\"") in history
+            "2 element(s) match text 'Row 380':\n- button-380 \"Pick\" in \"Row 380 Pick\"\n"
+            "- text-3 \"Row 380 Pick\"") in history
     assert "Error: find needs a text or a role; 'li-3' is an element id, not a role." in history
     assert page.locator("li").nth(377).inner_text() == "Row 377 Picked 377"
+
+
+MAIL = """<p>Find the email by <b>Audrey</b> and forward it to Orel.</p>
+<div class="mail" onclick="this.textContent = 'Opened'"><span>Audrey</span> Lorem ipsum</div>
+<div class="mail" onclick="this.textContent = 'Opened'"><span>Cora</span> Dolor sit</div>"""
+
+
+def test_a_find_is_no_change_of_the_page_and_a_role_asked_lists_elements_first(
+        page: Page) -> None:
+    """A find that gives a text in a sentence an id cuts its line in the page state: the
+    next request says the page did not change (it did not), and where no element has the
+    role asked, the elements holding the text come before the bare texts given ids. Then
+    a click that does change the page is said as one."""
+    page.set_content(MAIL)
+    llm = ScriptedLLM([
+        {"complete": False, "message": "find", "actions": [
+            {"reason": "r", "tool": "find", "parameters": {"text": "Audrey", "role": "row"}}]},
+        {"complete": False, "message": "open", "actions": [
+            {"reason": "r", "tool": "click", "parameters": {"element_id": "div-0"}}]},
+        {"complete": True, "message": "done", "evidence": ["div-0"]},
+    ])
+    Agent(page, llm).execute("open the email by Audrey")
+    after_find, after_click = llm.prompts[1], llm.prompts[2]
+    assert ("No element matches text 'Audrey' and role 'row'; by the text alone: 2 element(s) "
+            "match text 'Audrey':\n- div-0 \"Audrey Lorem ipsum\"\n- text-0 \"Audrey\"") \
+        in after_find
+    assert "Page: the page did not change" in after_find
+    assert ("find {'text': 'Audrey', 'role': 'row'}):\nThe page did not change at all"
+            in after_find)
+    assert ('New on the page:\n  - div-0 "Opened"\nGone from the page:\n'
+            '  - div "Audrey Lorem ipsum"') in after_click
+    assert page.locator("div.mail").first.inner_text() == "Opened"
 
 
 def test_text_is_merged_as_rendered(page: Page, server: LocalServer) -> None:

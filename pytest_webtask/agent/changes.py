@@ -112,8 +112,28 @@ def page_key(state: PageState) -> tuple[str, list[str]]:
     return state.url, [_plain(x) for x in state.text.splitlines() if x.strip()]
 
 
+# a text `find` gave an id to: "- text-0 "Audrey"", cut out of the line that held it
+_TEXT_ID = re.compile(r"^(\s*-\s+)text-\d+ ")
+
+
+def _words(lines: list[str]) -> list[str]:
+    words: list[str] = []
+    for line in lines:
+        text = _TEXT_ID.sub(r"\1", line).strip()
+        words += (text[2:] if text.startswith("- ") else text).replace('"', " ").split()
+    return words
+
+
+def _only_marked(old: list[str], new: list[str]) -> bool:
+    """``new`` is ``old`` with texts given ids by ``find`` (a line cut where the text
+    stood, the text on a line of its own): the same words, nothing changed on the page."""
+    return (any(_TEXT_ID.match(x) for x in new) and not any(_TEXT_ID.match(x) for x in old)
+            and _words(old) == _words(new))
+
+
 def page_change(before: PageState, after: PageState) -> PageChange:
-    """The difference between two readings of the page."""
+    """The difference between two readings of the page. A text that ``find`` gave an id
+    (its line cut in three) is no change: the page shows the same words."""
     old = before.text.splitlines()
     new = after.text.splitlines()
     matcher = difflib.SequenceMatcher(None, [_plain(x) for x in old], [_plain(x) for x in new],
@@ -121,6 +141,8 @@ def page_change(before: PageState, after: PageState) -> PageChange:
     added: list[str] = []
     removed: list[str] = []
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "replace" and _only_marked(old[i1:i2], new[j1:j2]):
+            continue
         if op in ("replace", "delete"):
             removed.extend(x for x in old[i1:i2] if x.strip())
         if op in ("replace", "insert"):

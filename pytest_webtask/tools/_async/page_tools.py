@@ -129,6 +129,8 @@ class AsyncFindTool(Find, AsyncTool):
         said = ""
         if not lines and text and role:  # a role the model guessed: the text alone
             lines, total = await self.browser.find(text, "")
+            # an element was asked for: elements first, bare texts given an id after them
+            lines.sort(key=lambda line: line.lstrip("- ").startswith("text-"))
             said = f"No element matches {what}; by the text alone: "
             what = f"text {text!r}"
         if not lines:
