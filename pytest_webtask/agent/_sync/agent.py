@@ -1213,7 +1213,8 @@ class Agent:
         return None
 
     def _offers_done(self, guard: str) -> bool:
-        """Does ``guard``'s question offer "done"? Not the first time it asks in a task
+        """``guard`` asks now (recorded, so that its next asking in the task is not its
+        first): does its question offer "done"? Not the first time it asks in a task
         (``guard-acts``): only an action can change what it found (a value typed, an option
         chosen, a link followed), so "done" could only fail the task, and a small model asked
         to click the link it had cited answered "done" again. Asked again later, "done" is

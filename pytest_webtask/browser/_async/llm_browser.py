@@ -14,7 +14,7 @@ from ...errors import BrowserError, UnknownElementError
 from ...llm.request import Block
 from ...types import DownloadedFile, Fingerprint, Secrets
 from ..origins import allowed, origin_of
-from ..page_state import FRAME_SLOT, FrameDocument, PageState, Reading
+from ..page_state import FRAME_SLOT, FrameDocument, PageState, Reading, state_lines
 from .finder import call_collector
 from .watch import AsyncPageWatch
 
@@ -166,13 +166,15 @@ class AsyncLLMBrowser:
             shown.append(f"[{n}]{mark} {title!r} {tab.url}")
         return "Tabs (switch_tab to change): " + "; ".join(shown) + "\n"
 
-    async def find(self, text: str, role: str, limit: int = 20) -> tuple[list[str], int]:
+    async def find(self, text: str, role: str, limit: int = 20, *,
+                   elements_first: bool = False) -> tuple[list[str], int]:
         """Page-state lines of the elements matching ``text`` and/or ``role`` anywhere on the
         page (read afresh; ids stay those of the new reading), and how many matched. An
         element found by its own text that the reading gave no id (a label, a cell) gets one
         (``text-N``), which later readings keep while it is visible. Frames of other origins
         the reading entered (allowed ones) are searched too, each in its own context, and
-        their matches ranked with the page's."""
+        their matches ranked with the page's. ``elements_first``: bare texts given an id
+        come after the elements (an element was asked for)."""
         snapshot = await self.read()
         found: list[tuple[int, int, str]] = []  # (score, where, line): best, then page order
         total = 0
@@ -197,7 +199,7 @@ class AsyncLLMBrowser:
             start = len(found)
             found += [(int(score), start + n, str(line)) for n, (score, line)
                       in enumerate(zip(data["scores"], data["lines"], strict=True))]
-        found.sort(key=lambda hit: (-hit[0], hit[1]))
+        found.sort(key=lambda hit: (elements_first and _bare_text(hit[2]), -hit[0], hit[1]))
         return [line for _, _, line in found[:limit]], total
 
     async def mark_text(self, text: str) -> str:
@@ -375,6 +377,12 @@ class AsyncLLMBrowser:
             await self.page.wait_for_load_state("load", timeout=timeout_ms)
         except PlaywrightError:
             pass  # a slow page is read as it is; the model sees what loaded
+
+
+def _bare_text(line: str) -> bool:
+    """Is ``line`` (a found element's page-state line) a text given an id (``text-N``)?"""
+    parsed = state_lines(line)
+    return bool(parsed) and (parsed[0].id or "").startswith("text-")
 
 
 def _next_text_id(ids: Any) -> int:

@@ -129,9 +129,8 @@ class FindTool(Find, Tool):
         what = " and ".join(f"{k} {v!r}" for k, v in (("text", text), ("role", role)) if v)
         said = ""
         if not lines and text and role:  # a role the model guessed: the text alone
-            lines, total = self.browser.find(text, "")
             # an element was asked for: elements first, bare texts given an id after them
-            lines.sort(key=lambda line: line.lstrip("- ").startswith("text-"))
+            lines, total = self.browser.find(text, "", elements_first=True)
             said = f"No element matches {what}; by the text alone: "
             what = f"text {text!r}"
         if not lines:
