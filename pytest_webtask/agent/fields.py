@@ -16,16 +16,19 @@ import re
 from ..browser.fields import (
     describe,
     empty_fields,
+    end_of,
     field_names,
+    form_of,
     is_box,
     is_text_field,
     line_of,
 )
 from ..browser.page_state import StateLine, state_lines
-from .guards import stated_values
+from .guards import names_word, stated_values, ticks_box
 
 __all__ = ["describe", "empty_fields", "field_names", "is_box", "is_text_field", "left_empty",
-           "left_unticked", "line_of", "ticked_by_task", "values_for_fields"]
+           "left_unticked", "line_of", "ticked_by_task", "unset_for_send",
+           "values_for_fields"]
 
 # Every field: "without filling in the form", "without entering anything", "the empty form"
 _ALL = re.compile(
@@ -195,15 +198,13 @@ def _is_kind(line: StateLine, kind: str) -> bool:
     return bool(words & set(marks))
 
 
-def values_for_fields(state_text: str, task: str, limit: int = 4) -> list[str]:
-    """Where the task's values (``guards.stated_values``) go, in page order, each as
-    ``input-1 (Email) takes 'ann@example.org'``: a value whose field the task's words name
-    ("the email ...", "as Ann Lee", "the password ...") when the page has exactly one such
-    text field, enabled, not holding that value already. A value with no field word, or two
-    fields that could take it, is left out: never a guess."""
-    lines = [line for line in state_lines(state_text) if line.id and is_text_field(line)
-             and "disabled" not in line.flags and "readonly" not in line.flags]
-    out: list[tuple[int, str]] = []
+def _value_fields(lines: list[StateLine], task: str) -> list[tuple[StateLine, str]]:
+    """Each value of the task (``guards.stated_values``) with the one text field of
+    ``lines`` its words name, enabled; a value with no field word, or two fields that could
+    take it, is left out."""
+    fields_ = [line for line in lines if line.id and is_text_field(line)
+               and "disabled" not in line.flags and "readonly" not in line.flags]
+    out: list[tuple[StateLine, str]] = []
     taken: set[str] = set()
     for value in stated_values(task):
         at = task.find(value)
@@ -212,11 +213,102 @@ def values_for_fields(state_text: str, task: str, limit: int = 4) -> list[str]:
         kind = _kind_near(task[:at], task[at + len(value):], value)
         if kind is None:
             continue
-        fields = [line for line in lines if _is_kind(line, kind)]
-        if len(fields) != 1 or fields[0].id in taken:
+        found = [line for line in fields_ if _is_kind(line, kind)]
+        if len(found) != 1 or found[0].id in taken:
             continue
-        field = fields[0]
-        taken.add(str(field.id))
-        if field.attrs.get("value") != value:
-            out.append((lines.index(field), f"{describe(field)} takes {value!r}"))
+        taken.add(str(found[0].id))
+        out.append((found[0], value))
+    return out
+
+
+def values_for_fields(state_text: str, task: str, limit: int = 4) -> list[str]:
+    """Where the task's values (``guards.stated_values``) go, in page order, each as
+    ``input-1 (Email) takes 'ann@example.org'``: a value whose field the task's words name
+    ("the email ...", "as Ann Lee", "the password ...") when the page has exactly one such
+    text field, enabled, not holding that value already. A value with no field word, or two
+    fields that could take it, is left out: never a guess."""
+    lines = state_lines(state_text)
+    out = [(lines.index(field), f"{describe(field)} takes {value!r}")
+           for field, value in _value_fields(lines, task)
+           if field.attrs.get("value") != value]
     return [said for _, said in sorted(out)][:limit]
+
+
+_PRESSES = frozenset({"button", "submit"})
+_OPENS = ("expanded", "haspopup", "aria-haspopup", "aria-expanded")
+
+
+def _button_name(line: StateLine) -> str | None:
+    """The name of a button (a button element, the button role, an input of type submit or
+    button) that opens nothing (no popup, not expanded or collapsed), else None."""
+    tag = (line.id or "").rsplit("-", 1)[0]
+    role, kind = line.attrs.get("role"), line.attrs.get("type", "")
+    if not (role == "button" or (tag == "button" and role is None)
+            or (tag == "input" and kind in _PRESSES)):
+        return None
+    if kind == "button" and tag == "button":
+        kind = ""  # a plain button says nothing of what it does
+    if any(k in line.attrs or k in line.flags for k in _OPENS):
+        return None
+    name = (line.text or line.attrs.get("aria-label") or line.attrs.get("label")
+            or line.attrs.get("value") or "").strip()
+    return name or None
+
+
+def _said_whole(name: str, task: str) -> bool:
+    """Does ``task`` say every word of ``name`` (case aside; "Add to cart" in "add the shirt
+    to the cart")?"""
+    words = set(re.findall(r"[a-z0-9]+", name.casefold()))
+    return bool(words) and words <= set(re.findall(r"[a-z0-9]+", task.casefold()))
+
+
+def unset_for_send(task: str, state_text: str, element_id: str,
+                   touched: dict[str, str]) -> tuple[str, list[str]] | None:
+    """What a press of the button ``element_id`` would send unset, when the task names that
+    button: the button's name, and each control of its form (those in no form when it is in
+    none)
+    that the task gives a value for and that does not hold it, as ``select-0 (Height) shows
+    'Medium', the task names 'Large'``: a dropdown offering an option the task names as
+    a word while another is chosen (none of the chosen ones named, no text field of the
+    form holding that word: "search for Oak" typed is the search box's), a box or radio
+    button the task says to tick left unticked, a text field the task's words name for a value it
+    gives left without it (``values_for_fields``). Controls in ``touched`` (element id -> the
+    value an earlier action of the reply gave it, or "") count as set. None when nothing is
+    unset."""
+    lines = state_lines(state_text)
+    at = next((i for i, line in enumerate(lines) if line.id == element_id), None)
+    if at is None:
+        return None
+    name = _button_name(lines[at])
+    if name is None or not _said_whole(name, task):
+        return None
+    start, end = form_of(lines, at)
+    if not (lines[start].depth < lines[at].depth and lines[start].head.startswith("form")):
+        # in no form: the controls in none
+        in_forms = {j for i, line in enumerate(lines) if line.head.startswith("form")
+                    for j in range(i, end_of(lines, i))}
+        kept = [line for i, line in enumerate(lines) if i not in in_forms]
+    else:
+        kept = lines[start:end]
+    inside = [line for line in kept if line.id and line.id not in touched
+              and "disabled" not in line.flags]
+    # a word a text field holds is the field's ("search for Oak": the search box's)
+    typed = [*(line.attrs.get("value", "") for line in inside if is_text_field(line)),
+             *touched.values()]
+    unset: list[str] = []
+    for line in inside:
+        if "options" in line.attrs:
+            offered = [o.strip() for o in line.attrs["options"].split("|") if o.strip()]
+            chosen = [o.strip() for o in line.attrs.get("selected", "").split("|") if o.strip()]
+            named = [o for o in offered if o not in chosen and names_word(o, task)
+                     and not names_word(o, name) and not any(names_word(o, v) for v in typed)]
+            if named and not any(names_word(c, task) for c in chosen):
+                now = f"shows {chosen[0]!r}" if chosen else "has nothing chosen"
+                unset.append(f"{describe(line)} {now}, the task names {named[0]!r}")
+        elif (is_box(line) or line.attrs.get("type") == "radio") and "checked" not in line.flags:
+            label = (line.attrs.get("label") or line.text).strip()
+            if label and (ticks_box(label, task) or ticked_by_task(task, line)):
+                unset.append(f"{describe(line)} is not ticked, the task says to tick it")
+    unset += [f"{describe(field)} takes {value!r}" for field, value in _value_fields(inside, task)
+              if field.attrs.get("value") != value]
+    return (name, unset) if unset else None

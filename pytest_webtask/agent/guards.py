@@ -260,7 +260,7 @@ _TICK = (r"(?:tick|check|select|choose|pick|mark|enable|turn on|switch on|opt in
 _NOT = re.compile(r"\b(?:not|don't|don’t|never|without|no)\s+(?:\w+\s+)?$", re.IGNORECASE)
 
 
-def _ticks(label: str, task: str) -> bool:
+def ticks_box(label: str, task: str) -> bool:
     """Does ``task`` say to tick or choose the box labelled ``label`` (a label of one or two
     characters in its own case)?"""
     said = re.escape(label) if len(label) <= 2 else f"(?i:{re.escape(label)})"
@@ -270,7 +270,7 @@ def _ticks(label: str, task: str) -> bool:
     return False
 
 
-def _names(value: str, text: str) -> bool:
+def names_word(value: str, text: str) -> bool:
     """Does ``text`` hold ``value`` as a word (a value of one or two characters, "M", in its
     own case: "a" is no size A)?"""
     flags = 0 if len(value) <= 2 else re.IGNORECASE
@@ -285,16 +285,16 @@ def unchosen_options(task: str, dropdowns: Dropdowns,
     "M", a link to it): "add the shirt in size M" done without touching the size dropdown
     (it says S) proves the shirt and the cart, never the size, and would replay green on a
     shop that ignores the size; "sign in and tick Remember me" done with the box empty
-    likewise. A box counts only when the task says to tick or choose it (``_ticks``): "select
+    likewise. A box counts only when the task says to tick or choose it (``ticks_box``): "select
     all the emails" names no "Select all" box to tick, "sign in without ticking Remember
     me" none either."""
     acted_on = [*entered_values(actions),
                 *(t for _, e in actions if e.target is not None
                   for t in (e.target.name, e.target.text, e.target.label) if t)]
-    options = [o for o in dropdowns.offered if o not in dropdowns.chosen and _names(o, task)]
+    options = [o for o in dropdowns.offered if o not in dropdowns.chosen and names_word(o, task)]
     boxes = [b for b in dropdowns.boxes
-             if b not in dropdowns.ticked and b not in options and _ticks(b, task)]
-    return [o for o in [*options, *boxes] if not any(_names(o, t) for t in acted_on)]
+             if b not in dropdowns.ticked and b not in options and ticks_box(b, task)]
+    return [o for o in [*options, *boxes] if not any(names_word(o, t) for t in acted_on)]
 
 
 # words of a check's statement that say how the page says it, not what it says

@@ -257,6 +257,19 @@ RULES: tuple[Rule, ...] = (
          "the action's timeout",
          "a form's button is often disabled until its fields are filled: a small model "
          "presses it first, reads the timeout as the page not changing, and never types"),
+    Rule("send-last", "refusal",
+         "a click (or Enter) on a button the task names, every word of its name (\"click "
+         "Save\", \"hit submit\", \"add ... to the cart\"), that opens nothing, while its "
+         "form (the controls in no form, when it is in none) still lacks what the task gives "
+         "for it: a dropdown showing another option than one the task names (no text field "
+         "holding that word), a box or radio button the task says to tick unticked, a value "
+         "the task's words give a field (as `form-values` finds it) not typed; no earlier "
+         "action of the reply set those",
+         "does not run it, naming each control and what the task gives for it; held back once "
+         "per button and task (pressed again, it runs)",
+         "a small model presses the task's last button first (\"choose Large, then click "
+         "Save\" done by clicking Save): the form goes with the wrong values, and no later step "
+         "takes that back"),
     Rule("read-only-field", "refusal",
          "typing into a field the page state flags read-only (a date picker's)",
          "refuses it, saying a click on it opens what chooses its value",

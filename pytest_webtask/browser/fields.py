@@ -30,15 +30,15 @@ def field_names(line: StateLine) -> list[str]:
                                                           "aria-label")) if v.strip()]
 
 
-def _form_of(lines: list[StateLine], at: int) -> tuple[int, int]:
+def form_of(lines: list[StateLine], at: int) -> tuple[int, int]:
     """The lines of the form holding ``lines[at]`` (start, end), else the whole page."""
     for i in range(at - 1, -1, -1):
         if lines[i].depth < lines[at].depth and lines[i].head.startswith("form"):
-            return i, _end_of(lines, i)
+            return i, end_of(lines, i)
     return 0, len(lines)
 
 
-def _end_of(lines: list[StateLine], at: int) -> int:
+def end_of(lines: list[StateLine], at: int) -> int:
     """Where the lines inside ``lines[at]`` end (the next line at its depth or above)."""
     return next((j for j in range(at + 1, len(lines)) if lines[j].depth <= lines[at].depth),
                 len(lines))
@@ -56,7 +56,7 @@ def empty_fields(state_text: str, near: str, limit: int = 4) -> list[str]:
     at = next((i for i, line in enumerate(lines) if line.id == near), None)
     if at is None:
         return []
-    start, end = _form_of(lines, at)
+    start, end = form_of(lines, at)
     out = [describe(line) for line in lines[start:end]
            if line.id and is_text_field(line) and not line.attrs.get("value")
            and "disabled" not in line.flags and "readonly" not in line.flags]
@@ -77,7 +77,7 @@ def fields_now(state_text: str, limit: int = 8) -> list[str]:
     inside: set[int] = set()
     for i, line in enumerate(lines):
         if line.head.startswith("form"):
-            inside.update(range(i + 1, _end_of(lines, i)))
+            inside.update(range(i + 1, end_of(lines, i)))
     out = []
     for i, line in enumerate(lines):
         if not line.id or (inside and i not in inside) or "disabled" in line.flags:

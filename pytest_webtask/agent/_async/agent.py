@@ -33,6 +33,7 @@ from ..fields import (
     left_unticked,
     line_of,
     ticked_by_task,
+    unset_for_send,
     values_for_fields,
 )
 from ..guards import (
@@ -324,6 +325,9 @@ class AsyncProposer:
 # tools that tick a box they act on (an unticked one)
 TICKING = frozenset({"check", "click"})
 
+# tools that press a button (``send-last`` reads them; press reads its key)
+PRESSING = frozenset({"click", "double_click"})
+
 # tools whose action Playwright holds until the element is enabled
 NEEDS_ENABLED = frozenset({"click", "double_click", "fill", "type", "select", "check", "uncheck",
                            "upload", "slide"})
@@ -345,6 +349,7 @@ class AsyncExecuter:
         self.guard = guard
         self.policy = policy if policy is not None else Policy()
         self.task = ""  # the task's words, for the rules that read them (left-empty)
+        self.send_asked: set[str] = set()  # the buttons ``send-last`` held back once
 
     def refusal(self, action: Action) -> str | None:
         """Why an action may not run: it names a tool the task does not have, or an element
@@ -433,6 +438,28 @@ class AsyncExecuter:
                 f"{value!r} would go into the same field. Each value goes into its own "
                 "field" + (f"; still empty: {', '.join(empty)}." if empty else "."))
 
+    def unsent(self, action: Action, touched: dict[str, str]) -> str | None:
+        """Why a press of a button the task names may not run yet (``send-last``): its form
+        (the page, when it is in none) still lacks what the task gives for it (an option it
+        names not chosen, a box it says to tick unticked, a value its words give a field not
+        typed), and no earlier action of this reply set those. Held back once per button and
+        task: pressed again, it runs (the press may be what shows the form)."""
+        snapshot, target = self.browser.snapshot, action.parameters.get("element_id")
+        presses = action.tool in PRESSING or (
+            action.tool == Press.name and str(action.parameters.get("key", "")) == "Enter")
+        if (not presses or snapshot is None or not isinstance(target, str)
+                or not self.policy.on("send-last")):
+            return None
+        found = unset_for_send(self.task, snapshot.text, target, touched)
+        if found is None or found[0] in self.send_asked:
+            return None
+        name, unset = found
+        self.send_asked.add(name)
+        self.policy.fire("send-last")
+        return (f"Not run yet: {target} \"{name}\" would send what the task gives for this "
+                f"form unset: {'; '.join(unset)}. Do that first if the task asks for it, "
+                f"then press {target} (pressed again, it runs).")
+
     async def disabled(self, action: Action) -> str | None:
         """Why an action on a disabled element may not run (``disabled-target``): the page
         state flagged it disabled and it still is (a few looks at the live element over
@@ -511,6 +538,7 @@ class AsyncExecuter:
         results: list[ExecutionResult] = []
         note = None
         typed: dict[str, str] = {}  # element id -> the value an action of this reply typed
+        touched: dict[str, str] = {}  # element id -> what an action of this reply gave it
         i = 0
         while i < len(actions):
             i += 1
@@ -528,13 +556,17 @@ class AsyncExecuter:
             # reply goes on (the rest of it is the task: "press Join without agreeing")
             held = None if refusal else (self.held(action, typed) or self.field_refusal(action))
             refusal = (refusal or held or await self.second_value(action, typed)
-                       or await self.disabled(action))
+                       or await self.disabled(action) or self.unsent(action, touched))
             result = (ExecutionResult(success=False, error=refusal) if refusal
                       else await self.tools.execute(action))
             target, value = action.parameters.get("element_id"), action.parameters.get("value")
             if (result.success and getattr(self.tools.get(action.tool), "typed", False)
                     and isinstance(target, str) and isinstance(value, str)):
                 typed[target] = value
+            if result.success and isinstance(target, str):
+                given = [v for k, v in action.parameters.items() if k != "element_id"
+                         for v in (v if isinstance(v, list) else [v]) if isinstance(v, str)]
+                touched[target] = " ".join(given)
             if (uncovered := await self.uncover(action, result)) is not None:
                 escape, pressed, result = uncovered
                 actions.insert(i - 1, escape)
