@@ -75,6 +75,25 @@ def test_no_line_holding_the_words_is_said_as_such() -> None:
         '  button-4 "Add to cart" (in article-1 > form-2)']
 
 
+def test_a_bare_text_line_is_matched_on_every_word_its_first_too() -> None:
+    """A text with no element of its own is a line of text alone: its first word is a word
+    of the page like the others. Read as the line's head, it was never matched, and the
+    hint told a model a name the page shows in every row was on no line."""
+    inbox = """- h2 "Primary"
+- div-0
+  - "Audrey Ridiculus eget... Imperdiet."
+  - span-1 (icon="delete")
+- div-1
+  - "Cora In id. Audrey at sit."
+  - span-2 (icon="delete")"""
+    said = hint(inbox, "Find the email by Audrey and forward it to Orel").splitlines()
+    assert said == ["Lines of the page state above that hold words of it:",
+                    '  "Audrey Ridiculus eget... Imperdiet." (in div-0); div-0 holds span-1',
+                    '  "Cora In id. Audrey at sit." (in div-1); div-1 holds span-2']
+    assert hint(inbox, "open the mail from Bea") == (
+        "No line of the page state above holds any of these words: mail, bea.")
+
+
 def test_a_field_that_only_gained_a_value_is_a_change_of_values_only() -> None:
     from pytest_webtask.agent.changes import page_change
     from pytest_webtask.browser.page_state import PageState

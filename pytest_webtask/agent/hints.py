@@ -64,7 +64,9 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES, *,
     parsed = state_lines(state_text)
     ids = set(_LINE_IDS.findall(state_text))
     for line in parsed:
-        rows.append((line.indent, line.head, line.rest, line.content))
+        # a bare text's line is all text: its first word is no head ("Audrey Ridiculus...")
+        said = line.content if line.head.startswith('"') else line.rest
+        rows.append((line.indent, line.head, said, line.content))
     parents: list[tuple[int, str, int]] = []  # (depth, id, row) of the containers open here
     scored: list[tuple[int, int, str]] = []
     for index, (depth, head, said, content) in enumerate(rows):
