@@ -7,12 +7,16 @@
   // <style>, adopted sheets): ".view:hover .destroy" inside todo-item, ":host(:hover) .x".
   // Returns the map of containers to what they reveal, the function that adds the shadow
   // root of an element the walk enters (given the enclosing scope's rules, it returns the
-  // rules of what is inside) and the document's rules (the scope the walk starts in).
+  // rules of what is inside), the document's rules (the scope the walk starts in) and the
+  // set of elements a hover rule gives the pointer cursor (clickable, as a pointer cursor
+  // of their own says).
   // A document's or shadow root's hover rules, kept with the stylesheets they were read from.
   const hoverRules = new WeakMap();
   const REVEALED_CONTROLS = 'a[href], button, input:not([type=hidden]), select, textarea, [role=menuitem], [role=link], [role=button], [role=tab], [role=option]';
+  const MAX_HOVER_POINTERS = 400;  // elements one hover rule makes clickable, at most
   function hoverReveals(doc) {
     const hosts = new Map();
+    const pointers = new Set();  // elements a hover rule gives the pointer cursor
     // a ShadowDOM polyfill (Polymer 0.5's), or null on every other page
     const poly = w.ShadowDOMPolyfill && w.ShadowDOMPolyfill.wrapIfNeeded ? w.ShadowDOMPolyfill : null;
     const shows = (st) => (st.display && st.display !== 'none') || st.visibility === 'visible' ||
@@ -42,7 +46,8 @@
       const collectRules = (list) => {
         for (const r of list) {
           if (r.cssRules && !r.selectorText) collectRules(r.cssRules); // @media, @supports
-          else if (r.selectorText && r.selectorText.includes(':hover') && shows(r.style)) rules.push(r);
+          else if (r.selectorText && r.selectorText.includes(':hover') &&
+                   (shows(r.style) || r.style.cursor === 'pointer')) rules.push(r);
         }
       };
       for (const sheet of sheets) {
@@ -70,7 +75,7 @@
         for (const sel of rule.selectorText.split(',')) {
           // ":host(:hover) .destroy": the shadow root's host shows a descendant
           const own = root.host && /^\s*:host\(([^)]*):hover([^)]*)\)\s+(\S.*)$/.exec(sel);
-          if (own) {
+          if (own && shows(rule.style)) {
             const rest = (own[1] + own[2]).trim();
             try { if (rest && !root.host.matches(rest)) continue; } catch (e) { continue; }
             let targets = [];
@@ -82,6 +87,15 @@
           if (at < 0) continue;
           const hostSel = sel.slice(0, at).trim();
           const rest = sel.slice(at + 6);
+          if (rule.style.cursor === 'pointer' && hostSel && !rest.trim()) {
+            // ".controls span:hover {cursor: pointer}": the hovered element itself is one
+            // to click (a handler added by a script leaves no other sign)
+            let found = [];
+            try { found = Array.from(root.querySelectorAll(hostSel)).slice(0, MAX_HOVER_POINTERS); } catch (e) { continue; }
+            for (const t of found) pointers.add(poly && poly.unwrapIfNeeded ? poly.unwrapIfNeeded(t) : t);
+            continue;
+          }
+          if (!shows(rule.style)) continue;
           if (!hostSel || !/^\s/.test(rest)) continue; // the hovered element shows a descendant
           let targets = [];
           try { targets = Array.from(root.querySelectorAll(sel.replace(/:hover/g, ''))); } catch (e) { continue; }
@@ -112,7 +126,7 @@
       const root = shadowOf(el, poly);
       return root ? enter(root, inherited) : inherited;
     };
-    return [hosts, enterHost, enter(doc, [])];
+    return [hosts, enterHost, enter(doc, []), pointers];
   }
 
   // The nearest ancestor of t matching sel, up through shadow hosts; closest() where the

@@ -32,8 +32,10 @@
   function isInteractive(el, tag, style, parentPointer) {
     if (handlerAttr(el)) return true;
     if (dragged(el) || widgetRole(el)) return true;
-    if (INTERACTIVE_TAGS.has(tag)) {
-      if (tag === 'a') return el.hasAttribute('href') || style.cursor === 'pointer';
+    if (tag === 'a') {
+      // a link; one with no address is a control only by its role, tabindex or cursor
+      if (el.hasAttribute('href') || style.cursor === 'pointer') return true;
+    } else if (INTERACTIVE_TAGS.has(tag)) {
       if (tag === 'label') {
         // A label earns its own id only when its control cannot be clicked directly
         // (a hidden checkbox behind a styled label, a file input behind a button-like label).
@@ -161,7 +163,7 @@
   }
 
   function collect(opts) {
-    const [hover, enterShadow, docRules] = hoverReveals(document);
+    const [hover, enterShadow, docRules, hoverPointers] = hoverReveals(document);
     state.hover = hover;
     for (const el of state.els) { try { el.removeAttribute(ID_ATTR); } catch (e) { /* gone */ } }
     for (const f of state.frames) { try { f.removeAttribute(FRAME_ATTR); } catch (e) { /* gone */ } }
@@ -238,7 +240,7 @@
       let rect = null;  // its box, read once: for its visibility and its position
       const rectOf = () => rect || (rect = el.getBoundingClientRect());
       const way = scrollWay(el, style);  // its own content scrolls: an id, to scroll inside
-      const interactive = (foundId !== undefined || hoverHost || way ||
+      const interactive = (foundId !== undefined || hoverHost || way || hoverPointers.has(el) ||
         isInteractive(el, tag, style, parentPointer)) && visibleInWalk(el, tag, style, kidsOp, rectOf);
       const own = interactive ? kids.filter(isText).map((k) => k.s).join(' ') : undefined;
       const attrs = (interactive || KEEP.has(tag) || el.getAttribute('role')) ? keyAttrs(el, tag, own, way) : '';
