@@ -109,3 +109,34 @@ def test_a_link_with_no_address_is_a_control_by_its_role_only(
     result = Agent(page, llm).execute("raise the value by one", max_steps=2)
     assert result.steps[0].executions[0].success
     assert page.locator("#v").input_value() == "1"
+
+
+MENU = """<!doctype html><title>Menu</title><style>
+.ic { display: inline-block; width: 16px; height: 16px; background: #888; }
+.row, [role=menuitem] { cursor: pointer; padding: 4px; }</style>
+<ul role="menu">
+  <li><div role="menuitem"><span class="ic disk"></span>Save</div></li>
+  <li><div role="menuitem"><span class="ic"></span>Print <a href="#now">now</a></div></li>
+</ul>
+<div class="row" onclick="this.dataset.open = 1">Audrey Ridiculus eget<span class="ic trash"
+  style="cursor: pointer" onclick="event.stopPropagation()"></span></div>
+<div class="row" onclick="">Cora <h3>In id</h3><button>Reply</button></div>"""
+
+
+def test_a_control_s_text_beside_its_icons_is_said_on_its_own_line(
+        page: Page, server: LocalServer) -> None:
+    """A menu item's disk icon and "Save", a mail row's text and its trash: the control's
+    line says its text and the icons come under it, so the line of "Save" is the item to
+    click (before, "Save" was a line of its own under the item and the icon's, and the hint
+    named the icon as what its item holds). Beside text held by another element (a link in
+    an item, a heading and a button in a row), the lines stay as they were."""
+    server.pages["/menu"] = MENU
+    page.goto(server.url + "/menu")
+    lines = [line.strip() for line in _state(page).splitlines()]
+    at = lines.index('- li > div-0 (role="menuitem") "Save"')
+    assert lines[at + 1] == '- span-0 (class="ic disk")'
+    at = lines.index('- li > div-1 (role="menuitem")')
+    assert lines[at + 1:at + 4] == ['- span-1 (class="ic")', '- "Print"', '- a-0 (href="#now") "now"']
+    assert '- div-2 "Audrey Ridiculus eget"' in lines
+    assert lines[lines.index('- div-2 "Audrey Ridiculus eget"') + 1] == '- span-2 (class="ic trash")'
+    assert '- div-3' in lines and '- h3 "In id"' in lines and '- button-0 "Reply"' in lines

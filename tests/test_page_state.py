@@ -425,19 +425,25 @@ for (const who of ['Ada', 'Bob']) {
 </script>"""
 
 
+# a clickable row's line: its text on it, its icons under it
+ROW = r'^- (div-\d+)(?: "[^"\n]*")?$'
+
+
 def test_icons_in_a_clickable_row_get_ids_named_by_their_picture(
         page: Page, server: LocalServer) -> None:
     server.pages["/inbox"] = INBOX
     page.goto(server.url + "/inbox")
     text = LLMBrowser(page).read().text
-    rows = re.findall(r"^- (div-\d+)$", text, re.MULTILINE)
+    rows = re.findall(ROW, text, re.MULTILINE)
     assert len(rows) == 2, text  # the rows, where their pointer starts
     # the icons: ids of their own, named by the picture's file, or by class for a glyph
     assert len(re.findall(r'span-\d+ \(icon="delete" class="icon trash"\)', text)) == 2, text
     assert len(re.findall(r'span-\d+ \(icon="star outline" class="icon star"\)', text)) == 2
     assert len(re.findall(r'i-\d+ \(class="icon fa fa-archive"\)', text)) == 2, text
-    # the row's texts inherit its pointer and stay its text, with no id of their own
-    assert not re.search(r'span-\d+[^\n]*"Ada"', text) and '"Ada Lunch?"' in text, text
+    # the row's texts inherit its pointer and stay its text, with no id of their own, on the
+    # row's own line, its icons under it
+    assert not re.search(r'span-\d+[^\n]*"Ada"', text) and (
+        '- div-0 "Ada Lunch?"\n  - span-0 (icon="delete"' in text), text
 
 
 def test_an_icon_clicked_in_a_row_records_and_its_replay_fails_when_it_does_nothing(
@@ -473,7 +479,7 @@ def test_find_never_takes_a_list_of_clickable_rows_for_the_row_of_each(
     page.goto(server.url + "/inbox")
     reader = LLMBrowser(page)
     lines, total = reader.find("Ada", "")
-    rows = re.findall(r"^- (div-\d+)$", reader.read().text, re.MULTILINE)
+    rows = re.findall(ROW, reader.read().text, re.MULTILINE)
     found = [line.split()[1] for line in lines]
     assert found[0] == rows[0] and rows[1] not in found, lines
     # the controls of Ada's row come with it (her row holds the name), Bob's never
@@ -515,7 +521,7 @@ def test_find_gives_the_icons_of_the_rows_that_hold_the_text_and_no_others(
     page.goto(server.url + "/nested")
     reader = LLMBrowser(page)
     text = reader.read().text
-    rows = re.findall(r"^- (div-\d+)$", text, re.MULTILINE)
+    rows = re.findall(ROW, text, re.MULTILINE)
     icons = [re.findall(r"span-\d+", part) for part in text.split("- div-")[1:]]
     assert len(rows) == 3 and [len(i) for i in icons] == [2, 2, 2], text
     # the search icon above the list: the app around it holds every row, so no row of its own

@@ -251,7 +251,7 @@
         return box && (box.width || box.height) ? [box.top, box.bottom] : null;
       };
       if (interactive) {
-        return [{ head: register(el, tag, frames, foundId) + attrs, kids, pos: posOf(), ids: ids + 1, tag }];
+        return [{ head: register(el, tag, frames, foundId) + attrs, kids, pos: posOf(), ids: ids + 1, tag, control: true }];
       }
       const picture = isPicture(el, tag);
       if (KEEP.has(tag) || attrs || picture) {
@@ -330,6 +330,20 @@
 
   // Lines for a tree; with a window [top, bottom] (viewport pixels), nodes wholly outside
   // it become one summary line per run of them.
+  // Does ``n``, a control (an element the walk found interactive), hold one text and,
+  // beside it, only elements that hold none and are no fields (icons)?
+  // (a field, a box or a radio button is no icon: the text beside it is its label's)
+  const NOT_ICONS = /^(?:input|select|textarea)-|role="(?:checkbox|radio|switch|textbox|combobox|slider|spinbutton|searchbox)"/;
+  function textless(n) {
+    return typeof n !== 'string' && !n.slot && !NOT_ICONS.test(n.head.split(' > ').pop()) &&
+      n.kids.every(textless);
+  }
+  function ownText(n) {
+    const texts = n.kids.filter((k) => typeof k === 'string');
+    return !!n.control && texts.length === 1 && n.kids.length > 1 &&
+      n.kids.every((k) => typeof k === 'string' || textless(k));
+  }
+
   function renderTree(tree, budget, win) {
     const lines = [];
     let size = 0;
@@ -366,6 +380,12 @@
         if (n.slot) { emit(pad + '@frame:' + n.slot); continue; }
         if (n.kids.length === 1 && typeof n.kids[0] === 'string') {
           emit(pad + '- ' + n.head + ' ' + q(n.kids[0]));
+        } else if (ownText(n)) {
+          // a control whose text sits beside icons of its own (a menu item's disk icon and
+          // "Save", a mail row's text and its trash and star): its text on its own line,
+          // the icons under it, so its line says what it is
+          emit(pad + '- ' + n.head + ' ' + q(n.kids.filter((k) => typeof k === 'string').join(' ')));
+          render(n.kids.filter((k) => typeof k !== 'string'), depth + 1);
         } else if (n.kids.length === 1 && !n.kids[0].slot && !n.head.includes('-') &&
             !n.head.includes(' ')) {
           // a bare structural node around one element: one line, "h3 > a-2 ..."
