@@ -550,3 +550,18 @@ def test_find_gives_a_cards_buttons_whose_cells_hold_the_text(page: Page,
     assert lines == ['- text-0 "Audrey"',
                      '- button-0 "Edit" in "Audrey Lunch EditDelete"',
                      '- button-1 "Delete" in "Audrey Lunch EditDelete"'] and total == 3, lines
+
+
+def test_a_text_area_shows_its_whole_text_or_its_start_and_end(page: Page) -> None:
+    """Up to 200 characters, a text area's text is on its line whole; a longer one's start
+    and end, the middle left out: a task about its last words ("the last word in the text
+    area") read a start cut at 60 characters and could not be done."""
+    words = " ".join(f"w{i}" for i in range(80))  # 309 characters
+    page.set_content(f"<textarea id=a>short text</textarea><textarea id=b>{words}</textarea>")
+    text = LLMBrowser(page).read().text
+    assert '- textarea-0 (value="short text")' in text
+    shown = re.search(r'textarea-1 \(value="([^"]*)"', text)
+    assert shown is not None
+    start, end = shown.group(1).split(" … ")
+    assert words.startswith(start) and words.endswith(end) and end.endswith("w78 w79")
+    assert 110 < len(start) <= 120 and 70 < len(end) <= 80

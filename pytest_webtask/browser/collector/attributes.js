@@ -3,6 +3,11 @@
 // and for a control nothing names (an icon), its picture's file and its classes.
 // One module of the collector, assembled by browser/script.py (MODULES) into one script.
   const CONTROL_FIELDS = new Set(['input', 'select', 'textarea']);
+  const ends = (s, n) => {
+    s = hide(s);
+    if (s.length <= n) return s;
+    return s.slice(0, Math.round(n * 0.6)).trimEnd() + ' … ' + s.slice(-Math.round(n * 0.4)).trimStart();
+  };
   function keyAttrs(el, tag, own, way) {
     const out = [];
     const add = (k, v, n = 80) => { if (v !== null && v !== undefined && v !== '') out.push(k + '=' + q(clip(String(v), n))); };
@@ -26,7 +31,9 @@
     } else if (tag === 'textarea') {
       add('name', el.getAttribute('name'));
       add('placeholder', el.getAttribute('placeholder'));
-      if (el.value) add('value', el.hasAttribute(SECRET_ATTR) ? '••••' : el.value, 60);
+      // its whole text up to 200 characters; a longer one's start and end, the middle left
+      // out (its last words are as often what a task asks about as its first)
+      if (el.value) add('value', el.hasAttribute(SECRET_ATTR) ? '••••' : ends(el.value, 200), 210);
     } else if (tag === 'select') {
       add('name', el.getAttribute('name'));
       const opts = Array.from(el.options).map((o) => norm(o.text));
