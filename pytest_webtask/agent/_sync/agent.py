@@ -443,8 +443,9 @@ class Executer:
         """Why a press of a button the task names may not run yet (``send-last``): its form
         (the controls in no form, when it is in none) still lacks what the task gives for it
         (an option it names not chosen, a box it says to tick unticked, a value its words
-        give a field not typed), and no earlier action of this reply set those. Held back once per button and
-        task: pressed again, it runs (the press may be what shows the form)."""
+        give a field not typed), and no earlier action of this reply set those. Held back
+        once per button and task: pressed again, it runs (the press may be what shows the
+        form)."""
         snapshot, target = self.browser.snapshot, action.parameters.get("element_id")
         presses = action.tool in PRESSING or (
             action.tool == Press.name and str(action.parameters.get("key", "")) == "Enter")
