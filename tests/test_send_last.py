@@ -141,6 +141,36 @@ def test_a_sign_in_pressed_on_the_empty_form_is_held_back_naming_each_value(
     assert all(e.success for e in result.steps[1].executions)
 
 
+def test_a_password_typed_in_an_earlier_reply_counts_as_typed(
+        page: Page, server: LocalServer) -> None:
+    """A password field's value never reaches the page state (it reads '••••'): typed in one
+    reply and pressed in the next, the press runs, and no hint asks for the password again.
+    Read off a real recording, where the model typed both values, pressed Sign in, was held
+    back for the password it had typed, and refilled fields until its calls ran out."""
+    server.pages["/signin"] = SIGN_IN
+    page.goto(server.url + "/signin")
+    typed = {"complete": False, "message": "m", "actions": [
+        {"tool": "fill", "parameters": {"element_id": "input-0", "value": "mara@example.org"}},
+        {"tool": "fill", "parameters": {"element_id": "input-1", "value": "not-my-password"}}]}
+    llm = ScriptedLLM([typed, PRESS, DONE, DONE])
+    result = Agent(page, llm).execute(SIGN_IN_TASK, max_steps=4)
+    pressed = result.steps[1].executions[0]
+    assert pressed.success, pressed.error
+    assert "send-last" not in result.steps[1].rules
+    assert page.locator("#said").inner_text() == "Wrong email or password."
+    second = llm.prompts[1]
+    assert 'value="••••"' in second  # the page state shows it typed, masked
+    assert "input-1 (Password) takes" not in second
+    assert "input-1 (Password) takes" in llm.prompts[0]
+    # an empty password field is still asked for
+    assert unset_for_send(SIGN_IN_TASK, '- form-0\n  - input-0 (type="password" '
+                          'label="Password")\n  - button-0 "Sign in"', "button-0", {}) == (
+        "Sign in", ["input-0 (Password) takes 'not-my-password'"])
+    assert unset_for_send(SIGN_IN_TASK, '- form-0\n  - input-0 (type="password" '
+                          'value="••••" label="Password")\n  - button-0 "Sign in"',
+                          "button-0", {}) is None
+
+
 def test_a_task_that_gives_nothing_for_the_form_is_pressed_at_once(
         page: Page, server: LocalServer) -> None:
     """The failure path a test asks for ("press Sign in without filling in the form") gives

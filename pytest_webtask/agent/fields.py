@@ -221,6 +221,17 @@ def _value_fields(lines: list[StateLine], task: str) -> list[tuple[StateLine, st
     return out
 
 
+MASKED = "••••"
+
+
+def holds(field: StateLine, value: str) -> bool:
+    """Does the text field ``field`` hold ``value``? A password field's value never reaches
+    the page state (it reads ``MASKED`` once anything is typed): holding anything, it counts
+    as holding the value, which cannot be told from here."""
+    now = field.attrs.get("value")
+    return now == value or (field.attrs.get("type") == "password" and now == MASKED)
+
+
 def values_for_fields(state_text: str, task: str, limit: int = 4) -> list[str]:
     """Where the task's values (``guards.stated_values``) go, in page order, each as
     ``input-1 (Email) takes 'ann@example.org'``: a value whose field the task's words name
@@ -229,8 +240,7 @@ def values_for_fields(state_text: str, task: str, limit: int = 4) -> list[str]:
     fields that could take it, is left out: never a guess."""
     lines = state_lines(state_text)
     out = [(lines.index(field), f"{describe(field)} takes {value!r}")
-           for field, value in _value_fields(lines, task)
-           if field.attrs.get("value") != value]
+           for field, value in _value_fields(lines, task) if not holds(field, value)]
     return [said for _, said in sorted(out)][:limit]
 
 
@@ -310,5 +320,5 @@ def unset_for_send(task: str, state_text: str, element_id: str,
             if label and (ticks_box(label, task) or ticked_by_task(task, line)):
                 unset.append(f"{describe(line)} is not ticked, the task says to tick it")
     unset += [f"{describe(field)} takes {value!r}" for field, value in _value_fields(inside, task)
-              if field.attrs.get("value") != value]
+              if not holds(field, value)]
     return (name, unset) if unset else None
