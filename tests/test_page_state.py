@@ -188,6 +188,33 @@ def test_a_find_is_no_change_of_the_page_and_a_role_asked_lists_elements_first(
     assert page.locator("div.mail").first.inner_text() == "Opened"
 
 
+SCROLLED_MAIL = """<div id="list" style="height: 60px; overflow-y: auto">
+<h2>Primary</h2>
+<div class="mail" onclick="this.textContent = 'Opened'">Audrey Ridiculus eget</div>
+<div class="mail" onclick="this.textContent = 'Opened'">Cora In id</div>
+<div class="mail" onclick="this.textContent = 'Opened'">Bobine Cras</div>
+<div class="mail" onclick="this.textContent = 'Opened'">Bevvy Tincidunt</div></div>"""
+
+
+def test_find_lists_an_element_before_the_one_holding_it(page: Page) -> None:
+    """At one score, the row holding a text comes before the scrolling list around it (the
+    list has an id to scroll by, and its text holds every row's): a model took the first
+    line of find's answer, the list, for the mail it asked for."""
+    page.set_content(SCROLLED_MAIL)
+    llm = ScriptedLLM([
+        {"complete": False, "message": "find", "actions": [
+            {"reason": "r", "tool": "find", "parameters": {"text": "Audrey Ridiculus",
+                                                            "role": "row"}}]},
+        {"complete": True, "message": "done"}, {"complete": True, "message": "done"}])
+    Agent(page, llm).execute("open the email by Audrey", max_steps=2)
+    said = llm.prompts[1].split("Output: ", 1)[1].split("\n  Page:", 1)[0]
+    head, first, second = said.splitlines()
+    assert head == ("No element matches text 'Audrey Ridiculus' and role 'row'; by the text "
+                    "alone: 2 element(s) match text 'Audrey Ridiculus':"), said
+    assert first.endswith('"Audrey Ridiculus eget"'), said
+    assert "Primary Audrey Ridiculus eget Cora" in second, said
+
+
 def test_text_is_merged_as_rendered(page: Page, server: LocalServer) -> None:
     page.goto(server.url + "/rendered")
     text = LLMBrowser(page).read().text

@@ -159,7 +159,8 @@
   // readings keep while it is visible, so the pointer tools can use it. Ranked by its own
   // text (its name, text, label, placeholder, value or title): the whole of it, whole words,
   // part of a word; then, last, controls whose row (list item, table row, card: never a form
-  // or section around the whole app) holds the text. Document order among equals.
+  // or section around the whole app) holds the text. Among equals, an element comes before
+  // those holding it (a mail row before the list around it), then document order.
   const ROW = 'tr, li, [role=row], [role=listitem], [role=option], [role=treeitem], article';
   function find(text, role, limit) {
     const want = norm(text).toLowerCase();
@@ -275,7 +276,12 @@
         hits.push([sc, order.get(el), null, el]);
       }
     }
-    hits.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+    // at one score, an element before those holding it (a mail row before the list around it)
+    const outer = new Set();
+    if (hits.length <= 400) {
+      for (const h of hits) if (hits.some((o) => o !== h && o[0] === h[0] && h[3] !== o[3] && h[3].contains(o[3]))) outer.add(h);
+    }
+    hits.sort((a, b) => b[0] - a[0] || outer.has(a) - outer.has(b) || a[1] - b[1]);
     const ids = {};
     const scores = hits.slice(0, limit).map((h) => h[0]);  // to merge other documents' finds
     const lines = hits.slice(0, limit).map(([, , known, el]) => {
