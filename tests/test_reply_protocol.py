@@ -102,11 +102,43 @@ def test_each_request_carries_a_schema_of_the_page_ids_and_the_tools(
         assert "Lines of the page state above that hold words of it:" in said
         assert 'button-0 "Search" (in form-0)' in said
         tools = {t[0] for t in enums(schema, "tool")}
-        assert {"navigate", "click", "fill", "select", "press", "find"} <= tools
+        assert {"navigate", "click", "fill", "select", "press"} <= tools
         assert "upload" not in tools  # a task without resources has no upload tool
+        assert "find" not in tools  # the page state is whole: `find-cut`
     # the second page has list items the first did not: its schema offers them
     second = page_ids(fake.requests[1]["messages"][-1]["content"])
     assert second - page_ids(fake.requests[0]["messages"][-1]["content"])
+
+
+LONG = "<h1>Rows</h1><ul>" + "".join(
+    f"<li>Row {n} <button>Pick</button></li>" for n in range(400)) + "</ul>"
+
+
+def _tools_offered(llm: ScriptedLLM) -> set[str]:
+    schema = llm.calls[0].context.response_schema
+    return {t[0] for t in enums(schema, "tool")}
+
+
+def test_find_is_offered_only_where_the_page_state_is_cut(page: Page) -> None:
+    """`find-cut`: on a page state shown whole, find is not offered (every element it could
+    name is on its line with its id); on one cut to the viewport's part for its size, it is;
+    with the rule off, always. A reply that calls it where it is not offered is refused by
+    the schema (the fake server and a real model's server both hold to it)."""
+    page.set_content(LONG)
+    cut = ScriptedLLM([{"complete": True, "message": "done"}] * 2)
+    Agent(page, cut, page_chars=4000).execute("pick row 377", max_steps=1)
+    assert "truncated" in cut.prompts[0] or "more " in cut.prompts[0]
+    assert page.evaluate("document.querySelectorAll('li').length") == 400
+    assert "find" in _tools_offered(cut)
+    page.set_content("<h1>Rows</h1><ul><li>Row 1 <button>Pick</button></li></ul>")
+    whole = ScriptedLLM([{"complete": True, "message": "done"}] * 2)
+    result = Agent(page, whole).execute("pick row 1", max_steps=1)
+    assert "find" not in _tools_offered(whole)
+    assert {"click", "fill"} <= _tools_offered(whole)
+    assert "find-cut" in result.steps[0].rules
+    off = ScriptedLLM([{"complete": True, "message": "done"}] * 2)
+    Agent(page, off, rules_off=("find-cut",)).execute("pick row 1", max_steps=1)
+    assert "find" in _tools_offered(off)
 
 
 def test_the_stable_part_comes_first_and_is_the_same_for_every_step(

@@ -217,6 +217,13 @@ RULES: tuple[Rule, ...] = (
          "a tool for a kind of element the page does not have (slide: a slider)",
          "does not offer it",
          "fewer tools, fewer wrong ones"),
+    Rule("find-cut", "schema",
+         "a page state shown whole (not cut to the viewport's part for its size, no frame "
+         "of another origin read apart)",
+         "does not offer find (a pointer tool takes a bare text by its words)",
+         "every element find could name is already on its line with its id; a small model "
+         "calls find for a task that says \"find\" and reads its answer as no progress, "
+         "until its steps run out"),
     Rule("dropdown-options", "schema",
          "a dropdown in the page state, its options listed",
          "limits select's value on it to those options",

@@ -114,6 +114,7 @@ class PageState:
     title: str = ""
     snap: int = 0
     truncated: int = 0
+    windowed: bool = False
     documents: dict[tuple[str, ...], FrameDocument] = field(default_factory=dict)
     frames_not_allowed: list[str] = field(default_factory=list)
 
@@ -126,7 +127,16 @@ class PageState:
             title=data.get("title", ""),
             snap=data["snap"],
             truncated=data.get("truncated", 0),
+            windowed=bool(data.get("windowed", False)),
         )
+
+    @property
+    def whole(self) -> bool:
+        """Does the text show every element the reading gave an id, each on its line? Not
+        when the page was over the budget (cut to the viewport's part, the rest counted) or
+        frames of other origins were read apart (their readings are budgeted apart)."""
+        return not (self.truncated or self.windowed or self.documents
+                    or "[page state truncated" in self.text)
 
     def document_of(self, element_id: str) -> tuple[str, ...]:
         """The iframe chain of the document that read ``element_id`` (``()``: the page's

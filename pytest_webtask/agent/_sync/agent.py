@@ -213,6 +213,9 @@ class Proposer:
                 policy.fire("tab-tools")
             elif (getattr(t, "shown_by", None) or "") not in shown and policy.on("tool-shown-by"):
                 policy.fire("tool-shown-by")
+            elif (t.name == "find" and state is not None and state.whole
+                  and policy.on("find-cut")):
+                policy.fire("find-cut")  # every element is on its line, with its id
             else:
                 tools.append(t)
         offered = [(t.name, t.params_class) for t in tools]
