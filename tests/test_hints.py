@@ -226,5 +226,18 @@ def test_an_id_is_no_word_but_a_word_like_an_id_is() -> None:
 
 
 def test_a_links_address_holds_no_word_of_the_page() -> None:
-    state = '- a-0 (href="#tabs-2") "Tab #2"\n- span-0 "aliquet"'
+    state = '- a-0 (href="#tabs-2") "Second"\n- span-0 "aliquet"'
     assert matching_lines(state, 'switch the tabs to click "aliquet"') == ['span-0 "aliquet"']
+
+
+def test_a_word_holds_its_plural_and_its_singular() -> None:
+    """"Switch between the tabs" is about the lines saying "Tab #2"; "the jacket" about
+    "Jackets"; "boxes" about "Box"; never "address" about "Addres" nor "bus" about "Bu"."""
+    state = ('- a-0 (href="#tabs-1") "Tab #1"\n- a-1 "Tab #2"\n- li "Jackets"\n'
+             '- span-0 "Box A"\n- span-1 "Tabby"\n- input-0 (label="Address")\n- span-2 "Bu"')
+    assert matching_lines(state, "switch between the tabs") == ['a-0 (href="#tabs-1") "Tab #1"',
+                                                                'a-1 "Tab #2"']
+    assert matching_lines(state, "the jacket") == ['li "Jackets"']
+    assert matching_lines(state, "tick the boxes") == ['span-0 "Box A"']
+    assert matching_lines(state, "the address") == ['input-0 (label="Address")']
+    assert matching_lines(state, "the bus") == []

@@ -45,6 +45,15 @@ def task_words(phrase: str) -> list[str]:
     return words
 
 
+def _word_forms(word: str) -> str:
+    """A pattern for ``word`` and its plural or singular: "tabs" holds "Tab #2", "coat"
+    holds "Coats" ("address", "bus" are no plurals)."""
+    stem = word
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        stem = word[:-2] if word.endswith(("ches", "shes", "xes")) else word[:-1]
+    return re.escape(stem) + "(?:s|es)?"
+
+
 def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES, *,
                    senders: bool = True) -> list[str]:
     """Up to ``limit`` lines of a page state's element tree that hold words of ``phrase``,
@@ -57,7 +66,7 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES, *,
     expanding = bool(_EXPAND.search(phrase))
     if not words and not expanding:
         return []
-    patterns = [re.compile(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])") for w in words]
+    patterns = [re.compile(rf"(?<![a-z0-9]){_word_forms(w)}(?![a-z0-9])") for w in words]
     exact = [w for w in (raw.strip(".,'’-") for raw in _WORD.findall(phrase))
              if w.lower() in words and w != w.lower()]
     rows = []  # (depth, head, content) of each element line
