@@ -592,3 +592,40 @@ def test_a_text_area_shows_its_whole_text_or_its_start_and_end(page: Page) -> No
     start, end = shown.group(1).split(" … ")
     assert words.startswith(start) and words.endswith(end) and end.endswith("w78 w79")
     assert 110 < len(start) <= 120 and 70 < len(end) <= 80
+
+
+UNLABELLED = """<table>
+<tr><th>Director</th><td><input id="director"></td></tr>
+<tr><th>Year</th><td><select id="year"><option>1998</option></select></td></tr>
+<tr><th>From</th><td><input id="from"> to <input id="to"></td></tr>
+<tr><th>Notes</th><td><input placeholder="Anything else"></td></tr>
+</table>
+<div><label>Last name:</label> <input id="last"></div>
+<div>Gender: <input id="gender"></div>
+<div><label for="city">City</label><input id="city"></div>
+<div><span>I agree</span><input type="checkbox" id="agree"></div>
+<p>A paragraph far too long to be anybody's label for the field after it, by any reading.</p>
+<input id="after">"""
+
+
+def test_a_field_nothing_names_says_the_text_beside_it(page: Page) -> None:
+    """A field with no accessible name says the text a reader takes for its label: its
+    table row's other cell, or the short text right before it; never when something names
+    it, for two fields in one row, a box, or a long text. Said as ``beside`` (no name: a
+    replay never finds the field by it), and the agent's field readers take it as a name."""
+    from pytest_webtask.browser.fields import describe
+    from pytest_webtask.browser.page_state import state_lines
+
+    page.set_content(UNLABELLED)
+    text = LLMBrowser(page).read().text
+    lines = {line.id: line for line in state_lines(text) if line.id}
+    beside = {i: line.attrs.get("beside") for i, line in lines.items()}
+    assert beside["input-0"] == "Director" and beside["select-0"] == "Year"
+    assert beside["input-1"] is None and beside["input-2"] is None  # two in one row
+    assert beside["input-3"] is None  # its placeholder names it
+    assert beside["input-4"] == "Last name" and beside["input-5"] == "Gender"
+    assert beside["input-6"] is None and lines["input-6"].attrs["label"] == "City"
+    assert beside["input-7"] is None  # a checkbox
+    assert beside["input-8"] is None  # a paragraph is no label
+    assert describe(lines["input-4"]) == "input-4 (Last name)"
+    assert page.get_by_label("Last name").count() == 0  # no accessible name was made

@@ -25,9 +25,10 @@ def is_box(line: StateLine) -> bool:
 
 
 def field_names(line: StateLine) -> list[str]:
-    """What a field is called on the page: its label, name, placeholder or aria-label."""
+    """What a field is called on the page: its label, name, placeholder or aria-label, or
+    the text beside it when nothing names it."""
     return [v for v in (line.attrs.get(k, "") for k in ("label", "name", "placeholder",
-                                                          "aria-label")) if v.strip()]
+                                                          "aria-label", "beside")) if v.strip()]
 
 
 def form_of(lines: list[StateLine], at: int) -> tuple[int, int]:

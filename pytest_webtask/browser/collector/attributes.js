@@ -8,6 +8,30 @@
     if (s.length <= n) return s;
     return s.slice(0, Math.round(n * 0.6)).trimEnd() + ' … ' + s.slice(-Math.round(n * 0.4)).trimStart();
   };
+  const NOT_TYPED = new Set(['checkbox', 'radio', 'submit', 'button', 'reset', 'hidden', 'file', 'image']);
+  const FIELD_SEL = 'input, select, textarea, button';
+  // The text a reader takes for the label of a field nothing names (no label element, no
+  // aria, title or placeholder): in a table row holding no other field, the row's one other
+  // cell of text ("Director" in its th); else a short text right before it ("Last name:"
+  // in a label element not tied to it). Said as ``beside``: no accessible name, and a
+  // replay never finds the field by it.
+  function besideText(el) {
+    const cell = el.closest('td, th');
+    const row = cell && cell.parentElement;
+    const short = (t) => { t = norm(t || ''); return t && t.length <= 40 ? t.replace(/\s*:$/, '') : null; };
+    if (row && row.tagName === 'TR') {
+      if (row.querySelectorAll(FIELD_SEL).length !== 1) return null;
+      const texts = Array.from(row.cells).filter((c) => c !== cell && norm(c.textContent));
+      return texts.length === 1 ? short(texts[0].textContent) : null;
+    }
+    let n = el.previousSibling;
+    while (n && n.nodeType === 3 && !n.nodeValue.trim()) n = n.previousSibling;
+    if (!n) return null;
+    if (n.nodeType === 3) return short(n.nodeValue);
+    if (n.nodeType !== 1 || n.querySelector(FIELD_SEL) || !visible(n)) return null;
+    return ['LABEL', 'SPAN', 'B', 'STRONG', 'DIV', 'P', 'DT', 'TH', 'TD'].includes(n.tagName) ? short(n.textContent) : null;
+  }
+
   function keyAttrs(el, tag, own, way) {
     const out = [];
     const add = (k, v, n = 80) => { if (v !== null && v !== undefined && v !== '') out.push(k + '=' + q(clip(String(v), n))); };
@@ -62,6 +86,9 @@
       const shown = [own, el.getAttribute('aria-label'), el.getAttribute('title'),
         el.getAttribute('placeholder'), el.getAttribute('alt'), tag === 'input' ? el.value : ''];
       if (name && !shown.some((v) => v && flat(v).includes(flat(name)))) add('label', name);
+      if (!name && CONTROL_FIELDS.has(tag) && !NOT_TYPED.has((el.getAttribute('type') || '').toLowerCase())) {
+        add('beside', besideText(el), 40);
+      }
       // a control that nothing names (an icon): its picture's file and its classes
       if (!name && !own && !shown.some((v) => v) && !CONTROL_FIELDS.has(tag)) {
         add('icon', pictureName(el, tag), 40);
