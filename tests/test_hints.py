@@ -241,3 +241,31 @@ def test_a_word_holds_its_plural_and_its_singular() -> None:
     assert matching_lines(state, "tick the boxes") == ['span-0 "Box A"']
     assert matching_lines(state, "the address") == ['input-0 (label="Address")']
     assert matching_lines(state, "the bus") == []
+
+
+def test_a_position_of_a_kind_of_control_counts_that_kind_in_page_order() -> None:
+    """"the 3rd checkbox", "the 2nd textbox": the control of that kind at that place of the
+    page; a position with no kind after it stays a list's item; none past the count."""
+    from pytest_webtask.agent.hints import ordinal_lines
+
+    state = """- input-0 (type="radio" name="r" value="1")
+- input-1 (type="radio" name="r" value="2")
+- input-2 (type="text")
+- input-3 (type="checkbox" label="A")
+- input-4 (type="text")
+- ul-0
+  - li > a-0 (href="/p/1") "Pen"
+  - li > a-1 (href="/p/2") "Ink"
+- button-0 "Submit\""""
+    assert ordinal_lines(state, 'Check the 1st radio button and enter "-5" into the 2nd '
+                                'textbox.').splitlines() == [
+        'The 1st radio button of the page (2 in all) is input-0 (type="radio" name="r" '
+        'value="1").',
+        'The 2nd text field of the page (2 in all) is input-4 (type="text").']
+    assert ordinal_lines(state, "click the last link") == (
+        'The last link of the page (2 in all) is a-1 (href="/p/2") "Ink".')
+    # past the count: nothing (no list's item stands in); no kind: the list's item
+    assert ordinal_lines(state, "tick the 2nd checkbox") == ""
+    assert ordinal_lines(state, "open the second product") == (
+        'The 2nd item of ul-0 is li > a-1 (href="/p/2") "Ink".')
+    assert ordinal_lines(state, "type your first name") == ""

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from ..browser.fields import is_box, is_text_field
 from ..browser.page_state import StateLine, state_lines
 from ..tools.meant import ancestors, field_format, inside, read_lines
 
@@ -338,6 +339,68 @@ def _lists(lines: list[StateLine], task: str) -> list[tuple[str, list[StateLine]
             for _, start, container, items, end in sorted(lists, key=lambda t: t[:2])]
 
 
+# the kinds of control a position may count ("the 3rd checkbox"), the longest words first
+_KIND_WORDS = (
+    ("radio button", r"radio(?:\s*buttons?)?"),
+    ("checkbox", r"check\s*box(?:es)?|tick\s*box(?:es)?"),
+    ("text field", r"(?:input\s*)?text\s*(?:box(?:es)?|fields?|inputs?)|input(?:\s*box)?(?:es|s)?"
+                   r"|(?:text\s*)?fields?"),
+    ("dropdown", r"drop\s*-?\s*downs?|select\s*box(?:es)?|combo\s*box(?:es)?"),
+    ("button", r"buttons?"),
+    ("link", r"links?"),
+)
+
+
+def _is_kind_of(line: StateLine, kind: str) -> bool:
+    tag = (line.id or "").rsplit("-", 1)[0]
+    role, typ = line.attrs.get("role"), line.attrs.get("type", "")
+    if kind == "radio button":
+        return (tag == "input" and typ == "radio") or role == "radio"
+    if kind == "checkbox":
+        return is_box(line)
+    if kind == "text field":
+        return is_text_field(line)
+    if kind == "dropdown":
+        return tag == "select" or role in ("combobox", "listbox")
+    if kind == "button":
+        return ((tag == "button" and role is None) or role == "button"
+                or (tag == "input" and typ in ("submit", "button", "reset")))
+    return (tag == "a" and role in (None, "link")) or role == "link"
+
+
+def _kind_positions(task: str) -> list[tuple[int, str]]:
+    """The positions ``task`` names of a kind of control ("the 3rd checkbox", "the first
+    text box", "the last link"): (position, kind), the kind said within three words after."""
+    found = []
+    for m in _ORDINAL.finditer(task):
+        after = task[m.end():m.end() + 40]
+        for kind, words in _KIND_WORDS:
+            if re.match(rf"\s+(?:\w+\s+){{0,2}}?(?:{words})\b", after, re.IGNORECASE):
+                word = (m.group("word") or "").lower()
+                n = (-1 if word == "last" else int(m.group("n")) if m.group("n")
+                     else _NTH.index(word) + 1)
+                if n != 0 and (n, kind) not in found:
+                    found.append((n, kind))
+                break
+    return found
+
+
+def kind_lines(state_text: str, task: str, limit: int = 3) -> list[str]:
+    """For each position of a kind of control ``task`` names, that control counted in page
+    order: 'The 3rd checkbox of the page is input-2 (type="checkbox").'"""
+    said: list[str] = []
+    lines = [line for line in state_lines(state_text) if line.id]
+    for n, kind in _kind_positions(task):
+        of_kind = [line for line in lines if _is_kind_of(line, kind)]
+        if not of_kind or n > len(of_kind):
+            continue
+        line = of_kind[n - 1] if n > 0 else of_kind[-1]
+        place = "last" if n < 0 else _ordinal(n)
+        said.append(f"The {place} {kind} of the page ({len(of_kind)} in all) is "
+                    f"{_cut(_inner(line).content, 80)}.")
+    return said[:limit]
+
+
 def ordinal_lines(state_text: str, task: str, limit: int = 2) -> str:
     """For each position ``task`` names ("the 3rd position", "the first product"), the item
     at that position of each list that has it (a list's items are its child lines of one
@@ -346,6 +409,8 @@ def ordinal_lines(state_text: str, task: str, limit: int = 2) -> str:
     positions = _positions(task)
     if not positions:
         return ""
+    if _kind_positions(task):  # "the 3rd checkbox": a control of that kind, not a list's item
+        return "\n".join(kind_lines(state_text, task))
     said = []
     moving = bool(_MOVE.match(task.strip()))
     for container, items, _, _ in _lists(state_lines(state_text), task):

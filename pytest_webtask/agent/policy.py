@@ -115,7 +115,9 @@ RULES: tuple[Rule, ...] = (
          "a date picker shows days as bare numbers a model does not tie to a date"),
     Rule("position", "hint",
          "a position the task names (the 3rd, the first, the last; not a first name)",
-         "names the item at that position of each list that has one",
+         "names the item at that position of each list that has one; with a kind of "
+         "control named after it (the 3rd checkbox, the 2nd textbox), that control counted "
+         "in page order",
          "small models count badly"),
     Rule("paged-position", "hint",
          "a position the task names beyond the items a paged list shows (the 7th result, "
