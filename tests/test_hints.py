@@ -269,3 +269,20 @@ def test_a_position_of_a_kind_of_control_counts_that_kind_in_page_order() -> Non
     assert ordinal_lines(state, "open the second product") == (
         'The 2nd item of ul-0 is li > a-1 (href="/p/2") "Ink".')
     assert ordinal_lines(state, "type your first name") == ""
+
+
+def test_every_word_some_line_holds_gets_a_line_past_the_five() -> None:
+    """Five lines are listed by how much they hold; a word of the task that some line holds
+    and none of the five does gets its best line too, up to eight in all: a task naming
+    six boxes and a button was shown five of them and the button."""
+    boxes = ["nb", "8qiSp3m", "pKybC69", "v8Zs3", "U6gHF", "C1", "VGJ"]
+    state = "\n".join(f'- input-{n} (type="checkbox" label="{b}")'
+                      for n, b in enumerate(boxes)) + '\n- button-0 "Submit"'
+    said = matching_lines(state, "Select nb, 8qiSp3m, pKybC69, v8Zs3, U6gHF and click Submit.")
+    assert sorted(said) == sorted([f'input-{n} (type="checkbox" label="{b}")'
+                                   for n, b in enumerate(boxes[:5])] + ['button-0 "Submit"'])
+    # no more than eight, and nothing that holds no word of the task
+    many = "\n".join(f'- span-{n} "w{n}"' for n in range(12))
+    task = " ".join(f"w{n}" for n in range(12))
+    assert len(matching_lines(many, task)) == 8
+    assert all("C1" not in line and "VGJ" not in line for line in said)

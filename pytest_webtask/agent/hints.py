@@ -19,6 +19,7 @@ from ..browser.page_state import StateLine, state_lines
 from ..tools.meant import ancestors, field_format, inside, read_lines
 
 MAX_LINES = 5
+MAX_COVER = 8  # lines listed when more are needed for each word some line holds
 MAX_LINE = 200
 MAX_CONTROLS = 6  # a container holding more is a list, not one item
 
@@ -79,6 +80,7 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES, *,
         rows.append((line.indent, line.head, said, line.content))
     parents: list[tuple[int, str, int]] = []  # (depth, id, row) of the containers open here
     scored: list[tuple[int, int, str]] = []
+    holding: dict[int, set[str]] = {}  # line index -> the task's words it holds
     for index, (depth, head, said, content) in enumerate(rows):
         while parents and parents[-1][0] >= depth:
             parents.pop()
@@ -112,12 +114,25 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES, *,
                 if buttons:
                     shown += f"; {' or '.join(buttons)} sends {form[1]}"
             scored.append((-score, index, shown))
+            holding[index] = {w for w, p in zip(words, patterns, strict=True)
+                              if p.search(lowered)}
     if not scored:
         return []
     # lines holding less than half what the best holds are noise beside it (every "Add to
     # cart" button beside the product the task names)
     best = -min(scored)[0]
-    return [shown for score, _, shown in sorted(scored)[:limit] if -score * 2 >= best]
+    ranked = sorted(scored)
+    chosen = [hit for hit in ranked[:limit] if -hit[0] * 2 >= best]
+    # a word of the task some line holds and none chosen does gets its best line, up to
+    # MAX_COVER in all ("tick nb, 8q, pK, v8, U6 and click Submit": six lines, each a word)
+    covered = set().union(*(holding[i] for _, i, _ in chosen))
+    for hit in ranked:
+        if len(chosen) >= (MAX_COVER if limit >= MAX_LINES else limit):
+            break
+        if hit not in chosen and holding[hit[1]] - covered:
+            chosen.append(hit)
+            covered |= holding[hit[1]]
+    return [shown for _, _, shown in sorted(chosen)]
 
 
 FIELDS = ("input", "select", "textarea")

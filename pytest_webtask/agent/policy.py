@@ -86,7 +86,8 @@ RULES: tuple[Rule, ...] = (
     Rule("task-lines", "hint",
          "words of the task (or of a check's statement) that lines of the page state hold "
          "(a word holds its plural and its singular)",
-         "lists up to five such lines, best first, each with the two containers around it "
+         "lists up to five such lines, best first (more, up to eight, for words some line "
+         "holds that none of those does), each with the two containers around it "
          "and, for a text, the controls of its item; or says no line holds them",
          "a small model reading a long page misses the element a task names"),
     Rule("form-sender", "hint",
