@@ -582,6 +582,16 @@ def test_an_option_the_page_showed_chosen_or_an_action_picked_is_not_asked_about
         Act("select", "r", {"element_id": "select-0", "value": "M"}), ExecutionResult(True))]) \
         == []
     assert unchosen_options("show all coats", seen, []) == []  # "All" was chosen
+    # an option of several words named by them in its order, a few words apart at most
+    sort = Dropdowns()
+    sort.see('- select-0 (options="Name|Price: low to high|Price: high to low" '
+             'selected="Name" aria-label="Sort by")')
+    assert unchosen_options("sort the products by price from high to low", sort, []) == [
+        "Price: high to low"]
+    assert unchosen_options("sort them by price, low to high", sort, []) == [
+        "Price: low to high"]
+    assert unchosen_options("sort by price", sort, []) == []  # which order: not said
+    assert unchosen_options("a high price, to make the low ones look cheap", sort, []) == []
     # a checkbox's or a radio button's label is a choice too; one the task says to leave or
     # clear is not asked about
     boxes = Dropdowns()

@@ -56,6 +56,11 @@ def test_what_a_press_would_send_unset_is_read_from_the_task_and_the_form() -> N
     assert unset_for_send(said, search, "button-0", {"input-1": "Jackets"}) is None
     held = search.replace('name="email" label="Search"', 'value="Jackets" label="Search"')
     assert unset_for_send(said, held, "button-0", {}) is None
+    # an option of several words, named by them in its order
+    sort = ('- form-0\n  - select-0 (options="Name|Price: low to high|Price: high to low" '
+            'selected="Name" label="Sort by")\n  - button-0 "Sort"')
+    assert unset_for_send("sort by price from high to low", sort, "button-0", {}) == (
+        "Sort", ["select-0 (Sort by) shows 'Name', the task names 'Price: high to low'"])
 
 
 PAGE = """<!doctype html><title>Height</title>

@@ -24,7 +24,7 @@ from ..browser.fields import (
     line_of,
 )
 from ..browser.page_state import StateLine, state_lines
-from .guards import names_word, stated_values, ticks_box
+from .guards import names_option, names_word, stated_values, ticks_box
 
 __all__ = ["describe", "empty_fields", "field_names", "is_box", "is_text_field", "left_empty",
            "left_unticked", "line_of", "ticked_by_task", "unset_for_send",
@@ -310,9 +310,9 @@ def unset_for_send(task: str, state_text: str, element_id: str,
         if "options" in line.attrs:
             offered = [o.strip() for o in line.attrs["options"].split("|") if o.strip()]
             chosen = [o.strip() for o in line.attrs.get("selected", "").split("|") if o.strip()]
-            named = [o for o in offered if o not in chosen and names_word(o, task)
+            named = [o for o in offered if o not in chosen and names_option(o, task)
                      and not names_word(o, name) and not any(names_word(o, v) for v in typed)]
-            if named and not any(names_word(c, task) for c in chosen):
+            if named and not any(names_option(c, task) for c in chosen):
                 now = f"shows {chosen[0]!r}" if chosen else "has nothing chosen"
                 unset.append(f"{describe(line)} {now}, the task names {named[0]!r}")
         elif (is_box(line) or line.attrs.get("type") == "radio") and "checked" not in line.flags:

@@ -277,6 +277,25 @@ def names_word(value: str, text: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, flags) is not None
 
 
+def names_option(option: str, text: str) -> bool:
+    """Does ``text`` name the dropdown option ``option``: as a word (``names_word``), or, an
+    option of several words, each of them in its order within a few words ("by price from
+    high to low" names "Price: high to low", never "Price: low to high")?"""
+    if names_word(option, text):
+        return True
+    words = re.findall(r"[a-z0-9]+", option.casefold())
+    if len(words) < 2:
+        return False
+    said = re.findall(r"[a-z0-9]+", text.casefold())
+    for start, word in enumerate(said):
+        if word != words[0]:
+            continue
+        rest = iter(said[start + 1:start + len(words) + 3])
+        if all(w in rest for w in words[1:]):
+            return True
+    return False
+
+
 def unchosen_options(task: str, dropdowns: Dropdowns,
                      actions: list[tuple[Action, ExecutionResult]]) -> list[str]:
     """The options of a dropdown the task's pages offered (or the labels of their checkboxes
@@ -291,7 +310,7 @@ def unchosen_options(task: str, dropdowns: Dropdowns,
     acted_on = [*entered_values(actions),
                 *(t for _, e in actions if e.target is not None
                   for t in (e.target.name, e.target.text, e.target.label) if t)]
-    options = [o for o in dropdowns.offered if o not in dropdowns.chosen and names_word(o, task)]
+    options = [o for o in dropdowns.offered if o not in dropdowns.chosen and names_option(o, task)]
     boxes = [b for b in dropdowns.boxes
              if b not in dropdowns.ticked and b not in options and ticks_box(b, task)]
     return [o for o in [*options, *boxes] if not any(names_word(o, t) for t in acted_on)]
