@@ -38,7 +38,8 @@ def done(*evidence: Any) -> dict:
 
 def el(page: str, label: str) -> str:
     """The id the page state gives the element labelled ``label`` (as a model reads it)."""
-    found = re.search(rf'^\s*- (\w+-\d+)\b[^\n]*"{re.escape(label)}"', page, re.MULTILINE)
+    found = re.search(rf'^\s*- (?:\w+ > )*(\w+-\d+)\b[^\n]*"{re.escape(label)}"', page,
+                      re.MULTILINE)
     assert found, f"{label!r} not in the page state:\n{page}"
     return found.group(1)
 

@@ -122,8 +122,8 @@ def _tools_offered(llm: ScriptedLLM) -> set[str]:
 def test_find_is_offered_only_where_the_page_state_is_cut(page: Page) -> None:
     """`find-cut`: on a page state shown whole, find is not offered (every element it could
     name is on its line with its id); on one cut to the viewport's part for its size, it is;
-    with the rule off, always. A reply that calls it where it is not offered is refused by
-    the schema (the fake server and a real model's server both hold to it)."""
+    with the rule off, always. The request's schema is what keeps a model from calling it
+    (a server that honours `json_schema`, as llama.cpp's does, holds its reply to it)."""
     page.set_content(LONG)
     cut = ScriptedLLM([{"complete": True, "message": "done"}] * 2)
     Agent(page, cut, page_chars=4000).execute("pick row 377", max_steps=1)
