@@ -75,8 +75,8 @@ def test_default_budget(webtask):
         {"complete": True, "message": "it does", "evidence": ["Ticket 1"]}]})
     inner.run().assert_outcomes(passed=2)
     small, default = (inner.path / "llm_calls.log").read_text().split("\n=====\n")[:2]
-    state = small.split("Current Page State:")[-1]
-    assert len(state) < 3200
+    state = small.split("Current Page State:")[-1].split("\n\n---\n\n")[0]
+    assert 2000 < len(state) < 3200
 
     def below(prompt: str) -> int:
         return int(re.search(r"\[(\d+) more rows below", prompt).group(1))  # type: ignore[union-attr]
