@@ -330,6 +330,41 @@ def test_a_replay_typing_into_a_field_now_read_only_fails_saying_so(
     assert "the field is read-only, typing changes nothing" in str(failed.value)
 
 
+DONE_PLAIN = {"complete": True, "message": "done"}
+ROWS = """<!doctype html><div class="mail" onclick="this.textContent += ' (open)'">Audrey Lorem</div>
+<textarea id="reply" aria-label="Reply"></textarea>
+<div id="term" tabindex="0" onfocus="hidden_input.focus()">terminal</div>
+<textarea id="hidden_input" style="position: absolute; opacity: 0.01"></textarea>
+<p id="keys"></p>
+<script>document.addEventListener('keydown', (e) => keys.textContent += e.key);</script>"""
+
+
+def test_type_into_an_element_that_takes_no_text_is_refused(page: Page) -> None:
+    """A small model typed a reply into a mail's row (a div): the key presses went nowhere,
+    the action said "ok", and a recording would hold a type that proves nothing. Refused
+    while recording, saying where text goes (like any failed action, it ends the reply);
+    a field takes it, and so does a widget that hands its focus on to one (a terminal's
+    hidden text area)."""
+    page.set_content(ROWS)
+    typed = {"complete": False, "message": "m", "actions": [
+        {"tool": "type", "parameters": {"element_id": "div-0", "value": "Hi"}},
+        {"tool": "click", "parameters": {"element_id": "div-0"}}]}
+    into = {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": "div-0"}},
+        {"tool": "type", "parameters": {"element_id": "textarea-0", "value": "Hi"}},
+        {"tool": "type", "parameters": {"element_id": "div-1", "value": "ls"}}]}
+    result = Agent(page, ScriptedLLM([typed, into, DONE_PLAIN, DONE_PLAIN])).execute(
+        "reply Hi to Audrey", max_steps=3)
+    (refused,) = result.steps[0].executions
+    assert not refused.success and (refused.error or "").startswith(
+        "type failed: div-0 takes no text (it is no text field, text area or editable "
+        "element, and focusing it focuses none)")
+    assert page.locator("#keys").inner_text() == "Hils"  # only the two that went in
+    assert all(e.success for e in result.steps[1].executions), result.steps[1].executions
+    assert page.locator("#reply").input_value() == "Hi"
+    assert page.locator("#hidden_input").input_value() == "ls"
+
+
 def test_a_calendar_of_another_month_is_named_with_the_control_that_changes_it() -> None:
     state = ('- a-0 (title="Prev") "Prev"\n- a-1 (title="Next") "Next"\n- "March 2016"\n'
              '- table-0\n  - tr\n' + "".join(f'    - td > a-{day + 1} (href="#") "{day}"\n'
