@@ -331,7 +331,8 @@ def test_a_replay_typing_into_a_field_now_read_only_fails_saying_so(
 
 
 DONE_PLAIN = {"complete": True, "message": "done"}
-ROWS = """<!doctype html><div class="mail" onclick="this.textContent += ' (open)'">Audrey Lorem</div>
+ROWS = """<!doctype html>
+<div class="mail" onclick="this.textContent += ' (open)'">Audrey Lorem</div>
 <textarea id="reply" aria-label="Reply"></textarea>
 <div id="term" tabindex="0" onfocus="hidden_input.focus()">terminal</div>
 <textarea id="hidden_input" style="position: absolute; opacity: 0.01"></textarea>
