@@ -269,6 +269,7 @@ def test_a_position_of_a_kind_of_control_counts_that_kind_in_page_order() -> Non
     assert ordinal_lines(state, "open the second product") == (
         'The 2nd item of ul-0 is li > a-1 (href="/p/2") "Ink".')
     assert ordinal_lines(state, "type your first name") == ""
+    assert ordinal_lines(state, "type Ada into the first name field") == ""
 
 
 def test_every_word_some_line_holds_gets_a_line_past_the_five() -> None:

@@ -389,6 +389,8 @@ def _kind_positions(task: str) -> list[tuple[int, str]]:
     found = []
     for m in _ORDINAL.finditer(task):
         after = task[m.end():m.end() + 40]
+        if re.match(r"\s+name\b", after, re.IGNORECASE):
+            continue  # "the first name field" is no position
         for kind, words in _KIND_WORDS:
             if re.match(rf"\s+(?:\w+\s+){{0,2}}?(?:{words})\b", after, re.IGNORECASE):
                 word = (m.group("word") or "").lower()
