@@ -296,10 +296,7 @@
         if (isText(n) && isText(prev)) out[out.length - 1] = joinRuns(prev, n);
         else out.push(n);
       }
-      // a text that is the label a field beside it says (label="nb") is said once, there
-      const says = (m, t) => m && !isText(m) && m.control &&
-        [' label=', ' aria-label='].some((k) => m.head.includes(k + q(clip(t, 80))));
-      return out.filter((n, i) => !isText(n) || (n.s && !(says(out[i - 1], norm(n.s)) || says(out[i + 1], norm(n.s)))))
+      return out.filter((n) => !isText(n) || n.s)
         .map((n) => (isText(n) ? clip(n.s, maxText) : { ...n, kids: merge(n.kids) }));
     }
 
