@@ -221,15 +221,15 @@ def _value_fields(lines: list[StateLine], task: str) -> list[tuple[StateLine, st
     return out
 
 
-MASKED = "••••"
+MASKED = "••••"  # the collector's value of a password or secret field holding anything
 
 
 def holds(field: StateLine, value: str) -> bool:
-    """Does the text field ``field`` hold ``value``? A password field's value never reaches
-    the page state (it reads ``MASKED`` once anything is typed): holding anything, it counts
-    as holding the value, which cannot be told from here."""
+    """Does the text field ``field`` hold ``value``? A password's or a secret's value never
+    reaches the page state (it reads ``MASKED`` once anything is typed): holding anything,
+    it counts as holding the value, which cannot be told from here."""
     now = field.attrs.get("value")
-    return now == value or (field.attrs.get("type") == "password" and now == MASKED)
+    return now in (value, MASKED)
 
 
 def values_for_fields(state_text: str, task: str, limit: int = 4) -> list[str]:

@@ -135,8 +135,7 @@ class PageState:
         """Does the text show every element the reading gave an id, each on its line? Not
         when the page was over the budget (cut to the viewport's part, the rest counted) or
         frames of other origins were read apart (their readings are budgeted apart)."""
-        return not (self.truncated or self.windowed or self.documents
-                    or "[page state truncated" in self.text)
+        return not (self.truncated or self.windowed or self.documents)
 
     def document_of(self, element_id: str) -> tuple[str, ...]:
         """The iframe chain of the document that read ``element_id`` (``()``: the page's

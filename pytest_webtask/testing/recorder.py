@@ -120,16 +120,10 @@ def recorder_llm() -> ScriptedLLM:
     """The scripted model for ``webtask_llm`` while the generated tests record."""
     seen: dict[str, tuple[set[str], str]] = {}  # task -> texts and URL at its first step
 
-    def said(n: Any) -> str:
-        """What a line shows: its text, or a field's label (its label element's words are
-        said on the field's line, not apart)."""
-        label = n.attrs.get("label") if n.tag in ("input", "select", "textarea") else None
-        return str(n.text or label or "")
-
     def shown(context: ModelRequest) -> tuple[list[Any], set[str], str]:
         nodes = _nodes(context)
         url = re.search(r"^URL: (\S+)", _page(context), re.MULTILINE)
-        return nodes, {said(n) for n in nodes if said(n)}, url.group(1) if url else ""
+        return nodes, {n.text for n in nodes if n.text}, url.group(1) if url else ""
 
     def do(context: ModelRequest) -> dict[str, Any]:
         nodes, texts, url = shown(context)
@@ -145,8 +139,8 @@ def recorder_llm() -> ScriptedLLM:
         except CannotDo as exc:
             return {"complete": False, "impossible": True, "message": str(exc), "actions": []}
         before, first_url = seen.get(context.task, (set(), ""))
-        new = [said(n) for n in nodes if said(n) and said(n) not in before
-               and len(said(n)) <= 80 and n.tag not in ("option",)]
+        new = [n.text for n in nodes if n.text and n.text not in before and len(n.text) <= 80
+               and n.tag not in ("option",)]
         evidence: list[Any] = [{"expect": "text", "text": t} for t in dict.fromkeys(new)][:3]
         path = re.sub(r"^https?://[^/]+", "", url).split("?", 1)[0] or "/"
         if url.split("?", 1)[0] != first_url.split("?", 1)[0]:

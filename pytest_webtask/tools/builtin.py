@@ -78,6 +78,33 @@ class Click(OnElement):
         return super().code(c)
 
 
+# What a text tool's element refuses, in one call: "read-only" (``el.readOnly``: a field that
+# takes no typing), or, for key presses while recording (``keys``), "no-text": no field, text
+# area, editable element or text role, and focusing it focuses none (a widget that hands its
+# focus on to a field takes them); else "". A mail's row typed into said "ok", keys to nowhere.
+TEXT_TARGET = """(el, keys) => {
+  if (el.readOnly) return 'read-only';
+  if (!keys) return '';
+  const takes = (n) => !!n && n.nodeType === 1 && (n.isContentEditable ||
+    ['INPUT', 'TEXTAREA', 'SELECT'].includes(n.tagName) ||
+    ['textbox', 'searchbox', 'combobox', 'spinbutton'].includes(n.getAttribute('role')));
+  if (takes(el)) return '';
+  if (typeof el.focus === 'function') el.focus();
+  let now = el.ownerDocument.activeElement;
+  while (now && now.shadowRoot && now.shadowRoot.activeElement) now = now.shadowRoot.activeElement;
+  return takes(now) ? '' : 'no-text';
+}"""
+
+
+def not_typable(tool: str, params: Mapping[str, Any]) -> str:
+    """What a tool that types keys says of an element that takes no text."""
+    target = params.get("element_id") or "it"
+    return (f"{tool} failed: {target} takes no text (it is no text field, text area or "
+            "editable element, and focusing it focuses none): its key presses would go "
+            "nowhere. Type into the field the text goes in (one the page opens for it, "
+            "perhaps after a click), or use press for a key.")
+
+
 class Fill(OnElement):
     name = "fill"
     sets_control = True

@@ -17,6 +17,7 @@ from ..builtin import (
     SCROLL_INSIDE_JS,
     SLIDE_MAX_KEYS,
     SLIDER_VALUE,
+    TEXT_TARGET,
     CheckBox,
     Click,
     DoubleClick,
@@ -32,6 +33,7 @@ from ..builtin import (
     UncheckBox,
     Upload,
     drop_point,
+    not_typable,
 )
 from .browser_tools import Scene, Tool
 
@@ -88,7 +90,7 @@ class TextTool(ElementTool):
     A replayed ``type`` (``types_keys``) through the selector engine asks nothing either: the
     engine gives it no read-only field, so it waits as fill does, and the replayer says why
     when it timed out; elsewhere (an element in an iframe) it asks first. Recording, a
-    ``type`` into an element that takes no text (``TAKES_KEYS``: a mail's row) is refused:
+    ``type`` into an element that takes no text (``TEXT_TARGET``: a mail's row) is refused:
     its key presses would go nowhere, and say "ok"."""
 
     types_keys: ClassVar[bool] = False  # key presses, which would not refuse a read-only field
@@ -104,10 +106,12 @@ class TextTool(ElementTool):
                 if el.count() and el.evaluate(READ_ONLY, timeout=scene.timeout_ms):
                     return cls.read_only(params)
                 raise
-        if el.evaluate(READ_ONLY, timeout=scene.timeout_ms):
+        # one round trip: read-only, or (key presses, recording) an element taking no text
+        wrong = el.evaluate(TEXT_TARGET, cls.types_keys and not scene.replay,
+                                  timeout=scene.timeout_ms)
+        if wrong == "read-only":
             return cls.read_only(params)
-        if cls.types_keys and not scene.replay and not el.evaluate(
-                TAKES_KEYS, timeout=scene.timeout_ms):
+        if wrong == "no-text":
             return not_typable(cls.name, params)
         return super().on(el, params, scene)
 
@@ -122,29 +126,6 @@ def read_only(tool: str, params: dict[str, Any]) -> str:
     return (f"{tool} failed: the field is read-only, typing changes nothing. Its value is "
             f"chosen another way: click {field} (a date picker or a list opens), then choose "
             "in it.")
-
-
-def not_typable(tool: str, params: dict[str, Any]) -> str:
-    """What ``type`` says of an element that takes no text."""
-    target = params.get("element_id") or "it"
-    return (f"{tool} failed: {target} takes no text (it is no text field, text area or "
-            "editable element, and focusing it focuses none): its key presses would go "
-            "nowhere. Type into the field the text goes in (one the page opens for it, "
-            "perhaps after a click), or use press for a key.")
-
-
-# an element that takes typed text: a field, a text area, an editable element or a text
-# role, or one whose focus goes to such an element (a widget that hands its focus on)
-TAKES_KEYS = """el => {
-  const takes = (n) => !!n && n.nodeType === 1 && (n.isContentEditable ||
-    ['INPUT', 'TEXTAREA', 'SELECT'].includes(n.tagName) ||
-    ['textbox', 'searchbox', 'combobox', 'spinbutton'].includes(n.getAttribute('role')));
-  if (takes(el)) return true;
-  if (typeof el.focus === 'function') el.focus();
-  let now = el.ownerDocument.activeElement;
-  while (now && now.shadowRoot && now.shadowRoot.activeElement) now = now.shadowRoot.activeElement;
-  return takes(now);
-}"""
 
 
 # a field that takes no typing: readonly, as the page state's "readonly" flag says (not
