@@ -243,6 +243,20 @@ def test_a_word_holds_its_plural_and_its_singular() -> None:
     assert matching_lines(state, "the bus") == []
 
 
+def test_a_word_one_line_holds_ranks_before_words_many_lines_hold() -> None:
+    """The tab holding the quoted link: every tab's line holds "tabs", one line holds
+    "aliquet", and that line comes first; a line holding two words still outranks it."""
+    tabs = "".join(f'- li-{i} > a-{i} (href="#tabs-{i}") "Tab #{i}"\n' for i in range(1, 6))
+    state = tabs + '- div-0\n  - a-9 (href="#") "aliquet"\n  - a-8 (href="#") "orci"'
+    lines = matching_lines(state, 'Switch between the tabs to find the link "aliquet".')
+    assert lines[0] == 'a-9 (href="#") "aliquet" (in div-0)'
+    assert len(lines) == 5  # four tabs still listed after it (five lines in all)
+    # without the rare word, page order among equals, as before
+    assert matching_lines(state, "Switch between the tabs")[0].startswith("li-1 > a-1")
+    both = state + '\n- p-0 "the tabs hold aliquet"'
+    assert matching_lines(both, 'the tabs and "aliquet"')[0] == 'p-0 "the tabs hold aliquet"'
+
+
 def test_a_position_of_a_kind_of_control_counts_that_kind_in_page_order() -> None:
     """"the 3rd checkbox", "the 2nd textbox": the control of that kind at that place of the
     page; a position with no kind after it stays a list's item; none past the count."""

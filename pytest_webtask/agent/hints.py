@@ -11,6 +11,7 @@ containers with an id (which article an "Add to cart" button is in), what a clai
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -118,6 +119,11 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES, *,
                               if p.search(lowered)}
     if not scored:
         return []
+    # a word a single line holds says more of where to act than one many lines hold ("the
+    # link aliquet" among six tabs' lines, each holding "tabs"): that line ranks first
+    held = Counter(w for words_held in holding.values() for w in words_held)
+    scored = [(score - sum(1 for w in holding[index] if held[w] == 1), index, shown)
+              for score, index, shown in scored]
     # lines holding less than half what the best holds are noise beside it (every "Add to
     # cart" button beside the product the task names)
     best = -min(scored)[0]
