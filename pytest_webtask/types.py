@@ -194,6 +194,9 @@ class ExecutionResult:
     opened_tab: bool = False
     page: Any = None
     downloads: list[DownloadedFile] = field(default_factory=list)
+    # a click that reached its element only after the pointer was moved onto it: the recipe
+    # keeps a hover before it
+    hovered: bool = False
 
 
 class Secrets:

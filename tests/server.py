@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from email.parser import BytesParser
 from email.policy import HTTP
@@ -27,6 +28,7 @@ class LocalServer:
         self.answers: dict[str, Callable[[dict[str, str]], tuple[int, str]]] = {}
         # path -> a file a GET there downloads: (content type, file name, bytes)
         self.files: dict[str, tuple[str, str, bytes]] = {}
+        self.delays: dict[str, float] = {}  # path -> seconds a GET there waits before answering
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -36,6 +38,8 @@ class LocalServer:
             def do_GET(self) -> None:  # noqa: N802
                 path = urlsplit(self.path).path
                 outer.requests.append(path)
+                if path in outer.delays:
+                    time.sleep(outer.delays[path])
                 if path in outer.redirects:
                     self.send_response(302)
                     self.send_header("Location", outer.redirects[path])

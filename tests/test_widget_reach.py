@@ -430,3 +430,110 @@ def test_the_exported_drop_point_is_the_replays() -> None:
         assert space["at"] == drop_point(a, b)
     assert drop_point({"x": 0, "y": 0, "width": 10, "height": 10},
                       {"x": 0, "y": 50, "width": 10, "height": 20}) == {"x": 5.0, "y": 15.0}
+
+
+# A "more" icon whose hover picture comes late (the server waits before sending it; the
+# icon has no size until it comes), inside a row with a click of its own; "?always": a
+# hover picture that never comes. And a menu whose list takes the pointer by a hover rule
+# only (its items' handlers leave no other sign).
+HOVER_ICON = """<!doctype html><html><head><style>
+#more { content: url(/more.png); cursor: pointer; }
+#more:hover { content: url(/more-hover.png); }
+.always #more:hover { content: url(/never.png); }
+.menu ul:hover { cursor: pointer; }
+.menu ul li:hover { background: #38c; }
+.hide { display: none; }
+</style></head><body>
+<div id="row" style="padding:20px;border:1px solid #999" onclick="say('row opened')">
+  Carmella <span id="more" role="button" aria-label="More"></span>
+</div>
+<div class="menu"><ul id="list" class="hide"><li>Mute</li><li>Block</li></ul></div>
+<p id="out"></p>
+<script>
+if (location.search.includes('always')) document.body.className = 'always';
+const say = (t) => { document.getElementById('out').textContent = t; };
+document.getElementById('more').addEventListener('click', (e) => {
+  e.stopPropagation(); document.getElementById('list').classList.remove('hide');
+});
+for (const li of document.querySelectorAll('li')) li.onclick = () => say(li.textContent + ' done');
+</script></body></html>"""
+
+
+def _png(size: int) -> bytes:
+    """A grey square picture, ``size`` pixels a side."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    rows = b"".join(b"\x00" + b"\x88" * size for _ in range(size))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def _icon_server(server: LocalServer) -> None:
+    server.pages["/feed"] = HOVER_ICON
+    for name in ("more.png", "more-hover.png", "never.png"):
+        server.files[f"/{name}"] = ("image/png", name, _png(20))
+    server.delays["/more-hover.png"] = 0.6
+    server.delays["/never.png"] = 30
+
+
+def test_a_click_that_reached_another_element_is_clicked_again_after_a_hover(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """A social site's "more" icon swaps its picture on hover: the first click's button
+    went down on the row behind it (the row opened, the menu did not, and the click said
+    "ok"). Recording watches a click: one that reached another element is made again with
+    the pointer on the element, and the recipe keeps the hover before it, so the replay and
+    the exported code do what worked. Where even that misses, the click fails, saying what
+    it reached. The menu's items, clickable by a hover rule on their list, get ids."""
+    _icon_server(server)
+    recipe = tmp_path / "feed.yaml"
+    click = {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": "span-0"}}]}
+    block = {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": "li-1"}}]}
+    llm = ScriptedLLM([click, block, _done("Block done")])
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/feed")
+        task.do("block Carmella from her post's menu")
+    assert page.locator("#out").inner_text() == "Block done"
+    assert '- li-1 "Block"' in llm.prompts[1], llm.prompts[1]
+    assert '- li' not in llm.prompts[0]  # hidden before the click
+    actions = _steps(recipe)[0]["actions"]
+    assert [a["tool"] for a in actions] == ["hover", "click", "click"]
+    assert actions[0]["target"] == actions[1]["target"]
+
+    with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+        task.goto("/feed")
+        task.do("block Carmella from her post's menu")
+    assert page.locator("#out").inner_text() == "Block done"
+
+    # an icon that shrinks at every hover is never reached: the click fails, saying where
+    # it went, and the recording keeps no step of it
+    page.goto(f"{server.url}/feed?always")
+    result = Agent(page, ScriptedLLM([click, DONE_PLAIN])).execute("open the menu",
+                                                                    max_steps=1)
+    (missed,) = result.steps[0].executions
+    assert not missed.success
+    assert (missed.error or "").startswith(
+        "click failed: the click reached <div#row>, not span-0"), missed.error
+
+
+def test_a_click_that_reaches_its_element_is_kept_as_one_click(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """A plain click, on the element or on a text inside it, is one click in the recipe:
+    no hover added; and a list with no hover rule gives its items no ids."""
+    server.pages["/plain"] = ("<!doctype html><button onclick=\"this.textContent='Saved'\">"
+                              "<b>Save</b> now</button><ul><li>One</li><li>Two</li></ul>")
+    recipe = tmp_path / "plain.yaml"
+    llm = ScriptedLLM([{"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": "button-0"}}]}, _done("Saved")])
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/plain")
+        task.do("save")
+    assert [a["tool"] for a in _steps(recipe)[0]["actions"]] == ["click"]
+    assert '- li "One"' in llm.prompts[0] or '- "One"' in llm.prompts[0], llm.prompts[0]
+    assert "li-0" not in llm.prompts[0]

@@ -151,6 +151,9 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: StepValues,
                 "message": ctx.placeholders(d.message),
                 "text": ctx.placeholders(d.text) if d.text is not None else None})
                 for d in execution.dialogs]
+            if execution.hovered:  # the click reached its element after a hover: so will replay
+                actions.append(RecipeAction(tool="hover", reason="the click lands after a hover",
+                                            target=execution.target))
             actions.append(RecipeAction(tool=action.tool, reason=action.reason,
                                         params=params, target=execution.target, to=execution.to,
                                         dialogs=dialogs, opens_tab=execution.opened_tab,

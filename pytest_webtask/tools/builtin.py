@@ -78,6 +78,38 @@ class Click(OnElement):
         return super().code(c)
 
 
+# A click watched while recording: CLICK_WATCH notes where the next click event goes (the
+# capture phase of the element's window sees it first); CLICK_MISSED, after the click, says
+# the element it reached when that is neither the element nor inside it ("" when it is,
+# when no click event came, or when either is gone from the page: nothing to tell).
+CLICK_WATCH = """el => {
+  const win = el.ownerDocument.defaultView;
+  if (win.__webtaskClick) win.removeEventListener('click', win.__webtaskClick, true);
+  el.__webtaskReached = undefined;
+  win.__webtaskClick = (e) => {
+    win.removeEventListener('click', win.__webtaskClick, true);
+    win.__webtaskClick = undefined;
+    const path = e.composedPath ? e.composedPath() : [e.target];
+    el.__webtaskReached = path.includes(el) ? '' : e.target;
+  };
+  win.addEventListener('click', win.__webtaskClick, true);
+}"""
+CLICK_MISSED = """el => {
+  const win = el.ownerDocument.defaultView;
+  if (win.__webtaskClick) {
+    win.removeEventListener('click', win.__webtaskClick, true);
+    win.__webtaskClick = undefined;
+  }
+  const t = el.__webtaskReached;
+  el.__webtaskReached = undefined;
+  // a page that re-rendered the element as it was pressed clicked its new one: no miss
+  if (!t || !el.isConnected || !t.isConnected) return '';
+  const cls = typeof t.className === 'string' && t.className.trim()
+    ? '.' + t.className.trim().split(/\\s+/).join('.') : '';
+  return '<' + t.tagName.toLowerCase() + (t.id ? '#' + t.id : '') + cls + '>';
+}"""
+
+
 # What a text tool's element refuses, in one call: "read-only" (``el.readOnly``: a field that
 # takes no typing), or, for key presses while recording (``keys``), "no-text": no field, text
 # area, editable element or text role, and focusing it focuses none (a widget that hands its

@@ -92,7 +92,14 @@
             // to click (a handler added by a script leaves no other sign)
             let found = [];
             try { found = Array.from(root.querySelectorAll(hostSel)).slice(0, MAX_HOVER_POINTERS); } catch (e) { continue; }
-            for (const t of found) pointers.add(poly && poly.unwrapIfNeeded ? poly.unwrapIfNeeded(t) : t);
+            for (const t of found) {
+              const node = poly && poly.unwrapIfNeeded ? poly.unwrapIfNeeded(t) : t;
+              // a list that takes the pointer (".controls ul:hover"): its items are what is
+              // clicked (a menu's entries), each with a line and an id of its own
+              const items = /^(UL|OL|MENU)$/.test(node.tagName)
+                ? Array.from(node.children).filter((c) => c.tagName === 'LI') : [];
+              for (const item of items.length ? items.slice(0, MAX_HOVER_POINTERS) : [node]) pointers.add(item);
+            }
             continue;
           }
           if (!shows(rule.style)) continue;

@@ -13,6 +13,8 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from ...types import ExecutionResult
 from ..builtin import (
+    CLICK_MISSED,
+    CLICK_WATCH,
     SCROLL_INSIDE_JS,
     SLIDE_MAX_KEYS,
     SLIDER_VALUE,
@@ -65,6 +67,36 @@ def _value(params: dict[str, Any], scene: AsyncScene) -> str:
 
 
 class AsyncClickTool(Click, AsyncElementTool):
+    """A click. Recording, a single click is watched: when its click event reached another
+    element (an icon whose hover picture replaces it under the pointer: it has no size at
+    the moment the button goes down), the pointer is moved onto it, and it is clicked again;
+    the result says so (``hovered``) and the recipe keeps a hover before the click, so the
+    replay and the exported code do what worked. A click that misses again fails, saying
+    what it reached. Replay clicks as recorded, watching nothing."""
+
+    @classmethod
+    async def perform(cls, params: dict[str, Any], scene: AsyncScene) -> ExecutionResult:
+        el = scene.locator
+        if scene.replay or el is None or int(params.get("times") or 1) > 1:
+            return await super().perform(params, scene)
+        missed = await _watched_click(el, scene)
+        if missed is None:
+            return ExecutionResult(success=True)
+        said = (f"click failed: the click reached {missed}, not "
+                f"{params.get('element_id') or 'it'}: it moves or changes under the pointer "
+                "(a hover picture not loaded yet, an animation)")
+        try:  # the pointer on it, its hover state settled (a wait for a late picture)
+            await el.hover(timeout=min(scene.timeout_ms, HOVER_SETTLE_MS))
+        except PlaywrightError:
+            return ExecutionResult(success=False, error=(
+                f"{said}; the pointer could not rest on it (it has no size or moves while "
+                "the pointer is on it)."))
+        again = await _watched_click(el, scene)
+        if again is None:
+            return ExecutionResult(success=True, hovered=True)
+        return ExecutionResult(success=False, error=(
+            f"{said}; clicked again with the pointer on it, it reached {again}."))
+
     @classmethod
     async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:
         times = int(params.get("times") or 1)
@@ -78,6 +110,21 @@ class AsyncClickTool(Click, AsyncElementTool):
                 return (f"click {n + 1} of {times} failed: the element is no longer there "
                         f"to click after click {n} (or not visible and enabled)")
         return None
+
+
+HOVER_SETTLE_MS = 2000.0  # at most, for a missed click's element to take the pointer
+
+
+async def _watched_click(el: Locator, scene: AsyncScene) -> str | None:
+    """Click ``el``; None when its click event reached it (or could not be told: the page
+    went on, the element is gone), else the element it reached (``CLICK_MISSED``)."""
+    await el.evaluate(CLICK_WATCH, timeout=scene.timeout_ms)
+    await el.click(timeout=scene.timeout_ms)
+    try:
+        reached = await el.evaluate(CLICK_MISSED, timeout=1000)
+    except PlaywrightError:
+        return None  # navigated, re-rendered, detached: the click did something
+    return str(reached) if reached else None
 
 
 class AsyncTextTool(AsyncElementTool):
