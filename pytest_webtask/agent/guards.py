@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..browser.page_state import state_lines
+from ..browser.page_state import StateLine, state_lines
 from ..tools._async.registry import COVERED
 from ..tools.meant import read_lines
 from ..types import Action, ExecutionResult
@@ -21,6 +21,31 @@ _SETS = re.compile(r"\b(?:select|choose|pick|check|tick|uncheck|untick|clear|ent
                    r"fill|write|input|set|mark|unmark|toggle|switch|turn|put)\b", re.IGNORECASE)
 _UNSETS = re.compile(r"\b(?:uncheck|untick|unmark|unselect|deselect|clear|turn off|"
                      r"switch off)\b", re.IGNORECASE)
+
+
+# what a control that deletes says of itself (its text, label, title, icon or class), and
+# the words of a task that asks for something of the kind
+_DESTROYS = re.compile(r"(?<![a-z])(?:delete|remove|trash|discard|erase|destroy)", re.IGNORECASE)
+_ASKS_TO_DESTROY = re.compile(
+    r"\b(?:delet\w*|remov\w*|trash\w*|discard\w*|eras\w*|destroy\w*|clear\w*|empty\w*|"
+    r"bin|rid|drop\w*|purge\w*|wipe\w*|cancel\w*|unsubscrib\w*|undo\w*|dismiss\w*)\b",
+    re.IGNORECASE)
+_SAYS_ITSELF = ("label", "title", "icon", "class", "aria-label", "value", "name")
+
+
+def destroys(line: StateLine) -> str | None:
+    """What the page state's ``line`` says that names it a control that deletes (its text,
+    label, title, icon or class: ``icon="delete"``, ``class="trash"``, "Remove"), else
+    None."""
+    for said in (line.text, *(line.attrs.get(k, "") for k in _SAYS_ITSELF)):
+        if said and _DESTROYS.search(said):
+            return said
+    return None
+
+
+def asks_to_destroy(task: str) -> bool:
+    """Does ``task`` say anything of deleting, removing, clearing or cancelling?"""
+    return _ASKS_TO_DESTROY.search(task) is not None
 
 
 def is_control_claim(ev: Evidence) -> bool:

@@ -281,6 +281,14 @@ RULES: tuple[Rule, ...] = (
          "a small model presses the task's last button first (\"choose Large, then click "
          "Save\" done by clicking Save): the form goes with the wrong values, and no later step "
          "takes that back"),
+    Rule("unasked-delete", "refusal",
+         "a click on an element that says it deletes (its text, label, title, icon or class "
+         "holds delete, remove, trash, discard, erase or destroy: a row's trash icon) while "
+         "the task says nothing of deleting, removing, clearing, emptying or cancelling",
+         "does not run it, saying so; held back once per element (clicked again, it runs)",
+         "a small model clicks the first icon under the row it means (\"forward the email by "
+         "Audrey\" done by clicking the row's trash icon): what the test is about is gone, and "
+         "no later step brings it back"),
     Rule("read-only-field", "refusal",
          "typing into a field the page state flags read-only (a date picker's)",
          "refuses it, saying a click on it opens what chooses its value",

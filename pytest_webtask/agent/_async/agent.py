@@ -40,7 +40,9 @@ from ..guards import (
     Dropdowns,
     acted,
     acted_on,
+    asks_to_destroy,
     asks_to_set,
+    destroys,
     entered_values,
     expects_answer,
     links_to_go,
@@ -353,6 +355,7 @@ class AsyncExecuter:
         self.policy = policy if policy is not None else Policy()
         self.task = ""  # the task's words, for the rules that read them (left-empty)
         self.send_asked: set[str] = set()  # the buttons ``send-last`` held back once
+        self.delete_asked: set[str] = set()  # the elements ``unasked-delete`` held back once
 
     def refusal(self, action: Action) -> str | None:
         """Why an action may not run: it names a tool the task does not have, or an element
@@ -464,6 +467,25 @@ class AsyncExecuter:
                 f"form unset: {'; '.join(unset)}. Do that first if the task asks for it, "
                 f"then press {target} (pressed again, it runs).")
 
+    def unasked_delete(self, action: Action) -> str | None:
+        """Why a click may not run yet (``unasked-delete``): its element says it deletes (a
+        row's trash icon, "Remove") and the task says nothing of deleting, removing,
+        clearing or cancelling. Held back once per element: clicked again, it runs."""
+        snapshot, target = self.browser.snapshot, action.parameters.get("element_id")
+        if (action.tool not in PRESSING or snapshot is None or not isinstance(target, str)
+                or not self.policy.on("unasked-delete") or target in self.delete_asked
+                or asks_to_destroy(self.task)):
+            return None
+        line = line_of(snapshot.text, target)
+        said = destroys(line) if line is not None else None
+        if line is None or said is None:
+            return None
+        self.delete_asked.add(target)
+        self.policy.fire("unasked-delete")
+        return (f"Not run: {describe(line)} deletes ({said!r}), and the task says nothing of "
+                "deleting or removing anything. Act on what the task is about (its lines "
+                f"below); if the task does need it, click {target} again and it runs.")
+
     async def disabled(self, action: Action) -> str | None:
         """Why an action on a disabled element may not run (``disabled-target``): the page
         state flagged it disabled and it still is (a few looks at the live element over
@@ -560,7 +582,8 @@ class AsyncExecuter:
             # reply goes on (the rest of it is the task: "press Join without agreeing")
             held = None if refusal else (self.held(action, typed) or self.field_refusal(action))
             refusal = (refusal or held or await self.second_value(action, typed)
-                       or await self.disabled(action) or self.unsent(action, touched))
+                       or await self.disabled(action) or self.unsent(action, touched)
+                       or self.unasked_delete(action))
             result = (ExecutionResult(success=False, error=refusal) if refusal
                       else await self.tools.execute(action))
             target, value = action.parameters.get("element_id"), action.parameters.get("value")
