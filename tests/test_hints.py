@@ -248,9 +248,12 @@ def test_a_word_one_line_holds_ranks_before_words_many_lines_hold() -> None:
     "aliquet", and that line comes first; a line holding two words still outranks it."""
     tabs = "".join(f'- li-{i} > a-{i} (href="#tabs-{i}") "Tab #{i}"\n' for i in range(1, 6))
     state = tabs + '- div-0\n  - a-9 (href="#") "aliquet"\n  - a-8 (href="#") "orci"'
-    lines = matching_lines(state, 'Switch between the tabs to find the link "aliquet".')
+    lines = matching_lines(state, "Switch between the tabs to find the link aliquet.")
     assert lines[0] == 'a-9 (href="#") "aliquet" (in div-0)'
     assert len(lines) == 5  # four tabs still listed after it (five lines in all)
+    # quoted, the link's line leaves the tabs below half its weight: one stays, for "tabs"
+    assert matching_lines(state, 'Switch between the tabs to find the link "aliquet".') == [
+        'a-9 (href="#") "aliquet" (in div-0)', 'li-1 > a-1 (href="#tabs-1") "Tab #1"']
     # without the rare word, page order among equals, as before
     assert matching_lines(state, "Switch between the tabs")[0].startswith("li-1 > a-1")
     both = state + '\n- p-0 "the tabs hold aliquet"'
@@ -301,3 +304,23 @@ def test_every_word_some_line_holds_gets_a_line_past_the_five() -> None:
     task = " ".join(f"w{n}" for n in range(12))
     assert len(matching_lines(many, task)) == 8
     assert all("C1" not in line and "VGJ" not in line for line in said)
+
+
+def test_a_line_saying_a_quoted_text_whole_ranks_first() -> None:
+    """'Expand the sections below, to find and click on the link "aliquet"': once a section
+    shows it, the line saying "aliquet" comes before the sections still collapsed (each
+    holding "sections" and ranked up for the expanding); before, the sections lead."""
+    shut = ('- h3-0 (role="tab" expanded="false") "Section #1"\n'
+            '- h3-1 (role="tab" expanded="true") "Section #2"\n'
+            '- div-0 (role="tabpanel")\n  - span-1 "aliquam"\n  - span-2 "aliquet"\n'
+            '- h3-2 (role="tab" expanded="false") "Section #3"')
+    task = 'Expand the sections below, to find and click on the link "aliquet".'
+    lines = matching_lines(shut, task)
+    assert lines[0] == 'span-2 "aliquet" (in div-0)', lines
+    assert lines[1:3] == ['h3-0 (role="tab" expanded="false") "Section #1"',
+                          'h3-2 (role="tab" expanded="false") "Section #3"']
+    hidden = shut.replace('  - span-2 "aliquet"\n', "")
+    assert matching_lines(hidden, task)[0].startswith("h3-0")
+    # said within a longer text still counts; a word that merely starts with it does not
+    assert matching_lines('- p-0 "Nascetur aliquet nulla."\n- h3-0 (expanded="false") '
+                          '"Sections"', task)[0] == 'p-0 "Nascetur aliquet nulla."'

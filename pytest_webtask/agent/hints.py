@@ -70,6 +70,9 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES, *,
     if not words and not expanding:
         return []
     patterns = [re.compile(rf"(?<![a-z0-9]){_word_forms(w)}(?![a-z0-9])") for w in words]
+    # a text the task quotes, said whole ('the link "aliquet"'): the element the task names
+    quoted = [re.compile(rf"(?<![a-z0-9]){re.escape(q.casefold())}(?![a-z0-9])")
+              for q in quoted_texts(phrase)]
     exact = [w for w in (raw.strip(".,'’-") for raw in _WORD.findall(phrase))
              if w.lower() in words and w != w.lower()]
     rows = []  # (depth, head, content) of each element line
@@ -99,6 +102,8 @@ def matching_lines(state_text: str, phrase: str, limit: int = MAX_LINES, *,
         score += sum(1 for w in exact if w in said)
         if expanding and 'expanded="false"' in said:
             score += 2
+        if score and any(q.search(lowered) for q in quoted):
+            score += 4  # before the collapsed sections that may hide it ("expand ... to find")
         if score:
             shown = _cut(content)
             if containers:
