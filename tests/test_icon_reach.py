@@ -59,7 +59,9 @@ def test_icons_a_hover_rule_makes_pointed_get_ids_and_split_the_posts(
     assert [line.strip() for line in state.splitlines() if "span-" in line] == [
         '- span-0 (class="like")', '- span-1 (class="share")',
         '- span-2 (class="like")', '- span-3 (class="share")']
-    assert "div-" not in state
+    # each post (one of a run of like wrappers holding text and controls) has a line of its
+    # own, with an id, its icons under it
+    assert "  - div-1\n    - \"Richardson @annis Dui feugiat lacus.\"\n    - span-2" in state
 
 
 def test_a_share_icon_records_replays_and_fails_when_it_stops_sharing(

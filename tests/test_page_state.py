@@ -574,7 +574,8 @@ def test_find_gives_a_cards_buttons_whose_cells_hold_the_text(page: Page,
                               + card.format("Bob", "Tea") + "</div>")
     page.goto(server.url + "/cards")
     lines, total = LLMBrowser(page).find("Audrey", "")
-    assert lines == ['- text-0 "Audrey"',
+    # (each card, one of two alike holding text and buttons, has a line and an id of its own)
+    assert lines == ['- div-0 "Audrey Lunch EditDelete"',
                      '- button-0 "Edit" in "Audrey Lunch EditDelete"',
                      '- button-1 "Delete" in "Audrey Lunch EditDelete"'] and total == 3, lines
 
@@ -629,3 +630,39 @@ def test_a_field_nothing_names_says_the_text_beside_it(page: Page) -> None:
     assert beside["input-8"] is None  # a paragraph is no label
     assert describe(lines["input-4"]) == "input-4 (Last name)"
     assert page.get_by_label("Last name").count() == 0  # no accessible name was made
+
+
+FEED = """<style>.controls span { display: inline-block; width: 14px; height: 14px; }</style>
+<div id="feed" style="height: 60px; overflow-y: auto">
+<div class="post"><b>Carmella</b> @consectetur <div class="body">Quis velit.</div>
+  <div class="controls"><span class="reply" role="button" aria-label="Reply"></span>
+  <span class="share" role="button" aria-label="Share"></span></div></div>
+<div class="post"><b>Annis</b> @annis <div class="body">Duis est.</div>
+  <div class="controls"><span class="reply" role="button" aria-label="Reply"></span>
+  <span class="share" role="button" aria-label="Share"></span></div></div>
+<div class="note">Last seen today <a href="#more">More</a></div>
+<div class="card">Only text</div><div class="card">And more text</div>
+</div>"""
+
+
+def test_a_run_of_like_wrappers_holding_text_and_controls_keeps_a_line_each(page: Page) -> None:
+    """A feed's posts built of divs: each post (one of two or more siblings of its tag and
+    class, holding a text and a control) keeps a line with an id, its icons under it, so
+    which post an icon belongs to is said; a wrapper alone of its kind, or one holding no
+    control, collapses as before; the scrolling feed is named by nothing of its content."""
+    page.set_content(FEED)
+    assert LLMBrowser(page).read().text == """- div-2 (scrolls="down")
+  - div-0
+    - "Carmella @consectetur Quis velit."
+    - span-0 (role="button" aria-label="Reply")
+    - span-1 (role="button" aria-label="Share")
+  - div-1
+    - "Annis @annis Duis est."
+    - span-2 (role="button" aria-label="Reply")
+    - span-3 (role="button" aria-label="Share")
+  - "Last seen today"
+  - a-0 (href="#more") "More"
+  - "Only text And more text\""""
+    # the posts' class alone makes them alike: one post left is one wrapper, collapsed
+    page.evaluate("document.querySelectorAll('.post')[1].className = 'pinned'")
+    assert "  - div-" not in LLMBrowser(page).read().text

@@ -79,7 +79,10 @@
     // its accessible name (a label, aria-labelledby) when nothing else on its line shows it;
     // an element with text of its own and no labelledby is named by that text (no innerText
     // read: layout-bound, the costliest call on a large page)
-    if (own !== undefined && (!own || el.hasAttribute('aria-labelledby') ||
+    // (a box that scrolls, with no text of its own, is named by nothing: its content has
+    // lines of its own)
+    if (own !== undefined && !(way && !own && !el.hasAttribute('aria-labelledby')) &&
+        (!own || el.hasAttribute('aria-labelledby') ||
         tag === 'input' || tag === 'select' || tag === 'textarea')) {
       const name = accessibleName(el);
       const flat = (v) => norm(v).replace(/\s/g, '').toLowerCase();

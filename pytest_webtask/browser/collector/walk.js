@@ -189,6 +189,23 @@
       return id;
     }
 
+    // An item: a wrapper among two or more siblings of its tag and class, holding a
+    // control and a text of its own (not only the controls' own words).
+    const kinds = new Map();  // parent -> (tag.class -> how many of its children)
+    const kindOf = (el) => el.tagName + '.' + (el.getAttribute('class') || '').trim();
+    function isItem(el, kids) {
+      const parent = el.parentElement;
+      if (!parent || !(el.getAttribute('class') || '').trim()) return false;
+      if (!kids.some((k) => k.control) || !kids.some((k) => isText(k) && k.s.trim())) return false;
+      let counts = kinds.get(parent);
+      if (!counts) {
+        counts = new Map();
+        for (const c of parent.children) counts.set(kindOf(c), (counts.get(kindOf(c)) || 0) + 1);
+        kinds.set(parent, counts);
+      }
+      return (counts.get(kindOf(el)) || 0) >= 2;
+    }
+
     // Returns a list of nodes: strings (text) or {head, kids}. parentShows: the parent's text
     // is visible; op: no ancestor has opacity 0; scope: the hover rules of the shadow root
     // (or document) it is in, which a polyfilled shadow root inside it inherits.
@@ -259,6 +276,13 @@
         // Containers get ids too, so evidence can name a scope ("within": "ul-0").
         const head = isContainer(el, tag) || picture ? register(el, tag, frames) : tag;
         return [{ head: head + attrs, kids, pos: posOf(), ids: ids + (head === tag ? 0 : 1), tag }];
+      }
+      // One of a run of like wrappers (a feed's posts, a list of cards built of divs) that
+      // holds text and controls keeps a line with an id: which post an icon is under is
+      // what the page shows by its boxes, and what a flat list of lines would lose.
+      if (kids.length && breaksLine(style) && isItem(el, kids)) {
+        const head = register(el, tag, frames);
+        return [{ head, kids, pos: posOf(), ids: ids + 1, tag }];
       }
       // collapse a plain wrapper into its parent; a block wrapper separates its text
       if (kids.length && breaksLine(style)) {
