@@ -141,6 +141,42 @@ def test_find_is_offered_only_where_the_page_state_is_cut(page: Page) -> None:
     assert "find" in _tools_offered(off)
 
 
+def test_hover_is_not_offered_after_a_hover_that_changed_nothing(page: Page) -> None:
+    """`hover-futile`: a small model hovered tabs and fields it meant to click, told each time
+    that the page did not change. After a hover that changed nothing, hover is not offered
+    for the rest of the task; a hover that shows something (a menu) keeps it, and so does a
+    task that asks to hover; with the rule off, always offered."""
+    tabs = ('<style>#menu { display: none } nav:hover #menu { display: block }</style>'
+            '<nav><a href="#" id="top">Products</a><ul id="menu"><li><a href="#p">Pens</a>'
+            '</li></ul></nav><button onclick="this.textContent=\'Tab 2 open\'">Tab 2</button>')
+
+    def hover(element_id: str) -> dict[str, Any]:
+        return {"complete": False, "message": "m", "actions": [
+            {"tool": "hover", "parameters": {"element_id": element_id}}]}
+
+    def offered(llm: ScriptedLLM, call: int) -> set[str]:
+        return {t[0] for t in enums(llm.calls[call].context.response_schema, "tool")}
+
+    done = {"complete": True, "message": "done"}
+    page.set_content(tabs)
+    llm = ScriptedLLM([hover("button-0"), done, done])
+    result = Agent(page, llm).execute("open Tab 2", max_steps=2)
+    assert "hover" in offered(llm, 0) and "hover" not in offered(llm, 1)
+    assert {"click", "fill"} <= offered(llm, 1)
+    assert "hover-futile" in result.steps[1].rules and "hover-futile" not in result.steps[0].rules
+    # a hover that shows the menu changed the page: still offered
+    page.set_content(tabs)
+    llm = ScriptedLLM([hover("nav-0"), done, done])
+    Agent(page, llm).execute("open Pens from the Products menu", max_steps=2)
+    assert "Pens" in llm.prompts[1] and "hover" in offered(llm, 1)
+    # a task that asks to hover, or the rule off
+    for task, off in (("hover over Tab 2", ()), ("open Tab 2", ("hover-futile",))):
+        page.set_content(tabs)
+        llm = ScriptedLLM([hover("button-0"), done, done])
+        Agent(page, llm, rules_off=off).execute(task, max_steps=2)
+        assert "hover" in offered(llm, 1), task
+
+
 def test_the_stable_part_comes_first_and_is_the_same_for_every_step(
         page: Page, server: LocalServer) -> None:
     page.goto(serve(server) + "/search")

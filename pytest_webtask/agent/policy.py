@@ -228,6 +228,13 @@ RULES: tuple[Rule, ...] = (
          "every element find could name is already on its line with its id; a small model "
          "calls find for a task that says \"find\" and reads its answer as no progress, "
          "until its steps run out"),
+    Rule("hover-futile", "schema",
+         "a hover ran earlier in the task and the page did not change at all after it (no "
+         "line new or gone, same address), the task saying nothing of hovering",
+         "does not offer hover for the rest of the task",
+         "a small model hovers where it means to click (a tab, a field it should focus, the "
+         "row it should open) and, told the page did not change, hovers the next element; a "
+         "hover that shows something (a menu) changes the page and keeps the tool"),
     Rule("dropdown-options", "schema",
          "a dropdown in the page state, its options listed",
          "limits select's value on it to those options",

@@ -21,7 +21,7 @@ from ...llm.prompts import get_examples, get_prompt
 from ...llm.request import Block, ModelRequest
 from ...tools._async.browser_tools import AsyncTool
 from ...tools._async.registry import COVERED, AsyncToolRegistry, browser_registry
-from ...tools.builtin import Fill, Press, Slide, Type
+from ...tools.builtin import Fill, Hover, Press, Slide, Type
 from ...tools.meant import REFUSED, choice_values, rule_of
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
@@ -126,6 +126,7 @@ class AsyncProposer:
         # not offered on that page again (a model opened a panel, then closed it, and again)
         self.undo: int | None = None
         self.undid: set[int] = set()  # the steps that undid the one before them
+        self.hover_futile = False  # a hover ran and the page did not change at all
         self.undoing: list[tuple[tuple[str, list[str]], set[tuple[str, str]]]] = []
         self.hidden = ""  # what shows the task's quoted texts that are hidden now
         self.page_length: int | None = None  # a paged list's page, as a page before showed it
@@ -147,6 +148,10 @@ class AsyncProposer:
                 and self.seen is not None and state is not None):
             last.change = page_change(self.seen, state)
             self._undid(last, self.seen, state)
+            if last.change.unchanged and any(
+                    a.tool == Hover.name and e.success
+                    for a, e in zip(last.proposal.actions, last.executions, strict=False)):
+                self.hover_futile = True  # a hover showed nothing here: ``hover-futile``
             if self.after_change is not None:
                 self.after_change(last)
         self.seen = state
@@ -217,6 +222,9 @@ class AsyncProposer:
             elif (t.name == "find" and state is not None and state.whole
                   and policy.on("find-cut")):
                 policy.fire("find-cut")  # every element is on its line, with its id
+            elif (t.name == Hover.name and self.hover_futile and policy.on("hover-futile")
+                  and not _HOVER_ASKED.search(self.task.task)):
+                policy.fire("hover-futile")  # clicks, not hovers, press things
             else:
                 tools.append(t)
         offered = [(t.name, t.params_class) for t in tools]
@@ -329,6 +337,10 @@ class AsyncProposer:
 
 # tools that tick a box they act on (an unticked one)
 TICKING = frozenset({"check", "click"})
+
+# a task that asks for the pointer over something ("hover over the menu", "mouse over")
+_HOVER_ASKED = re.compile(r"\b(?:hover\w*|mouse\s*over|point(?:er)?\s+(?:at|over|to))\b",
+                          re.IGNORECASE)
 
 # tools that press a button (``send-last`` reads them; press reads its key)
 PRESSING = frozenset({"click", "double_click"})
