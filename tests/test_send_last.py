@@ -63,6 +63,26 @@ def test_what_a_press_would_send_unset_is_read_from_the_task_and_the_form() -> N
         "Sort", ["select-0 (Sort by) shows 'Name', the task names 'Price: high to low'"])
 
 
+def test_a_list_of_names_after_a_tick_verb_names_each_box() -> None:
+    """"Select nb, 8qiSp3m, pKybC69 and click Submit" names three boxes, not the first
+    alone (a press was held back for nb only, the others left unticked); a list holding a
+    phrase ("words similar to mild, delicious") names none by the list, and "do not
+    select" none at all."""
+    from pytest_webtask.agent.guards import ticks_box
+
+    boxes = "\n".join(f'  - input-{i} (type="checkbox" label="{name}")'
+                      for i, name in enumerate(["nb", "8qiSp3m", "pKybC69", "v8Zs3"]))
+    state = f"- form-0\n{boxes}\n  - button-0 \"Submit\""
+    task = "Select nb, 8qiSp3m and pKybC69, and click Submit."
+    assert unset_for_send(task, state, "button-0", {}) == ("Submit", [
+        f"input-{i} ({name}) is not ticked, the task says to tick it"
+        for i, name in enumerate(["nb", "8qiSp3m", "pKybC69"])])
+    assert ticks_box("Gift wrap", "choose Express, Gift wrap or Insurance and press Pay")
+    assert not ticks_box("delicious", "Select words similar to mild, delicious and click Submit")
+    assert not ticks_box("8q", "do not select nb, 8q and click Submit")
+    assert not ticks_box("Submit", task)
+
+
 PAGE = """<!doctype html><title>Height</title>
 <form onsubmit="event.preventDefault();
   document.querySelector('#said').textContent = 'Sent: ' + this.height.value">

@@ -469,7 +469,8 @@ def _png(size: int) -> bytes:
                 + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
 
     rows = b"".join(b"\x00" + b"\x88" * size for _ in range(size))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 0, 0, 0, 0))
+    head = struct.pack(">IIBBBBB", size, size, 8, 0, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", head)
             + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 

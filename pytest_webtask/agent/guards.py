@@ -285,13 +285,36 @@ _TICK = (r"(?:tick|check|select|choose|pick|mark|enable|turn on|switch on|opt in
 _NOT = re.compile(r"\b(?:not|don't|don’t|never|without|no)\s+(?:\w+\s+)?$", re.IGNORECASE)
 
 
+_LIST_END = re.compile(r"[.;:!?]|\b(?:then|and\s+(?:then\s+)?(?:click|press|hit|submit|tap))\b",
+                       re.IGNORECASE)
+_LIST_SEP = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", re.IGNORECASE)
+
+
+def _listed(rest: str) -> list[str]:
+    """The items of a list of short names at the start of ``rest`` ("nb, 8qiSp3m and U6gHF
+    and click Submit": three), each of at most three words; none when one is longer ("words
+    similar to mild, delicious" is no list of names) or when there is one item."""
+    items = [i.strip().strip("\"“”'").strip() for i in _LIST_SEP.split(_LIST_END.split(rest, 1)[0])]
+    items = [re.sub(r"^(?:the|a|an)\s+", "", i, flags=re.IGNORECASE) for i in items if i]
+    if len(items) < 2 or any(len(i.split()) > 3 for i in items):
+        return []
+    return items
+
+
 def ticks_box(label: str, task: str) -> bool:
     """Does ``task`` say to tick or choose the box labelled ``label`` (a label of one or two
-    characters in its own case)?"""
+    characters in its own case): right after a verb that ticks, or in a list of short names
+    after it ("Select nb, 8qiSp3m, pKybC69 and click Submit" names all three)?"""
     said = re.escape(label) if len(label) <= 2 else f"(?i:{re.escape(label)})"
     for m in re.finditer(rf"(?i:\b{_TICK}\s+(?:the\s+|a\s+|an\s+|[\"“'])?){said}(?!\w)", task):
         if not _NOT.search(task[:m.start()]):
             return True
+    for m in re.finditer(rf"(?i:\b{_TICK}\s+)", task):
+        if _NOT.search(task[:m.start()]):
+            continue
+        for item in _listed(task[m.end():]):
+            if item == label if len(label) <= 2 else item.casefold() == label.casefold():
+                return True
     return False
 
 
