@@ -324,3 +324,21 @@ def test_a_line_saying_a_quoted_text_whole_ranks_first() -> None:
     # said within a longer text still counts; a word that merely starts with it does not
     assert matching_lines('- p-0 "Nascetur aliquet nulla."\n- h3-0 (expanded="false") '
                           '"Sections"', task)[0] == 'p-0 "Nascetur aliquet nulla."'
+
+
+def test_a_name_a_paged_list_does_not_show_names_the_next_page() -> None:
+    """"Find Casie in the contact book": the page shows Etti and a pager; the hint says no
+    line holds "Casie" and which control shows the next page. Without a pager nothing is
+    said (a name to type is absent too), nor for a name the page holds or one starting a
+    sentence."""
+    from pytest_webtask.agent.hints import missing_names
+
+    book = ('- h2 "Etti"\n- "Address:"\n- a-2 "645 Stephenson Loop"\n- ul-0\n'
+            '  - li > a-3 (href="#") "1"\n  - li > a-4 (href="#") ">"')
+    said = hint(book, "Find Casie in the contact book and click on their address.")
+    assert said.endswith('No line of the page state above holds "Casie": the list may go '
+                         'on; a-4 ">" shows its next page.'), said
+    assert missing_names(book, "Open Etti's address. Then call Bob") == ["Bob"]
+    flat = book.split("\n- ul-0")[0]
+    assert "Casie" not in hint(flat, "Find Casie in the contact book and click on their address.")
+    assert "next page" not in hint(book, "Click on Etti's address.")

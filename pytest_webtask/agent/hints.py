@@ -219,8 +219,45 @@ def hint(state_text: str, phrase: str, *, senders: bool = True) -> str:
             return ""  # measured: "no line holds widget" beside it sent the model typing
         return ("No line of the page state above holds any of these words: "
                 + ", ".join(words) + ".")
-    return ("Lines of the page state above that hold words of it:\n"
+    said = ("Lines of the page state above that hold words of it:\n"
             + "\n".join(f"  {line}" for line in lines))
+    # a name the task gives that this page of a paged list does not show (a contact on a
+    # later page): said only beside a next-page control (a value to type is absent too)
+    following = _next_page(state_text)
+    missing = missing_names(state_text, phrase) if following else []
+    if missing:
+        names = ", ".join(f'"{n}"' for n in missing)
+        said += (f"\nNo line of the page state above holds {names}: the list may go on; "
+                 f"{following} shows its next page.")
+    return said
+
+
+# a name the task gives: a word in capitals that starts no sentence ("Find Casie in the
+# contact book"), not quoted (a quoted text is ``absent_texts``')
+_NAME = re.compile(r"(?<![.!?:\"“'] )(?<!^)\b([A-Z][a-z][A-Za-z'’-]+)\b")
+
+
+def missing_names(state_text: str, task: str) -> list[str]:
+    """The names ``task`` gives (words in capitals inside a sentence, at most three) that no
+    line of the page state holds, case aside, the line showing the task itself aside."""
+    unquoted = _QUOTED.sub(" ", task)
+    names = [re.sub(r"['’]s$", "", m.group(1)) for m in _NAME.finditer(unquoted)
+             if m.group(1).lower() not in STOP]
+    if not names:
+        return []
+    shown = "\n".join(line for line in state_text.casefold().splitlines()
+                      if not shows_task(line, task))
+    return [n for n in dict.fromkeys(names)
+            if not re.search(rf"(?<![a-z0-9]){re.escape(n.casefold())}(?![a-z0-9])", shown)][:3]
+
+
+def _next_page(state_text: str) -> str:
+    """The control that shows a paged list's next page (``a-4 ">"``), else ""."""
+    for line in state_lines(state_text):
+        inner = _inner(line)
+        if inner.id is not None and "disabled" not in inner.flags and _NEXT.match(_label(inner)):
+            return f'{inner.id} "{_label(inner)}"'
+    return ""
 
 
 _QUOTED = re.compile(r'"([^"]{2,80})"|“([^”]{2,80})”|(?<![A-Za-z])\'([^\']{2,80})\'(?![A-Za-z])')
