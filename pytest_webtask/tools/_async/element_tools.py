@@ -118,13 +118,22 @@ HOVER_SETTLE_MS = 2000.0  # at most, for a missed click's element to take the po
 async def _watched_click(el: Locator, scene: AsyncScene) -> str | None:
     """Click ``el``; None when its click event reached it (or could not be told: the page
     went on, the element is gone), else the element it reached (``CLICK_MISSED``)."""
-    await el.evaluate(CLICK_WATCH, timeout=scene.timeout_ms)
-    await el.click(timeout=scene.timeout_ms)
+    # a handle, not the locator, is asked after the click: a locator would wait for an
+    # element the click took away (a link followed, a row deleted)
+    handle = await el.element_handle(timeout=scene.timeout_ms)
     try:
-        reached = await el.evaluate(CLICK_MISSED, timeout=1000)
-    except PlaywrightError:
-        return None  # navigated, re-rendered, detached: the click did something
-    return str(reached) if reached else None
+        await handle.evaluate(CLICK_WATCH)
+        await el.click(timeout=scene.timeout_ms)
+        try:
+            reached = await handle.evaluate(CLICK_MISSED)
+        except PlaywrightError:
+            return None  # navigated: the click did something
+        return str(reached) if reached else None
+    finally:
+        try:
+            await handle.dispose()
+        except PlaywrightError:
+            pass  # its page is gone
 
 
 class AsyncTextTool(AsyncElementTool):

@@ -119,13 +119,22 @@ HOVER_SETTLE_MS = 2000.0  # at most, for a missed click's element to take the po
 def _watched_click(el: Locator, scene: Scene) -> str | None:
     """Click ``el``; None when its click event reached it (or could not be told: the page
     went on, the element is gone), else the element it reached (``CLICK_MISSED``)."""
-    el.evaluate(CLICK_WATCH, timeout=scene.timeout_ms)
-    el.click(timeout=scene.timeout_ms)
+    # a handle, not the locator, is asked after the click: a locator would wait for an
+    # element the click took away (a link followed, a row deleted)
+    handle = el.element_handle(timeout=scene.timeout_ms)
     try:
-        reached = el.evaluate(CLICK_MISSED, timeout=1000)
-    except PlaywrightError:
-        return None  # navigated, re-rendered, detached: the click did something
-    return str(reached) if reached else None
+        handle.evaluate(CLICK_WATCH)
+        el.click(timeout=scene.timeout_ms)
+        try:
+            reached = handle.evaluate(CLICK_MISSED)
+        except PlaywrightError:
+            return None  # navigated: the click did something
+        return str(reached) if reached else None
+    finally:
+        try:
+            handle.dispose()
+        except PlaywrightError:
+            pass  # its page is gone
 
 
 class TextTool(ElementTool):
