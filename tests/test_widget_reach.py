@@ -538,3 +538,36 @@ def test_a_click_that_reaches_its_element_is_kept_as_one_click(
     assert [a["tool"] for a in _steps(recipe)[0]["actions"]] == ["click"]
     assert '- li "One"' in llm.prompts[0] or '- "One"' in llm.prompts[0], llm.prompts[0]
     assert "li-0" not in llm.prompts[0]
+
+
+def test_a_slide_to_a_number_the_task_does_not_give_is_held_back_once(page: Page,
+                                                                      server: LocalServer) -> None:
+    """`slide-value`: "set the volume to 30" slid to 50 (the number the page shows beside the
+    slider) is not run, the task's number named; slid to 30 it runs; slid to 50 again, it
+    runs (a worked-out value); a task with no number, or the rule off, slides at once."""
+    server.pages["/slider"] = SLIDER
+
+    def slide(value: str) -> dict[str, Any]:
+        return {"complete": False, "message": "m", "actions": [
+            {"tool": "slide", "parameters": {"element_id": "div-0", "value": value}}]}
+
+    page.goto(server.url + "/slider")
+    result = Agent(page, ScriptedLLM([slide("50"), slide("30"), DONE_PLAIN])).execute(
+        "set the volume to 30 with the 1st slider", max_steps=3)
+    (held,) = result.steps[0].executions
+    assert not held.success and (held.error or "").startswith(
+        "Not run: the task gives 30, not 50."), held.error
+    assert "slide-value" in result.steps[0].rules
+    assert result.steps[1].executions[0].success
+    assert page.locator("#out").inner_text() == "30"
+    page.goto(server.url + "/slider")
+    result = Agent(page, ScriptedLLM([slide("40"), slide("40"), DONE_PLAIN])).execute(
+        "set the volume to 30", max_steps=3)
+    assert not result.steps[0].executions[0].success and result.steps[1].executions[0].success
+    assert page.locator("#out").inner_text() == "40"
+    for task, off in (("turn the volume down a little", ()), ("set the volume to 30",
+                                                              ("slide-value",))):
+        page.goto(server.url + "/slider")
+        result = Agent(page, ScriptedLLM([slide("45"), DONE_PLAIN]), rules_off=off).execute(
+            task, max_steps=2)
+        assert result.steps[0].executions[0].success, task

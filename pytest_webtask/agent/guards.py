@@ -48,6 +48,16 @@ def asks_to_destroy(task: str) -> bool:
     return _ASKS_TO_DESTROY.search(task) is not None
 
 
+# a number a task gives as a value: "-99", "1", "2.5"; not an ordinal ("3rd"), a time
+# ("9:37"), a date ("05/20/2010") or part of a word
+_NUMBER = re.compile(r"(?<![\w.:/-])-?\d+(?:\.\d+)?(?![\w:/]|\.\d)")
+
+
+def task_numbers(task: str) -> list[str]:
+    """The numbers ``task`` gives as values, in order, once each (quoted ones too)."""
+    return list(dict.fromkeys(_NUMBER.findall(task)))
+
+
 def is_control_claim(ev: Evidence) -> bool:
     """Does the claim say only what a form control holds (its state, its value)?"""
     return ev.spec is not None and ev.spec.expect in ("state", "value")

@@ -296,6 +296,13 @@ RULES: tuple[Rule, ...] = (
          "a small model clicks the first icon under the row it means (\"forward the email by "
          "Audrey\" done by clicking the row's trash icon): what the test is about is gone, and "
          "no later step brings it back"),
+    Rule("slide-value", "refusal",
+         "a slide to a number that is none of the numbers the task gives (it gives one at "
+         "least; ordinals, times and dates are no such numbers)",
+         "does not run it, naming the task's numbers; held back once per slider (slid again, "
+         "it runs: the value may be worked out)",
+         "a small model slid to the number the page shows beside the slider (\"-9\") for "
+         "\"select 1 with the slider\""),
     Rule("read-only-field", "refusal",
          "typing into a field the page state flags read-only (a date picker's)",
          "refuses it, saying a click on it opens what chooses its value",
