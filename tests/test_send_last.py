@@ -83,6 +83,32 @@ def test_a_list_of_names_after_a_tick_verb_names_each_box() -> None:
     assert not ticks_box("Submit", task)
 
 
+def test_a_form_of_one_field_takes_the_one_value_the_task_gives() -> None:
+    """A date picker's read-only field, a spinner's: "Select 12/02/2016 as the date and hit
+    submit" pressed with the field empty is held back naming the date; a field holding the
+    value (case aside), a value typed by an earlier action, a task giving two values or
+    none, a quoted text that is the button's own name, two fields, or a date input (its own
+    format) hold nothing back."""
+    one = '- form-0\n  - input-0 (type="text" readonly)\n  - button-0 "Submit"'
+    date = "Select 12/02/2016 as the date and hit submit."
+    assert unset_for_send(date, one, "button-0", {}) == ("Submit", ["input-0 takes '12/02/2016'"])
+    assert unset_for_send("Select -10 with the spinner and hit Submit.", one, "button-0",
+                          {}) == ("Submit", ["input-0 takes '-10'"])
+    assert unset_for_send(date, one.replace("readonly", 'value="12/02/2016"'), "button-0",
+                          {}) is None
+    assert unset_for_send(date, one, "button-0", {"input-0": "12/02/2016"}) is None
+    upper = 'Type "ann" in upper case and press Submit.'
+    assert unset_for_send(upper, one.replace("readonly", 'value="ANN"'), "button-0", {}) is None
+    for task in ("Select 12/02/2016 or 12/03/2016 and hit submit.",
+                 'Find the 1st word, type it into the textbox and press "Submit".',
+                 "Find the last word, type it and press Submit."):
+        assert unset_for_send(task, one, "button-0", {}) is None, task
+    two = one.replace("  - button-0", '  - input-1 (type="text")\n  - button-0')
+    assert unset_for_send(date, two, "button-0", {}) is None
+    assert unset_for_send(date, one.replace('type="text" readonly', 'type="date"'),
+                          "button-0", {}) is None
+
+
 PAGE = """<!doctype html><title>Height</title>
 <form onsubmit="event.preventDefault();
   document.querySelector('#said').textContent = 'Sent: ' + this.height.value">

@@ -24,7 +24,14 @@ from ..browser.fields import (
     line_of,
 )
 from ..browser.page_state import StateLine, state_lines
-from .guards import names_option, names_word, stated_values, ticks_box
+from .guards import (
+    given_values,
+    names_option,
+    names_word,
+    stated_values,
+    task_numbers,
+    ticks_box,
+)
 
 __all__ = ["describe", "empty_fields", "field_names", "is_box", "is_text_field", "left_empty",
            "left_unticked", "line_of", "ticked_by_task", "unset_for_send",
@@ -319,6 +326,34 @@ def unset_for_send(task: str, state_text: str, element_id: str,
             label = (line.attrs.get("label") or line.text).strip()
             if label and (ticks_box(label, task) or ticked_by_task(task, line)):
                 unset.append(f"{describe(line)} is not ticked, the task says to tick it")
-    unset += [f"{describe(field)} takes {value!r}" for field, value in _value_fields(inside, task)
+    by_kind = _value_fields(inside, task)
+    unset += [f"{describe(field)} takes {value!r}" for field, value in by_kind
               if not holds(field, value)]
+    if not by_kind:
+        unset += _one_field(inside, task, name)
     return (name, unset) if unset else None
+
+
+_PLAIN_TEXT = ("text", "search", "number", "tel", "url", "email")
+_DATE = re.compile(r"(?<![\w/])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/])")
+
+
+def _one_field(inside: list[StateLine], task: str, button: str) -> list[str]:
+    """A form of one plain text field (a date picker's read-only field too; not a date or
+    time input, whose own format differs) sent by a task that gives one value (a quoted
+    text, a date, a number; the button's own name aside): that field takes it, unless it
+    holds it already (case aside: "type it in upper case" is the task's to say)."""
+    texts = [line for line in inside if is_text_field(line) and (
+        line.id or "").startswith(("input", "textarea"))
+        and line.attrs.get("type", "text") in _PLAIN_TEXT]
+    if len(texts) != 1:
+        return []
+    values = [v for v in dict.fromkeys([*given_values(task), *_DATE.findall(task),
+                                        *task_numbers(_DATE.sub(" ", task))])
+              if v.casefold() != button.casefold()]
+    if len(values) != 1:
+        return []
+    now = texts[0].attrs.get("value", "")
+    if now.casefold() == values[0].casefold() or now == MASKED:
+        return []
+    return [f"{describe(texts[0])} takes {values[0]!r}"]

@@ -281,8 +281,9 @@ RULES: tuple[Rule, ...] = (
          "form (the controls in no form, when it is in none) still lacks what the task gives "
          "for it: a dropdown showing another option than one the task names (no text field "
          "holding that word), a box or radio button the task says to tick unticked, a value "
-         "the task's words give a field (as `form-values` finds it) not typed; no earlier "
-         "action of the reply set those",
+         "the task's words give a field (as `form-values` finds it) not typed, or, where the "
+         "words name no field, the one value the task gives while the form has one plain "
+         "text field not holding it; no earlier action of the reply set those",
          "does not run it, naming each control and what the task gives for it; held back once "
          "per button and task (pressed again, it runs)",
          "a small model presses the task's last button first (\"choose Large, then click "
