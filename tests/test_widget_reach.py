@@ -542,7 +542,7 @@ def test_a_click_that_reaches_its_element_is_kept_as_one_click(
 
 def test_a_slide_to_a_number_the_task_does_not_give_is_held_back_once(page: Page,
                                                                       server: LocalServer) -> None:
-    """`slide-value`: "set the volume to 30" slid to 50 (the number the page shows beside the
+    """`given-value`: "set the volume to 30" slid to 50 (the number the page shows beside the
     slider) is not run, the task's number named; slid to 30 it runs; slid to 50 again, it
     runs (a worked-out value); a task with no number, or the rule off, slides at once."""
     server.pages["/slider"] = SLIDER
@@ -557,7 +557,7 @@ def test_a_slide_to_a_number_the_task_does_not_give_is_held_back_once(page: Page
     (held,) = result.steps[0].executions
     assert not held.success and (held.error or "").startswith(
         "Not run: the task gives 30, not 50."), held.error
-    assert "slide-value" in result.steps[0].rules
+    assert "given-value" in result.steps[0].rules
     assert result.steps[1].executions[0].success
     assert page.locator("#out").inner_text() == "30"
     page.goto(server.url + "/slider")
@@ -566,8 +566,36 @@ def test_a_slide_to_a_number_the_task_does_not_give_is_held_back_once(page: Page
     assert not result.steps[0].executions[0].success and result.steps[1].executions[0].success
     assert page.locator("#out").inner_text() == "40"
     for task, off in (("turn the volume down a little", ()), ("set the volume to 30",
-                                                              ("slide-value",))):
+                                                              ("given-value",))):
         page.goto(server.url + "/slider")
         result = Agent(page, ScriptedLLM([slide("45"), DONE_PLAIN]), rules_off=off).execute(
             task, max_steps=2)
         assert result.steps[0].executions[0].success, task
+
+
+def test_a_date_typed_that_the_task_does_not_give_is_held_back_once(page: Page) -> None:
+    """`given-value` on a date field: "Enter 05/20/2010 as the date" typed as 2010-05-21 is
+    not run, the task's date named; 05/20/2010 (in the field's own format after
+    `field-format`) runs; a number field likewise; the values are read whatever their
+    writing."""
+    from pytest_webtask.agent.guards import value_is_one_of, values_of_kind
+
+    assert values_of_kind("Enter 05/20/2010 as the date", "date") == ["05/20/2010"]
+    assert value_is_one_of("2010-05-20", ["05/20/2010"], "date")
+    assert not value_is_one_of("2010-05-21", ["05/20/2010"], "date")
+    assert value_is_one_of("20/05/2010", ["05/20/2010"], "date")  # a day over 12 first
+    assert value_is_one_of("-10.0", ["-10"], "number") and not value_is_one_of("10", ["-10"],
+                                                                              "number")
+    page.set_content('<input type="date" id="d"><input type="number" id="n"><button>Go</button>')
+    fill = {"complete": False, "message": "m", "actions": [
+        {"tool": "fill", "parameters": {"element_id": "input-0", "value": "2010-05-21"}}]}
+    good = {"complete": False, "message": "m", "actions": [
+        {"tool": "fill", "parameters": {"element_id": "input-0", "value": "05/20/2010"}},
+        {"tool": "fill", "parameters": {"element_id": "input-1", "value": "7"}}]}
+    result = Agent(page, ScriptedLLM([fill, good, DONE_PLAIN, DONE_PLAIN])).execute(
+        "Enter 05/20/2010 as the date and 3 as the count", max_steps=3)
+    (held,) = result.steps[0].executions
+    assert (held.error or "").startswith("Not run: the task gives 05/20/2010, not 2010-05-21.")
+    first, second = result.steps[1].executions
+    assert first.success and page.locator("#d").input_value() == "2010-05-20"
+    assert not second.success and "the task gives 3, not 7" in (second.error or "")

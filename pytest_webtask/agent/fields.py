@@ -31,6 +31,7 @@ from .guards import (
     stated_values,
     task_numbers,
     ticks_box,
+    values_of_kind,
 )
 
 __all__ = ["describe", "empty_fields", "field_names", "is_box", "is_text_field", "left_empty",
@@ -335,7 +336,6 @@ def unset_for_send(task: str, state_text: str, element_id: str,
 
 
 _PLAIN_TEXT = ("text", "search", "number", "tel", "url", "email")
-_DATE = re.compile(r"(?<![\w/])\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?![\w/])")
 
 
 def _one_field(inside: list[StateLine], task: str, button: str) -> list[str]:
@@ -348,8 +348,8 @@ def _one_field(inside: list[StateLine], task: str, button: str) -> list[str]:
         and line.attrs.get("type", "text") in _PLAIN_TEXT]
     if len(texts) != 1:
         return []
-    values = [v for v in dict.fromkeys([*given_values(task), *_DATE.findall(task),
-                                        *task_numbers(_DATE.sub(" ", task))])
+    values = [v for v in dict.fromkeys([*given_values(task), *values_of_kind(task, "date"),
+                                        *task_numbers(task)])
               if v.casefold() != button.casefold()]
     if len(values) != 1:
         return []

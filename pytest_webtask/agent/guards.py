@@ -53,9 +53,44 @@ def asks_to_destroy(task: str) -> bool:
 _NUMBER = re.compile(r"(?<![\w.:/-])-?\d+(?:\.\d+)?(?![\w:/]|\.\d)")
 
 
+_DATE = re.compile(r"(?<![\w/-])(\d{1,4})[/-](\d{1,2})[/-](\d{1,4})(?![\w/-])")
+
+
 def task_numbers(task: str) -> list[str]:
     """The numbers ``task`` gives as values, in order, once each (quoted ones too)."""
-    return list(dict.fromkeys(_NUMBER.findall(task)))
+    return list(dict.fromkeys(_NUMBER.findall(_DATE.sub(" ", task))))
+
+
+def _day(text: str) -> tuple[int, int, int] | None:
+    """The date ``text`` writes (year, month, day): 2010-05-20, 05/20/2010 (month first,
+    as MiniWoB++ and US forms write it; a day over 12 first is read day first)."""
+    m = _DATE.search(text)
+    if m is None:
+        return None
+    a, b, c = (int(g) for g in m.groups())
+    if len(m.group(1)) == 4:
+        return (a, b, c)
+    return (c, b, a) if a > 12 else (c, a, b)
+
+
+def values_of_kind(task: str, kind: str) -> list[str]:
+    """The values of ``kind`` ("number", "date") that ``task`` gives, as it writes them."""
+    if kind == "date":
+        return list(dict.fromkeys(m.group(0) for m in _DATE.finditer(task)))
+    return task_numbers(task) if kind == "number" else []
+
+
+def value_is_one_of(value: str, given: list[str], kind: str) -> bool:
+    """Is ``value`` one of the task's ``given`` values of ``kind``, as numbers or days (an
+    unreadable value is left to the tool, which says what is wrong with it)?"""
+    if kind == "date":
+        day = _day(value)
+        return day is None or any(_day(g) == day for g in given)
+    try:
+        wanted = float(value)
+    except ValueError:
+        return True
+    return any(float(g) == wanted for g in given)
 
 
 def is_control_claim(ev: Evidence) -> bool:

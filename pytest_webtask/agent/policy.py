@@ -297,13 +297,14 @@ RULES: tuple[Rule, ...] = (
          "a small model clicks the first icon under the row it means (\"forward the email by "
          "Audrey\" done by clicking the row's trash icon): what the test is about is gone, and "
          "no later step brings it back"),
-    Rule("slide-value", "refusal",
-         "a slide to a number that is none of the numbers the task gives (it gives one at "
-         "least; ordinals, times and dates are no such numbers)",
-         "does not run it, naming the task's numbers; held back once per slider (slid again, "
+    Rule("given-value", "refusal",
+         "a slide, or a fill or type into a date or number field, of a value that is none "
+         "of the values of its kind the task gives (it gives one at least; an ordinal or a "
+         "time is no number, a date is read as a day whichever way it is written)",
+         "does not run it, naming the task's values; held back once per control (set again, "
          "it runs: the value may be worked out)",
          "a small model slid to the number the page shows beside the slider (\"-9\") for "
-         "\"select 1 with the slider\""),
+         "\"select 1 with the slider\", and typed 2010-05-21 for \"enter 05/20/2010\""),
     Rule("read-only-field", "refusal",
          "typing into a field the page state flags read-only (a date picker's)",
          "refuses it, saying a click on it opens what chooses its value",

@@ -48,11 +48,12 @@ from ..guards import (
     expects_answer,
     links_to_go,
     says_something,
-    task_numbers,
     unchosen_options,
     uncited_choices,
     unrelated_claims,
     untyped_values,
+    value_is_one_of,
+    values_of_kind,
     weak_proof,
 )
 from ..hints import (
@@ -370,7 +371,7 @@ class Executer:
         self.task = ""  # the task's words, for the rules that read them (left-empty)
         self.send_asked: set[str] = set()  # the buttons ``send-last`` held back once
         self.delete_asked: set[str] = set()  # the elements ``unasked-delete`` held back once
-        self.slide_asked: set[str] = set()  # the sliders ``slide-value`` held back once
+        self.value_asked: set[str] = set()  # the controls ``given-value`` held back once
 
     def refusal(self, action: Action) -> str | None:
         """Why an action may not run: it names a tool the task does not have, or an element
@@ -501,25 +502,28 @@ class Executer:
                 "deleting or removing anything. Act on what the task is about (its lines "
                 f"below); if the task does need it, click {target} again and it runs.")
 
-    def slid_elsewhere(self, action: Action) -> str | None:
-        """Why a slide may not run yet (``slide-value``): the task gives numbers and the
-        value is none of them (a small model slid to the number shown beside the slider).
-        Held back once per slider: slid again, it runs (the value may be worked out)."""
+    def off_task_value(self, action: Action) -> str | None:
+        """Why a value may not be set yet (``given-value``): a slide, or a typing into a
+        date or number field, of a value that is none of those of its kind the task gives
+        (a small model slid to the number shown beside the slider; typed the day after the
+        task's date). Held back once per control: set again, it runs (it may be worked
+        out)."""
         target, value = action.parameters.get("element_id"), action.parameters.get("value")
-        if (action.tool != Slide.name or not isinstance(target, str)
-                or not self.policy.on("slide-value") or target in self.slide_asked):
+        snapshot = self.browser.snapshot
+        if (not isinstance(target, str) or not isinstance(value, str)
+                or not self.policy.on("given-value") or target in self.value_asked):
             return None
-        given = task_numbers(self.task)
-        try:
-            wanted = float(str(value))
-        except ValueError:
-            return None  # the tool says what is wrong with it
-        if not given or any(float(n) == wanted for n in given):
+        kind = "number" if action.tool == Slide.name else None
+        if kind is None and getattr(self.tools.get(action.tool), "typed", False) \
+                and snapshot is not None and (line := line_of(snapshot.text, target)):
+            kind = {"number": "number", "date": "date"}.get(line.attrs.get("type", ""))
+        given = values_of_kind(self.task, kind) if kind else []
+        if not given or value_is_one_of(value, given, str(kind)):
             return None
-        self.slide_asked.add(target)
-        self.policy.fire("slide-value")
-        return (f"Not run: the task gives {', '.join(given)}, not {value}. Slide {target} to "
-                "the number the task gives for it (slid to this again, it runs).")
+        self.value_asked.add(target)
+        self.policy.fire("given-value")
+        return (f"Not run: the task gives {', '.join(given)}, not {value}. Set {target} to "
+                f"the {kind} the task gives for it (set to this again, it runs).")
 
     def disabled(self, action: Action) -> str | None:
         """Why an action on a disabled element may not run (``disabled-target``): the page
@@ -618,7 +622,7 @@ class Executer:
             held = None if refusal else (self.held(action, typed) or self.field_refusal(action))
             refusal = (refusal or held or self.second_value(action, typed)
                        or self.disabled(action) or self.unsent(action, touched)
-                       or self.unasked_delete(action) or self.slid_elsewhere(action))
+                       or self.unasked_delete(action) or self.off_task_value(action))
             result = (ExecutionResult(success=False, error=refusal) if refusal
                       else self.tools.execute(action))
             target, value = action.parameters.get("element_id"), action.parameters.get("value")
