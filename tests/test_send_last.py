@@ -99,7 +99,10 @@ def test_a_form_of_one_field_takes_the_one_value_the_task_gives() -> None:
     assert unset_for_send(date, one, "button-0", {"input-0": "12/02/2016"}) is None
     upper = 'Type "ann" in upper case and press Submit.'
     assert unset_for_send(upper, one.replace("readonly", 'value="ANN"'), "button-0", {}) is None
+    assert unset_for_send('Enter "6gH" into the text field and press Submit.', one,
+                          "button-0", {}) == ("Submit", ["input-0 takes '6gH'"])
     for task in ("Select 12/02/2016 or 12/03/2016 and hit submit.",
+                 'click "Submit" for "Black Denim Jeans"',  # a quoted name, not a value
                  'Find the 1st word, type it into the textbox and press "Submit".',
                  "Find the last word, type it and press Submit."):
         assert unset_for_send(task, one, "button-0", {}) is None, task

@@ -25,7 +25,6 @@ from ..browser.fields import (
 )
 from ..browser.page_state import StateLine, state_lines
 from .guards import (
-    given_values,
     names_option,
     names_word,
     stated_values,
@@ -330,26 +329,33 @@ def unset_for_send(task: str, state_text: str, element_id: str,
     by_kind = _value_fields(inside, task)
     unset += [f"{describe(field)} takes {value!r}" for field, value in by_kind
               if not holds(field, value)]
-    if not by_kind:
+    if not by_kind and not touched:
+        # (an earlier action of the reply may have set it another way: a picker's day)
         unset += _one_field(inside, task, name)
     return (name, unset) if unset else None
 
 
 _PLAIN_TEXT = ("text", "search", "number", "tel", "url", "email")
+# a quoted text the task says to type ('Enter "6gH" into the field'); another quoted text
+# names something on the page ('click "Details" for "Black Denim Jeans"')
+_TYPED_QUOTE = re.compile(
+    r"\b(?:type|enter|fill\s+in|write|input|put)\s+(?:in\s+)?[\"“]([^\"”]+)[\"”]",
+    re.IGNORECASE)
 
 
 def _one_field(inside: list[StateLine], task: str, button: str) -> list[str]:
     """A form of one plain text field (a date picker's read-only field too; not a date or
     time input, whose own format differs) sent by a task that gives one value (a quoted
-    text, a date, a number; the button's own name aside): that field takes it, unless it
+    text it says to type, a date, a number; the button's own name aside): that field takes
+    it, unless it
     holds it already (case aside: "type it in upper case" is the task's to say)."""
     texts = [line for line in inside if is_text_field(line) and (
         line.id or "").startswith(("input", "textarea"))
         and line.attrs.get("type", "text") in _PLAIN_TEXT]
     if len(texts) != 1:
         return []
-    values = [v for v in dict.fromkeys([*given_values(task), *values_of_kind(task, "date"),
-                                        *task_numbers(task)])
+    values = [v for v in dict.fromkeys([*(m.group(1) for m in _TYPED_QUOTE.finditer(task)),
+                                        *values_of_kind(task, "date"), *task_numbers(task)])
               if v.casefold() != button.casefold()]
     if len(values) != 1:
         return []

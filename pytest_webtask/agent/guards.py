@@ -63,7 +63,7 @@ def task_numbers(task: str) -> list[str]:
 
 def _day(text: str) -> tuple[int, int, int] | None:
     """The date ``text`` writes (year, month, day): 2010-05-20, 05/20/2010 (month first,
-    as MiniWoB++ and US forms write it; a day over 12 first is read day first)."""
+    as US forms write it; a day over 12 first is read day first)."""
     m = _DATE.search(text)
     if m is None:
         return None
