@@ -342,3 +342,14 @@ def test_a_name_a_paged_list_does_not_show_names_the_next_page() -> None:
     flat = book.split("\n- ul-0")[0]
     assert "Casie" not in hint(flat, "Find Casie in the contact book and click on their address.")
     assert "next page" not in hint(book, "Click on Etti's address.")
+
+
+def test_a_quoted_text_then_words_the_task_says_names_the_element_to_click() -> None:
+    """'For the user @consectetur, click on the "Block" button': the opened menu's "Block
+    @consectetur" is what the task names (the done guard asks while it is unclicked);
+    "Block @deneen" is not, nor "Mute @consectetur", nor anything once clicked."""
+    state = ('- ul-0\n  - li-3 "Mute @consectetur"\n  - li-4 "Block @consectetur"\n'
+             '  - li-5 "Block @deneen"\n  - li-6 "Blocked users"')
+    task = 'For the user @consectetur, click on the "Block" button.'
+    assert named_buttons(state, task, set()) == ['li-4 "Block @consectetur"']
+    assert named_buttons(state, task, {"block @consectetur"}) == []

@@ -703,11 +703,15 @@ def named_buttons(state_text: str, task: str, clicked: set[str], limit: int = 3,
     began) a link whose text follows a verb that goes there ("go to the opening hours"):
     the page a link opens may be reached another way (navigate to "/?page=2"), and a link
     a task merely names ("add the Blue Shirt") is no way the task asks to go."""
+    quotes = [q.casefold() for q in quoted_texts(task)]
     task = " ".join(task.split()).casefold()
     named = []
     for line in read_lines(state_text):
         text = " ".join(line.text.split()).casefold()
         quoted = any(f"{q}{text}{e}" in task for q, e in ('""', "''", "“”", "‘’"))
+        # a quoted text, then words the task says ("Block" for the user @consectetur: the
+        # menu's "Block @consectetur")
+        part = any(_quoted_then_named(text, q, task) for q in quotes)
         gone = links and goes_to(line.tag, text, task)
         # a quoted text names any element with an id that shows it (a span styled as a
         # link, with a click handler); unquoted, a button's text
@@ -715,9 +719,22 @@ def named_buttons(state_text: str, task: str, clicked: set[str], limit: int = 3,
              or gone)
                 and text
                 and text not in clicked
-                and re.search(rf"(?<!\w){re.escape(text)}(?!\w)", task)):
+                and re.search(rf"(?<!\w){re.escape(text)}(?!\w)", task)
+                or part and line.tag not in _NOT_CLICKED and text not in clicked):
             named.append(f'{line.id} "{line.text}"')
     return named[:limit]
+
+
+def _quoted_then_named(text: str, quote: str, task: str) -> bool:
+    """Does an element's ``text`` start with a text the task quotes and say nothing else
+    the task does not ('click on the "Block" button' for the user @consectetur: a menu's
+    "Block @consectetur")?"""
+    if not quote or not text.startswith(quote) or text == quote:
+        return False
+    rest = text[len(quote):]
+    words = re.findall(r"[@#]?\w[\w.'’-]*", rest)
+    return (not rest[:1].isalnum()) and bool(words) and all(
+        re.search(rf"(?<![\w@#]){re.escape(w)}(?!\w)", task) for w in words)
 
 
 def goes_to(tag: str, text: str, task: str) -> bool:
