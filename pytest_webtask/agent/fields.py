@@ -347,8 +347,8 @@ def _one_field(inside: list[StateLine], task: str, button: str) -> list[str]:
     """A form of one plain text field (a date picker's read-only field too; not a date or
     time input, whose own format differs) sent by a task that gives one value (a quoted
     text it says to type, a date, a number; the button's own name aside): that field takes
-    it, unless it
-    holds it already (case aside: "type it in upper case" is the task's to say)."""
+    it, unless it holds it already (case aside: "type it in upper case" is the task's to
+    say)."""
     texts = [line for line in inside if is_text_field(line) and (
         line.id or "").startswith(("input", "textarea"))
         and line.attrs.get("type", "text") in _PLAIN_TEXT]
