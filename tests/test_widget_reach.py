@@ -478,7 +478,7 @@ def _icon_server(server: LocalServer) -> None:
     server.pages["/feed"] = HOVER_ICON
     for name in ("more.png", "more-hover.png", "never.png"):
         server.files[f"/{name}"] = ("image/png", name, _png(20))
-    server.delays["/more-hover.png"] = 0.6
+    server.delays["/more-hover.png"] = 1.5  # longer than a loaded machine takes to press
     server.delays["/never.png"] = 30
 
 
@@ -504,10 +504,16 @@ def test_a_click_that_reached_another_element_is_clicked_again_after_a_hover(
     assert '- li-1 "Block"' in llm.prompts[1], llm.prompts[1]
     assert '- li' not in llm.prompts[0]  # hidden before the click
     actions = _steps(recipe)[0]["actions"]
-    assert [a["tool"] for a in actions] == ["hover", "click", "click"]
-    assert actions[0]["target"] == actions[1]["target"]
+    # the press lands on the row (the recipe keeps the hover that made it land); on a loaded
+    # machine Playwright's own hit-target check may catch the miss first and retry once the
+    # picture came: one plain click, which lands too
+    tools = [a["tool"] for a in actions]
+    assert tools in (["hover", "click", "click"], ["click", "click"]), tools
+    if tools[0] == "hover":
+        assert actions[0]["target"] == actions[1]["target"]
 
-    with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+    # (the picture comes 1.5 s late again: the replay's hover waits for it)
+    with open_webtask(page, recipe, "replay", base_url=server.url, timeout=5) as task:
         task.goto("/feed")
         task.do("block Carmella from her post's menu")
     assert page.locator("#out").inner_text() == "Block done"
@@ -518,9 +524,11 @@ def test_a_click_that_reached_another_element_is_clicked_again_after_a_hover(
     result = Agent(page, ScriptedLLM([click, DONE_PLAIN])).execute("open the menu",
                                                                     max_steps=1)
     (missed,) = result.steps[0].executions
-    assert not missed.success
+    assert not missed.success and page.locator("#list.hide").count() == 1
+    # ours, or (Playwright's own check caught the miss) its wait for the icon, timed out
     assert (missed.error or "").startswith(
-        "click failed: the click reached <div#row>, not span-0"), missed.error
+        "click failed: the click reached <div#row>, not span-0") or "Timeout" in (
+        missed.error or ""), missed.error
 
 
 def test_a_click_that_reaches_its_element_is_kept_as_one_click(

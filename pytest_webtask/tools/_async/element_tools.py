@@ -112,7 +112,7 @@ class AsyncClickTool(Click, AsyncElementTool):
         return None
 
 
-HOVER_SETTLE_MS = 2000.0  # at most, for a missed click's element to take the pointer
+HOVER_SETTLE_MS = 5000.0  # at most, for a missed click's element to take the pointer
 
 
 async def _watched_click(el: Locator, scene: AsyncScene) -> str | None:

@@ -113,7 +113,7 @@ class ClickTool(Click, ElementTool):
         return None
 
 
-HOVER_SETTLE_MS = 2000.0  # at most, for a missed click's element to take the pointer
+HOVER_SETTLE_MS = 5000.0  # at most, for a missed click's element to take the pointer
 
 
 def _watched_click(el: Locator, scene: Scene) -> str | None:
