@@ -666,3 +666,7 @@ def test_a_run_of_like_wrappers_holding_text_and_controls_keeps_a_line_each(page
     # the posts' class alone makes them alike: one post left is one wrapper, collapsed
     page.evaluate("document.querySelectorAll('.post')[1].className = 'pinned'")
     assert "  - div-" not in LLMBrowser(page).read().text
+    # a form's groups (a label's text and a field) are no items: their lines stay as they were
+    page.set_content('<form><div class="group">Email <input name="e"></div>'
+                     '<div class="group">Name <input name="n"></div></form>')
+    assert "div-" not in LLMBrowser(page).read().text

@@ -190,13 +190,16 @@
     }
 
     // An item: a wrapper among two or more siblings of its tag and class, holding a
-    // control and a text of its own (not only the controls' own words).
+    // control that is no field and a text of its own (not only the controls' own words).
     const kinds = new Map();  // parent -> (tag.class -> how many of its children)
+    const ITEM_FIELDS = new Set(['input', 'select', 'textarea']);
     const kindOf = (el) => el.tagName + '.' + (el.getAttribute('class') || '').trim();
     function isItem(el, kids) {
       const parent = el.parentElement;
       if (!parent || !(el.getAttribute('class') || '').trim()) return false;
-      if (!kids.some((k) => k.control) || !kids.some((k) => isText(k) && k.s.trim())) return false;
+      // a control to press (a field's wrapper with its label, a form group, stays as it was)
+      if (!kids.some((k) => k.control && !ITEM_FIELDS.has(k.tag)) ||
+          !kids.some((k) => isText(k) && k.s.trim())) return false;
       let counts = kinds.get(parent);
       if (!counts) {
         counts = new Map();
