@@ -483,7 +483,7 @@ def _icon_server(server: LocalServer) -> None:
 
 
 def test_a_click_that_reached_another_element_is_clicked_again_after_a_hover(
-        page: Page, server: LocalServer, tmp_path: Path) -> None:
+        page: Page, server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A social site's "more" icon swaps its picture on hover: the first click's button
     went down on the row behind it (the row opened, the menu did not, and the click said
     "ok"). Recording watches a click: one that reached another element is made again with
@@ -518,8 +518,18 @@ def test_a_click_that_reached_another_element_is_clicked_again_after_a_hover(
         task.do("block Carmella from her post's menu")
     assert page.locator("#out").inner_text() == "Block done"
 
+    # the recipe replayed where the icon's hover picture never comes: the replay fails at
+    # the hover, saying the element never settled under the pointer
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+            task.goto("/feed?always")
+            task.do("block Carmella from her post's menu")
+    assert 'button "More"' in str(failed.value), str(failed.value)
+    assert page.locator("#out").inner_text() == ""
+
     # an icon that shrinks at every hover is never reached: the click fails, saying where
-    # it went, and the recording keeps no step of it
+    # it went, and the recording keeps no step of it (actions wait 1.5 s, not 5)
+    monkeypatch.setattr("pytest_webtask.tools._sync.browser_tools.ACTION_TIMEOUT_MS", 1500)
     page.goto(f"{server.url}/feed?always")
     result = Agent(page, ScriptedLLM([click, DONE_PLAIN])).execute("open the menu",
                                                                     max_steps=1)

@@ -25,11 +25,14 @@ from ..browser.fields import (
 )
 from ..browser.page_state import StateLine, state_lines
 from .guards import (
+    asks_to_destroy,
+    destroys,
     names_option,
     names_word,
     stated_values,
     task_numbers,
     ticks_box,
+    value_is_one_of,
     values_of_kind,
 )
 
@@ -363,3 +366,33 @@ def _one_field(inside: list[StateLine], task: str, button: str) -> list[str]:
     if now.casefold() == values[0].casefold() or now == MASKED:
         return []
     return [f"{describe(texts[0])} takes {values[0]!r}"]
+
+
+def unasked_delete(task: str, state_text: str, target: str) -> str | None:
+    """What ``unasked-delete`` says of a click on ``target``: its line says it deletes (a
+    row's trash icon, "Remove") and ``task`` says nothing of deleting, removing, clearing
+    or cancelling; else None."""
+    if asks_to_destroy(task):
+        return None
+    line = line_of(state_text, target)
+    said = destroys(line) if line is not None else None
+    if line is None or said is None:
+        return None
+    return (f"Not run: {describe(line)} deletes ({said!r}), and the task says nothing of "
+            "deleting or removing anything. Act on what the task is about (its lines "
+            f"below); if the task does need it, click {target} again and it runs.")
+
+
+def off_task_value(task: str, state_text: str, target: str, value: str, *,
+                   slide: bool) -> str | None:
+    """What ``given-value`` says of setting ``target`` to ``value`` (``slide``: a slide;
+    else a typing, read only on a date or number field): a value none of those of its kind
+    ``task`` gives; else None (also when the task gives none of that kind)."""
+    kind = "number" if slide else None
+    if kind is None and (line := line_of(state_text, target)) is not None:
+        kind = {"number": "number", "date": "date"}.get(line.attrs.get("type", ""))
+    given = values_of_kind(task, kind) if kind else []
+    if not given or value_is_one_of(value, given, str(kind)):
+        return None
+    return (f"Not run: the task gives {', '.join(given)}, not {value}. Set {target} to "
+            f"the {kind} the task gives for it (set to this again, it runs).")

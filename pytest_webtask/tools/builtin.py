@@ -110,6 +110,19 @@ CLICK_MISSED = """el => {
 }"""
 
 
+def click_missed(params: Mapping[str, Any], reached: str, again: str | None) -> str:
+    """What a watched click that missed says: what it reached, and what the second try
+    (``again``: what it reached with the pointer resting on the element; None: the pointer
+    could not rest on it) did."""
+    said = (f"click failed: the click reached {reached}, not {params.get('element_id') or 'it'}: "
+            "it moves or changes under the pointer (a hover picture not loaded yet, an "
+            "animation)")
+    if again is None:
+        return (f"{said}; the pointer could not rest on it (it has no size or moves while "
+                "the pointer is on it).")
+    return f"{said}; clicked again with the pointer on it, it reached {again}."
+
+
 # What a text tool's element refuses, in one call: "read-only" (``el.readOnly``: a field that
 # takes no typing), or, for key presses while recording (``keys``), "no-text": no field, text
 # area, editable element or text role, and focusing it focuses none (a widget that hands its

@@ -32,7 +32,9 @@ from ..fields import (
     left_empty,
     left_unticked,
     line_of,
+    off_task_value,
     ticked_by_task,
+    unasked_delete,
     unset_for_send,
     values_for_fields,
 )
@@ -40,9 +42,7 @@ from ..guards import (
     Dropdowns,
     acted,
     acted_on,
-    asks_to_destroy,
     asks_to_set,
-    destroys,
     entered_values,
     expects_answer,
     links_to_go,
@@ -51,8 +51,6 @@ from ..guards import (
     uncited_choices,
     unrelated_claims,
     untyped_values,
-    value_is_one_of,
-    values_of_kind,
     weak_proof,
 )
 from ..hints import (
@@ -483,46 +481,34 @@ class AsyncExecuter:
                 f"then press {target} (pressed again, it runs).")
 
     def unasked_delete(self, action: Action) -> str | None:
-        """Why a click may not run yet (``unasked-delete``): its element says it deletes (a
-        row's trash icon, "Remove") and the task says nothing of deleting, removing,
-        clearing or cancelling. Held back once per element: clicked again, it runs."""
+        """Why a click may not run yet (``unasked-delete``, ``fields.unasked_delete``): its
+        element says it deletes and the task says nothing of it. Held back once per
+        element: clicked again, it runs."""
         snapshot, target = self.browser.snapshot, action.parameters.get("element_id")
         if (action.tool not in PRESSING or snapshot is None or not isinstance(target, str)
-                or not self.policy.on("unasked-delete") or target in self.delete_asked
-                or asks_to_destroy(self.task)):
+                or not self.policy.on("unasked-delete") or target in self.delete_asked):
             return None
-        line = line_of(snapshot.text, target)
-        said = destroys(line) if line is not None else None
-        if line is None or said is None:
-            return None
-        self.delete_asked.add(target)
-        self.policy.fire("unasked-delete")
-        return (f"Not run: {describe(line)} deletes ({said!r}), and the task says nothing of "
-                "deleting or removing anything. Act on what the task is about (its lines "
-                f"below); if the task does need it, click {target} again and it runs.")
+        said = unasked_delete(self.task, snapshot.text, target)
+        if said is not None:
+            self.delete_asked.add(target)
+            self.policy.fire("unasked-delete")
+        return said
 
     def off_task_value(self, action: Action) -> str | None:
-        """Why a value may not be set yet (``given-value``): a slide, or a typing into a
-        date or number field, of a value that is none of those of its kind the task gives
-        (a small model slid to the number shown beside the slider; typed the day after the
-        task's date). Held back once per control: set again, it runs (it may be worked
-        out)."""
+        """Why a value may not be set yet (``given-value``, ``fields.off_task_value``): a
+        slide, or a typing into a date or number field, of a value none of those of its
+        kind the task gives. Held back once per control: set again, it runs."""
         target, value = action.parameters.get("element_id"), action.parameters.get("value")
-        snapshot = self.browser.snapshot
-        if (not isinstance(target, str) or not isinstance(value, str)
+        snapshot, slide = self.browser.snapshot, action.tool == Slide.name
+        if (not isinstance(target, str) or not isinstance(value, str) or snapshot is None
+                or not (slide or getattr(self.tools.get(action.tool), "typed", False))
                 or not self.policy.on("given-value") or target in self.value_asked):
             return None
-        kind = "number" if action.tool == Slide.name else None
-        if kind is None and getattr(self.tools.get(action.tool), "typed", False) \
-                and snapshot is not None and (line := line_of(snapshot.text, target)):
-            kind = {"number": "number", "date": "date"}.get(line.attrs.get("type", ""))
-        given = values_of_kind(self.task, kind) if kind else []
-        if not given or value_is_one_of(value, given, str(kind)):
-            return None
-        self.value_asked.add(target)
-        self.policy.fire("given-value")
-        return (f"Not run: the task gives {', '.join(given)}, not {value}. Set {target} to "
-                f"the {kind} the task gives for it (set to this again, it runs).")
+        said = off_task_value(self.task, snapshot.text, target, value, slide=slide)
+        if said is not None:
+            self.value_asked.add(target)
+            self.policy.fire("given-value")
+        return said
 
     async def disabled(self, action: Action) -> str | None:
         """Why an action on a disabled element may not run (``disabled-target``): the page

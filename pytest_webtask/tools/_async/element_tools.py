@@ -33,6 +33,7 @@ from ..builtin import (
     Type,
     UncheckBox,
     Upload,
+    click_missed,
     drop_point,
     not_typable,
 )
@@ -82,20 +83,14 @@ class AsyncClickTool(Click, AsyncElementTool):
         missed = await _watched_click(el, scene)
         if missed is None:
             return ExecutionResult(success=True)
-        said = (f"click failed: the click reached {missed}, not "
-                f"{params.get('element_id') or 'it'}: it moves or changes under the pointer "
-                "(a hover picture not loaded yet, an animation)")
         try:  # the pointer on it, its hover state settled (a wait for a late picture)
             await el.hover(timeout=min(scene.timeout_ms, HOVER_SETTLE_MS))
         except PlaywrightError:
-            return ExecutionResult(success=False, error=(
-                f"{said}; the pointer could not rest on it (it has no size or moves while "
-                "the pointer is on it)."))
+            return ExecutionResult(success=False, error=click_missed(params, missed, None))
         again = await _watched_click(el, scene)
         if again is None:
             return ExecutionResult(success=True, hovered=True)
-        return ExecutionResult(success=False, error=(
-            f"{said}; clicked again with the pointer on it, it reached {again}."))
+        return ExecutionResult(success=False, error=click_missed(params, missed, again))
 
     @classmethod
     async def on(cls, el: Locator, params: dict[str, Any], scene: AsyncScene) -> str | None:

@@ -34,6 +34,7 @@ from ..builtin import (
     Type,
     UncheckBox,
     Upload,
+    click_missed,
     drop_point,
     not_typable,
 )
@@ -83,20 +84,14 @@ class ClickTool(Click, ElementTool):
         missed = _watched_click(el, scene)
         if missed is None:
             return ExecutionResult(success=True)
-        said = (f"click failed: the click reached {missed}, not "
-                f"{params.get('element_id') or 'it'}: it moves or changes under the pointer "
-                "(a hover picture not loaded yet, an animation)")
         try:  # the pointer on it, its hover state settled (a wait for a late picture)
             el.hover(timeout=min(scene.timeout_ms, HOVER_SETTLE_MS))
         except PlaywrightError:
-            return ExecutionResult(success=False, error=(
-                f"{said}; the pointer could not rest on it (it has no size or moves while "
-                "the pointer is on it)."))
+            return ExecutionResult(success=False, error=click_missed(params, missed, None))
         again = _watched_click(el, scene)
         if again is None:
             return ExecutionResult(success=True, hovered=True)
-        return ExecutionResult(success=False, error=(
-            f"{said}; clicked again with the pointer on it, it reached {again}."))
+        return ExecutionResult(success=False, error=click_missed(params, missed, again))
 
     @classmethod
     def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
