@@ -251,6 +251,28 @@ def missing_names(state_text: str, task: str) -> list[str]:
             if not re.search(rf"(?<![a-z0-9]){re.escape(n.casefold())}(?![a-z0-9])", shown)][:3]
 
 
+def name_on_later_page(task: str, state_text: str, target: str) -> str | None:
+    """What ``absent-name`` says of a click on ``target``: ``task`` names someone or
+    something (``missing_names``) no line of this page of a paged list holds, the list has a
+    next-page control, and ``target`` is no control of its pager (next, previous, a page's
+    number); else None."""
+    following = _next_page(state_text)
+    missing = missing_names(state_text, task) if following else []
+    if not missing:
+        return None
+    line = next((inner for line in state_lines(state_text)
+                 if (inner := _inner(line)).id == target), None)
+    if line is None:
+        return None
+    label = _label(line)
+    if _NEXT.match(label) or _PREVIOUS.match(label) or label.isdigit():
+        return None
+    names = ", ".join(f'"{n}"' for n in missing)
+    return (f"Not run yet: no line of this page holds {names}, which the task names, and "
+            f"{target} is not it. The list may go on: {following} shows its next page; go "
+            f"there to find it (clicked again, {target} runs).")
+
+
 def _next_page(state_text: str) -> str:
     """The control that shows a paged list's next page (``a-4 ">"``), else ""."""
     for line in state_lines(state_text):

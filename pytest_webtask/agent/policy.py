@@ -305,6 +305,16 @@ RULES: tuple[Rule, ...] = (
          "it runs: the value may be worked out)",
          "a small model slid to the number the page shows beside the slider (\"-9\") for "
          "\"select 1 with the slider\", and typed 2010-05-21 for \"enter 05/20/2010\""),
+    Rule("absent-name", "refusal",
+         "a click on an element that is no control of a paged list's pager (next, previous, "
+         "a page's number) while the task names someone or something (a word in capitals "
+         "inside a sentence) that no line of the page holds, and the list has a next-page "
+         "control",
+         "does not run it, naming what is absent and the next-page control; held back once "
+         "per task (clicked again, it runs)",
+         "told that a contact the task names is on no line of the page, a small model "
+         "clicked the address of the contact it saw (\"Find Casie in the contact book and "
+         "click on their address\" done on Etti's)"),
     Rule("read-only-field", "refusal",
          "typing into a field the page state flags read-only (a date picker's)",
          "refuses it, saying a click on it opens what chooses its value",

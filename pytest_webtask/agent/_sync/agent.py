@@ -61,6 +61,7 @@ from ..hints import (
     expects_refusal,
     hidden_lines,
     hint,
+    name_on_later_page,
     named_buttons,
     ordinal_lines,
     page_answers,
@@ -370,6 +371,7 @@ class Executer:
         self.send_asked: set[str] = set()  # the buttons ``send-last`` held back once
         self.delete_asked: set[str] = set()  # the elements ``unasked-delete`` held back once
         self.value_asked: set[str] = set()  # the controls ``given-value`` held back once
+        self.later_asked = False  # ``absent-name`` held a click back once
 
     def refusal(self, action: Action) -> str | None:
         """Why an action may not run: it names a tool the task does not have, or an element
@@ -495,6 +497,20 @@ class Executer:
             self.policy.fire("unasked-delete")
         return said
 
+    def name_elsewhere(self, action: Action) -> str | None:
+        """Why a click may not run yet (``absent-name``, ``hints.name_on_later_page``): the
+        task names what this page of a paged list does not show, and the click is not on its
+        pager. Held back once per task: clicked again, it runs."""
+        snapshot, target = self.browser.snapshot, action.parameters.get("element_id")
+        if (action.tool not in PRESSING or snapshot is None or not isinstance(target, str)
+                or not self.policy.on("absent-name") or self.later_asked):
+            return None
+        said = name_on_later_page(self.task, snapshot.text, target)
+        if said is not None:
+            self.later_asked = True
+            self.policy.fire("absent-name")
+        return said
+
     def off_task_value(self, action: Action) -> str | None:
         """Why a value may not be set yet (``given-value``, ``fields.off_task_value``): a
         slide, or a typing into a date or number field, of a value none of those of its
@@ -608,7 +624,8 @@ class Executer:
             held = None if refusal else (self.held(action, typed) or self.field_refusal(action))
             refusal = (refusal or held or self.second_value(action, typed)
                        or self.disabled(action) or self.unsent(action, touched)
-                       or self.unasked_delete(action) or self.off_task_value(action))
+                       or self.unasked_delete(action) or self.off_task_value(action)
+                       or self.name_elsewhere(action))
             result = (ExecutionResult(success=False, error=refusal) if refusal
                       else self.tools.execute(action))
             target, value = action.parameters.get("element_id"), action.parameters.get("value")
