@@ -15,8 +15,9 @@ from pytest_webtask.agent.hints import name_on_later_page
 from pytest_webtask.testing import ScriptedLLM
 
 BOOK = """<!doctype html><html><body>
-<h2 id="name"></h2>
-<div>Address: <a href="#" id="address" onclick="say('address of ' + who()); return false"></a></div>
+<h2 id="name">Etti</h2>
+<div>Address: <a href="#" id="address"
+  onclick="say('address of ' + who()); return false">645 Stephenson Loop</a></div>
 <ul id="pager">
   <li><a href="#" onclick="show(0); return false">1</a></li>
   <li><a href="#" onclick="show(1); return false">2</a></li>
@@ -30,7 +31,6 @@ const who = () => people[at][0];
 const say = (t) => { document.getElementById('out').textContent = t; };
 function show(i) { at = i; document.getElementById('name').textContent = people[i][0];
   document.getElementById('address').textContent = people[i][1]; }
-show(0);
 </script>
 </body></html>"""
 
@@ -85,3 +85,15 @@ def test_clicked_again_it_runs_and_with_the_rule_off_at_once(page: Page) -> None
     result = Agent(page, llm, rules_off="absent-name").execute(TASK, max_steps=2)
     assert result.steps[0].executions[0].success
     assert "absent-name" not in result.steps[0].rules
+
+
+def test_done_before_clicking_what_the_task_names_by_its_label_is_asked(page: Page) -> None:
+    """"click on their address" names the link beside the label "Address:": a done after
+    reaching the contact's page, the address never clicked, is asked about it."""
+    page.set_content(BOOK)
+    llm = ScriptedLLM([_click("a-3"), DONE, _click("a-0"), DONE])
+    result = Agent(page, llm).execute(TASK, max_steps=4)
+    asked = llm.prompts[2]
+    assert 'a-0 "12 Birch Row": no action of yours clicked it yet' in asked, asked[-1500:]
+    assert page.locator("#out").inner_text() == "address of Casie"
+    assert result.completed

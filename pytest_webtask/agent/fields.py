@@ -35,9 +35,10 @@ from .guards import (
     value_is_one_of,
     values_of_kind,
 )
+from .hints import expects_refusal
 
 __all__ = ["describe", "empty_fields", "field_names", "is_box", "is_text_field", "left_empty",
-           "left_unticked", "line_of", "ticked_by_task", "unset_for_send",
+           "left_unticked", "line_of", "ticked_by_task", "unset_for_send", "empty_at_send",
            "values_for_fields"]
 
 # Every field: "without filling in the form", "without entering anything", "the empty form"
@@ -228,7 +229,52 @@ def _value_fields(lines: list[StateLine], task: str) -> list[tuple[StateLine, st
             continue
         taken.add(str(found[0].id))
         out.append((found[0], value))
+    given = {value for _, value in out}
+    for line in fields_:
+        if line.id in taken:
+            continue
+        value = _labelled_value(line, task)
+        if value is not None and value not in given:
+            taken.add(str(line.id))
+            given.add(value)
+            out.append((line, value))
     return out
+
+
+# a value after a field's own label in the task: "from year 1998" (Year), "directed by
+# Bowen" (Director), "the colour: Teal": a number, a quoted text or a name in capitals
+_LINK = r"(?:\s+(?:by|of|is|was|=)|\s*:)?\s+"
+_LABEL_VALUE = (r'(?:"([^"]+)"|“([^”]+)”|(\d[\d.,/:-]*\d|\d)(?![\w-])'
+                r"|([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?))")
+
+
+def _label_forms(label: str) -> list[str]:
+    """The words a task may say a field's one-word label with: itself, its plural, and for
+    a doer's word (Director, Publisher), the verb it comes of (directed, published)."""
+    word = label.casefold()
+    forms = [word, word + "s"]
+    stem = re.sub(r"(?:or|er)$", "", word) if len(word) > 5 else word
+    if stem != word:
+        forms += [stem, stem + "ed", stem + "d", stem + "s", stem + "ing"]
+    return forms
+
+
+def _labelled_value(line: StateLine, task: str) -> str | None:
+    """The value ``task`` says right after the label of the text field ``line`` (one word,
+    or its doer's verb: "directed by Bowen" for Director), when it says exactly one; the
+    field's other names (name, placeholder) are not read: a label is what a reader sees."""
+    label = (line.attrs.get("label") or line.attrs.get("beside") or "").strip().rstrip(":")
+    if not re.fullmatch(r"[A-Za-z]{3,}", label):
+        return None
+    forms = "|".join(map(re.escape, sorted(_label_forms(label), key=len, reverse=True)))
+    found = {next(g for g in m.groups() if g).strip()
+             for m in re.finditer(rf"(?i:\b(?:{forms})){_LINK}{_LABEL_VALUE}", task)}
+    found = {v for v in found if v.casefold() not in _NOT_VALUES}
+    return found.pop() if len(found) == 1 else None
+
+
+_NOT_VALUES = frozenset({"i", "a", "the", "and", "or", "then", "click", "submit", "search",
+                         "enter", "type", "select"})
 
 
 MASKED = "••••"  # the collector's value of a password or secret field holding anything
@@ -336,6 +382,47 @@ def unset_for_send(task: str, state_text: str, element_id: str,
         # (an earlier action of the reply may have set it another way: a picker's day)
         unset += _one_field(inside, task, name)
     return (name, unset) if unset else None
+
+
+# what a control that sends a form says when it is no button element ('div-0 "Submit"')
+_SENDS = re.compile(r"^(?:submit|send|search|find|go|ok|save|apply|done|continue|next)$",
+                    re.IGNORECASE)
+
+
+def empty_at_send(task: str, state_text: str, element_id: str,
+                  touched: dict[str, str]) -> tuple[str, list[str]] | None:
+    """What a press of the control ``element_id`` that sends a form (a button that opens
+    nothing; any element whose text says it sends: "Submit", "Search") would send empty: the
+    name of the control, and its form's enabled text fields (those in no form, when it is in
+    none) that hold nothing and got nothing from an earlier action of the reply
+    (``touched``), each by its label; None unless another text field of the form holds
+    something or got something (the task is filling this form) and the task's words never
+    say a field stays empty or the form goes wrong (``left_empty``,
+    ``hints.expects_refusal``)."""
+    lines = state_lines(state_text)
+    at = next((i for i, line in enumerate(lines) if line.id == element_id), None)
+    if at is None:
+        return None
+    line = lines[at]
+    name = _button_name(line) or (line.text.strip() if _SENDS.match(line.text.strip()) else None)
+    if name is None:
+        return None
+    start, end = form_of(lines, at)
+    if not (lines[start].depth < line.depth and lines[start].head.startswith("form")):
+        in_forms = {j for i, row in enumerate(lines) if row.head.startswith("form")
+                    for j in range(i, end_of(lines, i))}
+        kept = [row for i, row in enumerate(lines) if i not in in_forms]
+    else:
+        kept = lines[start:end]
+    texts = [row for row in kept if row.id and is_text_field(row)
+             and "disabled" not in row.flags and "readonly" not in row.flags]
+    if expects_refusal(task) or any(left_empty(task, row) for row in texts):
+        return None
+    filled = [row for row in texts if row.attrs.get("value") or touched.get(str(row.id))]
+    empty = [row for row in texts if row not in filled and field_names(row)]
+    if not filled or not empty:
+        return None
+    return name, [describe(row) for row in empty][:4]
 
 
 _PLAIN_TEXT = ("text", "search", "number", "tel", "url", "email")

@@ -744,7 +744,45 @@ def named_buttons(state_text: str, task: str, clicked: set[str], limit: int = 3,
                 and re.search(rf"(?<!\w){re.escape(text)}(?!\w)", task)
                 or part and line.tag not in _NOT_CLICKED and text not in clicked):
             named.append(f'{line.id} "{line.text}"')
+    named += [found for found in _labelled_controls(state_text, task, clicked)
+              if found not in named]
     return named[:limit]
+
+
+# "click on their address", "click the phone number": what to click, named by its label
+_CLICK_THE = re.compile(r"\bclick\s+(?:on\s+)?(?:the|their|his|her|its)\s+"
+                        r"([a-z][a-z ]{1,30}?)\s*(?=[.,;!]|\s+(?:and|then|of|for|in|to)\b|$)")
+
+
+def _labelled_controls(state_text: str, task: str, clicked: set[str]) -> list[str]:
+    """The control a task (casefolded) says to click by a label the page shows beside it
+    ("click on their address" beside ``"Address:"``): the one link or button in the
+    label's container, not in ``clicked``."""
+    words = {m.group(1).strip() for m in _CLICK_THE.finditer(task)}
+    if not words:
+        return []
+    lines = state_lines(state_text)
+    found = []
+    for at, line in enumerate(lines):
+        label = line.head.strip('"').strip().rstrip(":").casefold() if line.id is None else ""
+        if not label or label not in words:
+            continue
+        up = next((i for i in range(at - 1, -1, -1) if lines[i].depth < line.depth), None)
+        end = len(lines) if up is None else next(
+            (j for j in range(up + 1, len(lines)) if lines[j].depth <= lines[up].depth),
+            len(lines))
+        controls = [c for c in lines[0 if up is None else up + 1:end] if _pressable(c)]
+        if len(controls) != 1:  # else the control right after the label, beside it
+            after = lines[at + 1] if at + 1 < len(lines) else None
+            controls = [after] if (after is not None and after.depth == line.depth
+                                   and _pressable(after)) else []
+        if controls and " ".join(controls[0].text.split()).casefold() not in clicked:
+            found.append(f'{controls[0].id} "{controls[0].text}"')
+    return found
+
+
+def _pressable(line: StateLine) -> bool:
+    return bool(line.id) and str(line.id).rsplit("-", 1)[0] in ("a", "button")
 
 
 def _quoted_then_named(text: str, quote: str, task: str) -> bool:

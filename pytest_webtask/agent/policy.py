@@ -98,7 +98,8 @@ RULES: tuple[Rule, ...] = (
          "a value a do task gives or states for a field its words name (\"the email ...\", "
          "\"as Ann Lee\", \"the password ...\", \"... into the postcode field\"), and exactly "
          "one enabled text field of the page of that kind (by its label, name, placeholder or "
-         "type) not holding it yet",
+         "type) not holding it yet; or one value said right after a field's one-word label or "
+         "the verb a doer's label comes of (\"year 1998\", \"directed by Bowen\")",
          "names the field beside the value it takes (\"input-1 (Email) takes "
          "'ann@example.org'\"), up to four; a value with no field word, or two fields that "
          "could take it, is left out",
@@ -157,8 +158,10 @@ RULES: tuple[Rule, ...] = (
          "nothing happens on a page until its form is sent"),
     Rule("named-button", "question",
          "a task called done while a button (or a quoted text's element) it names was never "
-         "clicked, or, the page still where the task began, a link whose text follows a verb "
-         "that goes there (\"go to the opening hours\", \"open Paper Moons\")",
+         "clicked, or the one link or button beside a label it says to click (\"click on "
+         "their address\" beside \"Address:\"), or, the page still where the task began, "
+         "a link whose text follows a verb that goes there (\"go to the opening hours\", "
+         "\"open Paper Moons\")",
          "says so and offers acting only; a do task given up after acting, with such a "
          "button on the page, is told of it in the give-up question",
          "a model opens a section, or fills a form, and calls the task done; or gives up "
@@ -289,6 +292,17 @@ RULES: tuple[Rule, ...] = (
          "a small model presses the task's last button first (\"choose Large, then click "
          "Save\" done by clicking Save): the form goes with the wrong values, and no later step "
          "takes that back"),
+    Rule("send-empty", "refusal",
+         "a click (or Enter) on what sends a form (a button that opens nothing, or an element "
+         "whose text is Submit, Send, Search, Save, Apply, OK...) while another text field of "
+         "that form (the fields in no form, when it is in none) holds something or got "
+         "something from the reply, a labelled text field of it holds nothing, and the task "
+         "never says a field stays empty; `send-last` said nothing of it",
+         "does not run it, naming the empty fields: type what the task's words say for them, "
+         "or press again; held back once per task (pressed again, it runs)",
+         "a small model typed the two values the task named with the field's label (\"directed "
+         "by Bowen\", \"year 1998\") and sent the form without the third it said in other "
+         "words (\"action movies\" for Genre)"),
     Rule("unasked-delete", "refusal",
          "a click on an element that says it deletes (its text, label, title, icon or class "
          "holds delete, remove, trash, discard, erase or destroy: a row's trash icon) while "

@@ -28,6 +28,7 @@ from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change, page_key, plain_line
 from ..fields import (
     describe,
+    empty_at_send,
     empty_fields,
     left_empty,
     left_unticked,
@@ -371,6 +372,7 @@ class AsyncExecuter:
         self.delete_asked: set[str] = set()  # the elements ``unasked-delete`` held back once
         self.value_asked: set[str] = set()  # the controls ``given-value`` held back once
         self.later_asked = False  # ``absent-name`` held a click back once
+        self.empty_asked = False  # ``send-empty`` held a press back once
 
     def refusal(self, action: Action) -> str | None:
         """Why an action may not run: it names a tool the task does not have, or an element
@@ -481,6 +483,26 @@ class AsyncExecuter:
         return (f"Not run yet: {target} \"{name}\" would send what the task gives for this "
                 f"form unset: {'; '.join(unset)}. Do that first if the task asks for it, "
                 f"then press {target} (pressed again, it runs).")
+
+    def sent_empty(self, action: Action, touched: dict[str, str]) -> str | None:
+        """Why a press of what sends a form may not run yet (``send-empty``,
+        ``fields.empty_at_send``): the task is filling the form and a labelled text field of
+        it is still empty. Held back once per task: pressed again, it runs."""
+        snapshot, target = self.browser.snapshot, action.parameters.get("element_id")
+        presses = action.tool in PRESSING or (
+            action.tool == Press.name and str(action.parameters.get("key", "")) == "Enter")
+        if (not presses or snapshot is None or not isinstance(target, str)
+                or not self.policy.on("send-empty") or self.empty_asked):
+            return None
+        found = empty_at_send(self.task, snapshot.text, target, touched)
+        if found is None:
+            return None
+        name, empty = found
+        self.empty_asked = True
+        self.policy.fire("send-empty")
+        return (f"Not run yet: {target} \"{name}\" would send {', '.join(empty)} empty. If "
+                "the task's words say what goes in it, type that first, then press "
+                f"{target}; if they say nothing of it, press {target} again and it runs.")
 
     def unasked_delete(self, action: Action) -> str | None:
         """Why a click may not run yet (``unasked-delete``, ``fields.unasked_delete``): its
@@ -623,6 +645,7 @@ class AsyncExecuter:
             held = None if refusal else (self.held(action, typed) or self.field_refusal(action))
             refusal = (refusal or held or await self.second_value(action, typed)
                        or await self.disabled(action) or self.unsent(action, touched)
+                       or self.sent_empty(action, touched)
                        or self.unasked_delete(action) or self.off_task_value(action)
                        or self.name_elsewhere(action))
             result = (ExecutionResult(success=False, error=refusal) if refusal
