@@ -233,11 +233,11 @@ def _value_fields(lines: list[StateLine], task: str) -> list[tuple[StateLine, st
     for line in fields_:
         if line.id in taken:
             continue
-        value = _labelled_value(line, task)
-        if value is not None and value not in given:
+        labelled = _labelled_value(line, task)
+        if labelled is not None and labelled not in given:
             taken.add(str(line.id))
-            given.add(value)
-            out.append((line, value))
+            given.add(labelled)
+            out.append((line, labelled))
     return out
 
 
