@@ -273,6 +273,29 @@ def name_on_later_page(task: str, state_text: str, target: str) -> str | None:
             f"there to find it (clicked again, {target} runs).")
 
 
+_CLOSES = re.compile(r"\b(?:close|collapse|hide|fold|shut|minimi[sz]e)\w*", re.IGNORECASE)
+
+
+def hides_named(task: str, state_text: str, target: str) -> str | None:
+    """What ``open-shown`` says of a click on ``target``: it is open (expanded) and the page
+    shows, on another element's line, a text ``task`` quotes, while the task says nothing
+    of closing, collapsing or hiding; else None."""
+    if _CLOSES.search(task):
+        return None
+    lines = state_lines(state_text)
+    line = next((inner for row in lines if (inner := _inner(row)).id == target), None)
+    if line is None or line.attrs.get("expanded") != "true":
+        return None
+    for quote in quoted_texts(task):
+        shown = next((inner for row in lines if (inner := _inner(row)).id not in (None, target)
+                      and " ".join(inner.text.split()).casefold() == quote.casefold()), None)
+        if shown is not None:
+            return (f'Not run: {target} "{_label(line)}" is open, and the page shows '
+                    f'{shown.id} "{shown.text}", which the task names: clicking {target} '
+                    f"would close it. Act on {shown.id} (clicked again, {target} runs).")
+    return None
+
+
 def _next_page(state_text: str) -> str:
     """The control that shows a paged list's next page (``a-4 ">"``), else ""."""
     for line in state_lines(state_text):

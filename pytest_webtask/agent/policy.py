@@ -329,6 +329,15 @@ RULES: tuple[Rule, ...] = (
          "told that a contact the task names is on no line of the page, a small model "
          "clicked the address of the contact it saw (\"Find Casie in the contact book and "
          "click on their address\" done on Etti's)"),
+    Rule("open-shown", "refusal",
+         "a click on an element flagged expanded (an open section, tab or menu) while the "
+         "page shows, on another element's line, a text the task quotes, and the task says "
+         "nothing of closing, collapsing or hiding",
+         "does not run it, naming the element that shows the text; held back once per "
+         "element (clicked again, it runs)",
+         "a small model opened the section that showed the link the task quoted, then "
+         "clicked its heading again and again, closing and opening it, until its steps ran "
+         "out"),
     Rule("read-only-field", "refusal",
          "typing into a field the page state flags read-only (a date picker's)",
          "refuses it, saying a click on it opens what chooses its value",

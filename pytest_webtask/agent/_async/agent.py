@@ -60,6 +60,7 @@ from ..hints import (
     calendar_lines,
     expects_refusal,
     hidden_lines,
+    hides_named,
     hint,
     name_on_later_page,
     named_buttons,
@@ -373,6 +374,7 @@ class AsyncExecuter:
         self.value_asked: set[str] = set()  # the controls ``given-value`` held back once
         self.later_asked = False  # ``absent-name`` held a click back once
         self.empty_asked = False  # ``send-empty`` held a press back once
+        self.open_asked: set[str] = set()  # the elements ``open-shown`` held back once
 
     def refusal(self, action: Action) -> str | None:
         """Why an action may not run: it names a tool the task does not have, or an element
@@ -503,6 +505,20 @@ class AsyncExecuter:
         return (f"Not run yet: {target} \"{name}\" would send {', '.join(empty)} empty. If "
                 "the task's words say what goes in it, type that first, then press "
                 f"{target}; if they say nothing of it, press {target} again and it runs.")
+
+    def closes_shown(self, action: Action) -> str | None:
+        """Why a click may not run yet (``open-shown``, ``hints.hides_named``): it closes
+        an open section that shows a text the task quotes. Held back once per element:
+        clicked again, it runs."""
+        snapshot, target = self.browser.snapshot, action.parameters.get("element_id")
+        if (action.tool not in PRESSING or snapshot is None or not isinstance(target, str)
+                or not self.policy.on("open-shown") or target in self.open_asked):
+            return None
+        said = hides_named(self.task, snapshot.text, target)
+        if said is not None:
+            self.open_asked.add(target)
+            self.policy.fire("open-shown")
+        return said
 
     def unasked_delete(self, action: Action) -> str | None:
         """Why a click may not run yet (``unasked-delete``, ``fields.unasked_delete``): its
@@ -647,7 +663,7 @@ class AsyncExecuter:
                        or await self.disabled(action) or self.unsent(action, touched)
                        or self.sent_empty(action, touched)
                        or self.unasked_delete(action) or self.off_task_value(action)
-                       or self.name_elsewhere(action))
+                       or self.name_elsewhere(action) or self.closes_shown(action))
             result = (ExecutionResult(success=False, error=refusal) if refusal
                       else await self.tools.execute(action))
             target, value = action.parameters.get("element_id"), action.parameters.get("value")
