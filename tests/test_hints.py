@@ -88,8 +88,10 @@ def test_a_bare_text_line_is_matched_on_every_word_its_first_too() -> None:
   - span-2 (icon="delete")"""
     said = hint(inbox, "Find the email by Audrey and forward it to Orel").splitlines()
     assert said == ["Lines of the page state above that hold words of it:",
-                    '  "Audrey Ridiculus eget... Imperdiet." (in div-0); div-0 holds span-1',
-                    '  "Cora In id. Audrey at sit." (in div-1); div-1 holds span-2']
+                    # an icon-only control by its icon's name
+                    '  "Audrey Ridiculus eget... Imperdiet." (in div-0); div-0 holds span-1 '
+                    '(delete)',
+                    '  "Cora In id. Audrey at sit." (in div-1); div-1 holds span-2 (delete)']
     assert hint(inbox, "open the mail from Bea") == (
         "No line of the page state above holds any of these words: mail, bea.")
 

@@ -190,8 +190,9 @@ def _short(head: str, said: str) -> str:
     """``button-4 "Add to cart"``, ``select-3 (Size: S|M|L)``: an element by its id and
     what names it."""
     attrs = dict(re.findall(r'([\w-]+)="((?:[^"\\]|\\.)*)"', said))
-    name = next((attrs[k] for k in ("aria-label", "label", "placeholder", "name")
-                 if attrs.get(k)), "")
+    # an icon's name or title too: "span-4 (more)" says what an icon-only control does
+    name = next((attrs[k] for k in ("aria-label", "label", "placeholder", "name", "title",
+                                    "icon") if attrs.get(k)), "")
     if said.rstrip().endswith('"') and not said.rstrip().endswith('")'):
         quoted = said.rstrip().rsplit(' "', 1)[-1].strip('"')
         return _cut(f'{head} "{quoted}"', 60)
