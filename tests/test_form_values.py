@@ -150,3 +150,22 @@ def test_fields_now_reads_the_forms_fields_only() -> None:
                                  'News: not ticked', 'size: "M"']
     assert "q: empty" in fields_now(state.replace("  - form-0\n", ""))
     assert fields_now(state, limit=2) == ['Full name: empty', 'Email: "bo@example.org"']
+
+
+def test_the_number_a_task_gives_a_slider() -> None:
+    """"Select 1 with the slider" beside a slider whose page shows "-9": the hint says the
+    slider takes 1 (a small model slid to the number it saw); two sliders, the one the
+    task's word before "slider" names; none named, or two numbers: no guess."""
+    from pytest_webtask.agent.fields import values_for_fields
+    one = '- span-0 (role="slider")\n- "-9"\n- input-0 (type="checkbox")\n- button-0 "Submit"'
+    assert values_for_fields(one, "Select 1 with the slider, then hit Submit.") == [
+        "span-0 (slider) takes '1'"]
+    assert values_for_fields(one, "set the slider to 30") == ["span-0 (slider) takes '30'"]
+    assert values_for_fields(one.replace('"slider")', '"slider" value="1")'),
+                             "Select 1 with the slider") == []  # holds it already
+    assert values_for_fields(one, "Select 1 with the slider or 2 with the slider") == []
+    two = ('- input-0 (type="range" value="5" label="Volume")\n'
+           '- div-0 (role="slider" value="3" label="Bass")')
+    assert values_for_fields(two, "set the volume slider to 7") == [
+        "input-0 (slider) takes '7'"]
+    assert values_for_fields(two, "set the slider to 7") == []

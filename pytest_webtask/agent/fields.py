@@ -297,7 +297,35 @@ def values_for_fields(state_text: str, task: str, limit: int = 4) -> list[str]:
     lines = state_lines(state_text)
     out = [(lines.index(field), f"{describe(field)} takes {value!r}")
            for field, value in _value_fields(lines, task) if not holds(field, value)]
+    out += _slider_value(lines, task)
     return [said for _, said in sorted(out)][:limit]
+
+
+# "select 1 with the slider", "set the slider to 30", "move the volume slider to 7"
+_SLIDER_NUMBER = re.compile(r"(-?\d+(?:\.\d+)?)\s+(?:\w+\s+){0,2}?(?:with|on|using)\s+"
+                            r"(?:the\s+)?(?:\w+\s+)?slider\b"
+                            r"|\bslider\s+(?:\w+\s+){0,2}?to\s+(-?\d+(?:\.\d+)?)\b",
+                            re.IGNORECASE)
+
+
+def _slider_value(lines: list[StateLine], task: str) -> list[tuple[int, str]]:
+    """The number the task says the page's one slider takes, beside the slider's line
+    (``span-0 (slider) takes '1'``): a number said with the word "slider"; the number the
+    page shows beside it is its value now, not the task's."""
+    sliders = [i for i, line in enumerate(lines) if line.id and (
+        line.attrs.get("role") == "slider" or line.attrs.get("type") == "range")]
+    said = {next(g for g in m.groups() if g) for m in _SLIDER_NUMBER.finditer(task)}
+    if len(sliders) > 1:  # "the volume slider": the one its label names
+        named = {w.casefold() for w in re.findall(r"(\w+)\s+slider\b", task, re.IGNORECASE)}
+        sliders = [i for i in sliders if named & set(re.findall(
+            r"\w+", " ".join(field_names(lines[i])).casefold()))]
+    if len(sliders) != 1 or len(said) != 1:
+        return []
+    line = lines[sliders[0]]
+    if line.attrs.get("value") == next(iter(said)) or (
+            line.attrs.get("valuenow") == next(iter(said))):
+        return []
+    return [(sliders[0], f"{line.id} (slider) takes {next(iter(said))!r}")]
 
 
 _PRESSES = frozenset({"button", "submit"})

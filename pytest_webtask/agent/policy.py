@@ -99,7 +99,8 @@ RULES: tuple[Rule, ...] = (
          "\"as Ann Lee\", \"the password ...\", \"... into the postcode field\"), and exactly "
          "one enabled text field of the page of that kind (by its label, name, placeholder or "
          "type) not holding it yet; or one value said right after a field's one-word label or "
-         "the verb a doer's label comes of (\"year 1998\", \"directed by Bowen\")",
+         "the verb a doer's label comes of (\"year 1998\", \"directed by Bowen\"); a number "
+         "said with the word slider, for the page's one slider (or the one its label names)",
          "names the field beside the value it takes (\"input-1 (Email) takes "
          "'ann@example.org'\"), up to four; a value with no field word, or two fields that "
          "could take it, is left out",
