@@ -75,6 +75,7 @@ def test_what_a_send_leaves_empty() -> None:
     # every field holding something, or a task that says one stays empty
     assert empty_at_send(TASK, filled, "div-0", {"input-0": "x", "input-1": "y"}) is None
     assert empty_at_send("Search with the genre left empty", filled, "div-0", {}) is None
+    assert empty_at_send("search only by the year 1998", filled, "div-0", {}) is None
     # a press on what does not send (a heading, a cell) is no send
     assert empty_at_send(TASK, filled.replace('div-0 "Submit"', 'div-0 "Movies"'), "div-0",
                          {}) is None

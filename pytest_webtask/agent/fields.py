@@ -412,6 +412,8 @@ def unset_for_send(task: str, state_text: str, element_id: str,
     return (name, unset) if unset else None
 
 
+# a task that fills some fields only ("fill in only the email ...")
+_ONLY = re.compile(r"\bonly\b", re.IGNORECASE)
 # what a control that sends a form says when it is no button element ('div-0 "Submit"')
 _SENDS = re.compile(r"^(?:submit|send|search|find|go|ok|save|apply|done|continue|next)$",
                     re.IGNORECASE)
@@ -425,8 +427,8 @@ def empty_at_send(task: str, state_text: str, element_id: str,
     none) that hold nothing and got nothing from an earlier action of the reply
     (``touched``), each by its label; None unless another text field of the form holds
     something or got something (the task is filling this form) and the task's words never
-    say a field stays empty or the form goes wrong (``left_empty``,
-    ``hints.expects_refusal``)."""
+    say a field stays empty, that it fills only some, or that the form goes wrong
+    (``left_empty``, "only", ``hints.expects_refusal``)."""
     lines = state_lines(state_text)
     at = next((i for i, line in enumerate(lines) if line.id == element_id), None)
     if at is None:
@@ -444,7 +446,8 @@ def empty_at_send(task: str, state_text: str, element_id: str,
         kept = lines[start:end]
     texts = [row for row in kept if row.id and is_text_field(row)
              and "disabled" not in row.flags and "readonly" not in row.flags]
-    if expects_refusal(task) or any(left_empty(task, row) for row in texts):
+    if (expects_refusal(task) or _ONLY.search(task)
+            or any(left_empty(task, row) for row in texts)):
         return None
     filled = [row for row in texts if row.attrs.get("value") or touched.get(str(row.id))]
     empty = [row for row in texts if row not in filled and field_names(row)]

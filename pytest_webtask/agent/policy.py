@@ -298,7 +298,8 @@ RULES: tuple[Rule, ...] = (
          "whose text is Submit, Send, Search, Save, Apply, OK...) while another text field of "
          "that form (the fields in no form, when it is in none) holds something or got "
          "something from the reply, a labelled text field of it holds nothing, and the task "
-         "never says a field stays empty; `send-last` said nothing of it",
+         "never says a field stays empty, that it fills \"only\" some, or that the form goes "
+         "wrong; `send-last` said nothing of it",
          "does not run it, naming the empty fields: type what the task's words say for them, "
          "or press again; held back once per task (pressed again, it runs)",
          "a small model typed the two values the task named with the field's label (\"directed "
