@@ -217,3 +217,61 @@ def test_the_rule_fires_by_name_and_is_switched_off_by_name(
     result = Agent(page, bare, settle_timeout_ms=300,
                    rules_off="paged-position").execute("open the 7th result")
     assert "not on this page" not in bare.prompts[0] and not result.completed
+
+
+FLAT = ('- input-0 (type="text" value="Renda")\n- button-0 "Search"\n'
+        '- a-0 (href="#") "Juan"\n- "https://puruspurus.org Tincidunt quis."\n'
+        '- a-1 (href="#") "Donovan"\n- "https://mi.jp Purus feugiat."\n'
+        '- a-2 (href="#") "Alan"\n- "https://fermentum.it Semper."\n'
+        '- ul-0\n  - li > a-3 (href="#") "1"\n  - li > a-4 (href="#") "2"\n'
+        '  - li > a-5 (href="#") "3"\n  - li > a-6 (href="#") ">"')
+
+
+def test_results_as_a_flat_run_of_links_with_their_texts_are_a_list() -> None:
+    """Search results with no container of their own (a title link and its lines of text,
+    each in a bare wrapper): the run of links is the page's list. A bare row of links (a
+    menu, no text between them) is none."""
+    assert page_position_lines(FLAT, "find and click the 7th search result") == (
+        "The 7th item is not on this page: the page shows 3 items, the 1st to the 3rd "
+        '(page 1). At 3 a page, the 7th is the 1st item of page 3: a-5 "3" goes there.')
+    assert ordinal_lines(FLAT, "click the 2nd search result").startswith(
+        'The 2nd item of the page is a-1 (href="#") "Donovan".')
+    menu = re.sub(r'- "https[^\n]*\n', "", FLAT)
+    assert page_position_lines(menu, "find and click the 7th search result") == ""
+
+
+FLAT_PAGE = """<!doctype html><html><body>
+<div id="results"></div><ul id="pager"></ul><p id="out"></p>
+<script>
+const names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy"];
+function show(p) {
+  document.getElementById('results').innerHTML = names.slice(p * 3, p * 3 + 3).map((n) =>
+    `<div><a href="#" onclick="out('${n}'); return false">${n}</a><div>about ${n}</div></div>`)
+    .join('');
+  document.getElementById('pager').innerHTML = [0, 1, 2].map((i) =>
+    `<li><a href="#" onclick="show(${i}); return false">${i + 1}</a></li>`).join('') +
+    `<li><a href="#" onclick="show(${Math.min(p + 1, 2)}); return false">&gt;</a></li>`;
+}
+const out = (n) => { document.getElementById('out').textContent = 'opened ' + n; };
+show(0);
+</script></body></html>"""
+
+
+def _click(element_id: str) -> dict[str, Any]:
+    return {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": element_id}}]}
+
+
+def test_done_while_the_position_is_on_another_page_is_asked(page: Page) -> None:
+    """"Click the 7th result" called done on the first page (a small model called the task
+    done after searching): asked once, the question says which page holds it, and only
+    actions are offered."""
+    page.set_content(FLAT_PAGE)
+    done = {"complete": True, "message": "done"}
+    llm = ScriptedLLM([_click("a-1"), done, _click("a-5"), _click("a-0"), done])
+    result = Agent(page, llm).execute("click the 7th result", max_steps=5)
+    asked = llm.prompts[2]
+    assert "The 7th item is not on this page" in asked[asked.rfind("The task:"):], asked[-1200:]
+    assert "paged-position" in result.steps[1].rules
+    assert page.locator("#out").inner_text() == "opened Gus"
+    assert result.completed

@@ -444,8 +444,37 @@ def _lists(lines: list[StateLine], task: str) -> list[tuple[str, list[StateLine]
         items = [c for c in children if c.outer.split("-")[0] == kinds[0]]
         held = any(w in item.content.lower() for item in items for w in words)
         lists.append((not held, index, line.id, items, end))
+    for start, items, end in _link_runs(lines):
+        held = any(w in item.content.lower() for item in items for w in words)
+        lists.append((not held, start, "the page", items, end))
     return [(container, items, start, end)
             for _, start, container, items, end in sorted(lists, key=lambda t: t[:2])]
+
+
+def _link_runs(lines: list[StateLine]) -> list[tuple[int, list[StateLine], int]]:
+    """The runs of links at the page's top level with only text between them (search
+    results, each a title link and its lines of text): (first line, the links, last line);
+    a run of two links or more, with text beside them (a bare row of links is a menu)."""
+    runs: list[tuple[int, list[StateLine], int]] = []
+    links: list[StateLine] = []
+    start = end = -1
+    texts = 0
+    for at, line in enumerate([*lines, None]):
+        if line is not None and line.depth == 0 and not line.chain and (
+                (line.id or "").startswith("a-") or line.id is None
+                and line.head.startswith('"') and links):
+            if line.id:
+                if not links:
+                    start, texts = at, 0
+                links.append(line)
+            else:
+                texts += 1
+            end = at
+            continue
+        if len(links) >= 2 and texts >= len(links):
+            runs.append((start, links, end))
+        links = []
+    return runs
 
 
 # the kinds of control a position may count ("the 3rd checkbox"), the longest words first

@@ -126,7 +126,8 @@ RULES: tuple[Rule, ...] = (
          "a position the task names beyond the items a paged list shows (the 7th result, "
          "3 a page, a next-page control)",
          "says which page holds it and which item of that page it is, and names the control "
-         "that goes there (the page's number, else next or previous, how many times)",
+         "that goes there (the page's number, else next or previous, how many times); a do "
+         "task called done while another page holds it is asked once, offered actions only",
          "the page state shows one page of a list, and a model counts only what it sees"),
     # -- questions: a reply asked about once more ---------------------------------------
     Rule("act-first", "schema",

@@ -134,7 +134,7 @@ class AsyncProposer:
         self.hidden = ""  # what shows the task's quoted texts that are hidden now
         self.page_length: int | None = None  # a paged list's page, as a page before showed it
 
-    def _paged(self, state_text: str, phrase: str) -> str:
+    def paged(self, state_text: str, phrase: str) -> str:
         """The paged-position hint, its page length kept from the pages that show it for
         the last page, which may hold fewer."""
         self.page_length = page_length(state_text, phrase) or self.page_length
@@ -289,7 +289,7 @@ class AsyncProposer:
                     and policy.on("form-values") else "",
                     calendar_lines(state.text, phrase) if policy.on("calendar") else "",
                     ordinal_lines(state.text, phrase) if policy.on("position") else "",
-                    self._paged(state.text, phrase) if policy.on("paged-position") else ""]
+                    self.paged(state.text, phrase) if policy.on("paged-position") else ""]
             policy.use("form-values", said[1])
             policy.use("calendar", said[2])
             policy.use("position", said[3])
@@ -1308,16 +1308,19 @@ class AsyncAgent:
         change = ctx.steps[-1].change
         fields_only = change is not None and change.values_only and policy.on("unsent-form")
         named = self._unclicked() if policy.on("named-button") else []
-        if not fields_only and not named:
+        away = self._elsewhere() if policy.on("paged-position") else ""
+        if not fields_only and not named and not away:
             return None
         self._doubted.add("complete_unsent")
         policy.use("named-button", named)
         policy.use("unsent-form", fields_only)
-        # a button the task names ("click submit") never clicked: acting is the only answer
-        # offered (a small model opened the section and called it done, twice)
-        self._must_send = bool(named)
+        policy.use("paged-position", away)
+        # a button the task names ("click submit") never clicked, or the item at the
+        # position it names on another page: acting is the only answer offered (a small
+        # model opened the section and called it done, twice)
+        self._must_send = bool(named or away)
         said = (f"The task names {', '.join(named)}: no action of yours clicked it yet. "
-                if named else "")
+                if named else "") + (f"{away} " if away else "")
         if change is not None and fields_only:
             said += sending_forms(self.browser.snapshot.text, change.added) \
                 if self.browser.snapshot is not None else ""
@@ -1374,6 +1377,16 @@ class AsyncAgent:
         # a link the task says to go to counts while the page is still where the task began
         return named_buttons(snapshot.text, self._task_context.task, self._clicked(),
                              links=self._where_it_began())
+
+    def _elsewhere(self) -> str:
+        """What ``paged-position`` says of a position the task names that is on another
+        page of the paged list shown ("The 7th item is not on this page: ..."), else ""."""
+        assert self._task_context is not None and self.proposer is not None
+        snapshot = self.browser.snapshot
+        if snapshot is None:
+            return ""
+        said = self.proposer.paged(snapshot.text, self._task_context.task)
+        return " ".join(line for line in said.splitlines() if " is not on this page" in line)
 
     def _clicked(self) -> set[str]:
         """The texts (or names) of what the task's actions acted on but typed into,
