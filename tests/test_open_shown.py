@@ -79,3 +79,35 @@ def test_clicked_again_it_closes_and_with_the_rule_off_at_once(page: Page) -> No
     result = Agent(page, llm, rules_off="open-shown undo-ban").execute(TASK, max_steps=3)
     assert result.steps[1].executions[0].success
     assert page.locator("#head").get_attribute("aria-expanded") == "false"
+
+
+POST = """<!doctype html><html><body>
+<div class="post">Carmella @consectetur Quis velit.
+  <span class="more" role="button" aria-label="more" onclick="toggle()">...</span>
+  <ul id="menu" hidden>
+  <li onclick="say('blocked')" style="cursor:pointer">Block @consectetur</li>
+  <li onclick="say('muted')" style="cursor:pointer">Mute @consectetur</li></ul>
+</div>
+<p id="out"></p>
+<script>
+const say = (t) => { document.getElementById('out').textContent = t; };
+function toggle() { const m = document.getElementById('menu'); m.hidden = !m.hidden; }
+</script>
+</body></html>"""
+
+
+def test_a_second_click_on_what_opened_the_named_item_is_held_back_once(page: Page) -> None:
+    """An icon that opens a menu says nothing of being open (no aria-expanded): its own last
+    click made the item the task quotes appear ('Block @consectetur' for "Block"), so a
+    second click, which would close the menu, is held back once."""
+    page.set_content(POST)
+    task = 'For the user @consectetur, click on the "Block" button.'
+    llm = ScriptedLLM([_click("span-0"), _click("span-0"), _click("li-0"), DONE])
+    result = Agent(page, llm).execute(task, max_steps=4)
+    assert result.steps[0].executions[0].success
+    held = result.steps[1].executions[0]
+    assert not held.success
+    said = held.error or ""
+    assert said.startswith('Not run: span-0 "..." opened what shows it'), said
+    assert 'li-0 "Block @consectetur"' in (held.error or "")
+    assert page.locator("#out").inner_text() == "blocked"

@@ -277,23 +277,37 @@ def name_on_later_page(task: str, state_text: str, target: str) -> str | None:
 _CLOSES = re.compile(r"\b(?:close|collapse|hide|fold|shut|minimi[sz]e)\w*", re.IGNORECASE)
 
 
-def hides_named(task: str, state_text: str, target: str) -> str | None:
-    """What ``open-shown`` says of a click on ``target``: it is open (expanded) and the page
-    shows, on another element's line, a text ``task`` quotes, while the task says nothing
-    of closing, collapsing or hiding; else None."""
+def hides_named(task: str, state_text: str, target: str, before: str | None = None
+                ) -> str | None:
+    """What ``open-shown`` says of a click on ``target``: it is open (flagged expanded, or
+    its own last click, on the page ``before``, made the line appear) and the page shows,
+    on another element's line, a text ``task`` quotes (that text, or it and words the task
+    says: "Block @consectetur" for "Block"), while the task says nothing of closing,
+    collapsing or hiding; else None."""
     if _CLOSES.search(task):
         return None
     lines = state_lines(state_text)
     line = next((inner for row in lines if (inner := _inner(row)).id == target), None)
-    if line is None or line.attrs.get("expanded") != "true":
+    if line is None:
         return None
+    expanded = line.attrs.get("expanded") == "true"
+    if not expanded and before is None:
+        return None
+    earlier = {" ".join(r.text.split()).casefold() for r in state_lines(before or "")}
+    lowered = " ".join(task.split()).casefold()
     for quote in quoted_texts(task):
-        shown = next((inner for row in lines if (inner := _inner(row)).id not in (None, target)
-                      and " ".join(inner.text.split()).casefold() == quote.casefold()), None)
-        if shown is not None:
-            return (f'Not run: {target} "{_label(line)}" is open, and the page shows '
-                    f'{shown.id} "{shown.text}", which the task names: clicking {target} '
-                    f"would close it. Act on {shown.id} (clicked again, {target} runs).")
+        for row in lines:
+            inner = _inner(row)
+            text = " ".join(inner.text.split()).casefold()
+            if (inner.id in (None, target) or not text
+                    or not (text == quote.casefold()
+                            or _quoted_then_named(text, quote.casefold(), lowered))
+                    or not expanded and text in earlier):
+                continue
+            said = "is open" if expanded else "opened what shows it"
+            return (f'Not run: {target} "{_label(line)}" {said}, and the page shows '
+                    f'{inner.id} "{inner.text}", which the task names: clicking {target} '
+                    f"would close it. Act on {inner.id} (clicked again, {target} runs).")
     return None
 
 

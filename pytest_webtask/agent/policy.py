@@ -333,9 +333,10 @@ RULES: tuple[Rule, ...] = (
          "clicked the address of the contact it saw (\"Find Casie in the contact book and "
          "click on their address\" done on Etti's)"),
     Rule("open-shown", "refusal",
-         "a click on an element flagged expanded (an open section, tab or menu) while the "
-         "page shows, on another element's line, a text the task quotes, and the task says "
-         "nothing of closing, collapsing or hiding",
+         "a click on an element that is open (flagged expanded, or its own last click made "
+         "the line below appear) while the page shows, on another element's line, a text the "
+         "task quotes (or it and words the task says), and the task says nothing of closing, "
+         "collapsing or hiding",
          "does not run it, naming the element that shows the text; held back once per "
          "element (clicked again, it runs)",
          "a small model opened the section that showed the link the task quoted, then "

@@ -375,6 +375,8 @@ class AsyncExecuter:
         self.later_asked = False  # ``absent-name`` held a click back once
         self.empty_asked = False  # ``send-empty`` held a press back once
         self.open_asked: set[str] = set()  # the elements ``open-shown`` held back once
+        # element id -> the page state its last click ran on (``open-shown`` reads it)
+        self.clicked_on: dict[str, str] = {}
 
     def refusal(self, action: Action) -> str | None:
         """Why an action may not run: it names a tool the task does not have, or an element
@@ -514,7 +516,7 @@ class AsyncExecuter:
         if (action.tool not in PRESSING or snapshot is None or not isinstance(target, str)
                 or not self.policy.on("open-shown") or target in self.open_asked):
             return None
-        said = hides_named(self.task, snapshot.text, target)
+        said = hides_named(self.task, snapshot.text, target, self.clicked_on.get(target))
         if said is not None:
             self.open_asked.add(target)
             self.policy.fire("open-shown")
@@ -667,6 +669,9 @@ class AsyncExecuter:
             result = (ExecutionResult(success=False, error=refusal) if refusal
                       else await self.tools.execute(action))
             target, value = action.parameters.get("element_id"), action.parameters.get("value")
+            if (result.success and action.tool in PRESSING and isinstance(target, str)
+                    and self.browser.snapshot is not None):
+                self.clicked_on[target] = self.browser.snapshot.text
             if (result.success and getattr(self.tools.get(action.tool), "typed", False)
                     and isinstance(target, str) and isinstance(value, str)):
                 typed[target] = value
