@@ -39,6 +39,7 @@ from .hints import expects_refusal
 
 __all__ = ["describe", "empty_fields", "field_names", "is_box", "is_text_field", "left_empty",
            "left_unticked", "line_of", "ticked_by_task", "unset_for_send", "empty_at_send",
+           "no_field_note",
            "values_for_fields"]
 
 # Every field: "without filling in the form", "without entering anything", "the empty form"
@@ -484,6 +485,32 @@ def _one_field(inside: list[StateLine], task: str, button: str) -> list[str]:
     if now.casefold() == values[0].casefold() or now == MASKED:
         return []
     return [f"{describe(texts[0])} takes {values[0]!r}"]
+
+
+_NOT_FIELDS = ("checkbox", "radio", "button", "submit", "reset", "image", "file", "range",
+               "color", "hidden")
+
+
+def no_field_note(state_text: str, target: str) -> str | None:
+    """What ``no-field`` adds to a typing into ``target`` refused because it takes no text,
+    when no line of the page state is a text field: a click opens the field first; else
+    None."""
+    lines = state_lines(state_text)
+    for at, line in enumerate(lines):
+        tag = (line.id or "").rsplit("-", 1)[0]
+        kind = line.attrs.get("type", "")
+        if (is_text_field(line) or tag in ("textarea", "select")
+                or tag == "input" and kind not in _NOT_FIELDS
+                or line.attrs.get("role") in ("combobox", "spinbutton")):
+            return None
+        # an element with an id and nothing in it or on it may be an editable box (the
+        # page state shows a contenteditable element so): it may take the text
+        if (line.id and not line.text and not line.attrs and line.parsed
+                and not (at + 1 < len(lines) and lines[at + 1].depth > line.depth)):
+            return None
+    return (f"No element of this page takes text now: click what opens a field for it first "
+            f"(the item the text is for, {target} itself if it is that item, or a control "
+            "that opens an editor or a reply).")
 
 
 def unasked_delete(task: str, state_text: str, target: str) -> str | None:

@@ -129,6 +129,14 @@ RULES: tuple[Rule, ...] = (
          "that goes there (the page's number, else next or previous, how many times); a do "
          "task called done while another page holds it is asked once, offered actions only",
          "the page state shows one page of a list, and a model counts only what it sees"),
+    Rule("no-field", "hint",
+         "a typing refused because its element takes no text, on a page whose state shows "
+         "no text field",
+         "adds to the error that no element of the page takes text now, and that a click "
+         "opens a field first (the item the text is for, or a control that opens an editor "
+         "or a reply)",
+         "a small model typed its reply into one mail row after another, each refused, and "
+         "never opened the mail whose reply box would take it"),
     # -- questions: a reply asked about once more ---------------------------------------
     Rule("act-first", "schema",
          "the first reply of a do task",

@@ -33,6 +33,7 @@ from ..fields import (
     left_empty,
     left_unticked,
     line_of,
+    no_field_note,
     off_task_value,
     ticked_by_task,
     unasked_delete,
@@ -353,6 +354,9 @@ NEEDS_ENABLED = frozenset({"click", "double_click", "fill", "type", "select", "c
                            "upload", "slide"})
 
 
+# what a typing into an element that takes no text fails with (``tools.builtin.not_typable``)
+NO_TEXT = "takes no text (it is no text field"
+
 DISABLED_LOOKS, DISABLED_WAIT_MS = 4, 250  # a disabled element is refused after about 0.75 s
 
 
@@ -672,6 +676,12 @@ class AsyncExecuter:
             if (result.success and action.tool in PRESSING and isinstance(target, str)
                     and self.browser.snapshot is not None):
                 self.clicked_on[target] = self.browser.snapshot.text
+            if (not result.success and NO_TEXT in (result.error or "")
+                    and isinstance(target, str) and self.browser.snapshot is not None
+                    and self.policy.on("no-field")
+                    and (note := no_field_note(self.browser.snapshot.text, target))):
+                self.policy.fire("no-field")
+                result.error = f"{result.error} {note}"
             if (result.success and getattr(self.tools.get(action.tool), "typed", False)
                     and isinstance(target, str) and isinstance(value, str)):
                 typed[target] = value
