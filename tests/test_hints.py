@@ -355,3 +355,17 @@ def test_a_quoted_text_then_words_the_task_says_names_the_element_to_click() -> 
     task = 'For the user @consectetur, click on the "Block" button.'
     assert named_buttons(state, task, set()) == ['li-4 "Block @consectetur"']
     assert named_buttons(state, task, {"block @consectetur"}) == []
+
+
+def test_a_kind_of_control_the_task_names_is_said_where_no_line_holds_its_words() -> None:
+    """"Focus into the textbox" on a page whose one field says nothing: "no line holds
+    textbox" beside input-0 would mislead; the page's text field is named instead."""
+    state = '- "Focus into the textbox."\n- input-0 (type="text")'
+    assert hint(state, "Focus into the textbox.") == (
+        "The page's text field (the task names a text field): input-0 (type=\"text\").")
+    two = '- "Name"\n- input-0 (type="text")\n- "Note"\n- textarea-0'
+    assert hint(two, "Focus into the textbox.") == (
+        "The page's text fields (the task names a text field): input-0 (type=\"text\"); "
+        "textarea-0.")
+    assert hint('- input-0 (type="checkbox")', "Focus into the textbox.") == (
+        "No line of the page state above holds any of these words: focus, textbox.")

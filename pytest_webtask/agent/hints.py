@@ -211,6 +211,9 @@ def hint(state_text: str, phrase: str, *, senders: bool = True) -> str:
     if not words and not _EXPAND.search(phrase):
         return ""
     lines = matching_lines(state_text, phrase, senders=senders)
+    if not lines and (kinds := _kinds_named(state_text, phrase)):
+        # "Focus into the textbox": no line says "textbox", but input-0 is one
+        return "\n".join(kinds)
     if not lines:
         # a task that names a kind of element ("a textarea") names what ids say, which no
         # line's words hold: "no line holds textarea" beside textarea-0 would mislead
@@ -501,6 +504,25 @@ _KIND_WORDS = (
     ("button", r"buttons?"),
     ("link", r"links?"),
 )
+
+
+def _kinds_named(state_text: str, phrase: str, limit: int = 3) -> list[str]:
+    """For each kind of control ``phrase`` names ("the textbox", "a button"), the page's
+    controls of that kind when it has 1 to ``limit`` of them: 'The page's text field (the
+    task names a text field): input-0 (type="text").'"""
+    said = []
+    lines = [line for line in state_lines(state_text) if line.id]
+    # a kind word the hint would say no line holds ("textbox"; "a Password field" names
+    # another thing than the page's one field, and "field" is no word it would say)
+    words = task_words(phrase)
+    for kind, pattern in _KIND_WORDS:
+        if not any(re.fullmatch(pattern, w, re.IGNORECASE) for w in words):
+            continue
+        of_kind = [_cut(_inner(line).content, 80) for line in lines if _is_kind_of(line, kind)]
+        if 0 < len(of_kind) <= limit:
+            said.append(f"The page's {kind}{'s' if len(of_kind) > 1 else ''} (the task names "
+                        f"a {kind}): {'; '.join(of_kind)}.")
+    return said
 
 
 def _is_kind_of(line: StateLine, kind: str) -> bool:

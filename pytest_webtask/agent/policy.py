@@ -88,7 +88,9 @@ RULES: tuple[Rule, ...] = (
          "(a word holds its plural and its singular)",
          "lists up to five such lines, best first (more, up to eight, for words some line "
          "holds that none of those does), each with the two containers around it "
-         "and, for a text, the controls of its item; or says no line holds them",
+         "and, for a text, the controls of its item; or, where none does and the task names "
+         "a kind of control (\"the textbox\"), the page's controls of that kind, up to three; "
+         "or says no line holds them",
          "a small model reading a long page misses the element a task names"),
     Rule("form-sender", "hint",
          "a field among the task's lines, inside a form",
