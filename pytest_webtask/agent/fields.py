@@ -39,7 +39,7 @@ from .hints import expects_refusal
 
 __all__ = ["describe", "empty_fields", "field_names", "is_box", "is_text_field", "left_empty",
            "left_unticked", "line_of", "ticked_by_task", "unset_for_send", "empty_at_send",
-           "no_field_note",
+           "no_field_note", "is_text_field",
            "values_for_fields"]
 
 # Every field: "without filling in the form", "without entering anything", "the empty form"

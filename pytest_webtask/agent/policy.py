@@ -370,6 +370,12 @@ RULES: tuple[Rule, ...] = (
          "radio or a form is refused, naming the empty fields of its form (a click would drop "
          "it and follow the link; the browser's own error names no field)",
          "small models call every choice a select"),
+    Rule("focus-hover", "rewrite",
+         "a hover on a text field in a task that says to focus (\"Focus into the 3rd "
+         "textbox\")",
+         "runs it as a click on the same field, saying so; the step and the recipe keep the "
+         "click",
+         "a small model hovers the field it means to focus, and a hover focuses nothing"),
     Rule("field-format", "rewrite",
          "a date or time written as people write it, typed into a date or time field",
          "fills the same field with the same date or time in the field's own format",

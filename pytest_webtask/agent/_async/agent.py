@@ -30,6 +30,7 @@ from ..fields import (
     describe,
     empty_at_send,
     empty_fields,
+    is_text_field,
     left_empty,
     left_unticked,
     line_of,
@@ -346,6 +347,9 @@ TICKING = frozenset({"check", "click"})
 _HOVER_ASKED = re.compile(r"\b(?:hover\w*|mouse\s*over|point(?:er)?\s+(?:at|over|to))\b",
                           re.IGNORECASE)
 
+# a task that asks for a field's focus ("Focus into the 3rd textbox")
+_FOCUS = re.compile(r"\bfocus(?:es|ed|ing)?\b", re.IGNORECASE)
+
 # tools that press a button (``send-last`` reads them; press reads its key)
 PRESSING = frozenset({"click", "double_click"})
 
@@ -622,6 +626,21 @@ class AsyncExecuter:
         self.policy.fire(rule)
         return Action(tool=name, reason=action.reason, parameters=params), why
 
+    def focus_meant(self, action: Action) -> tuple[Action | None, str] | None:
+        """A hover on a text field in a task that says to focus one (``focus-hover``): run
+        as a click on the same field, which focuses it (a hover does not); else None."""
+        snapshot, target = self.browser.snapshot, action.parameters.get("element_id")
+        if (action.tool != Hover.name or snapshot is None or not isinstance(target, str)
+                or not self.policy.on("focus-hover") or not _FOCUS.search(self.task)
+                or self.tools.get("click") is None):
+            return None
+        line = line_of(snapshot.text, target)
+        if line is None or not is_text_field(line):
+            return None
+        self.policy.fire("focus-hover")
+        return (Action(tool="click", reason=action.reason, parameters={"element_id": target}),
+                f"Run as a click on {target}: a hover does not focus a field, a click does.")
+
     async def uncover(self, action: Action, result: ExecutionResult
                       ) -> tuple[Action, ExecutionResult, ExecutionResult] | None:
         """An action whose element a pop-up covered (a date picker over the Submit button)
@@ -653,7 +672,7 @@ class AsyncExecuter:
         while i < len(actions):
             i += 1
             action = actions[i - 1]
-            meant = self.instead(action)
+            meant = self.instead(action) or self.focus_meant(action)
             refusal, why = None, None
             if meant is not None and meant[0] is None:
                 refusal = meant[1]
