@@ -1,6 +1,11 @@
 """The agent's guards (docs/agent.md): what keeps a recording honest whatever the rules in
 ``policy.py`` do, and no setting turns off. Plain functions over the model's resolved claims
 and Playwright's messages; the agent (both twins) calls them.
+
+A few readings here serve only switchable rules (``task_numbers``, ``values_of_kind``,
+``value_is_one_of`` for ``given-value`` and ``send-last``; ``destroys``, ``asks_to_destroy``
+for ``unasked-delete``): they read the task and the page beside the guards' own readings,
+and hold nothing back by themselves; the rule that calls them runs only while it is on.
 """
 
 from __future__ import annotations
