@@ -56,6 +56,15 @@ def test_the_reading_names_the_absent_name_and_spares_the_pager() -> None:
     assert name_on_later_page(TASK, state.replace("Etti", "Casie"), "a-0") is None
     assert name_on_later_page(TASK, state.replace('  - li > a-3 ">"', ""), "a-0") is None
     assert name_on_later_page("click on the first address", state, "a-0") is None
+    # a name on the page beside one to send to, a day, a new line's first word: no hold
+    assert name_on_later_page("Find the mail by Etti and forward it to Bob", state,
+                              "a-0") is None
+    assert name_on_later_page("open the mail sent on Monday", state, "a-0") is None
+    assert name_on_later_page("Find Etti.\nDelete the row", state, "a-0") is None
+    # a search box and its button are ways to find the name
+    searching = state + '\n- input-0 (type="search")\n- button-0 "Search"'
+    assert name_on_later_page(TASK, searching, "input-0") is None
+    assert name_on_later_page(TASK, searching, "button-0") is None
 
 
 def test_a_click_on_this_page_is_held_back_once_and_the_next_page_runs(page: Page) -> None:
@@ -97,3 +106,20 @@ def test_done_before_clicking_what_the_task_names_by_its_label_is_asked(page: Pa
     assert 'a-0 "12 Birch Row": no action of yours clicked it yet' in asked, asked[-1500:]
     assert page.locator("#out").inner_text() == "address of Casie"
     assert result.completed
+
+
+def test_the_control_beside_a_label_is_the_one_right_after_it_or_alone_with_it() -> None:
+    from pytest_webtask.agent.hints import named_buttons
+    task = "Find Casie and click on their address."
+    assert named_buttons('- div-2\n  - "Address:"\n  - a-2 "4341 Tucker Avenue"', task,
+                         set()) == ['a-2 "4341 Tucker Avenue"']
+    # a control that is not beside the label, or has no text to tell it was clicked
+    assert named_buttons('- div-0\n  - "Address:"\n  - "12 Birch Row"\n  - button-0 "Edit"',
+                         task, set()) == []
+    assert named_buttons('- div-2\n  - "Address:"\n  - a-2 (aria-label="map")', task,
+                         set()) == []
+    # a label of two words
+    assert named_buttons('- div-2\n  - "Phone number:"\n  - a-2 "555-0101"',
+                         "click their phone number", set()) == ['a-2 "555-0101"']
+    assert named_buttons('- div-2\n  - "Address:"\n  - a-2 "4341 Tucker Avenue"', task,
+                         {"4341 tucker avenue"}) == []

@@ -58,3 +58,13 @@ def test_other_hovers_and_the_rule_off_stay_hovers(page: Page) -> None:
     llm = ScriptedLLM([_hover("input-2"), DONE, DONE])
     result = Agent(page, llm).execute("hover over the 3rd textbox", max_steps=2)
     assert result.steps[0].proposal.actions[0].tool == "hover"
+
+
+def test_a_task_that_asks_for_a_hover_or_quotes_focus_keeps_it(page: Page) -> None:
+    for task in ('Hover over the 3rd textbox; its tip says "Focus here"',
+                 "Focus the page, then hover over the 3rd textbox"):
+        page.set_content(FIELDS)
+        llm = ScriptedLLM([_hover("input-2"), DONE, DONE])
+        result = Agent(page, llm).execute(task, max_steps=2)
+        assert result.steps[0].proposal.actions[0].tool == "hover", task
+        assert "focus-hover" not in result.steps[0].rules

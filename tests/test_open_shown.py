@@ -50,6 +50,18 @@ def test_the_reading() -> None:
     assert hides_named(TASK, STATE.replace('"true"', '"false"'), "button-0") is None
     assert hides_named(TASK, STATE.replace('a-0 "aliquet"', 'a-0 "other"'), "button-0") is None
     assert hides_named('close the section that shows "aliquet"', STATE, "button-0") is None
+    # an open menu further up says nothing of a link in the page's main part
+    menu = ('- button-0 (expanded="true") "Menu"\n- ul-0\n  - li > a-5 "Home"\n'
+            '- main-0\n  - a-0 "aliquet"')
+    assert hides_named(TASK, menu, "button-0") is None
+    # no expanded flag: what its own last click made appear, on the same element
+    icon = '- span-0 "..."\n- ul-0\n  - li-0 "Block @consectetur"'
+    task = 'For the user @consectetur, click on the "Block" button.'
+    assert hides_named(task, icon, "span-0", '- span-0 "..."') is not None
+    assert hides_named(task, icon, "span-0", '- span-0 "..."\n- li-0 "Block @consectetur"') \
+        is None  # it was there before the click
+    assert hides_named(task, icon, "span-0", '- span-0 "Accept cookies"') is None  # another
+    assert hides_named(task, icon, "span-0") is None
 
 
 def test_closing_the_section_that_shows_the_named_link_is_held_back_once(

@@ -238,6 +238,12 @@ def test_results_as_a_flat_run_of_links_with_their_texts_are_a_list() -> None:
         'The 2nd item of the page is a-1 (href="#") "Donovan".')
     menu = re.sub(r'- "https[^\n]*\n', "", FLAT)
     assert page_position_lines(menu, "find and click the 7th search result") == ""
+    # a menu's links with "|" between them are no results list
+    bars = ('- a-0 "Home"\n- "|"\n- a-1 "Blog"\n- "|"\n- a-2 "Shop"\n- "|"\n'
+            '- a-3 "Contact"\n- ul-0\n  - li > a-4 "Oak"\n  - li > a-5 "Elm"\n'
+            '  - li > a-6 "Fir"\n- a-7 ">"')
+    assert page_position_lines(bars, "open the 5th result").startswith(
+        "The 5th item is not on this page: ul-0 shows 3 items")
 
 
 FLAT_PAGE = """<!doctype html><html><body>

@@ -61,7 +61,12 @@ def test_a_value_after_a_fields_label_or_its_doers_verb() -> None:
         "input-0 (Director) takes 'Bowen'", "input-2 (Year) takes '1998'"]
     # a value the label's words are not beside, or two of them for one field: no guess
     assert values_for_fields(STATE, "Search for Bowen movies of 1998") == []
-    assert values_for_fields(STATE, "year 1998 or year 1999") == []
+    assert values_for_fields(STATE, "in year 1998 or in year 1999") == []
+    # a label word that starts a sentence is a verb; a value before "to" is the old one
+    notes = '- input-0 (type="text" label="Message")\n- input-1 (type="text" label="Name")'
+    assert values_for_fields(notes, "Message Alice that it works") == []
+    assert values_for_fields(notes, "change the name of Project X to Y") == []
+    assert values_for_fields(notes, "the message Project X to Y") == []
     assert values_for_fields(STATE, 'the genre "film noir"') == [
         "input-1 (Genre) takes 'film noir'"]
 
@@ -75,7 +80,13 @@ def test_what_a_send_leaves_empty() -> None:
     # every field holding something, or a task that says one stays empty
     assert empty_at_send(TASK, filled, "div-0", {"input-0": "x", "input-1": "y"}) is None
     assert empty_at_send("Search with the genre left empty", filled, "div-0", {}) is None
+    assert empty_at_send("Search, leaving the genre empty", filled, "div-0",
+                         {"input-0": "Bowen"}) is None  # left_empty names the Genre field
     assert empty_at_send("search only by the year 1998", filled, "div-0", {}) is None
+    # a value the page held before the task is no sign the task is filling the form
+    assert empty_at_send(TASK, filled, "div-0", {}) is None
+    assert empty_at_send(TASK, filled, "div-0", {}, {"1998"}) == ("Submit", [
+        "input-0 (Director)", "input-1 (Genre)"])
     # a press on what does not send (a heading, a cell) is no send
     assert empty_at_send(TASK, filled.replace('div-0 "Submit"', 'div-0 "Movies"'), "div-0",
                          {}) is None
@@ -108,3 +119,26 @@ def test_pressed_again_it_runs_and_with_the_rule_off_at_once(page: Page) -> None
     result = Agent(page, llm, rules_off="send-empty").execute(TASK, max_steps=2)
     assert all(e.success for e in result.steps[0].executions)
     assert page.locator("#out").inner_text() == "sent director=Bowen genre= year=1998"
+
+
+def test_what_is_no_send_and_what_is_no_part_of_the_form() -> None:
+    """A button that shows a password, cancels or pages on sends nothing; a link whose text
+    says "Search" is a link; a field in another form, or in another box when the button is
+    in no form, is not what the press sends."""
+    login = ('- form-0\n  - input-0 (type="email" label="Email" value="a@b.c")\n'
+             '  - input-1 (type="password" label="Password")\n'
+             '  - button-0 (type="button" aria-label="Show password")\n'
+             '  - button-1 "Cancel"\n  - button-2 "Sign in"')
+    typed = {"a@b.c"}
+    assert empty_at_send("sign in as a@b.c", login, "button-0", {}, typed) is None
+    assert empty_at_send("sign in as a@b.c", login, "button-1", {}, typed) is None
+    assert empty_at_send("sign in as a@b.c", login, "button-2", {}, typed) == (
+        "Sign in", ["input-1 (Password)"])
+    paged = ('- input-0 (type="search" label="Search" value="Oak")\n'
+             '- input-1 (type="text" label="Location")\n- a-0 "Search"\n- a-1 "Next"')
+    assert empty_at_send("Search for Oak", paged, "a-0", {"input-0": "Oak"}) is None
+    assert empty_at_send("Search for Oak", paged, "a-1", {"input-0": "Oak"}) is None
+    boxes = ('- form-0\n  - input-0 (type="email" label="Email")\n- div-0\n'
+             '  - input-1 (type="search" label="Search" value="Oak")\n  - button-0 "Search"\n'
+             '- div-1\n  - input-2 (type="email" label="Your email")')
+    assert empty_at_send("Search for Oak", boxes, "button-0", {"input-1": "Oak"}) is None

@@ -12,6 +12,7 @@ word the field's label does not hold whole.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from ..browser.fields import (
     describe,
@@ -210,10 +211,12 @@ def _is_kind(line: StateLine, kind: str) -> bool:
     return bool(words & set(marks))
 
 
-def _value_fields(lines: list[StateLine], task: str) -> list[tuple[StateLine, str]]:
+def _value_fields(lines: list[StateLine], task: str, *, labels: bool = False
+                  ) -> list[tuple[StateLine, str]]:
     """Each value of the task (``guards.stated_values``) with the one text field of
     ``lines`` its words name, enabled; a value with no field word, or two fields that could
-    take it, is left out."""
+    take it, is left out. With ``labels``, also a value said right after a field's own
+    label (``_labelled_value``): a hint's reading only, never a refusal's."""
     fields_ = [line for line in lines if line.id and is_text_field(line)
                and "disabled" not in line.flags and "readonly" not in line.flags]
     out: list[tuple[StateLine, str]] = []
@@ -231,7 +234,7 @@ def _value_fields(lines: list[StateLine], task: str) -> list[tuple[StateLine, st
         taken.add(str(found[0].id))
         out.append((found[0], value))
     given = {value for _, value in out}
-    for line in fields_:
+    for line in fields_ if labels else []:
         if line.id in taken:
             continue
         labelled = _labelled_value(line, task)
@@ -242,34 +245,53 @@ def _value_fields(lines: list[StateLine], task: str) -> list[tuple[StateLine, st
     return out
 
 
-# a value after a field's own label in the task: "from year 1998" (Year), "directed by
-# Bowen" (Director), "the colour: Teal": a number, a quoted text or a name in capitals
-_LINK = r"(?:\s+(?:by|of|is|was|=)|\s*:)?\s+"
+# a value after a field's own label in the task, inside a sentence: "from year 1998" (Year),
+# "the colour: Teal", and after the verb a doer's label comes of, with "by": "directed by
+# Bowen" (Director); a number, a quoted text or a name in capitals, not followed by "to"
+# ("change the name of Project X to Y" names the old value, not the one to type)
 _LABEL_VALUE = (r'(?:"([^"]+)"|“([^”]+)”|(\d[\d.,/:-]*\d|\d)(?![\w-])'
                 r"|([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?))")
 
 
-def _label_forms(label: str) -> list[str]:
-    """The words a task may say a field's one-word label with: itself, its plural, and for
-    a doer's word (Director, Publisher), the verb it comes of (directed, published)."""
+def _label_forms(label: str) -> tuple[list[str], list[str]]:
+    """The words a task may say a field's one-word label with (itself, its plural), and for
+    a doer's word (Director, Publisher) the verb it comes of (directed, published), read
+    only before "by"."""
     word = label.casefold()
-    forms = [word, word + "s"]
     stem = re.sub(r"(?:or|er)$", "", word) if len(word) > 5 else word
-    if stem != word:
-        forms += [stem, stem + "ed", stem + "d", stem + "s", stem + "ing"]
-    return forms
+    verbs = [stem + "ed", stem + "d"] if stem != word else []
+    return [word, word + "s"], verbs
+
+
+def _whole_value(task: str, match: re.Match[str]) -> bool:
+    """Is the value ``match`` read all of what stands there (a name's every word in
+    capitals: not "Project" of "Project X"), and not followed by "to"?"""
+    end = match.end()
+    if match.group(4):
+        run = re.match(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*", task[match.start(4):])
+        end = match.start(4) + (run.end() if run else 0)
+        if end != match.end():
+            return False
+    return re.match(r"\s+to\b", task[end:]) is None
 
 
 def _labelled_value(line: StateLine, task: str) -> str | None:
     """The value ``task`` says right after the label of the text field ``line`` (one word,
-    or its doer's verb: "directed by Bowen" for Director), when it says exactly one; the
-    field's other names (name, placeholder) are not read: a label is what a reader sees."""
+    inside a sentence: "from year 1998"; or its doer's verb and "by": "directed by Bowen"
+    for Director), when it says exactly one; the field's other names (name, placeholder)
+    are not read: a label is what a reader sees."""
     label = (line.attrs.get("label") or line.attrs.get("beside") or "").strip().rstrip(":")
     if not re.fullmatch(r"[A-Za-z]{3,}", label):
         return None
-    forms = "|".join(map(re.escape, sorted(_label_forms(label), key=len, reverse=True)))
+    nouns, verbs = _label_forms(label)
+    # never at a sentence's or a clause's start ("Message Alice that ...": a verb)
+    start = r"(?<![.!?;:,\n]\s)(?<![.!?;:,\n])(?<!^)"
+    patterns = [rf"{start}(?i:\b(?:{'|'.join(map(re.escape, nouns))}))(?:\s*[:=])?\s+"]
+    if verbs:
+        patterns.append(rf"(?i:\b(?:{'|'.join(map(re.escape, verbs))})\s+by)\s+")
     found = {next(g for g in m.groups() if g).strip()
-             for m in re.finditer(rf"(?i:\b(?:{forms})){_LINK}{_LABEL_VALUE}", task)}
+             for pattern in patterns for m in re.finditer(pattern + _LABEL_VALUE, task)
+             if _whole_value(task, m)}
     found = {v for v in found if v.casefold() not in _NOT_VALUES}
     return found.pop() if len(found) == 1 else None
 
@@ -297,7 +319,8 @@ def values_for_fields(state_text: str, task: str, limit: int = 4) -> list[str]:
     fields that could take it, is left out: never a guess."""
     lines = state_lines(state_text)
     out = [(lines.index(field), f"{describe(field)} takes {value!r}")
-           for field, value in _value_fields(lines, task) if not holds(field, value)]
+           for field, value in _value_fields(lines, task, labels=True)
+           if not holds(field, value)]
     out += _slider_value(lines, task)
     return [said for _, said in sorted(out)][:limit]
 
@@ -357,6 +380,13 @@ def _said_whole(name: str, task: str) -> bool:
     return bool(words) and words <= set(re.findall(r"[a-z0-9]+", task.casefold()))
 
 
+def _in_form(lines: list[StateLine], start: int, end: int, at: int) -> bool:
+    """Is ``lines[at]`` inside the form ``form_of`` gave (start, end), not the whole page
+    it gives for a line in none (whose first line may be another form)?"""
+    return (lines[start].head.startswith("form") and start < at < end
+            and end == end_of(lines, start))
+
+
 def unset_for_send(task: str, state_text: str, element_id: str,
                    touched: dict[str, str]) -> tuple[str, list[str]] | None:
     """What a press of the button ``element_id`` would send unset, when the task names that
@@ -378,7 +408,7 @@ def unset_for_send(task: str, state_text: str, element_id: str,
     if name is None or not _said_whole(name, task):
         return None
     start, end = form_of(lines, at)
-    if not (lines[start].depth < lines[at].depth and lines[start].head.startswith("form")):
+    if not _in_form(lines, start, end, at):
         # in no form: the controls in none
         in_forms = {j for i, line in enumerate(lines) if line.head.startswith("form")
                     for j in range(i, end_of(lines, i))}
@@ -416,33 +446,39 @@ def unset_for_send(task: str, state_text: str, element_id: str,
 # a task that fills some fields only ("fill in only the email ...")
 _ONLY = re.compile(r"\bonly\b", re.IGNORECASE)
 # what a control that sends a form says when it is no button element ('div-0 "Submit"')
-_SENDS = re.compile(r"^(?:submit|send|search|find|go|ok|save|apply|done|continue|next)$",
+_SENDS = re.compile(r"^(?:submit|send|search|find|go|ok|save|apply|done|continue)$",
                     re.IGNORECASE)
 
 
-def empty_at_send(task: str, state_text: str, element_id: str,
-                  touched: dict[str, str]) -> tuple[str, list[str]] | None:
+def empty_at_send(task: str, state_text: str, element_id: str, touched: dict[str, str],
+                  typed: Collection[str] = ()) -> tuple[str, list[str]] | None:
     """What a press of the control ``element_id`` that sends a form (a button that opens
-    nothing; any element whose text says it sends: "Submit", "Search") would send empty: the
-    name of the control, and its form's enabled text fields (those in no form, when it is in
-    none) that hold nothing and got nothing from an earlier action of the reply
-    (``touched``), each by its label; None unless another text field of the form holds
-    something or got something (the task is filling this form) and the task's words never
-    say a field stays empty, that it fills only some, or that the form goes wrong
-    (``left_empty``, "only", ``hints.expects_refusal``)."""
+    nothing and whose name is no cancel, clear, show, close, back or next; an element other
+    than a link whose text says it sends: "Submit", "Search") would send empty: the name of
+    the control, and its form's enabled text fields (when it is in no form, those in no form
+    inside its nearest container, the whole page for an element at its top) that hold
+    nothing and got nothing from an earlier action of the reply (``touched``), each by its
+    label; None unless another text field there got something from the reply or holds a
+    value an action of the task typed (``typed``: the task is filling this form) and the
+    task's words never say a field stays empty, that it fills only some, or that the form
+    goes wrong (``left_empty``, "only", ``hints.expects_refusal``)."""
     lines = state_lines(state_text)
     at = next((i for i, line in enumerate(lines) if line.id == element_id), None)
     if at is None:
         return None
     line = lines[at]
-    name = _button_name(line) or (line.text.strip() if _SENDS.match(line.text.strip()) else None)
-    if name is None:
+    name = _button_name(line) or (
+        line.text.strip() if _SENDS.match(line.text.strip())
+        and not (line.id or "").startswith("a-") else None)
+    if name is None or _NOT_SENDING.search(name):
         return None
     start, end = form_of(lines, at)
-    if not (lines[start].depth < line.depth and lines[start].head.startswith("form")):
+    if not _in_form(lines, start, end, at):
         in_forms = {j for i, row in enumerate(lines) if row.head.startswith("form")
                     for j in range(i, end_of(lines, i))}
-        kept = [row for i, row in enumerate(lines) if i not in in_forms]
+        up = next((i for i in range(at - 1, -1, -1) if lines[i].depth < line.depth), None)
+        first, last = (0, len(lines)) if up is None else (up, end_of(lines, up))
+        kept = [row for i, row in enumerate(lines) if first <= i < last and i not in in_forms]
     else:
         kept = lines[start:end]
     texts = [row for row in kept if row.id and is_text_field(row)
@@ -450,11 +486,19 @@ def empty_at_send(task: str, state_text: str, element_id: str,
     if (expects_refusal(task) or _ONLY.search(task)
             or any(left_empty(task, row) for row in texts)):
         return None
-    filled = [row for row in texts if row.attrs.get("value") or touched.get(str(row.id))]
-    empty = [row for row in texts if row not in filled and field_names(row)]
+    filled = [row for row in texts if touched.get(str(row.id))
+              or row.attrs.get("value") and row.attrs["value"] in typed]
+    empty = [row for row in texts if row not in filled and not row.attrs.get("value")
+             and field_names(row)]
     if not filled or not empty:
         return None
     return name, [describe(row) for row in empty][:4]
+
+
+# a button that sends nothing, or not the form: it cancels, clears, shows, moves through pages
+_NOT_SENDING = re.compile(r"\b(?:cancel|clear|reset|show|hide|close|back|previous|prev|next|"
+                          r"more|less|toggle|menu|edit|delete|remove)\b|^[<>‹›«»]+$",
+                          re.IGNORECASE)
 
 
 _PLAIN_TEXT = ("text", "search", "number", "tel", "url", "email")

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ..browser.fields import is_box, is_text_field
+from ..browser.fields import end_of, is_box, is_text_field
 from ..browser.page_state import StateLine, state_lines
 from ..tools.meant import ancestors, field_format, inside, read_lines
 
@@ -238,7 +238,7 @@ def hint(state_text: str, phrase: str, *, senders: bool = True) -> str:
 
 # a name the task gives: a word in capitals that starts no sentence ("Find Casie in the
 # contact book"), not quoted (a quoted text is ``absent_texts``')
-_NAME = re.compile(r"(?<![.!?:\"“'] )(?<!^)\b([A-Z][a-z][A-Za-z'’-]+)\b")
+_NAME = re.compile(r"(?<![.!?:\"“'] )(?<!^)(?<!\n)(?<!  )\b([A-Z][a-z][A-Za-z'’-]+)\b")
 
 
 def missing_names(state_text: str, task: str) -> list[str]:
@@ -257,24 +257,39 @@ def missing_names(state_text: str, task: str) -> list[str]:
 
 def name_on_later_page(task: str, state_text: str, target: str) -> str | None:
     """What ``absent-name`` says of a click on ``target``: ``task`` names someone or
-    something (``missing_names``) no line of this page of a paged list holds, the list has a
-    next-page control, and ``target`` is no control of its pager (next, previous, a page's
-    number); else None."""
+    something (``missing_names``: no day or month) and no name it gives is on a line of
+    this page of a paged list (a task naming one person on the page and another to send to
+    is about the one shown), the list has a next-page control, and ``target`` is no control
+    of its pager (next, previous, first, last, a page's number) nor a field or a search
+    button (a way to find the name); else None."""
     following = _next_page(state_text)
-    missing = missing_names(state_text, task) if following else []
-    if not missing:
+    if not following:
+        return None
+    names = [n for n in dict.fromkeys(m.group(1) for m in _NAME.finditer(
+        _QUOTED.sub(" ", task)))
+        if n.lower() not in STOP and n.lower() not in _CALENDAR]
+    missing = [n for n in missing_names(state_text, task) if n.lower() not in _CALENDAR]
+    if not missing or len(missing) < len(names):
         return None
     line = next((inner for line in state_lines(state_text)
                  if (inner := _inner(line)).id == target), None)
-    if line is None:
+    if line is None or is_text_field(line):
         return None
     label = _label(line)
-    if _NEXT.match(label) or _PREVIOUS.match(label) or label.isdigit():
+    if (_NEXT.match(label) or _PREVIOUS.match(label) or label.isdigit()
+            or _ENDS.match(label) or _FINDS.match(label)):
         return None
-    names = ", ".join(f'"{n}"' for n in missing)
-    return (f"Not run yet: no line of this page holds {names}, which the task names, and "
+    said = ", ".join(f'"{n}"' for n in missing)
+    return (f"Not run yet: no line of this page holds {said}, which the task names, and "
             f"{target} is not it. The list may go on: {following} shows its next page; go "
             f"there to find it (clicked again, {target} runs).")
+
+
+_CALENDAR = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                       "sunday", "january", "february", "march", "april", "may", "june",
+                       "july", "august", "september", "october", "november", "december"})
+_ENDS = re.compile(r"^(?:[«‹]\s*)?(?:first|last)(?: page)?(?:\s*[»›])?$", re.IGNORECASE)
+_FINDS = re.compile(r"^(?:search|find|go|filter)$", re.IGNORECASE)
 
 
 _CLOSES = re.compile(r"\b(?:close|collapse|hide|fold|shut|minimi[sz]e)\w*", re.IGNORECASE)
@@ -294,8 +309,33 @@ def hides_named(task: str, state_text: str, target: str, before: str | None = No
     if line is None:
         return None
     expanded = line.attrs.get("expanded") == "true"
+    if before is not None:
+        # ids are given afresh on every reading: the same id on another element (the page
+        # changed under it) says nothing of what this one opened
+        then = next((inner for row in state_lines(before)
+                     if (inner := _inner(row)).id == target), None)
+        if then is None or _label(then) != _label(line) or then.head != line.head:
+            before = None
     if not expanded and before is None:
         return None
+    # what it opens comes after it, before the next element like it (the next section's
+    # heading, the next tab): a text elsewhere on the page is not what a click on it hides
+    at = next(i for i, row in enumerate(lines) if _inner(row).id == target)
+    end = next((j for j in range(at + 1, len(lines))
+                if lines[j].depth <= lines[at].depth and (
+                    _inner(lines[j]).head.split("-")[0] == line.head.split("-")[0]
+                    or "expanded" in _inner(lines[j]).attrs)), len(lines))
+    if expanded and before is None:
+        # an open section's panel: its own lines, or its next sibling's (a heading, then
+        # the panel it controls); a text further on is not what it opened
+        sibling = next((j for j in range(at + 1, len(lines))
+                        if lines[j].depth <= lines[at].depth), len(lines))
+        if sibling < len(lines) and lines[sibling].depth == lines[at].depth:
+            end = min(end, next((j for j in range(sibling + 1, len(lines))
+                                 if lines[j].depth <= lines[at].depth), len(lines)))
+        else:
+            end = min(end, sibling)
+    lines = lines[at + 1:end]
     earlier = {" ".join(r.text.split()).casefold() for r in state_lines(before or "")}
     lowered = " ".join(task.split()).casefold()
     for quote in quoted_texts(task):
@@ -469,29 +509,42 @@ def _lists(lines: list[StateLine], task: str) -> list[tuple[str, list[StateLine]
 
 
 def _link_runs(lines: list[StateLine]) -> list[tuple[int, list[StateLine], int]]:
-    """The runs of links at the page's top level with only text between them (search
-    results, each a title link and its lines of text): (first line, the links, last line);
-    a run of two links or more, with text beside them (a bare row of links is a menu)."""
+    """The runs of links at the page's top level each followed by text (search results, a
+    title link and its lines of text): (first line, the links, last line); two links or
+    more. A text is words (a "|" between menu links is none), and a pager's control ends a
+    run: a bare row of links is a menu, numbers and arrows are a pager."""
     runs: list[tuple[int, list[StateLine], int]] = []
     links: list[StateLine] = []
     start = end = -1
-    texts = 0
+    texted = True  # the last link has text after it
     for at, line in enumerate([*lines, None]):
-        if line is not None and line.depth == 0 and not line.chain and (
-                (line.id or "").startswith("a-") or line.id is None
-                and line.head.startswith('"') and links):
-            if line.id:
-                if not links:
-                    start, texts = at, 0
-                links.append(line)
-            else:
-                texts += 1
-            end = at
+        link = (line is not None and line.depth == 0 and not line.chain
+                and (line.id or "").startswith("a-") and not _pages(_label(line)))
+        text = (line is not None and line.depth == 0 and line.id is None and bool(links)
+                and line.head.startswith('"') and re.search(r"[A-Za-z]{3}", line.content))
+        if link and texted and line is not None:
+            if not links:
+                start = at
+            links.append(line)
+            texted, end = False, at
             continue
-        if len(links) >= 2 and texts >= len(links):
+        if text and line is not None:
+            texted, end = True, at
+            continue
+        if len(links) >= 2 and texted:
             runs.append((start, links, end))
-        links = []
+        elif len(links) >= 3:  # the run's last link had no text: the run before it
+            runs.append((start, links[:-1], end - 1))
+        links, texted = [], True
+        if link and line is not None:  # a link after a link: a new run may start here
+            start, links, texted, end = at, [line], False, at
     return runs
+
+
+def _pages(label: str) -> bool:
+    """Is ``label`` a pager control's (next, previous, first, last, a page's number)?"""
+    return bool(_NEXT.match(label) or _PREVIOUS.match(label) or label.isdigit()
+                or _ENDS.match(label))
 
 
 # the kinds of control a position may count ("the 3rd checkbox"), the longest words first
@@ -845,27 +898,31 @@ _CLICK_THE = re.compile(r"\bclick\s+(?:on\s+)?(?:the|their|his|her|its)\s+"
 
 def _labelled_controls(state_text: str, task: str, clicked: set[str]) -> list[str]:
     """The control a task (casefolded) says to click by a label the page shows beside it
-    ("click on their address" beside ``"Address:"``): the one link or button in the
-    label's container, not in ``clicked``."""
+    ("click on their address" beside ``"Address:"``): the link or button on the line right
+    after the label, or the one such control of a container that holds nothing else but
+    the label's text; one with a text, not in ``clicked``."""
     words = {m.group(1).strip() for m in _CLICK_THE.finditer(task)}
     if not words:
         return []
     lines = state_lines(state_text)
     found = []
     for at, line in enumerate(lines):
-        label = line.head.strip('"').strip().rstrip(":").casefold() if line.id is None else ""
+        label = (line.content.strip().strip('"').strip().rstrip(":").casefold()
+                 if line.id is None and line.head.startswith('"') else "")
         if not label or label not in words:
             continue
+        after = lines[at + 1] if at + 1 < len(lines) else None
+        controls = [after] if (after is not None and after.depth == line.depth
+                               and _pressable(after)) else []
         up = next((i for i in range(at - 1, -1, -1) if lines[i].depth < line.depth), None)
-        end = len(lines) if up is None else next(
-            (j for j in range(up + 1, len(lines)) if lines[j].depth <= lines[up].depth),
-            len(lines))
-        controls = [c for c in lines[0 if up is None else up + 1:end] if _pressable(c)]
-        if len(controls) != 1:  # else the control right after the label, beside it
-            after = lines[at + 1] if at + 1 < len(lines) else None
-            controls = [after] if (after is not None and after.depth == line.depth
-                                   and _pressable(after)) else []
-        if controls and " ".join(controls[0].text.split()).casefold() not in clicked:
+        if not controls and up is not None:
+            inside = lines[up + 1:end_of(lines, up)]
+            pressable = [c for c in inside if _pressable(c)]
+            if len(pressable) == 1 and all(c is line or c is pressable[0] or
+                                           c.depth > pressable[0].depth for c in inside):
+                controls = pressable
+        text = " ".join(controls[0].text.split()).casefold() if controls else ""
+        if text and text not in clicked:
             found.append(f'{controls[0].id} "{controls[0].text}"')
     return found
 

@@ -305,10 +305,12 @@ RULES: tuple[Rule, ...] = (
          "Save\" done by clicking Save): the form goes with the wrong values, and no later step "
          "takes that back"),
     Rule("send-empty", "refusal",
-         "a click (or Enter) on what sends a form (a button that opens nothing, or an element "
-         "whose text is Submit, Send, Search, Save, Apply, OK...) while another text field of "
-         "that form (the fields in no form, when it is in none) holds something or got "
-         "something from the reply, a labelled text field of it holds nothing, and the task "
+         "a click on what sends a form (a button that opens nothing and is no cancel, clear, "
+         "show, close, back or next; an element other than a link whose text is Submit, "
+         "Send, Search, Save, Apply, OK...) while another text field of its form (when it is "
+         "in none, those in no form in its nearest container) got something from the reply "
+         "or holds a value the task typed, a labelled text field there holds nothing, and the "
+         "task "
          "never says a field stays empty, that it fills \"only\" some, or that the form goes "
          "wrong; `send-last` said nothing of it",
          "does not run it, naming the empty fields: type what the task's words say for them, "
@@ -334,19 +336,20 @@ RULES: tuple[Rule, ...] = (
          "\"select 1 with the slider\", and typed 2010-05-21 for \"enter 05/20/2010\""),
     Rule("absent-name", "refusal",
          "a click on an element that is no control of a paged list's pager (next, previous, "
-         "a page's number) while the task names someone or something (a word in capitals "
-         "inside a sentence) that no line of the page holds, and the list has a next-page "
-         "control",
+         "first, last, a page's number), no field and no search button, while the task names "
+         "someone or something (a word in capitals inside a sentence; no day or month) and no "
+         "name it gives is on a line of the page, and the list has a next-page control",
          "does not run it, naming what is absent and the next-page control; held back once "
          "per task (clicked again, it runs)",
          "told that a contact the task names is on no line of the page, a small model "
          "clicked the address of the contact it saw (\"Find Casie in the contact book and "
          "click on their address\" done on Etti's)"),
     Rule("open-shown", "refusal",
-         "a click on an element that is open (flagged expanded, or its own last click made "
-         "the line below appear) while the page shows, on another element's line, a text the "
-         "task quotes (or it and words the task says), and the task says nothing of closing, "
-         "collapsing or hiding",
+         "a click on an element that is open (flagged expanded: its own lines or its next "
+         "sibling's; or its own last click, on the same element, made the line appear after "
+         "it) while what it opened shows, on another element's line, a text the task quotes "
+         "(or it and words the task says), and the task says nothing of closing, collapsing or "
+         "hiding",
          "does not run it, naming the element that shows the text; held back once per "
          "element (clicked again, it runs)",
          "a small model opened the section that showed the link the task quoted, then "

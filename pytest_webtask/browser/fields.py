@@ -32,10 +32,15 @@ def field_names(line: StateLine) -> list[str]:
 
 
 def form_of(lines: list[StateLine], at: int) -> tuple[int, int]:
-    """The lines of the form holding ``lines[at]`` (start, end), else the whole page."""
+    """The lines of the form holding ``lines[at]`` (start, end), else the whole page. Only
+    the line's ancestors are read: a form that ended before it (a search button in a box
+    after the form) does not hold it."""
+    depth = lines[at].depth
     for i in range(at - 1, -1, -1):
-        if lines[i].depth < lines[at].depth and lines[i].head.startswith("form"):
-            return i, end_of(lines, i)
+        if lines[i].depth < depth:
+            depth = lines[i].depth
+            if lines[i].head.startswith("form"):
+                return i, end_of(lines, i)
     return 0, len(lines)
 
 

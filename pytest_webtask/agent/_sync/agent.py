@@ -383,6 +383,7 @@ class Executer:
         self.value_asked: set[str] = set()  # the controls ``given-value`` held back once
         self.later_asked = False  # ``absent-name`` held a click back once
         self.empty_asked = False  # ``send-empty`` held a press back once
+        self.task_typed: set[str] = set()  # the values the task's actions typed
         self.open_asked: set[str] = set()  # the elements ``open-shown`` held back once
         # element id -> the page state its last click ran on (``open-shown`` reads it)
         self.clicked_on: dict[str, str] = {}
@@ -502,12 +503,10 @@ class Executer:
         ``fields.empty_at_send``): the task is filling the form and a labelled text field of
         it is still empty. Held back once per task: pressed again, it runs."""
         snapshot, target = self.browser.snapshot, action.parameters.get("element_id")
-        presses = action.tool in PRESSING or (
-            action.tool == Press.name and str(action.parameters.get("key", "")) == "Enter")
-        if (not presses or snapshot is None or not isinstance(target, str)
+        if (action.tool not in PRESSING or snapshot is None or not isinstance(target, str)
                 or not self.policy.on("send-empty") or self.empty_asked):
             return None
-        found = empty_at_send(self.task, snapshot.text, target, touched)
+        found = empty_at_send(self.task, snapshot.text, target, touched, self.task_typed)
         if found is None:
             return None
         name, empty = found
@@ -628,12 +627,15 @@ class Executer:
         return Action(tool=name, reason=action.reason, parameters=params), why
 
     def focus_meant(self, action: Action) -> tuple[Action | None, str] | None:
-        """A hover on a text field in a task that says to focus one (``focus-hover``): run
-        as a click on the same field, which focuses it (a hover does not); else None."""
+        """A hover on a text field in a task that says to focus one and nothing of hovering
+        (``focus-hover``; quoted texts aside): run as a click on the same field, which
+        focuses it (a hover does not); else None."""
         snapshot, target = self.browser.snapshot, action.parameters.get("element_id")
         if (action.tool != Hover.name or snapshot is None or not isinstance(target, str)
-                or not self.policy.on("focus-hover") or not _FOCUS.search(self.task)
-                or self.tools.get("click") is None):
+                or not self.policy.on("focus-hover") or self.tools.get("click") is None):
+            return None
+        words = re.sub(r'"[^"]*"|“[^”]*”', " ", self.task)  # its own words, not a quote's
+        if not _FOCUS.search(words) or _HOVER_ASKED.search(words):
             return None
         line = line_of(snapshot.text, target)
         if line is None or not is_text_field(line):
@@ -705,6 +707,7 @@ class Executer:
             if (result.success and getattr(self.tools.get(action.tool), "typed", False)
                     and isinstance(target, str) and isinstance(value, str)):
                 typed[target] = value
+                self.task_typed.add(value)
             if result.success and isinstance(target, str):
                 given = [v for k, v in action.parameters.items() if k != "element_id"
                          for v in (v if isinstance(v, list) else [v]) if isinstance(v, str)]
