@@ -457,11 +457,12 @@ def empty_at_send(task: str, state_text: str, element_id: str, touched: dict[str
     than a link whose text says it sends: "Submit", "Search") would send empty: the name of
     the control, and its form's enabled text fields (when it is in no form, those in no form
     inside its nearest container, the whole page for an element at its top) that hold
-    nothing and got nothing from an earlier action of the reply (``touched``), each by its
-    label; None unless another text field there got something from the reply or holds a
-    value an action of the task typed (``typed``: the task is filling this form) and the
-    task's words never say a field stays empty, that it fills only some, or that the form
-    goes wrong (``left_empty``, "only", ``hints.expects_refusal``)."""
+    nothing and got nothing from an action of the reply (``touched``: element id -> what an
+    earlier action gave it, "" for one a later action types into), each by its label, none
+    its page calls optional; None unless another text field there got something from the
+    reply or holds a value an action of the task typed (``typed``: the task is filling this
+    form) and the task's words never say a field stays empty, that it fills only some, or
+    that the form goes wrong (``left_empty``, "only", ``hints.expects_refusal``)."""
     lines = state_lines(state_text)
     at = next((i for i, line in enumerate(lines) if line.id == element_id), None)
     if at is None:
@@ -488,13 +489,17 @@ def empty_at_send(task: str, state_text: str, element_id: str, touched: dict[str
         return None
     filled = [row for row in texts if touched.get(str(row.id))
               or row.attrs.get("value") and row.attrs["value"] in typed]
-    empty = [row for row in texts if row not in filled and not row.attrs.get("value")
-             and field_names(row)]
+    empty = [row for row in texts if row not in filled and str(row.id) not in touched
+             and not row.attrs.get("value")
+             and field_names(row)
+             and not any(_OPTIONAL.search(n) for n in field_names(row))]
     if not filled or not empty:
         return None
     return name, [describe(row) for row in empty][:4]
 
 
+# a field its page says may stay empty: "Gift message (optional)"
+_OPTIONAL = re.compile(r"\boptional\b|\bif any\b", re.IGNORECASE)
 # a button that sends nothing, or not the form: it cancels, clears, shows, moves through pages
 _NOT_SENDING = re.compile(r"\b(?:cancel|clear|reset|show|hide|close|back|previous|prev|next|"
                           r"more|less|toggle|menu|edit|delete|remove)\b|^[<>‹›«»]+$",

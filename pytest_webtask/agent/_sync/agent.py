@@ -498,15 +498,20 @@ class Executer:
                 f"form unset: {'; '.join(unset)}. Do that first if the task asks for it, "
                 f"then press {target} (pressed again, it runs).")
 
-    def sent_empty(self, action: Action, touched: dict[str, str]) -> str | None:
+    def sent_empty(self, action: Action, touched: dict[str, str],
+                   later: list[Action]) -> str | None:
         """Why a press of what sends a form may not run yet (``send-empty``,
         ``fields.empty_at_send``): the task is filling the form and a labelled text field of
-        it is still empty. Held back once per task: pressed again, it runs."""
+        it is still empty, and no ``later`` action of the reply types into it. Held back
+        once per task: pressed again, it runs."""
         snapshot, target = self.browser.snapshot, action.parameters.get("element_id")
         if (action.tool not in PRESSING or snapshot is None or not isinstance(target, str)
                 or not self.policy.on("send-empty") or self.empty_asked):
             return None
-        found = empty_at_send(self.task, snapshot.text, target, touched, self.task_typed)
+        coming = {str(a.parameters.get("element_id")): "" for a in later
+                  if getattr(self.tools.get(a.tool), "typed", False)}
+        found = empty_at_send(self.task, snapshot.text, target, {**coming, **touched},
+                              self.task_typed)
         if found is None:
             return None
         name, empty = found
@@ -689,7 +694,7 @@ class Executer:
             held = None if refusal else (self.held(action, typed) or self.field_refusal(action))
             refusal = (refusal or held or self.second_value(action, typed)
                        or self.disabled(action) or self.unsent(action, touched)
-                       or self.sent_empty(action, touched)
+                       or self.sent_empty(action, touched, actions[i:])
                        or self.unasked_delete(action) or self.off_task_value(action)
                        or self.name_elsewhere(action) or self.closes_shown(action))
             result = (ExecutionResult(success=False, error=refusal) if refusal
