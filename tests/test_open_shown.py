@@ -123,3 +123,9 @@ def test_a_second_click_on_what_opened_the_named_item_is_held_back_once(page: Pa
     assert said.startswith('Not run: span-0 "..." opened what shows it'), said
     assert 'li-0 "Block @consectetur"' in (held.error or "")
     assert page.locator("#out").inner_text() == "blocked"
+
+
+def test_the_text_as_the_task_writes_it_is_named_first() -> None:
+    state = '- button-0 (expanded="true") "Tab 1"\n- div-0\n  - span-1 "eget"\n  - span-3 "Eget"'
+    said = hides_named('click on the link "Eget".', state, "button-0") or ""
+    assert 'span-3 "Eget"' in said and "span-1" not in said, said

@@ -339,7 +339,9 @@ def hides_named(task: str, state_text: str, target: str, before: str | None = No
     earlier = {" ".join(r.text.split()).casefold() for r in state_lines(before or "")}
     lowered = " ".join(task.split()).casefold()
     for quote in quoted_texts(task):
-        for row in lines:
+        # the text as the task writes it first ("Eget" before "eget": a test reads case)
+        rows = sorted(lines, key=lambda row: " ".join(_inner(row).text.split()) != quote)
+        for row in rows:
             inner = _inner(row)
             text = " ".join(inner.text.split()).casefold()
             if (inner.id in (None, target) or not text
