@@ -12,7 +12,6 @@ word the field's label does not hold whole.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
 
 from ..browser.fields import (
     describe,
@@ -36,10 +35,9 @@ from .guards import (
     value_is_one_of,
     values_of_kind,
 )
-from .hints import expects_refusal
 
 __all__ = ["describe", "empty_fields", "field_names", "is_box", "is_text_field", "left_empty",
-           "left_unticked", "line_of", "ticked_by_task", "unset_for_send", "empty_at_send",
+           "left_unticked", "line_of", "ticked_by_task", "unset_for_send",
            "no_field_note", "is_text_field",
            "values_for_fields"]
 
@@ -441,69 +439,6 @@ def unset_for_send(task: str, state_text: str, element_id: str,
         # (an earlier action of the reply may have set it another way: a picker's day)
         unset += _one_field(inside, task, name)
     return (name, unset) if unset else None
-
-
-# a task that fills some fields only ("fill in only the email ...")
-_ONLY = re.compile(r"\bonly\b", re.IGNORECASE)
-# what a control that sends a form says when it is no button element ('div-0 "Submit"')
-_SENDS = re.compile(r"^(?:submit|send|search|find|go|ok|save|apply|done|continue)$",
-                    re.IGNORECASE)
-
-
-def empty_at_send(task: str, state_text: str, element_id: str, touched: dict[str, str],
-                  typed: Collection[str] = ()) -> tuple[str, list[str]] | None:
-    """What a press of the control ``element_id`` that sends a form (a button that opens
-    nothing and whose name is no cancel, clear, show, close, back or next; an element other
-    than a link whose text says it sends: "Submit", "Search") would send empty: the name of
-    the control, and its form's enabled text fields (when it is in no form, those in no form
-    inside its nearest container, the whole page for an element at its top) that hold
-    nothing and got nothing from an action of the reply (``touched``: element id -> what an
-    earlier action gave it, "" for one a later action types into), each by its label, none
-    its page calls optional; None unless another text field there got something from the
-    reply or holds a value an action of the task typed (``typed``: the task is filling this
-    form) and the task's words never say a field stays empty, that it fills only some, or
-    that the form goes wrong (``left_empty``, "only", ``hints.expects_refusal``)."""
-    lines = state_lines(state_text)
-    at = next((i for i, line in enumerate(lines) if line.id == element_id), None)
-    if at is None:
-        return None
-    line = lines[at]
-    name = _button_name(line) or (
-        line.text.strip() if _SENDS.match(line.text.strip())
-        and not (line.id or "").startswith("a-") else None)
-    if name is None or _NOT_SENDING.search(name):
-        return None
-    start, end = form_of(lines, at)
-    if not _in_form(lines, start, end, at):
-        in_forms = {j for i, row in enumerate(lines) if row.head.startswith("form")
-                    for j in range(i, end_of(lines, i))}
-        up = next((i for i in range(at - 1, -1, -1) if lines[i].depth < line.depth), None)
-        first, last = (0, len(lines)) if up is None else (up, end_of(lines, up))
-        kept = [row for i, row in enumerate(lines) if first <= i < last and i not in in_forms]
-    else:
-        kept = lines[start:end]
-    texts = [row for row in kept if row.id and is_text_field(row)
-             and "disabled" not in row.flags and "readonly" not in row.flags]
-    if (expects_refusal(task) or _ONLY.search(task)
-            or any(left_empty(task, row) for row in texts)):
-        return None
-    filled = [row for row in texts if touched.get(str(row.id))
-              or row.attrs.get("value") and row.attrs["value"] in typed]
-    empty = [row for row in texts if row not in filled and str(row.id) not in touched
-             and not row.attrs.get("value")
-             and field_names(row)
-             and not any(_OPTIONAL.search(n) for n in field_names(row))]
-    if not filled or not empty:
-        return None
-    return name, [describe(row) for row in empty][:4]
-
-
-# a field its page says may stay empty: "Gift message (optional)"
-_OPTIONAL = re.compile(r"\boptional\b|\bif any\b", re.IGNORECASE)
-# a button that sends nothing, or not the form: it cancels, clears, shows, moves through pages
-_NOT_SENDING = re.compile(r"\b(?:cancel|clear|reset|show|hide|close|back|previous|prev|next|"
-                          r"more|less|toggle|menu|edit|delete|remove)\b|^[<>‹›«»]+$",
-                          re.IGNORECASE)
 
 
 _PLAIN_TEXT = ("text", "search", "number", "tel", "url", "email")

@@ -304,20 +304,6 @@ RULES: tuple[Rule, ...] = (
          "a small model presses the task's last button first (\"choose Large, then click "
          "Save\" done by clicking Save): the form goes with the wrong values, and no later step "
          "takes that back"),
-    Rule("send-empty", "refusal",
-         "a click on what sends a form (a button that opens nothing and is no cancel, clear, "
-         "show, close, back or next; an element other than a link whose text is Submit, "
-         "Send, Search, Save, Apply, OK...) while another text field of its form (when it is "
-         "in none, those in no form in its nearest container) got something from the reply "
-         "or holds a value the task typed, a labelled text field there holds nothing, and the "
-         "task "
-         "never says a field stays empty, that it fills \"only\" some, or that the form goes "
-         "wrong; `send-last` said nothing of it",
-         "does not run it, naming the empty fields: type what the task's words say for them, "
-         "or press again; held back once per task (pressed again, it runs)",
-         "a small model typed the two values the task named with the field's label (\"directed "
-         "by Bowen\", \"year 1998\") and sent the form without the third it said in other "
-         "words (\"action movies\" for Genre)"),
     Rule("unasked-delete", "refusal",
          "a click on an element that says it deletes (its text, label, title, icon or class "
          "holds delete, remove, trash, discard, erase or destroy: a row's trash icon) while "

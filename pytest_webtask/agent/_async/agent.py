@@ -28,7 +28,6 @@ from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change, page_key, plain_line
 from ..fields import (
     describe,
-    empty_at_send,
     empty_fields,
     is_text_field,
     left_empty,
@@ -381,8 +380,6 @@ class AsyncExecuter:
         self.delete_asked: set[str] = set()  # the elements ``unasked-delete`` held back once
         self.value_asked: set[str] = set()  # the controls ``given-value`` held back once
         self.later_asked = False  # ``absent-name`` held a click back once
-        self.empty_asked = False  # ``send-empty`` held a press back once
-        self.task_typed: set[str] = set()  # the values the task's actions typed
         self.open_asked: set[str] = set()  # the elements ``open-shown`` held back once
         # element id -> the page state its last click ran on (``open-shown`` reads it)
         self.clicked_on: dict[str, str] = {}
@@ -496,29 +493,6 @@ class AsyncExecuter:
         return (f"Not run yet: {target} \"{name}\" would send what the task gives for this "
                 f"form unset: {'; '.join(unset)}. Do that first if the task asks for it, "
                 f"then press {target} (pressed again, it runs).")
-
-    def sent_empty(self, action: Action, touched: dict[str, str],
-                   later: list[Action]) -> str | None:
-        """Why a press of what sends a form may not run yet (``send-empty``,
-        ``fields.empty_at_send``): the task is filling the form and a labelled text field of
-        it is still empty, and no ``later`` action of the reply types into it. Held back
-        once per task: pressed again, it runs."""
-        snapshot, target = self.browser.snapshot, action.parameters.get("element_id")
-        if (action.tool not in PRESSING or snapshot is None or not isinstance(target, str)
-                or not self.policy.on("send-empty") or self.empty_asked):
-            return None
-        coming = {str(a.parameters.get("element_id")): "" for a in later
-                  if getattr(self.tools.get(a.tool), "typed", False)}
-        found = empty_at_send(self.task, snapshot.text, target, {**coming, **touched},
-                              self.task_typed)
-        if found is None:
-            return None
-        name, empty = found
-        self.empty_asked = True
-        self.policy.fire("send-empty")
-        return (f"Not run yet: {target} \"{name}\" would send {', '.join(empty)} empty. If "
-                "the task's words say what goes in it, type that first, then press "
-                f"{target}; if they say nothing of it, press {target} again and it runs.")
 
     def closes_shown(self, action: Action) -> str | None:
         """Why a click may not run yet (``open-shown``, ``hints.hides_named``): it closes
@@ -693,7 +667,6 @@ class AsyncExecuter:
             held = None if refusal else (self.held(action, typed) or self.field_refusal(action))
             refusal = (refusal or held or await self.second_value(action, typed)
                        or await self.disabled(action) or self.unsent(action, touched)
-                       or self.sent_empty(action, touched, actions[i:])
                        or self.unasked_delete(action) or self.off_task_value(action)
                        or self.name_elsewhere(action) or self.closes_shown(action))
             result = (ExecutionResult(success=False, error=refusal) if refusal
@@ -711,7 +684,6 @@ class AsyncExecuter:
             if (result.success and getattr(self.tools.get(action.tool), "typed", False)
                     and isinstance(target, str) and isinstance(value, str)):
                 typed[target] = value
-                self.task_typed.add(value)
             if result.success and isinstance(target, str):
                 given = [v for k, v in action.parameters.items() if k != "element_id"
                          for v in (v if isinstance(v, list) else [v]) if isinstance(v, str)]
