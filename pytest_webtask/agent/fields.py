@@ -18,7 +18,7 @@ from ..browser.fields import (
     empty_fields,
     end_of,
     field_names,
-    form_of,
+    in_form,
     is_box,
     is_text_field,
     line_of,
@@ -378,13 +378,6 @@ def _said_whole(name: str, task: str) -> bool:
     return bool(words) and words <= set(re.findall(r"[a-z0-9]+", task.casefold()))
 
 
-def _in_form(lines: list[StateLine], start: int, end: int, at: int) -> bool:
-    """Is ``lines[at]`` inside the form ``form_of`` gave (start, end), not the whole page
-    it gives for a line in none (whose first line may be another form)?"""
-    return (lines[start].head.startswith("form") and start < at < end
-            and end == end_of(lines, start))
-
-
 def unset_for_send(task: str, state_text: str, element_id: str,
                    touched: dict[str, str]) -> tuple[str, list[str]] | None:
     """What a press of the button ``element_id`` would send unset, when the task names that
@@ -405,14 +398,14 @@ def unset_for_send(task: str, state_text: str, element_id: str,
     name = _button_name(lines[at])
     if name is None or not _said_whole(name, task):
         return None
-    start, end = form_of(lines, at)
-    if not _in_form(lines, start, end, at):
+    form = in_form(lines, at)
+    if form is None:
         # in no form: the controls in none
         in_forms = {j for i, line in enumerate(lines) if line.head.startswith("form")
                     for j in range(i, end_of(lines, i))}
         kept = [line for i, line in enumerate(lines) if i not in in_forms]
     else:
-        kept = lines[start:end]
+        kept = lines[form[0]:form[1]]
     inside = [line for line in kept if line.id and line.id not in touched
               and "disabled" not in line.flags]
     # a word a text field holds is the field's ("search for Oak": the search box's)

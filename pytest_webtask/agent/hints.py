@@ -241,18 +241,25 @@ def hint(state_text: str, phrase: str, *, senders: bool = True) -> str:
 _NAME = re.compile(r"(?<![.!?:\"“'] )(?<!^)(?<!\n)(?<!  )\b([A-Z][a-z][A-Za-z'’-]+)\b")
 
 
-def missing_names(state_text: str, task: str) -> list[str]:
-    """The names ``task`` gives (words in capitals inside a sentence, at most three) that no
-    line of the page state holds, case aside, the line showing the task itself aside."""
+def task_names(task: str) -> list[str]:
+    """The names ``task`` gives: words in capitals that start no sentence, not quoted, a
+    possessive's "'s" aside ("Find Casie's address": Casie), once each, in order."""
     unquoted = _QUOTED.sub(" ", task)
-    names = [re.sub(r"['’]s$", "", m.group(1)) for m in _NAME.finditer(unquoted)
-             if m.group(1).lower() not in STOP]
+    return list(dict.fromkeys(re.sub(r"['’]s$", "", m.group(1)) for m in _NAME.finditer(unquoted)
+                              if m.group(1).lower() not in STOP))
+
+
+def missing_names(state_text: str, task: str, limit: int = 3) -> list[str]:
+    """The names ``task`` gives (``task_names``, at most ``limit``) that no line of the page
+    state holds, case aside, the line showing the task itself aside."""
+    names = task_names(task)
     if not names:
         return []
     shown = "\n".join(line for line in state_text.casefold().splitlines()
                       if not shows_task(line, task))
-    return [n for n in dict.fromkeys(names)
-            if not re.search(rf"(?<![a-z0-9]){re.escape(n.casefold())}(?![a-z0-9])", shown)][:3]
+    return [n for n in names
+            if not re.search(rf"(?<![a-z0-9]){re.escape(n.casefold())}(?![a-z0-9])", shown)
+            ][:limit]
 
 
 def name_on_later_page(task: str, state_text: str, target: str) -> str | None:
@@ -265,10 +272,10 @@ def name_on_later_page(task: str, state_text: str, target: str) -> str | None:
     following = _next_page(state_text)
     if not following:
         return None
-    names = [n for n in dict.fromkeys(m.group(1) for m in _NAME.finditer(
-        _QUOTED.sub(" ", task)))
-        if n.lower() not in STOP and n.lower() not in _CALENDAR]
-    missing = [n for n in missing_names(state_text, task) if n.lower() not in _CALENDAR]
+    every = task_names(task)
+    names = [n for n in every if n.lower() not in _CALENDAR]
+    missing = [n for n in missing_names(state_text, task, limit=len(every))
+               if n.lower() not in _CALENDAR]
     if not missing or len(missing) < len(names):
         return None
     line = next((inner for line in state_lines(state_text)
@@ -276,8 +283,7 @@ def name_on_later_page(task: str, state_text: str, target: str) -> str | None:
     if line is None or is_text_field(line):
         return None
     label = _label(line)
-    if (_NEXT.match(label) or _PREVIOUS.match(label) or label.isdigit()
-            or _ENDS.match(label) or _FINDS.match(label)):
+    if _pages(label) or _FINDS.match(label):
         return None
     said = ", ".join(f'"{n}"' for n in missing)
     return (f"Not run yet: no line of this page holds {said}, which the task names, and "

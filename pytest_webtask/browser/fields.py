@@ -44,6 +44,15 @@ def form_of(lines: list[StateLine], at: int) -> tuple[int, int]:
     return 0, len(lines)
 
 
+def in_form(lines: list[StateLine], at: int) -> tuple[int, int] | None:
+    """The lines of the form holding ``lines[at]`` (start, end), or None when it is in none
+    (``form_of`` gives the whole page then, whose first line may be another form)."""
+    start, end = form_of(lines, at)
+    inside = (lines[start].head.startswith("form") and start < at < end
+              and end == end_of(lines, start))
+    return (start, end) if inside else None
+
+
 def end_of(lines: list[StateLine], at: int) -> int:
     """Where the lines inside ``lines[at]`` end (the next line at its depth or above)."""
     return next((j for j in range(at + 1, len(lines)) if lines[j].depth <= lines[at].depth),
