@@ -262,6 +262,52 @@ def missing_names(state_text: str, task: str, limit: int = 3) -> list[str]:
             ][:limit]
 
 
+# a give-up's reason that says the page lacks something ("the page does not show any email
+# by Audrey", "there is no sign-in link", "no 'aliquet' link is shown"): what it lacks
+_LACKS = re.compile(
+    r"\b(?:(?:does|do|did|could|can)\s*(?:not|n't)|cannot|unable to|fails? to)\s+"
+    r"(?:\w+\s+){0,2}?(?:show|have|has|contain|display|list|include|offer|find|see|locate|"
+    r"provide|exist)\w*(?P<a>[^.;!?]*)"
+    r"|\bthere(?:\s+is|\s+are|'s)\s+no\b(?P<b>[^.;!?]*)"
+    r"|\bno\s+(?P<c>[^.;!?]*?)\s+(?:is|are|was|were|can be)\s+(?:shown|visible|present|"
+    r"found|available|listed|displayed|seen)"
+    r"|(?P<d>[^.;!?]*?)\s+(?:is|are)\s+(?:not|nowhere)\s+(?:shown|visible|present|found|"
+    r"available|listed|displayed|on the page)",
+    re.IGNORECASE)
+LACKS_MOST = 5  # a word more lines hold than this says nothing of which element is meant
+
+
+def lacking_shown(message: str, task: str, state_text: str
+                  ) -> tuple[str, list[str], list[str]] | None:
+    """A give-up's claim that the page lacks something the task names, refuted by the page
+    state: the clause as the model wrote it, the words of it that the task also says and
+    that one to ``LACKS_MOST`` lines hold (the task's own line aside), and up to three of
+    those lines (``matching_lines``); None when the message claims no lack, or what it
+    says is lacking is on no line."""
+    clauses = [next(g for g in m.groups() if g is not None).strip(" ,:")
+               for m in _LACKS.finditer(message)]
+    clauses = [c for c in clauses if c]
+    if not clauses:
+        return None
+    wanted = set(task_words(task.replace("-", " ")))
+    shown = [line.casefold() for line in state_text.splitlines()
+             if re.match(r"\s*- ", line) and not shows_task(line, task)]
+    for clause in clauses:
+        words = []
+        for word in task_words(clause.replace("-", " ")):
+            if word not in wanted or len(word) < 3:
+                continue
+            pattern = re.compile(rf"(?<![a-z0-9]){_word_forms(word)}(?![a-z0-9])")
+            holding = sum(1 for line in shown if pattern.search(_HREF.sub("", line)))
+            if 1 <= holding <= LACKS_MOST:
+                words.append(word)
+        if words:
+            lines = matching_lines(state_text, " ".join(words), 3, senders=False)
+            if lines:
+                return clause, words, lines
+    return None
+
+
 def name_on_later_page(task: str, state_text: str, target: str) -> str | None:
     """What ``absent-name`` says of a click on ``target``: ``task`` names someone or
     something (``missing_names``: no day or month) and no name it gives is on a line of
