@@ -70,6 +70,13 @@ def test_the_reading_refutes_a_lack_only_with_what_lines_hold() -> None:
                  "The email by Audrey is not visible on the page.",
                  "I cannot find the email by Audrey."):
         assert lacking_shown(said, TASK, state) is not None, said
+    # a word of a text the task quotes counts however many lines hold it, the line saying
+    # it as quoted first
+    tabs = 'Switch between the tabs to find and click on the link "Eget".'
+    lorem = "- div-0\n" + "".join(f'  - p "lorem eget dolor {i}"\n' for i in range(8))
+    found = lacking_shown("The page does not offer a link labeled 'Eget'.", tabs,
+                          lorem + '  - span-1 "Eget"\n')
+    assert found is not None and found[2][0] == 'span-1 "Eget" (in div-0)', found
     # a hyphenated word is the page's two ("sign-in": "Sign in")
     assert lacking_shown("There is no sign-in link.", "go to the sign-in page",
                          '- nav-0\n  - a-0 "Home"\n  - a-1 "Sign in"') is not None

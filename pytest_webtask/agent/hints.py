@@ -281,7 +281,8 @@ def lacking_shown(message: str, task: str, state_text: str
                   ) -> tuple[str, list[str], list[str]] | None:
     """A give-up's claim that the page lacks something the task names, refuted by the page
     state: the clause as the model wrote it, the words of it that the task also says and
-    that one to ``LACKS_MOST`` lines hold (the task's own line aside), and up to three of
+    that one to ``LACKS_MOST`` lines hold (any number, for a word of a text the task
+    quotes; the task's own line aside), and up to three of
     those lines (``matching_lines``); None when the message claims no lack, or what it
     says is lacking is on no line."""
     clauses = [next(g for g in m.groups() if g is not None).strip(" ,:")
@@ -290,6 +291,9 @@ def lacking_shown(message: str, task: str, state_text: str
     if not clauses:
         return None
     wanted = set(task_words(task.replace("-", " ")))
+    # a word of a text the task quotes names its element however many lines hold it
+    # ("Eget" among tabs of lorem ipsum): the lines saying it as quoted rank first
+    quoted = set(task_words(" ".join(quoted_texts(task)).replace("-", " ")))
     shown = [line.casefold() for line in state_text.splitlines()
              if re.match(r"\s*- ", line) and not shows_task(line, task)]
     for clause in clauses:
@@ -299,10 +303,16 @@ def lacking_shown(message: str, task: str, state_text: str
                 continue
             pattern = re.compile(rf"(?<![a-z0-9]){_word_forms(word)}(?![a-z0-9])")
             holding = sum(1 for line in shown if pattern.search(_HREF.sub("", line)))
-            if 1 <= holding <= LACKS_MOST:
+            if holding and (holding <= LACKS_MOST or word in quoted):
                 words.append(word)
         if words:
-            lines = matching_lines(state_text, " ".join(words), 3, senders=False)
+            # the words as the task writes them, and the texts it quotes that hold them:
+            # the line saying "Eget" as quoted ranks before the paragraphs saying "eget"
+            said = [m.group(0) for w in words if (m := re.search(
+                rf"(?<![A-Za-z0-9]){re.escape(w)}", task.replace("-", " "), re.IGNORECASE))]
+            said += [f'"{q}"' for q in quoted_texts(task)
+                     if set(task_words(q.replace("-", " "))) & set(words)]
+            lines = matching_lines(state_text, " ".join(said), 3, senders=False)
             if lines:
                 return clause, words, lines
     return None
