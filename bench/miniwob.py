@@ -211,7 +211,8 @@ def run_episode(browser: Browser, server: TaskServer, task: str, episode: int, s
 
 
 def _trace_line(step: Step) -> str:
-    """What the model answered in one step and what its actions did, on one line."""
+    """What the model answered in one step, what its actions did and the agent's rules that
+    fired on it, on one line."""
     proposal = step.proposal
     said = "done" if proposal.complete else ("impossible" if proposal.impossible else "todo")
     ran = []
@@ -219,7 +220,8 @@ def _trace_line(step: Step) -> str:
         got = step.executions[i] if i < len(step.executions) else None
         outcome_ = "not run" if got is None else ("ok" if got.success else f"failed: {got.error}")
         ran.append(f"{action.tool} {json.dumps(action.parameters)} -> {outcome_}")
-    return f"[{said}] {proposal.message} | " + "; ".join(ran)
+    fired = f" (rules: {', '.join(step.rules)})" if step.rules else ""
+    return f"[{said}] {proposal.message} | " + "; ".join(ran) + fired
 
 
 class Progress:
