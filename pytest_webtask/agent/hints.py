@@ -263,47 +263,67 @@ def missing_names(state_text: str, task: str, limit: int = 3) -> list[str]:
 
 
 # a give-up's reason that says the page lacks something ("the page does not show any email
-# by Audrey", "there is no sign-in link", "no 'aliquet' link is shown"): what it lacks
+# by Audrey", "there is no sign-in link", "no 'aliquet' link is shown"): what it lacks, up to
+# a comma or a conjunction ("... to forward, although I see the email by Audrey": the way to
+# forward). A verb of doing ("did not change", "could not click") claims no lack.
+_NOT = r"(?:(?:does|do|did|could|can|ca)\s*(?:not|n['’]t)|cannot|unable to|fails? to)"
+_END = r"(?P<{}>(?:(?!\b(?:but|although|though|since|because|while|so|and then)\b)[^.;!?,])*)"
 _LACKS = re.compile(
-    r"\b(?:(?:does|do|did|could|can)\s*(?:not|n't)|cannot|unable to|fails? to)\s+"
-    r"(?:\w+\s+){0,2}?(?:show|have|has|contain|display|list|include|offer|find|see|locate|"
-    r"provide|exist)\w*(?P<a>[^.;!?]*)"
-    r"|\bthere(?:\s+is|\s+are|'s)\s+no\b(?P<b>[^.;!?]*)"
-    r"|\bno\s+(?P<c>[^.;!?]*?)\s+(?:is|are|was|were|can be)\s+(?:shown|visible|present|"
-    r"found|available|listed|displayed|seen)"
-    r"|(?P<d>[^.;!?]*?)\s+(?:is|are)\s+(?:not|nowhere)\s+(?:shown|visible|present|found|"
-    r"available|listed|displayed|on the page)",
+    rf"\b{_NOT}\s+(?:(?:seem|appear)\s+to\s+|currently\s+|yet\s+|actually\s+)?"
+    r"(?:show|shows|have|has|contain|display|list|include|offer|find|see|locate|provide)\b"
+    + _END.format("a")
+    + r"|\bthere(?:\s+is|\s+are|['’]s)\s+no\b" + _END.format("b")
+    + r"|\bno\s+(?P<c>(?:[\w'’\"-]+\s+){1,6}?)(?:is|are|was|were|can be)\s+(?:shown|visible|"
+    r"present|found|available|listed|displayed|seen)\b"
+    r"|\b(?P<d>(?:(?!(?:is|are|was|were|but|and|the page)\b)[\w'’\"-]+\s+){1,4}?)"
+    r"(?:is|are|was|were)(?:\s+not|n['’]t|\s+nowhere)\s+(?:shown|visible|present|found|"
+    r"available|listed|displayed|on the page)\b",
     re.IGNORECASE)
 LACKS_MOST = 5  # a word more lines hold than this says nothing of which element is meant
+# a line that says the page has none of it ("No email by Audrey", "0 results for Audrey")
+_DENIES = re.compile(r"(?<![a-z0-9])(?:no|none|nothing|0|zero|not found)(?![a-z0-9])")
+
+
+def _said_by(line: StateLine) -> str:
+    """What a page-state line says to a reader, casefolded: its text and its attributes'
+    values (a label, a placeholder), never its id, tag, address or a field's value (what
+    an action typed into it refutes nothing)."""
+    values = [v for k, v in line.attrs.items() if k not in ("href", "value", "type")]
+    said = " ".join([line.text, *values]) if line.parsed else _HREF.sub("", line.rest)
+    return said.casefold()
 
 
 def lacking_shown(message: str, task: str, state_text: str
                   ) -> tuple[str, list[str], list[str]] | None:
     """A give-up's claim that the page lacks something the task names, refuted by the page
     state: the clause as the model wrote it, the words of it that the task also says and
-    that one to ``LACKS_MOST`` lines hold (any number, for a word of a text the task
-    quotes; the task's own line aside), and up to three of
-    those lines (``matching_lines``); None when the message claims no lack, or what it
-    says is lacking is on no line."""
+    that one to ``LACKS_MOST`` lines say (any number, for a word of a text the task quotes
+    that a line says whole; the task's own line, a line denying it and the summary of
+    lines cut aside), and up to three of those lines (``matching_lines``); None when the
+    message claims no lack, or what it says is lacking is on no line."""
     clauses = [next(g for g in m.groups() if g is not None).strip(" ,:")
                for m in _LACKS.finditer(message)]
     clauses = [c for c in clauses if c]
     if not clauses:
         return None
     wanted = set(task_words(task.replace("-", " ")))
+    shown = [_said_by(line) for line in state_lines(state_text)
+             if not line.head.startswith("[") and not shows_task(line.rest, task)]
     # a word of a text the task quotes names its element however many lines hold it
-    # ("Eget" among tabs of lorem ipsum): the lines saying it as quoted rank first
-    quoted = set(task_words(" ".join(quoted_texts(task)).replace("-", " ")))
-    shown = [line.casefold() for line in state_text.splitlines()
-             if re.match(r"\s*- ", line) and not shows_task(line, task)]
+    # ("Eget" among tabs of lorem ipsum) when a line says that text whole
+    quoted = {word for q in quoted_texts(task)
+              if any(q.casefold() in said for said in shown)
+              for word in task_words(q.replace("-", " "))}
     for clause in clauses:
         words = []
         for word in task_words(clause.replace("-", " ")):
             if word not in wanted or len(word) < 3:
                 continue
             pattern = re.compile(rf"(?<![a-z0-9]){_word_forms(word)}(?![a-z0-9])")
-            holding = sum(1 for line in shown if pattern.search(_HREF.sub("", line)))
-            if holding and (holding <= LACKS_MOST or word in quoted):
+            holding = [said for said in shown if pattern.search(said)]
+            if any(_DENIES.search(said) for said in holding):
+                continue  # the page says it has none: the give-up may be right
+            if holding and (len(holding) <= LACKS_MOST or word in quoted):
                 words.append(word)
         if words:
             # the words as the task writes them, and the texts it quotes that hold them:

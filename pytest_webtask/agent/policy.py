@@ -167,10 +167,12 @@ RULES: tuple[Rule, ...] = (
     Rule("lacks-shown", "question",
          "a do task given up (once per task) with a reason that says the page lacks "
          "something (\"does not show any email by Audrey\", \"there is no sign-in link\") "
-         "whose words the task also says and one to five lines of the page state hold (the "
-         "line showing the task itself aside)",
+         "whose words the task also says and one to five lines of the page state say (any "
+         "number for a word of a text the task quotes that a line says whole; the line "
+         "showing the task itself, a line saying the page has none of it, a field's value "
+         "and the summary of lines cut aside)",
          "quotes the reason, names those words and up to three lines holding them, and "
-         "offers acting only",
+         "asks for the actions with one of them, giving up still offered; not 'done'",
          "a small model gives up saying the page lacks what it shows: the email by the sender "
          "the task names, the sign-in link, the form on the form's page"),
     Rule("unsent-form", "question",
