@@ -138,9 +138,9 @@ def test_a_give_up_that_the_page_refutes_is_answered_with_its_lines(page: Page) 
     ])
     result = Agent(page, llm).execute(TASK, max_steps=6)
     asked = llm.prompts[3]
-    # actions, or giving up again: never "done" on the strength of a question
+    # actions only: never "done" on the strength of a question, nor the same give-up again
     offered = json.dumps(llm.calls[3].context.response_schema)
-    assert '"impossible"' in offered and '"complete": {"const": true}' not in offered
+    assert '"impossible"' not in offered and '"complete": {"const": true}' not in offered
     assert "You said the page lacks any email by Audrey or any way to forward it." in asked
     assert "does show 'audrey':\n- div-1 \"Audrey Ridiculus eget\"" in asked, asked[-800:]
     assert "lacks-shown" in result.steps[1].rules
@@ -162,9 +162,9 @@ def test_a_page_that_lacks_what_the_task_names_keeps_the_give_up(page: Page) -> 
 def test_asked_once_per_task_and_switched_off_by_name(page: Page) -> None:
     page.set_content(INBOX)
     llm = ScriptedLLM([_act(("scroll", {"direction": "down"})), LACKS, LACKS,
-                       _act(("scroll", {"direction": "up"})), LACKS, LACKS])
+                       _act(("scroll", {"direction": "up"})), LACKS])
     result = Agent(page, llm).execute(TASK, max_steps=6)
-    assert result.impossible  # the second give-up stands: the question is never a loop
+    assert result.impossible  # the later give-up stands: the question is never a loop
     assert sum("lacks-shown" in s.rules for s in result.steps) == 1
 
     page.set_content(INBOX)
@@ -173,18 +173,19 @@ def test_asked_once_per_task_and_switched_off_by_name(page: Page) -> None:
     assert result.impossible and len(llm.prompts) == 3
 
 
-def test_at_first_sight_it_follows_doubt_first_look_and_a_second_give_up_stands(
+def test_at_first_sight_it_follows_doubt_first_look_and_a_later_give_up_stands(
         page: Page) -> None:
-    """Given up before anything ran: doubt-first-look asks first, then this rule; the
-    answer to it, giving up again, ends the task."""
+    """Given up before anything ran: doubt-first-look asks first, then this rule; its
+    answer acts, and a give-up at the next step ends the task (doubt-give-up asks once)."""
     page.set_content(INBOX)
-    llm = ScriptedLLM([LACKS, LACKS, LACKS])
+    llm = ScriptedLLM([LACKS, LACKS, _act(("scroll", {"direction": "down"})), LACKS, LACKS])
     result = Agent(page, llm).execute(TASK, max_steps=6)
     assert result.impossible and not result.completed
     assert "doubt-first-look" in result.steps[0].rules
     assert "lacks-shown" in result.steps[0].rules
     assert "You said the page lacks" in llm.prompts[2]
-    assert len(llm.prompts) == 3
+    assert not any("lacks-shown" in s.rules for s in result.steps[1:])
+    assert len(llm.prompts) == 5
 
 
 def test_a_check_called_false_is_never_asked_by_it(page: Page) -> None:

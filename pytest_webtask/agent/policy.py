@@ -172,9 +172,11 @@ RULES: tuple[Rule, ...] = (
          "showing the task itself, a line saying the page has none of it, a field's value "
          "and the summary of lines cut aside)",
          "quotes the reason, names those words and up to three lines holding them, and "
-         "asks for the actions with one of them, giving up still offered; not 'done'",
+         "asks for the actions with the one the task means, offering acting only (a give-up "
+         "at a later step stands)",
          "a small model gives up saying the page lacks what it shows: the email by the sender "
-         "the task names, the sign-in link, the form on the form's page"),
+         "the task names, the sign-in link, the form on the form's page; offered the give-up "
+         "again with the lines, it took it"),
     Rule("unsent-form", "question",
          "a task called done when the last actions only changed what fields hold",
          "asks whether the form was sent, naming the button that sends it",

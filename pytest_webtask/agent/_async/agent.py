@@ -1011,9 +1011,10 @@ class AsyncAgent:
             self._doubted.add("impossible_shown")
             policy.fire("lacks-shown")
             # given up because the page lacks what the page state shows (an email by the
-            # sender the task names, the link it quotes): the lines that show it; giving up
-            # stays offered (what the lines hold may not be what the task means)
-            step = await self._ask(shown, done=False, give_up=True)
+            # sender the task names, the link it quotes): the lines that show it, acting only
+            # (offered the give-up again, a 1.5B model took it on an inbox showing Audrey's
+            # row); a give-up at a later step stands
+            step = await self._ask(shown, done=False, give_up=False)
         if (step.proposal.complete and self.require_evidence and policy.on("guard-acts")
                 and (unmet := self._unmet_guard(unasked=True)) is not None):
             # another question came first in this step, and its answer is "done" while a
