@@ -164,19 +164,6 @@ RULES: tuple[Rule, ...] = (
          "a do task given up after something was tried (once per task)",
          "asks once more whether another way is left",
          "a small model gives up when one try did not finish the task"),
-    Rule("lacks-shown", "question",
-         "a do task given up (once per task) with a reason that says the page lacks "
-         "something (\"does not show any email by Audrey\", \"there is no sign-in link\") "
-         "whose words the task also says and one to five lines of the page state say (any "
-         "number for a word of a text the task quotes that a line says whole; the line "
-         "showing the task itself, a line saying the page has none of it, a field's value "
-         "and the summary of lines cut aside)",
-         "quotes the reason, names those words and up to three lines holding them, and "
-         "asks for the actions with the one the task means, offering acting only (a give-up "
-         "at a later step stands)",
-         "a small model gives up saying the page lacks what it shows: the email by the sender "
-         "the task names, the sign-in link, the form on the form's page; offered the give-up "
-         "again with the lines, it took it"),
     Rule("unsent-form", "question",
          "a task called done when the last actions only changed what fields hold",
          "asks whether the form was sent, naming the button that sends it",

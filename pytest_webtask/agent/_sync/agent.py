@@ -64,7 +64,6 @@ from ..hints import (
     hidden_lines,
     hides_named,
     hint,
-    lacking_shown,
     name_on_later_page,
     named_buttons,
     ordinal_lines,
@@ -1007,15 +1006,6 @@ class Agent:
         elif not first and step.proposal.impossible and (
                 later := self._later_doubt(step.proposal)) is not None:
             step = self._ask(later, give_up=True)
-        if (step.proposal.impossible and "impossible_shown" not in self._doubted
-                and policy.on("lacks-shown") and (shown := self._lacks_shown(step)) is not None):
-            self._doubted.add("impossible_shown")
-            policy.fire("lacks-shown")
-            # given up because the page lacks what the page state shows (an email by the
-            # sender the task names, the link it quotes): the lines that show it, acting only
-            # (offered the give-up again, a 1.5B model took it on an inbox showing Audrey's
-            # row); a give-up at a later step stands
-            step = self._ask(shown, done=False, give_up=False)
         if (step.proposal.complete and self.require_evidence and policy.on("guard-acts")
                 and (unmet := self._unmet_guard(unasked=True)) is not None):
             # another question came first in this step, and its answer is "done" while a
@@ -1391,22 +1381,6 @@ class Agent:
             return True
         self.policy.fire("guard-acts")
         return False
-
-    def _lacks_shown(self, step: Step) -> str | None:
-        """What to say to a do task given up because the page lacks something the task
-        names that lines of the page state hold (``hints.lacking_shown``), else None."""
-        assert self._task_context is not None
-        snapshot = self.browser.snapshot
-        task = self._task_context.task
-        if snapshot is None or checked_statement(task) is not None:
-            return None
-        found = lacking_shown(step.proposal.message, task, snapshot.text)
-        if found is None:
-            return None
-        clause, words, lines = found
-        return get_prompt("agent/proposer", "impossible_shown").format(
-            lacking=clause, words=", ".join(repr(w) for w in words),
-            lines="\n".join(f"- {line}" for line in lines))
 
     def _unclicked(self) -> list[str]:
         """The page's buttons whose whole text the task names and that no action of the
