@@ -366,8 +366,10 @@ def setup(opts: Options) -> tuple[LLMFactory, dict[str, Any]]:
     from pytest_webtask.llm.openai_llm import OpenAILLM
 
     # the settings' variables, as recording reads them (WEBTASK_LLM_TIMEOUT, ...);
-    # ConfigurationError names what is missing or wrong
-    llm = OpenAILLM.from_env()
+    # ConfigurationError names what is missing or wrong. A local model's first (cold)
+    # request takes longer than the plugin's 60 s: the bench waits 600 s unless told, as
+    # bench/recording.py does
+    llm = OpenAILLM.from_env({"WEBTASK_LLM_TIMEOUT": "600", **os.environ})
     meta["model"], meta["base_url"] = llm.model, llm.base_url
     meta["llm"] = {"timeout": llm.timeout, "max_tokens": llm.max_tokens,
                    "response_format": llm.response_format, "retries": llm.max_retries,

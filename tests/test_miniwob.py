@@ -164,6 +164,7 @@ def test_an_endpoint_that_is_down_stops_the_run_and_keeps_what_ran(
     monkeypatch.setenv("WEBTASK_MODEL", "some-model")
     monkeypatch.setenv("OPENAI_BASE_URL", dead)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-never-written")
+    monkeypatch.delenv("WEBTASK_LLM_TIMEOUT", raising=False)
     code = main(["--tasks", "click-button,enter-text", "--episodes", "2", "--out",
                  str(tmp_path)], browser=BROWSER)
     assert code == 1
@@ -173,6 +174,9 @@ def test_an_endpoint_that_is_down_stops_the_run_and_keeps_what_ran(
     saved = (tmp_path / "miniwob.json").read_text()
     data = json.loads(saved)
     assert data["stopped"].startswith("the model endpoint failed")
+    # unset, the bench waits 600 s for a reply (a local model's cold first request), as
+    # bench/recording.py does; the plugin's own default stays 60 s
+    assert data["meta"]["llm"]["timeout"] == 600
     assert len(data["episodes"]) == 1  # the first episode, then no more
     assert data["episodes"][0]["error"].startswith("LLMError: Could not connect")
     assert data["meta"]["base_url"] == dead and data["meta"]["model"] == "some-model"
@@ -295,3 +299,18 @@ def test_as_recorded_needs_the_agent_s_evidence_as_well_as_the_page_s_reward(
 def test_as_recorded_is_a_command_line_switch() -> None:
     assert parse_args(["--as-recorded", "--tasks", "click-button"]).as_recorded is True
     assert parse_args(["--tasks", "click-button"]).as_recorded is False
+
+
+def test_the_bench_model_timeout_is_the_one_set_when_it_is_set(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench.miniwob import setup
+
+    monkeypatch.setenv("WEBTASK_MODEL", "some-model")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("OPENAI_API_KEY", "none")
+    monkeypatch.setenv("WEBTASK_LLM_TIMEOUT", "45")
+    _, meta = setup(parse_args(["--tasks", "click-button"]))
+    assert meta["llm"]["timeout"] == 45
+    monkeypatch.delenv("WEBTASK_LLM_TIMEOUT")
+    _, meta = setup(parse_args(["--tasks", "click-button"]))
+    assert meta["llm"]["timeout"] == 600
