@@ -239,7 +239,7 @@ def test_hidden(browser: Browser, server: LocalServer, tmp_path: Path) -> None:
                'it is visible: "Please enter a task"')
 
 
-ACTIVE = "show only the active tasks"
+ACTIVE = "show the active tasks"  # no task is done: nothing to be gone, no "only"
 
 
 def test_url_query_is_checked(browser: Browser, server: LocalServer, tmp_path: Path) -> None:

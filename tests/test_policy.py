@@ -102,7 +102,7 @@ def test_the_step_log_names_the_rules(page: Page, server: LocalServer, tmp_path:
 SHOP = """<!doctype html><html><body><main>
 <form><select name="c" aria-label="Category"><option>All</option><option>Jackets</option>
 <option>Shirts</option></select><button>Apply</button></form>
-<p id="count"></p><ul id="list"></ul></main>
+<h2 id="chosen"></h2><p id="count"></p><ul id="list"></ul></main>
 <script>
 const items = [["Green Field Jacket", "Jackets"], ["White Linen Shirt", "Shirts"],
                ["Rain Jacket", "Jackets"]];
@@ -112,6 +112,7 @@ const BROKEN = BROKEN_FLAG;  // a filter that stops filtering: every item listed
 const shown = items.filter(([, cat]) => BROKEN || c === 'All' || cat === c);
 document.getElementById('list').innerHTML = shown.map(([n]) => `<li>${n}</li>`).join('');
 document.getElementById('count').textContent = shown.length + ' products';
+if (c !== 'All') document.getElementById('chosen').textContent = 'Category: ' + c;
 </script></body></html>"""
 WORKING, BROKEN = SHOP.replace("BROKEN_FLAG", "false"), SHOP.replace("BROKEN_FLAG", "true")
 CHOOSE = {"complete": False, "message": "m", "actions": [
@@ -146,6 +147,99 @@ def test_a_filter_proven_by_its_list_records_and_fails_when_the_filter_breaks(
             task.goto("/shop")
             task.do("show only the Jackets")
     assert "Replay failed" in str(failed.value)
+
+
+SHOWN_ONLY = _done({"expect": "text", "text": "Category: Jackets"},
+                  {"expect": "text", "text": "Green Field Jacket"})
+
+
+def test_show_only_is_not_proven_by_what_the_page_shows(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """A real model's recording of "show only the products of the Jackets category" cited a
+    text new on the page ("Category: Jackets") and the jackets' names: all of it holds on a
+    page that ignores the filter and lists everything. "Only" is proven by what is gone (a
+    count, a hidden text that was there): asked once, then the step fails, no recipe."""
+    server.pages["/shop"] = BROKEN
+    llm = ScriptedLLM([CHOOSE, SHOWN_ONLY, SHOWN_ONLY])
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
+                          llm=llm) as task:
+            task.goto("/shop")
+            task.do("show only the Jackets")
+    assert "The task says the page should show only that" in llm.prompts[2]
+    assert "not that anything else is gone" in str(failed.value), str(failed.value)
+    assert not (tmp_path / "f.yaml").exists()
+    # a hidden claim of a text the page never showed proves nothing gone either
+    never = _done({"expect": "text", "text": "Category: Jackets"},
+                  {"expect": "hidden", "text": "Purple Hat"})
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
+                          llm=ScriptedLLM([CHOOSE, never, never])) as task:
+            task.goto("/shop")
+            task.do("show only the Jackets")
+    assert "not that anything else is gone" in str(failed.value), str(failed.value)
+    assert not (tmp_path / "f.yaml").exists()
+    # nor does the list's count when it says what it said before the filter
+    same = _done({"expect": "text", "text": "Category: Jackets"},
+                 {"expect": "text", "text": "3 products"})
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
+                          llm=ScriptedLLM([CHOOSE, same, same])) as task:
+            task.goto("/shop")
+            task.do("show only the Jackets")
+    assert "not that anything else is gone" in str(failed.value), str(failed.value)
+    assert not (tmp_path / "f.yaml").exists()
+
+
+def test_show_only_proven_by_what_is_gone_records_and_fails_when_the_filter_breaks(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    server.pages["/shop"] = WORKING
+    recipe = tmp_path / "only.yaml"
+    gone = _done({"expect": "text", "text": "Category: Jackets"},
+                 {"expect": "hidden", "text": "White Linen Shirt"})
+    llm = ScriptedLLM([CHOOSE, SHOWN_ONLY, gone])
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/shop")
+        task.do("show only the Jackets")
+    # the question names what went away, for the model to cite
+    assert 'gone now: "3 products", "White Linen Shirt".' in llm.prompts[2], \
+        llm.prompts[2][-600:]
+    assert "White Linen Shirt" in recipe.read_text()
+    with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+        task.goto("/shop")
+        task.do("show only the Jackets")
+    server.pages["/shop"] = BROKEN
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+            task.goto("/shop")
+            task.do("show only the Jackets")
+    assert "Replay failed" in str(failed.value)
+    # a count new on the page proves it at once (no question), and fails the same way
+    server.pages["/shop"] = WORKING
+    counted = _done({"expect": "text", "text": "Category: Jackets"},
+                    {"expect": "text", "text": "2 products"})
+    llm = ScriptedLLM([CHOOSE, counted])
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/shop")
+        task.do("show only the Jackets")
+    assert len(llm.prompts) == 2
+    server.pages["/shop"] = BROKEN
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+            task.goto("/shop")
+            task.do("show only the Jackets")
+    assert "Replay failed" in str(failed.value)
+
+
+def test_which_words_say_the_page_shows_only_something() -> None:
+    from pytest_webtask.agent.guards import asks_only
+    for said in ("show only the Jackets", "show only the products of the Jackets category",
+                 "filter the list to show only open orders", "list only the unread mail",
+                 "only the jackets are listed"):
+        assert asks_only(said), said
+    for said in ("fill in only the email dee@example.org and press Join", "buy only one",
+                 "show the jackets", "not only the price"):
+        assert not asks_only(said), said
 
 
 def test_a_broken_filter_never_records_green_on_the_dropdown_or_the_url(
@@ -678,6 +772,34 @@ def test_the_plan_strategy_never_records_a_broken_filter_on_the_dropdown_or_the_
                          {"expect": "value", "element": "select-0", "value": "Jackets"}])])
     result = PlanAgent(page, script.llm, require_evidence=True).execute(
         "choose Jackets in the category dropdown")
+    assert result.completed, result.message
+
+
+
+def test_the_plan_strategy_never_records_show_only_on_what_is_still_there(
+        page: Page, server: LocalServer) -> None:
+    """The PlanAgent's done for "show only ..." is refused on claims that hold on a filter
+    that lists everything (a text new on the page, an item's name), as the step agent's is;
+    a hidden claim of a text the page showed before is accepted."""
+    from pytest_webtask.agent._sync.plan_agent import PlanAgent
+
+    def run(claims: list[dict[str, Any]]) -> tuple[Any, _Plans]:
+        page.goto(server.url + "/shop")
+        script = _Plans([_plan("select", "click", "done"), _plan("done")],
+                        [_invoked("select", element_id="select-0", value="Jackets"),
+                         _invoked("click", element_id="button-0"),
+                         _invoked("done", summary="filtered", evidence=claims)])
+        return PlanAgent(page, script.llm, require_evidence=True, max_iterations=6).execute(
+            "show only the Jackets"), script
+
+    server.pages["/shop"] = BROKEN
+    result, script = run(SHOWN_ONLY["evidence"])
+    assert not result.completed
+    assert "done refused: the task says the page should show only something" \
+        in script.plan_prompts()[-1]
+    server.pages["/shop"] = WORKING
+    result, _ = run([{"expect": "text", "text": "Category: Jackets"},
+                     {"expect": "hidden", "text": "White Linen Shirt"}])
     assert result.completed, result.message
 
 

@@ -122,6 +122,50 @@ def weak_proof(evidence: list[Evidence], task: str, *, sets_only: bool,
     return "; ".join(_said(e) for e in weak)
 
 
+# "show only the hats", "list only open orders", "filter to show only ...", "only the
+# hats are listed": the task's outcome is what the page no longer shows, as well as what it
+# shows ("fill in only the email" restricts the actions, not the page: not read)
+_ONLY = re.compile(
+    r"\b(?:show|shows|showing|list|lists|listing|display|displays|displaying|filter|"
+    r"filters|filtering|narrow|narrows|keep|keeps|leave|leaves|see)\s+(?:\w+\s+){0,3}?only\b"
+    r"|\bonly\s+(?:\w+\s+){1,5}?(?:are|is|get|gets|stay|stays|remain|remains)\s+"
+    r"(?:shown|listed|displayed|visible|left)\b",
+    re.IGNORECASE)
+
+
+def asks_only(task: str) -> bool:
+    """Do a do task's words say the page should show only something ("show only the
+    hats")?"""
+    return bool(_ONLY.search(task))
+
+
+def exclusion_unproven(evidence: list[Evidence], task: str,
+                       was_before: Callable[[str], bool]) -> bool:
+    """Does ``evidence`` for a task that says the page should show only something
+    (``asks_only``) lack a claim that anything else is gone? What the page shows (the
+    hats' names, a "Category: Hats" line) holds as well on a page that ignores the
+    filter and lists everything; the list's count (a ``count`` claim, or a text new on the
+    page that counts its items: "2 products"), or a text the page showed before the task
+    (``was_before``) and hides now, does not."""
+    found = [e for e in evidence if e.found and e.spec is not None]
+    if not found or not asks_only(task):
+        return False
+
+    def counts(ev: Evidence) -> bool:  # "2 products", "1 book found", new on the page
+        text = ev.spec.text or ev.text or ""
+        return (ev.spec.expect == "text" and _COUNTED.search(text) is not None
+                and not was_before(text))
+
+    return not any(e.spec.expect == "count" or counts(e) or (
+        e.spec.expect == "hidden" and was_before(e.spec.text or e.text or ""))
+        for e in found)
+
+
+# a text that counts what the page lists: "2 products", "3 open orders", "1 book found"
+_COUNTED = re.compile(r"\b\d+\s+(?:[a-z]+\s+)?[a-z]+s\b|\b1\s+[a-z]+\s+(?:found|listed|shown)\b",
+                      re.IGNORECASE)
+
+
 def asks_to_set(task: str) -> bool:
     """Do the task's words ask to set controls (choose, tick, enter, ...)?"""
     return bool(_SETS.search(task))

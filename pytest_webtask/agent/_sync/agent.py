@@ -47,6 +47,7 @@ from ..guards import (
     acted_on,
     asks_to_set,
     entered_values,
+    exclusion_unproven,
     expects_answer,
     links_to_go,
     says_something,
@@ -962,6 +963,11 @@ class Agent:
             # task fails unless the next claims show more)
             step = self._ask(get_prompt("agent/proposer", "evidence_weak").format(
                 detail=weak, new=self._new_texts()), give_up=False)
+        elif step.proposal.complete and self.require_evidence and self._unexcluded(step):
+            # "show only ...": the claims show what is there, nothing of what is gone (a
+            # guard: asked once, then the task fails unless the next claims show it)
+            step = self._ask(get_prompt("agent/proposer", "evidence_only").format(
+                gone=self._gone_texts()), give_up=False)
         elif step.proposal.complete and self.require_evidence and (
                 unmet := self._unmet_guard()) is not None:
             # values the task gives never typed, options it names never chosen, a link it
@@ -1246,6 +1252,25 @@ class Agent:
         return weak_proof(step.evidence, self._task_context.task, sets_only=self._sets_only(),
                           held_before=self._held_before)
 
+    def _unexcluded(self, step: Step) -> bool:
+        """Does a do task that says the page should show only something lack a claim that
+        anything else is gone (``guards.exclusion_unproven``)?"""
+        assert self._task_context is not None
+        task = self._task_context.task
+        start = self.proposer.start if self.proposer is not None else None
+        if checked_statement(task) is not None or start is None:
+            return False
+        return exclusion_unproven(step.evidence, task,
+                                  lambda text: bool(text) and f'"{text}"' in start.text)
+
+    def _gone_texts(self) -> str:
+        """The sentence listing texts the page showed when the task began and does not now
+        ("" when none)."""
+        gone = new_texts(self.browser.snapshot, self.proposer.start) \
+            if self.proposer is not None else []
+        return (" Texts on the page before the task that are gone now: "
+                + ", ".join(f'"{t}"' for t in gone) + ".") if gone else ""
+
     def _ask(self, extra: str | None = None, *, done: bool = True,
                    give_up: bool | None = None) -> Step:
         """One proposal (with ``extra`` said after the page), as a step; the evidence of a
@@ -1464,6 +1489,11 @@ class Agent:
             return (f"its evidence proves only what its own actions set ({weak}), not what "
                     "the task asks of the page: cite what the page shows because of it (the "
                     "list, a count, a message)")
+        if self._unexcluded(step):
+            return ("the task says the page should show only something, and its evidence "
+                    "shows what is there, not that anything else is gone (a page that "
+                    "ignored the task would show it too): cite the list's count (expect: "
+                    "count) or a text the page showed before and hides now (expect: hidden)")
         return ""
 
     def _evidence_problem(self, step: Step) -> str:

@@ -36,6 +36,7 @@ from ..guards import (
     acted,
     acted_on,
     entered_values,
+    exclusion_unproven,
     links_to_go,
     unchosen_options,
     untyped_values,
@@ -140,6 +141,13 @@ class DoneTool(Tool):
                     " not what the task asks of the page. If the task is done, cite what the "
                     "page shows because of it (the list, a count, a message); if not, plan the "
                     "next actions (a form is sent by its button).")
+        if exclusion_unproven(self.evidence, task,
+                              lambda text: bool(text) and f'"{text}"' in self.start):
+            return ("done refused: the task says the page should show only something, and "
+                    "the evidence shows what is there, not that anything else is gone. If the "
+                    "task is done, cite the list's count (expect: count) or a text that was "
+                    "on the page before and is gone now (expect: hidden); if not, plan the "
+                    "next actions.")
         entered = entered_values(ran)
         now = self.browser.snapshot.text if self.browser.snapshot is not None else ""
         untyped = untyped_values(task, entered, self.start, now,
