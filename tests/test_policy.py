@@ -179,6 +179,17 @@ def test_show_only_is_not_proven_by_what_the_page_shows(
             task.do("show only the Jackets")
     assert "not that anything else is gone" in str(failed.value), str(failed.value)
     assert not (tmp_path / "f.yaml").exists()
+    # nor a count of a container that is no list (a main's children: as many on a page that
+    # lists everything), as the real model's second recording cited it
+    mains = _done({"expect": "text", "text": "Category: Jackets"},
+                  {"expect": "count", "within": "main-0", "count": 3})
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
+                          llm=ScriptedLLM([CHOOSE, mains, mains])) as task:
+            task.goto("/shop")
+            task.do("show only the Jackets")
+    assert "not that anything else is gone" in str(failed.value), str(failed.value)
+    assert not (tmp_path / "f.yaml").exists()
     # nor does the list's count when it says what it said before the filter
     same = _done({"expect": "text", "text": "Category: Jackets"},
                  {"expect": "text", "text": "3 products"})
@@ -208,6 +219,21 @@ def test_show_only_proven_by_what_is_gone_records_and_fails_when_the_filter_brea
     with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
         task.goto("/shop")
         task.do("show only the Jackets")
+    server.pages["/shop"] = BROKEN
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+            task.goto("/shop")
+            task.do("show only the Jackets")
+    assert "Replay failed" in str(failed.value)
+    # the list's own count proves it at once (no question), and fails the same way
+    server.pages["/shop"] = WORKING
+    items = _done({"expect": "text", "text": "Category: Jackets"},
+                  {"expect": "count", "within": "ul-0", "count": 2})
+    llm = ScriptedLLM([CHOOSE, items])
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/shop")
+        task.do("show only the Jackets")
+    assert len(llm.prompts) == 2
     server.pages["/shop"] = BROKEN
     with pytest.raises(pytest.fail.Exception) as failed:
         with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:

@@ -139,13 +139,31 @@ def asks_only(task: str) -> bool:
     return bool(_ONLY.search(task))
 
 
+_LIST_TAGS = frozenset({"ul", "ol", "menu", "table", "tbody", "dl", "select"})
+_LIST_ROLES = frozenset({"list", "listbox", "grid", "table", "tree", "menu"})
+
+
+def is_list_line(page: str, element_id: str) -> bool:
+    """Is ``element_id`` a list on the page state ``page`` (a list, table or listbox, by its
+    tag or role), whose items a count claim counts? Another container (a ``main``, a
+    ``section``) is counted by its children: two on a filtered page and on one that lists
+    everything alike."""
+    line = next((x for x in state_lines(page) if x.id == element_id), None)
+    if line is None:
+        return False
+    return (str(line.id).rsplit("-", 1)[0] in _LIST_TAGS
+            or line.attrs.get("role", "") in _LIST_ROLES)
+
+
 def exclusion_unproven(evidence: list[Evidence], task: str,
-                       was_before: Callable[[str], bool]) -> bool:
+                       was_before: Callable[[str], bool],
+                       is_list: Callable[[str], bool] = lambda element_id: False) -> bool:
     """Does ``evidence`` for a task that says the page should show only something
     (``asks_only``) lack a claim that anything else is gone? What the page shows (the
     hats' names, a "Category: Hats" line) holds as well on a page that ignores the
-    filter and lists everything; the list's count (a ``count`` claim, or a text new on the
-    page that counts its items: "2 products"), or a text the page showed before the task
+    filter and lists everything; the list's count (a ``count`` claim of a list's items,
+    ``is_list``, or of the elements like one; or a text new on the page that counts its
+    items: "2 products"), or a text the page showed before the task
     (``was_before``) and hides now, does not."""
     found = [e for e in evidence if e.found and e.spec is not None]
     if not found or not asks_only(task):
@@ -156,7 +174,11 @@ def exclusion_unproven(evidence: list[Evidence], task: str,
         return (ev.spec.expect == "text" and _COUNTED.search(text) is not None
                 and not was_before(text))
 
-    return not any(e.spec.expect == "count" or counts(e) or (
+    def listed(ev: Evidence) -> bool:  # n items of a list, or n elements like one
+        return ev.spec.expect == "count" and (
+            bool(ev.spec.element) or (bool(ev.spec.within) and is_list(str(ev.spec.within))))
+
+    return not any(listed(e) or counts(e) or (
         e.spec.expect == "hidden" and was_before(e.spec.text or e.text or ""))
         for e in found)
 

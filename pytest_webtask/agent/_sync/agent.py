@@ -48,6 +48,7 @@ from ..guards import (
     asks_to_set,
     entered_values,
     exclusion_unproven,
+    is_list_line,
     expects_answer,
     links_to_go,
     says_something,
@@ -1260,8 +1261,10 @@ class Agent:
         start = self.proposer.start if self.proposer is not None else None
         if checked_statement(task) is not None or start is None:
             return False
+        now = self.browser.snapshot.text if self.browser.snapshot is not None else ""
         return exclusion_unproven(step.evidence, task,
-                                  lambda text: bool(text) and f'"{text}"' in start.text)
+                                  lambda text: bool(text) and f'"{text}"' in start.text,
+                                  lambda element_id: is_list_line(now, element_id))
 
     def _gone_texts(self) -> str:
         """The sentence listing texts the page showed when the task began and does not now
