@@ -127,7 +127,7 @@ def weak_proof(evidence: list[Evidence], task: str, *, sets_only: bool,
 # shows ("fill in only the email" restricts the actions, not the page: not read)
 _ONLY = re.compile(
     r"\b(?:show|shows|showing|list|lists|listing|display|displays|displaying|filter|"
-    r"filters|filtering|narrow|narrows|keep|keeps|leave|leaves|see)\s+(?:\w+\s+){0,3}?only\b"
+    r"filters|filtering|narrow|narrows|keep|keeps|see)\s+(?:\w+\s+){0,3}?only\b"
     r"|\bonly\s+(?:\w+\s+){1,5}?(?:are|is|get|gets|stay|stays|remain|remains)\s+"
     r"(?:shown|listed|displayed|visible|left)\b",
     re.IGNORECASE)
