@@ -257,6 +257,78 @@ def test_show_only_proven_by_what_is_gone_records_and_fails_when_the_filter_brea
     assert "Replay failed" in str(failed.value)
 
 
+# The shop with what a filter leaves alone: the categories to filter by (a list of links
+# after the products' list) and a start page that links to a category, with a banner.
+FACETS = {b: s.replace("</main>", '<nav><ul><li><a href="?c=All">All</a></li><li><a '
+                       'href="?c=Jackets">Jackets</a></li><li><a href="?c=Shirts">Shirts</a>'
+                       "</li></ul></nav></main>") for b, s in (("working", WORKING),
+                                                               ("broken", BROKEN))}
+SHOP_HOME = ('<!doctype html><main><h1>Welcome to the shop</h1><p>New in this week.</p>'
+           '<a href="/shop?c=Jackets">Jackets</a></main>')
+# The products as cards in a grid (no list element): an item is an article with its title
+CARDS = SHOP.replace('<ul id="list"></ul>', '<div id="list"></div>').replace(
+    "`<li>${n}</li>`", "`<article><h3>${n}</h3><button>Add</button></article>`")
+
+
+def test_show_only_is_not_proven_by_what_a_filter_leaves_alone(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """Claims that would replay green on a filter that lists everything are refused: the
+    count of the categories' list (the task did not change it), a count of one control,
+    the banner of the page a link left. Each is shown to hold on the broken page first."""
+    server.pages["/shop"] = FACETS["broken"]
+    page.goto(server.url + "/shop?c=Jackets")
+    assert page.locator("nav li").count() == 3 and page.locator("select").count() == 1
+    server.pages["/start"] = SHOP_HOME
+
+    def refused(claims: list[dict[str, Any]], start: str = "/shop",
+                actions: dict[str, Any] = CHOOSE) -> None:
+        done = _done({"expect": "text", "text": "Category: Jackets"}, *claims)
+        with pytest.raises(pytest.fail.Exception) as failed:
+            with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
+                              llm=ScriptedLLM([actions, done, done])) as task:
+                task.goto(start)
+                task.do("show only the Jackets")
+        assert "not that anything else is gone" in str(failed.value), str(failed.value)
+        assert not (tmp_path / "f.yaml").exists()
+
+    server.pages["/shop"] = FACETS["working"]
+    refused([{"expect": "count", "within": "ul-1", "count": 3}])  # the categories' list
+    refused([{"expect": "count", "element": "select-0", "count": 1}])  # one of one
+    follow = {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": "a-0"}}]}
+    refused([{"expect": "hidden", "text": "Welcome to the shop"}], "/start", follow)
+    # the products' list, resized, proves it, on the same page
+    items = _done({"expect": "text", "text": "Category: Jackets"},
+                  {"expect": "count", "within": "ul-0", "count": 2})
+    llm = ScriptedLLM([CHOOSE, items])
+    with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
+                      llm=llm) as task:
+        task.goto("/shop")
+        task.do("show only the Jackets")
+    assert len(llm.prompts) == 2
+
+
+def test_show_only_proven_by_a_card_gone_from_a_grid_fails_when_the_filter_breaks(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """An item is what repeats: a card gone from a grid of cards whose others are still
+    shown proves the grid narrowed, as a list's item does."""
+    server.pages["/shop"] = CARDS.replace("BROKEN_FLAG", "false")
+    recipe = tmp_path / "cards.yaml"
+    gone = _done({"expect": "text", "text": "Category: Jackets"},
+                 {"expect": "hidden", "text": "White Linen Shirt"})
+    llm = ScriptedLLM([CHOOSE, gone])
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/shop")
+        task.do("show only the Jackets")
+    assert len(llm.prompts) == 2
+    server.pages["/shop"] = CARDS.replace("BROKEN_FLAG", "true")
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+            task.goto("/shop")
+            task.do("show only the Jackets")
+    assert "Replay failed" in str(failed.value)
+
+
 def test_which_words_say_the_page_shows_only_something() -> None:
     from pytest_webtask.agent.guards import asks_only
     for said in ("show only the Jackets", "show only the products of the Jackets category",

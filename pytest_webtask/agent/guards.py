@@ -149,38 +149,122 @@ def is_list_line(page: str, element_id: str) -> bool:
     ``section``) is counted by its children: two on a filtered page and on one that lists
     everything alike."""
     line = next((x for x in state_lines(page) if x.id == element_id), None)
-    if line is None:
-        return False
-    return (str(line.id).rsplit("-", 1)[0] in _LIST_TAGS
+    return line is not None and _is_list(line)
+
+
+def _is_list(line: StateLine) -> bool:
+    return (str(line.id or line.head).rsplit("-", 1)[0] in _LIST_TAGS
             or line.attrs.get("role", "") in _LIST_ROLES)
 
 
-def exclusion_unproven(evidence: list[Evidence], task: str,
-                       was_before: Callable[[str], bool],
-                       is_list: Callable[[str], bool] = lambda element_id: False) -> bool:
+def _kind(line: StateLine) -> tuple[str, str]:
+    """What a line is, ids aside: its outer wrapper and its tag (``li``, ``a``)."""
+    return line.outer.rsplit("-", 1)[0], (line.id or line.head).rsplit("-", 1)[0]
+
+
+def _end(lines: list[StateLine], i: int) -> int:
+    """The index after the last line inside line ``i`` (deeper, right after it)."""
+    j = i + 1
+    while j < len(lines) and lines[j].depth > lines[i].depth:
+        j += 1
+    return j
+
+
+def _children(lines: list[StateLine], i: int) -> list[int]:
+    return [j for j in range(i + 1, _end(lines, i)) if lines[j].depth == lines[i].depth + 1]
+
+
+def _parent(lines: list[StateLine], i: int) -> int | None:
+    return next((j for j in range(i - 1, -1, -1) if lines[j].depth < lines[i].depth), None)
+
+
+def _texts(lines: list[StateLine], i: int) -> set[str]:
+    """The texts of line ``i`` and of every line inside it."""
+    return {x.text for x in lines[i:_end(lines, i)] if x.text}
+
+
+def _like_siblings(lines: list[StateLine], i: int) -> list[int]:
+    """The other lines of line ``i``'s kind under its parent: the other items of its list
+    (``li`` beside ``li``, a card beside a card)."""
+    parent = _parent(lines, i)
+    if parent is None:
+        return []
+    return [j for j in _children(lines, parent) if j != i and _kind(lines[j]) == _kind(lines[i])]
+
+
+def _removed_item(start: list[StateLine], now: str, text: str) -> bool:
+    """Was ``text`` an item of a list on the page at the task's start (a line among lines
+    of its kind, or inside one) whose other items the page still shows ``now``? Then its
+    absence is the list narrowed: a page that ignores a filter still lists it. A text gone
+    with its whole page or panel (a banner left behind by a link) proves nothing of that."""
+    for i, line in enumerate(start):
+        if line.text != text:
+            continue
+        item: int | None = i
+        while item is not None and not _like_siblings(start, item):
+            item = _parent(start, item)  # up to the repeated item (a card holds its title)
+        if item is None:
+            continue
+        own = _texts(start, item)
+        for j in _like_siblings(start, item):
+            if any(f'"{t}"' in now for t in _texts(start, j) - own):
+                return True
+    return False
+
+
+def _list_resized(start: list[StateLine], now: list[StateLine], element_id: str) -> bool:
+    """Is ``element_id`` a list on the page ``now`` (or inside one) that the task's start
+    showed too, holding another number of items? A count of a list the task did not change
+    (the categories to filter by, a menu) says nothing of what the filter left out; nor does
+    one of a list the start did not show (another page's)."""
+    at = next((i for i, x in enumerate(now) if x.id == element_id), None)
+    while at is not None and not _is_list(now[at]):
+        at = _parent(now, at)
+    if at is None:
+        return False
+    items = _children(now, at)
+    texts = {now[j].text for j in items if now[j].text} | _texts(now, at)
+    for i, line in enumerate(start):
+        if not _is_list(line) or _kind(line) != _kind(now[at]):
+            continue
+        if (line.id == now[at].id or line.id is None) and _texts(start, i) & texts:
+            return len(_children(start, i)) != len(items)
+    return False
+
+
+def exclusion_unproven(evidence: list[Evidence], task: str, start: str, now: str) -> bool:
     """Does ``evidence`` for a task that says the page should show only something
     (``asks_only``) lack a claim that anything else is gone? What the page shows (the
     hats' names, a "Category: Hats" line) holds as well on a page that ignores the
-    filter and lists everything; the list's count (a ``count`` claim of a list's items,
-    ``is_list``, or of the elements like one; or a text new on the page that counts its
-    items: "2 products"), or a text the page showed before the task
-    (``was_before``) and hides now, does not."""
+    filter and lists everything. What does not: a count of a list the task's start page
+    (``start``, the page state then; ``now``, the page state at done) showed with another
+    number of items, or of the elements like one inside it; a text new on the page that
+    counts its items ("2 products"); a text the start page showed as an item of a list
+    whose other items are still shown, hidden now."""
     found = [e for e in evidence if e.found and e.spec is not None]
     if not found or not asks_only(task):
         return False
+    before, after = state_lines(start), state_lines(now)
+
+    def was_before(text: str) -> bool:
+        return bool(text) and f'"{text}"' in start
 
     def counts(ev: Evidence) -> bool:  # "2 products", "1 book found", new on the page
         text = ev.spec.text or ev.text or ""
         return (ev.spec.expect == "text" and _COUNTED.search(text) is not None
                 and not was_before(text))
 
-    def listed(ev: Evidence) -> bool:  # n items of a list, or n elements like one
-        return ev.spec.expect == "count" and (
-            bool(ev.spec.element) or (bool(ev.spec.within) and is_list(str(ev.spec.within))))
+    def listed(ev: Evidence) -> bool:  # n items of a list the task resized, or n like one
+        target = ev.spec.element or ev.spec.within
+        return ev.spec.expect == "count" and bool(target) and _list_resized(
+            before, after, str(target))
 
-    return not any(listed(e) or counts(e) or (
-        e.spec.expect == "hidden" and was_before(e.spec.text or e.text or ""))
-        for e in found)
+    def gone(ev: Evidence) -> bool:
+        text = ev.spec.text or ev.text or ""
+        return ev.spec.expect == "hidden" and was_before(text) and _removed_item(
+            before, now, text)
+
+    return not any(listed(e) or counts(e) or gone(e) for e in found)
 
 
 # a text that counts what the page lists: "2 products", "3 open orders", "1 book found"

@@ -36,7 +36,6 @@ from ..guards import (
     acted_on,
     entered_values,
     exclusion_unproven,
-    is_list_line,
     links_to_go,
     unchosen_options,
     untyped_values,
@@ -142,9 +141,7 @@ class AsyncDoneTool(AsyncTool):
                     "page shows because of it (the list, a count, a message); if not, plan the "
                     "next actions (a form is sent by its button).")
         shown = self.browser.snapshot.text if self.browser.snapshot is not None else ""
-        if exclusion_unproven(self.evidence, task,
-                              lambda text: bool(text) and f'"{text}"' in self.start,
-                              lambda element_id: is_list_line(shown, element_id)):
+        if exclusion_unproven(self.evidence, task, self.start, shown):
             return ("done refused: the task says the page should show only something, and "
                     "the evidence shows what is there, not that anything else is gone. If the "
                     "task is done, cite the list's count (expect: count) or a text that was "

@@ -49,7 +49,6 @@ from ..guards import (
     entered_values,
     exclusion_unproven,
     expects_answer,
-    is_list_line,
     links_to_go,
     says_something,
     unchosen_options,
@@ -1262,9 +1261,7 @@ class Agent:
         if checked_statement(task) is not None or start is None:
             return False
         now = self.browser.snapshot.text if self.browser.snapshot is not None else ""
-        return exclusion_unproven(step.evidence, task,
-                                  lambda text: bool(text) and f'"{text}"' in start.text,
-                                  lambda element_id: is_list_line(now, element_id))
+        return exclusion_unproven(step.evidence, task, start.text, now)
 
     def _gone_texts(self) -> str:
         """The sentence listing texts the page showed when the task began and does not now
