@@ -213,7 +213,7 @@ def test_show_only_proven_by_what_is_gone_records_and_fails_when_the_filter_brea
         task.goto("/shop")
         task.do("show only the Jackets")
     # the question names what went away, for the model to cite
-    assert 'gone now: "3 products", "White Linen Shirt".' in llm.prompts[2], \
+    assert 'gone from it now: "White Linen Shirt".' in llm.prompts[2], \
         llm.prompts[2][-600:]
     assert "White Linen Shirt" in recipe.read_text()
     with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
@@ -327,6 +327,124 @@ def test_show_only_proven_by_a_card_gone_from_a_grid_fails_when_the_filter_break
             task.goto("/shop")
             task.do("show only the Jackets")
     assert "Replay failed" in str(failed.value)
+
+
+# The shop with a breadcrumb the filter makes longer, products as cards, a news page the
+# start links from; and the products as rows of a table, and a list in a section
+CRUMBS = FACETS["working"].replace("<main>", '<main><ol id="crumbs"></ol>').replace(
+    "</script>", "document.getElementById('crumbs').innerHTML = ['Home', 'Shop']"
+    ".concat(c === 'All' ? [] : [c]).map((x) => `<li>${x}</li>`).join('');</script>")
+NEWS = ('<!doctype html><main><h1>News</h1><article><h2>Rain Jacket</h2><p>Back in stock.'
+        '</p></article><article><h2>Summer sale</h2><p>Half price.</p></article><article>'
+        '<h2>New shop</h2><p>Opened today.</p></article>'
+        '<a href="/shop?c=Jackets">Jackets</a></main>')
+ROWS = SHOP.replace('<ul id="list"></ul>', '<table><thead><tr><th>Name</th><th>Price</th>'
+                    '</tr></thead><tbody id="list"></tbody></table>').replace(
+    "`<li>${n}</li>`", "`<tr><td>${n}</td><td>$20</td></tr>`")
+RESULTS = SHOP.replace('<ul id="list"></ul>',
+                       '<section aria-label="Results"><ul id="list"></ul></section>')
+
+
+def test_show_only_is_not_proven_by_the_list_itself_a_part_or_a_list_that_grew(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """The holes an independent review found in the "show only" guard, each refused (it
+    held on the broken filter): a count of elements like the list itself (one list), of
+    the categories' links, of one card's parts, of a breadcrumb the filter made longer,
+    and a news item gone with the page a link left (its list shares a name with the
+    products')."""
+    def refused(claims: list[dict[str, Any]], start: str = "/shop",
+                actions: dict[str, Any] = CHOOSE) -> None:
+        done = _done({"expect": "text", "text": "Category: Jackets"}, *claims)
+        with pytest.raises(pytest.fail.Exception) as failed:
+            with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
+                              llm=ScriptedLLM([actions, done, done])) as task:
+                task.goto(start)
+                task.do("show only the Jackets")
+        assert "not that anything else is gone" in str(failed.value), str(failed.value)
+        assert not (tmp_path / "f.yaml").exists()
+
+    server.pages["/shop"] = CRUMBS
+    page.goto(server.url + "/shop?c=Jackets")
+    assert page.locator("#crumbs li").count() == 3
+    refused([{"expect": "count", "element": "ul-0", "count": 1}])  # the list, one of one
+    refused([{"expect": "count", "element": "a-0", "count": 3}])  # the categories' links
+    refused([{"expect": "count", "within": "ol-0", "count": 3}])  # the breadcrumb, longer
+    server.pages["/shop"] = CARDS.replace("BROKEN_FLAG", "false")
+    refused([{"expect": "count", "within": "article-0", "count": 2}])  # one card's parts
+    server.pages["/start"] = NEWS
+    server.pages["/shop"] = WORKING
+    follow = {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": "a-0"}}]}
+    refused([{"expect": "hidden", "text": "Summer sale"}], "/start", follow)
+    refused([{"expect": "count", "within": "ul-0", "count": 2}], "/start", follow)
+
+
+@pytest.mark.parametrize(("shop", "claim"), [
+    (ROWS, {"expect": "hidden", "text": "White Linen Shirt"}),  # a row of two cells
+    (ROWS, {"expect": "count", "within": "table-0", "count": 2}),  # its header aside
+    (RESULTS, {"expect": "count", "within": "section-0", "count": 2}),  # its one list
+], ids=["row-gone", "rows-counted", "section-counted"])
+def test_show_only_proven_by_a_row_or_a_list_in_a_section_fails_when_the_filter_breaks(
+        page: Page, server: LocalServer, tmp_path: Path, shop: str,
+        claim: dict[str, Any]) -> None:
+    """A table's row (its name in one cell of several) and the list a section holds are
+    a list's items too: recorded at once, and the recipe fails on the broken filter."""
+    server.pages["/shop"] = shop.replace("BROKEN_FLAG", "false")
+    recipe = tmp_path / "only.yaml"
+    llm = ScriptedLLM([CHOOSE, _done({"expect": "text", "text": "Category: Jackets"}, claim)])
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/shop")
+        task.do("show only the Jackets")
+    assert len(llm.prompts) == 2, llm.prompts[-1][-800:]
+    with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+        task.goto("/shop")
+        task.do("show only the Jackets")
+    server.pages["/shop"] = shop.replace("BROKEN_FLAG", "true")
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+            task.goto("/shop")
+            task.do("show only the Jackets")
+    assert "Replay failed" in str(failed.value)
+
+
+def test_the_show_only_guard_reads_windowed_pages_and_large_ones() -> None:
+    """On a page state too long for its budget, a run of items out of view is one summary
+    line ("[40 more items below ...]"): counted as that many items, not as one. A list the
+    window shows less of is no narrower for it; one with fewer items is."""
+    from pytest_webtask.agent.guards import exclusion_unproven, gone_items
+    from pytest_webtask.agent.models import Evidence
+    from pytest_webtask.agent.parsing import EvidenceSpec
+
+    def state(names: list[str], more: int, sections: int = 1) -> str:
+        lines = ["- main-0"]
+        for s in range(sections):
+            lines += [f"  - section-{s}", f'    - h2 "Section {s}"', f"    - ul-{s}"]
+            lines += [f'      - li > a-{s * 1000 + i} "{n} {s}"' for i, n in enumerate(names)]
+            if more:
+                lines.append(f"      - [{more} more items below, holding {more} element ids: "
+                             "scroll down, or use find]")
+        return "\n".join(lines)
+
+    def claim(**spec: Any) -> list[Evidence]:
+        return [Evidence(cited="c", spec=EvidenceSpec(**spec), found=True)]
+
+    task = "show only the jackets"
+    names = [f"Item {i}" for i in range(10)]
+    start = state(names, 40)
+    count = claim(expect="count", within="ul-0", count=10)
+    more = names + [f"Item {i}" for i in range(10, 20)]
+    assert exclusion_unproven(count, task, start, state(more, 30))  # 50 items, more in view
+    assert not exclusion_unproven(count, task, start, state(names, 12))  # 50 -> 22
+    assert not exclusion_unproven(count, task, start, state(names[:4], 0))  # 50 -> 4
+    assert exclusion_unproven(count, task, state(names[:4], 0), state(names, 40))  # grew
+    # a large page: 30 lists of 50 items, half of one gone, read quickly
+    big = state([f"Item {i}" for i in range(50)], 0, sections=30)
+    half = big.replace("\n".join(f'      - li > a-{3000 + i} "Item {i} 3"' for i in range(25))
+                       + "\n", "")
+    assert len(big.splitlines()) > 1500 and half != big
+    assert gone_items(big, half, limit=3) == ["Item 0 3", "Item 1 3", "Item 2 3"]
+    assert not exclusion_unproven(claim(expect="hidden", text="Item 7 3"), task, big, half)
+    assert exclusion_unproven(claim(expect="hidden", text="Section 3"), task, big, half)
 
 
 def test_which_words_say_the_page_shows_only_something() -> None:

@@ -140,131 +140,299 @@ def asks_only(task: str) -> bool:
 
 
 _LIST_TAGS = frozenset({"ul", "ol", "menu", "table", "tbody", "dl", "select"})
-_LIST_ROLES = frozenset({"list", "listbox", "grid", "table", "tree", "menu"})
+_LIST_ROLES = frozenset({"list", "listbox", "grid", "table", "tree", "menu", "treegrid"})
+# what a list holds one of each (a row of several cells is one item, a card is one)
+_ITEM_TAGS = frozenset({"li", "tr", "article", "option", "dt"})
+_ITEM_ROLES = frozenset({"listitem", "row", "option", "treeitem", "menuitem"})
+_TABLES = frozenset({"grid", "table", "treegrid"})
+_ASCENT = 4  # an item holds the text it is cited by at most this many lines up
+# a run of elements the page state's window left out: "- [12 more items below, ...]"
+_SKIPPED = re.compile(r"^\[(\d+) more ")
 
 
-def is_list_line(page: str, element_id: str) -> bool:
-    """Is ``element_id`` a list on the page state ``page`` (a list, table or listbox, by its
-    tag or role), whose items a count claim counts? Another container (a ``main``, a
-    ``section``) is counted by its children: two on a filtered page and on one that lists
-    everything alike."""
-    line = next((x for x in state_lines(page) if x.id == element_id), None)
-    return line is not None and _is_list(line)
+def _tag(line: StateLine) -> str:
+    return str(line.id or line.head).rsplit("-", 1)[0]
 
 
 def _is_list(line: StateLine) -> bool:
-    return (str(line.id or line.head).rsplit("-", 1)[0] in _LIST_TAGS
-            or line.attrs.get("role", "") in _LIST_ROLES)
+    return _tag(line) in _LIST_TAGS or line.attrs.get("role", "") in _LIST_ROLES
 
 
 def _kind(line: StateLine) -> tuple[str, str]:
     """What a line is, ids aside: its outer wrapper and its tag (``li``, ``a``)."""
-    return line.outer.rsplit("-", 1)[0], (line.id or line.head).rsplit("-", 1)[0]
+    return line.outer.rsplit("-", 1)[0], _tag(line)
 
 
-def _end(lines: list[StateLine], i: int) -> int:
-    """The index after the last line inside line ``i`` (deeper, right after it)."""
-    j = i + 1
-    while j < len(lines) and lines[j].depth > lines[i].depth:
-        j += 1
-    return j
+class _Tree:
+    """A page state's lines with each one's parent, children, kind and texts, read once
+    (a page of thousands of lines is asked about many times). A run of lines the window
+    left out counts as that many children of its parent."""
+
+    def __init__(self, text: str) -> None:
+        self.lines: list[StateLine] = []
+        self.texts: list[str] = []
+        self.skipped: list[int] = []  # per line: children the window left out
+        for line in state_lines(text):
+            skipped = _SKIPPED.match(line.content)
+            if skipped:
+                if self.lines:
+                    # the run is a child of the nearest line above it, less deep
+                    j = next((k for k in range(len(self.lines) - 1, -1, -1)
+                              if self.lines[k].depth < line.depth), None)
+                    if j is not None:
+                        self.skipped[j] += int(skipped.group(1))
+                continue
+            self.lines.append(line)
+            self.skipped.append(0)
+            content = line.content
+            self.texts.append(line.text or (content[1:-1] if content.startswith('"')
+                                            and content.endswith('"') else ""))
+        n = len(self.lines)
+        self.parent: list[int | None] = [None] * n
+        self.end = [n] * n
+        self.children: list[list[int]] = [[] for _ in range(n)]
+        stack: list[int] = []
+        for i, line in enumerate(self.lines):
+            while stack and self.lines[stack[-1]].depth >= line.depth:
+                self.end[stack.pop()] = i
+            if stack:
+                self.parent[i] = stack[-1]
+                self.children[stack[-1]].append(i)
+            stack.append(i)
+        self.kinds = [_kind(x) for x in self.lines]
+        self.ids = {x.id: i for i, x in enumerate(self.lines) if x.id}
+        self._inside: dict[int, frozenset[str]] = {}
+
+    def inside(self, i: int) -> frozenset[str]:
+        """The texts of line ``i`` and of every line inside it (a dropdown's options too)."""
+        if i not in self._inside:
+            texts = {t for t in self.texts[i:self.end[i]] if t}
+            options = self.lines[i].attrs.get("options")
+            if options:
+                texts.update(o for o in options.split("|") if o)
+            self._inside[i] = frozenset(texts)
+        return self._inside[i]
+
+    def like(self, i: int) -> list[int]:
+        """Line ``i`` and the lines of its kind beside it (``li`` beside ``li``)."""
+        parent = self.parent[i]
+        if parent is None:
+            return [i]
+        return [j for j in self.children[parent] if self.kinds[j] == self.kinds[i]]
+
+    def is_item(self, i: int) -> bool:
+        """Is line ``i`` one item of a list: a list item, a row, an option by its tag or
+        role, or a child of a list?"""
+        line, parent = self.lines[i], self.parent[i]
+        return (self.kinds[i][0] in _ITEM_TAGS or line.attrs.get("role", "") in _ITEM_ROLES
+                or (parent is not None and _is_list(self.lines[parent])))
+
+    def item_of(self, i: int) -> int | None:
+        """The item that holds line ``i`` (itself, or a few lines up): a list's item by its
+        tag, its role or its list, else the nearest line repeated beside its like (a card in
+        a grid of cards). None when nothing near it repeats."""
+        up: list[int] = []
+        at: int | None = i
+        while at is not None and len(up) <= _ASCENT:
+            up.append(at)
+            at = self.parent[at]
+        for j in up:
+            if self.is_item(j):
+                return j
+        return next((j for j in up if len(self.like(j)) > 1 and (parent := self.parent[j])
+                     is not None and self.main_kind(parent) == self.kinds[j]), None)
+
+    def items(self, container: int, kind: tuple[str, str] | None) -> list[int]:
+        """The lines of ``container``'s items: its children (of ``kind``), a table's rows."""
+        line = self.lines[container]
+        if kind is None and (_tag(line) == "table" or line.attrs.get("role") in _TABLES):
+            # a table's rows, in its row groups (the page state shows a tbody it needs)
+            return [k for k in range(container + 1, self.end[container])
+                    if self.kinds[k][0] == "tr" or self.lines[k].attrs.get("role") == "row"]
+        kids = self.children[container]
+        return [k for k in kids if self.kinds[k] == kind] if kind is not None else kids
+
+    def count(self, container: int, kind: tuple[str, str] | None) -> int:
+        """How many items (or children of ``kind``) ``container`` holds, what the window
+        left out included; a dropdown's options."""
+        options = self.lines[container].attrs.get("options")
+        if options is not None and _tag(self.lines[container]) == "select":
+            return len([o for o in options.split("|") if o])
+        return len(self.items(container, kind)) + self.skipped[container]
+
+    def main_kind(self, container: int) -> tuple[str, str] | None:
+        """The kind most of a container's children are (two at least): a grid's cards.
+        None when none is (a page's main: a heading, a form, a list)."""
+        kinds = [self.kinds[k] for k in self.children[container]]
+        best = max(set(kinds), key=kinds.count, default=None)
+        if best is None or kinds.count(best) < 2 or 2 * kinds.count(best) < len(kinds):
+            return None
+        return best
+
+    def sole_list(self, container: int) -> int | None:
+        """The one outermost list inside ``container`` (a section around its ``ul``), as
+        a count within the container counts it; None when it holds none or several."""
+        lists = [j for j in range(container + 1, self.end[container]) if _is_list(self.lines[j])]
+        outer = [j for j in lists if not any(o != j and o < j < self.end[o] for o in lists)]
+        return outer[0] if len(outer) == 1 else None
 
 
-def _children(lines: list[StateLine], i: int) -> list[int]:
-    return [j for j in range(i + 1, _end(lines, i)) if lines[j].depth == lines[i].depth + 1]
+class _Pages:
+    """The task's start page and its page at done, compared (``exclusion_unproven``)."""
 
+    def __init__(self, start: str, now: str) -> None:
+        self.start, self.now = _Tree(start), _Tree(now)
+        self.start_text = start
+        self._matches: dict[tuple[bool, int], int | None] = {}
 
-def _parent(lines: list[StateLine], i: int) -> int | None:
-    return next((j for j in range(i - 1, -1, -1) if lines[j].depth < lines[i].depth), None)
+    def match(self, from_start: bool, container: int) -> int | None:
+        """The container of the other page that is ``container``: a line of its kind (and
+        a list if it is one) whose texts are most like its own (the share of their texts
+        both hold: a price every list has does not make two lists one), its id breaking a
+        tie; none when none shares a text."""
+        key = (from_start, container)
+        if key not in self._matches:
+            src, dst = (self.start, self.now) if from_start else (self.now, self.start)
+            texts, line = src.inside(container), src.lines[container]
+            kind, listed = src.kinds[container], _is_list(line)
+            best, score = None, (0.0, False)
+            for j, k in enumerate(dst.kinds):
+                if k == kind and _is_list(dst.lines[j]) == listed:
+                    other = dst.inside(j)
+                    shared = len(texts & other)
+                    here = (shared / len(texts | other) if shared else 0.0,
+                            dst.lines[j].id == line.id)
+                    if shared and here > score:
+                        best, score = j, here
+            self._matches[key] = best
+        return self._matches[key]
 
+    def narrowed(self, container: int, kind: tuple[str, str] | None) -> bool:
+        """Does the start page's list that is the list ``container`` now hold more items
+        (or children of ``kind``) than it holds now? A list that grew, kept its size, or
+        that the start page did not show proves nothing left out."""
+        then = self.match(False, container)
+        if then is None:
+            return False
+        start, now = self.start, self.now
+        if kind is None and not _is_list(now.lines[container]):
+            kind = start.main_kind(then)
+            if kind is None:
+                return False  # children of all kinds: no items to count
+        if _tag(now.lines[container]) != "select":
+            # the same list: an item of the start's still in it (the ones the filter kept),
+            # not another page's list that shares a word with it
+            shown = now.inside(container)
+            if not any(start.inside(j) and start.inside(j) <= shown
+                       for j in start.items(then, kind)):
+                return False
+        return start.count(then, kind) > now.count(container, kind)
 
-def _texts(lines: list[StateLine], i: int) -> set[str]:
-    """The texts of line ``i`` and of every line inside it."""
-    return {x.text for x in lines[i:_end(lines, i)] if x.text}
+    def counted(self, element: str | None, within: str | None) -> bool:
+        """Is a count claim one of a list's items (``within`` the list, or a container
+        around one list; elements like ``element``, one item of its list or a part every
+        item has) that the task made fewer?"""
+        now = self.now
+        if element is not None:
+            at = now.ids.get(element)
+            if at is None:
+                return False
+            item = now.item_of(at)
+            if item is None or now.parent[item] is None:
+                return False
+            if item != at:  # a part of an item: every item must have one, or it counts
+                # the items that have it (a sale badge) and not the list
+                tag = now.kinds[at]
+                if not all(any(now.kinds[k] == tag for k in range(j + 1, now.end[j]))
+                           for j in now.like(item)):
+                    return False
+            parent = now.parent[item]
+            assert parent is not None
+            return self.narrowed(parent, now.kinds[item])
+        at = now.ids.get(within or "")
+        if at is None:
+            return False
+        if not _is_list(now.lines[at]):
+            inner = now.sole_list(at)
+            if inner is not None:
+                at = inner
+            elif now.is_item(at):
+                return False  # one card: its children are its parts, no items
+        return self.narrowed(at, None)
 
-
-def _like_siblings(lines: list[StateLine], i: int) -> list[int]:
-    """The other lines of line ``i``'s kind under its parent: the other items of its list
-    (``li`` beside ``li``, a card beside a card)."""
-    parent = _parent(lines, i)
-    if parent is None:
-        return []
-    return [j for j in _children(lines, parent) if j != i and _kind(lines[j]) == _kind(lines[i])]
-
-
-def _removed_item(start: list[StateLine], now: str, text: str) -> bool:
-    """Was ``text`` an item of a list on the page at the task's start (a line among lines
-    of its kind, or inside one) whose other items the page still shows ``now``? Then its
-    absence is the list narrowed: a page that ignores a filter still lists it. A text gone
-    with its whole page or panel (a banner left behind by a link) proves nothing of that."""
-    for i, line in enumerate(start):
-        if line.text != text:
-            continue
-        item: int | None = i
-        while item is not None and not _like_siblings(start, item):
-            item = _parent(start, item)  # up to the repeated item (a card holds its title)
-        if item is None:
-            continue
-        own = _texts(start, item)
-        for j in _like_siblings(start, item):
-            if any(f'"{t}"' in now for t in _texts(start, j) - own):
+    def gone_item(self, text: str) -> bool:
+        """Was ``text`` in an item of a list on the start page (a list's item, a row, a card
+        in a grid), a list the page still shows with fewer items? A text gone with its whole
+        page or panel (a banner a link left behind) proves nothing of a filter."""
+        start = self.start
+        for i, t in enumerate(start.texts):
+            if t != text:
+                continue
+            item = start.item_of(i)
+            parent = start.parent[item] if item is not None else None
+            if item is None or parent is None:
+                continue
+            there = self.match(True, parent)
+            if there is None or start.inside(item) <= self.now.inside(there):
+                continue  # the list is not there, or the item's texts all still are
+            if self.narrowed(there, start.kinds[item]):
                 return True
-    return False
-
-
-def _list_resized(start: list[StateLine], now: list[StateLine], element_id: str) -> bool:
-    """Is ``element_id`` a list on the page ``now`` (or inside one) that the task's start
-    showed too, holding another number of items? A count of a list the task did not change
-    (the categories to filter by, a menu) says nothing of what the filter left out; nor does
-    one of a list the start did not show (another page's)."""
-    at = next((i for i, x in enumerate(now) if x.id == element_id), None)
-    while at is not None and not _is_list(now[at]):
-        at = _parent(now, at)
-    if at is None:
         return False
-    items = _children(now, at)
-    texts = {now[j].text for j in items if now[j].text} | _texts(now, at)
-    for i, line in enumerate(start):
-        if not _is_list(line) or _kind(line) != _kind(now[at]):
-            continue
-        if (line.id == now[at].id or line.id is None) and _texts(start, i) & texts:
-            return len(_children(start, i)) != len(items)
-    return False
+
+    def recounted(self, text: str) -> bool:
+        """Is ``text`` a count of what the page lists ("2 products") that the start page
+        showed with another number ("3 products")? One new on the page holds as well on a
+        page that ignores the filter ("4 categories")."""
+        numbers = re.findall(r"\d+", text)
+        if _COUNTED.search(text) is None or not numbers:
+            return False
+        pattern = re.sub(r"\\d\+", r"(\\d+)", re.sub(r"\d+", r"\\d+", re.escape(text)))
+        for m in re.finditer(f'"{pattern}"', self.start_text):
+            if list(m.groups()) != numbers:
+                return True
+        return False
 
 
 def exclusion_unproven(evidence: list[Evidence], task: str, start: str, now: str) -> bool:
     """Does ``evidence`` for a task that says the page should show only something
     (``asks_only``) lack a claim that anything else is gone? What the page shows (the
     hats' names, a "Category: Hats" line) holds as well on a page that ignores the
-    filter and lists everything. What does not: a count of a list the task's start page
-    (``start``, the page state then; ``now``, the page state at done) showed with another
-    number of items, or of the elements like one inside it; a text new on the page that
-    counts its items ("2 products"); a text the start page showed as an item of a list
-    whose other items are still shown, hidden now."""
+    filter and lists everything. What does not, comparing the page state at the task's
+    start (``start``) with the one at done (``now``): a count of a list's items, or of
+    elements like one item, where the start page's list held more; a count text the start
+    page showed with another number ("3 products", now "2 products"); a text that was in
+    an item of a list that now holds fewer, hidden now."""
     found = [e for e in evidence if e.found and e.spec is not None]
     if not found or not asks_only(task):
         return False
-    before, after = state_lines(start), state_lines(now)
+    pages = _Pages(start, now)
 
-    def was_before(text: str) -> bool:
-        return bool(text) and f'"{text}"' in start
+    def proves(ev: Evidence) -> bool:
+        spec = ev.spec
+        assert spec is not None
+        text = spec.text or ev.text or ""
+        if spec.expect == "count":
+            return pages.counted(spec.element, spec.within)
+        if spec.expect == "text":
+            return pages.recounted(text)
+        return spec.expect == "hidden" and bool(text) and pages.gone_item(text)
 
-    def counts(ev: Evidence) -> bool:  # "2 products", "1 book found", new on the page
-        text = ev.spec.text or ev.text or ""
-        return (ev.spec.expect == "text" and _COUNTED.search(text) is not None
-                and not was_before(text))
+    return not any(proves(e) for e in found)
 
-    def listed(ev: Evidence) -> bool:  # n items of a list the task resized, or n like one
-        target = ev.spec.element or ev.spec.within
-        return ev.spec.expect == "count" and bool(target) and _list_resized(
-            before, after, str(target))
 
-    def gone(ev: Evidence) -> bool:
-        text = ev.spec.text or ev.text or ""
-        return ev.spec.expect == "hidden" and was_before(text) and _removed_item(
-            before, now, text)
-
-    return not any(listed(e) or counts(e) or gone(e) for e in found)
+def gone_items(start: str, now: str, limit: int = 8) -> list[str]:
+    """The texts of the start page's list items that are gone now from a list the page
+    still shows with fewer items: what a "show only" task's claims may cite as gone
+    (``exclusion_unproven``), up to ``limit``, in page order."""
+    pages = _Pages(start, now)
+    shown = {t for t in pages.now.texts if t}
+    out: list[str] = []
+    for text in pages.start.texts:
+        if text and text not in shown and text not in out and pages.gone_item(text):
+            out.append(text)
+            if len(out) >= limit:
+                break
+    return out
 
 
 # a text that counts what the page lists: "2 products", "3 open orders", "1 book found"

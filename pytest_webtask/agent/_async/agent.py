@@ -48,6 +48,7 @@ from ..guards import (
     entered_values,
     exclusion_unproven,
     expects_answer,
+    gone_items,
     links_to_go,
     says_something,
     unchosen_options,
@@ -1263,11 +1264,14 @@ class AsyncAgent:
         return exclusion_unproven(step.evidence, task, start.text, now)
 
     def _gone_texts(self) -> str:
-        """The sentence listing texts the page showed when the task began and does not now
-        ("" when none)."""
-        gone = new_texts(self.browser.snapshot, self.proposer.start) \
-            if self.proposer is not None else []
-        return (" Texts on the page before the task that are gone now: "
+        """The sentence listing the texts of list items the page showed when the task began
+        that are gone now from a list it still shows (``guards.gone_items``: what the guard
+        takes as gone), "" when none."""
+        start = self.proposer.start if self.proposer is not None else None
+        now = self.browser.snapshot
+        gone = gone_items(start.text, now.text) if start is not None and now is not None \
+            else []
+        return (" Items of a list on the page before the task that are gone from it now: "
                 + ", ".join(f'"{t}"' for t in gone) + ".") if gone else ""
 
     async def _ask(self, extra: str | None = None, *, done: bool = True,
@@ -1492,7 +1496,7 @@ class AsyncAgent:
             return ("the task says the page should show only something, and its evidence "
                     "shows what is there, not that anything else is gone (a page that "
                     "ignored the task would show it too): cite the list's count (expect: "
-                    "count) or a text the page showed before and hides now (expect: hidden)")
+                    "count) or an item of the list that is gone now (expect: hidden)")
         return ""
 
     async def _evidence_problem(self, step: Step) -> str:

@@ -144,9 +144,9 @@ class AsyncDoneTool(AsyncTool):
         if exclusion_unproven(self.evidence, task, self.start, shown):
             return ("done refused: the task says the page should show only something, and "
                     "the evidence shows what is there, not that anything else is gone. If the "
-                    "task is done, cite the list's count (expect: count) or a text that was "
-                    "on the page before and is gone now (expect: hidden); if not, plan the "
-                    "next actions.")
+                    "task is done, cite the list's count (expect: count) or an item of the "
+                    "list that was on the page before and is gone now (expect: hidden); if "
+                    "not, plan the next actions.")
         entered = entered_values(ran)
         now = self.browser.snapshot.text if self.browser.snapshot is not None else ""
         untyped = untyped_values(task, entered, self.start, now,
