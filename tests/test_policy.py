@@ -407,6 +407,92 @@ def test_show_only_proven_by_a_row_or_a_list_in_a_section_fails_when_the_filter_
     assert "Replay failed" in str(failed.value)
 
 
+# The second review's holes, as pages: an "Add" button only the kept products have, the
+# categories' list that collapses to the chosen one, headlines in a list on the start page
+STOCK = SHOP.replace("shown.map(([n]) => `<li>${n}</li>`)", "shown.map(([n, cat]) => "
+                     "`<li>${n} ${cat === 'Jackets' ? '<button>Add</button>' : '<span>Sold "
+                     "out</span>'}</li>`)")
+COLLAPSE = WORKING.replace("</main>", '<nav><ul id="facets"></ul></nav></main>').replace(
+    "</script>", "document.getElementById('facets').innerHTML = (c === 'All' ? ['Jackets', "
+    "'Shirts'] : [c]).map((x) => `<li><a href=\"?c=${x}\">${x}</a></li>`).join('');</script>")
+HEADLINES = ('<!doctype html><main><h1>News</h1><ul><li>Rain Jacket</li><li>Summer sale</li>'
+             '<li>New shop</li></ul><a href="/shop?c=Jackets">Jackets</a></main>')
+
+
+def test_show_only_is_not_proven_by_what_only_kept_items_have_or_the_choices_themselves(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """Refused, each shown to hold on the broken filter first: a count of the "Add"
+    buttons only the jackets have (two on the page that lists everything too), the
+    categories' list that collapses to the one clicked, and a headline of the start
+    page's list, gone with its page."""
+    def refused(claims: list[dict[str, Any]], start: str = "/shop",
+                actions: dict[str, Any] = CHOOSE) -> None:
+        done = _done({"expect": "text", "text": "Category: Jackets"}, *claims)
+        with pytest.raises(pytest.fail.Exception) as failed:
+            with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
+                              llm=ScriptedLLM([actions, done, done])) as task:
+                task.goto(start)
+                task.do("show only the Jackets")
+        assert "not that anything else is gone" in str(failed.value), str(failed.value)
+        assert not (tmp_path / "f.yaml").exists()
+
+    server.pages["/shop"] = STOCK.replace("BROKEN_FLAG", "true")
+    page.goto(server.url + "/shop?c=Jackets")
+    assert page.get_by_role("button", name="Add").count() == 2
+    server.pages["/shop"] = STOCK.replace("BROKEN_FLAG", "false")
+    refused([{"expect": "count", "element": "button-1", "count": 2}])
+    server.pages["/shop"] = COLLAPSE
+    click = {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": "a-0"}}]}
+    refused([{"expect": "count", "within": "ul-1", "count": 1}], "/shop", click)
+    refused([{"expect": "hidden", "text": "Shirts"}], "/shop", click)
+    server.pages["/start"] = HEADLINES
+    server.pages["/shop"] = WORKING
+    follow = {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": "a-0"}}]}
+    refused([{"expect": "hidden", "text": "Summer sale"}], "/start", follow)
+
+
+def test_the_show_only_guard_reads_a_claim_s_container_and_its_exact_words() -> None:
+    """A claim inside another container than the list, a count text the start page showed
+    as it is, one whose number varies or that is matched by its words, a text the page
+    state cut short, a dropdown's options: none proves anything gone."""
+    from pytest_webtask.agent.guards import exclusion_unproven, gone_items
+    from pytest_webtask.agent.models import Evidence
+    from pytest_webtask.agent.parsing import EvidenceSpec
+
+    def refused(start: str, now: str, **spec: Any) -> bool:
+        return exclusion_unproven([Evidence(cited="c", spec=EvidenceSpec(**spec), found=True)],
+                                  "show only the jackets", start, now)
+
+    items = ["Green Field Jacket", "White Linen Shirt", "Rain Jacket"]
+    def shop(names: list[str], counts: str = "", options: str = "Any|Rain|Field") -> str:
+        return "\n".join(["- main-0", f'  - select-0 (options="{options}")', counts,
+                          "  - nav-0", "    - a-0 \"Home\"", "  - ul-0",
+                          *(f'    - li > a-{i + 1} "{n}"' for i, n in enumerate(names))])
+    start, now = shop(items), shop([items[0], items[2]])
+    assert not refused(start, now, expect="hidden", text="White Linen Shirt")
+    assert refused(start, now, expect="hidden", text="White Linen Shirt", within="nav-0")
+    assert not refused(start, now, expect="count", element="a-1", count=2)
+    assert refused(start, now, expect="count", element="a-1", within="nav-0", count=2)
+    # count texts: "2 products" shown at the start already (another category's count)
+    both = '  - p "2 products"\n  - p "3 products"'
+    assert refused(shop(items, both), shop(items, both), expect="text", text="2 products")
+    was, is_ = shop(items, '  - p "3 products"'), shop(items[::2], '  - p "2 products"')
+    assert not refused(was, is_, expect="text", text="2 products")
+    assert refused(was, is_, expect="text", text="2 products", match="contains")
+    assert refused(was, is_, expect="text", text="2 products", varies=["2"])
+    # a dropdown whose options the filter narrowed is a control, not what it lists
+    assert refused(start, shop(items, options="Any|Rain"), expect="count", within="select-0",
+                   count=2)
+    # a text the page state cut short is no text of the page: never offered nor taken
+    long = "White Linen Shirt, " + "breathable summer weave " * 9
+    clipped = long[:199] + "…"
+    cut = shop([items[0], clipped, items[2]])
+    assert gone_items(cut, now) == []
+    assert refused(cut, now, expect="hidden", text=clipped)
+
+
 def test_the_show_only_guard_reads_windowed_pages_and_large_ones() -> None:
     """On a page state too long for its budget, a run of items out of view is one summary
     line ("[40 more items below ...]"): counted as that many items, not as one. A list the

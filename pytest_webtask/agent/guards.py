@@ -141,6 +141,9 @@ def asks_only(task: str) -> bool:
 
 _LIST_TAGS = frozenset({"ul", "ol", "menu", "table", "tbody", "dl", "select"})
 _LIST_ROLES = frozenset({"list", "listbox", "grid", "table", "tree", "menu", "treegrid"})
+# the lists a count within a container finds inside it (``itemsOf`` in checks.js)
+_INNER_TAGS, _INNER_ROLES = frozenset({"ul", "ol", "table"}), frozenset(
+    {"list", "listbox", "grid", "table"})
 # what a list holds one of each (a row of several cells is one item, a card is one)
 _ITEM_TAGS = frozenset({"li", "tr", "article", "option", "dt"})
 _ITEM_ROLES = frozenset({"listitem", "row", "option", "treeitem", "menuitem"})
@@ -148,6 +151,10 @@ _TABLES = frozenset({"grid", "table", "treegrid"})
 _ASCENT = 4  # an item holds the text it is cited by at most this many lines up
 # a run of elements the page state's window left out: "- [12 more items below, ...]"
 _SKIPPED = re.compile(r"^\[(\d+) more ")
+_CLIPPED = "…"  # the end of a text the page state cut short: no exact text of the page
+_COMMON = 50  # a text on more lines than this tells no container apart
+
+Kind = tuple[str, str]
 
 
 def _tag(line: StateLine) -> str:
@@ -158,7 +165,7 @@ def _is_list(line: StateLine) -> bool:
     return _tag(line) in _LIST_TAGS or line.attrs.get("role", "") in _LIST_ROLES
 
 
-def _kind(line: StateLine) -> tuple[str, str]:
+def _kind(line: StateLine) -> Kind:
     """What a line is, ids aside: its outer wrapper and its tag (``li``, ``a``)."""
     return line.outer.rsplit("-", 1)[0], _tag(line)
 
@@ -175,12 +182,11 @@ class _Tree:
         for line in state_lines(text):
             skipped = _SKIPPED.match(line.content)
             if skipped:
-                if self.lines:
-                    # the run is a child of the nearest line above it, less deep
-                    j = next((k for k in range(len(self.lines) - 1, -1, -1)
-                              if self.lines[k].depth < line.depth), None)
-                    if j is not None:
-                        self.skipped[j] += int(skipped.group(1))
+                # the run is a child of the nearest line above it, less deep
+                j = next((k for k in range(len(self.lines) - 1, -1, -1)
+                          if self.lines[k].depth < line.depth), None)
+                if j is not None:
+                    self.skipped[j] += int(skipped.group(1))
                 continue
             self.lines.append(line)
             self.skipped.append(0)
@@ -200,8 +206,14 @@ class _Tree:
                 self.children[stack[-1]].append(i)
             stack.append(i)
         self.kinds = [_kind(x) for x in self.lines]
+        self.listed = [_is_list(x) for x in self.lines]
         self.ids = {x.id: i for i, x in enumerate(self.lines) if x.id}
+        self.by_text: dict[str, list[int]] = {}
+        for i, t in enumerate(self.texts):
+            if t:
+                self.by_text.setdefault(t, []).append(i)
         self._inside: dict[int, frozenset[str]] = {}
+        self._main: dict[int, Kind | None] = {}
 
     def inside(self, i: int) -> frozenset[str]:
         """The texts of line ``i`` and of every line inside it (a dropdown's options too)."""
@@ -213,36 +225,47 @@ class _Tree:
             self._inside[i] = frozenset(texts)
         return self._inside[i]
 
+    def ancestors(self, i: int) -> list[int]:
+        """Line ``i`` and the lines around it, innermost first."""
+        out: list[int] = []
+        at: int | None = i
+        while at is not None:
+            out.append(at)
+            at = self.parent[at]
+        return out
+
+    def holds(self, outer: int, i: int) -> bool:
+        """Is line ``i`` line ``outer`` or inside it?"""
+        return outer <= i < self.end[outer]
+
     def like(self, i: int) -> list[int]:
         """Line ``i`` and the lines of its kind beside it (``li`` beside ``li``)."""
         parent = self.parent[i]
         if parent is None:
             return [i]
-        return [j for j in self.children[parent] if self.kinds[j] == self.kinds[i]]
+        return self.items(parent, self.kinds[i])
 
     def is_item(self, i: int) -> bool:
         """Is line ``i`` one item of a list: a list item, a row, an option by its tag or
         role, or a child of a list?"""
-        line, parent = self.lines[i], self.parent[i]
-        return (self.kinds[i][0] in _ITEM_TAGS or line.attrs.get("role", "") in _ITEM_ROLES
-                or (parent is not None and _is_list(self.lines[parent])))
+        parent = self.parent[i]
+        return (self.kinds[i][0] in _ITEM_TAGS
+                or self.lines[i].attrs.get("role", "") in _ITEM_ROLES
+                or (parent is not None and self.listed[parent]))
 
     def item_of(self, i: int) -> int | None:
         """The item that holds line ``i`` (itself, or a few lines up): a list's item by its
-        tag, its role or its list, else the nearest line repeated beside its like (a card in
-        a grid of cards). None when nothing near it repeats."""
-        up: list[int] = []
-        at: int | None = i
-        while at is not None and len(up) <= _ASCENT:
-            up.append(at)
-            at = self.parent[at]
+        tag, its role or its list, else the nearest line repeated beside its like in a
+        container made of such (a card in a grid of cards). None when nothing near it
+        repeats."""
+        up = self.ancestors(i)[:_ASCENT + 1]
         for j in up:
             if self.is_item(j):
                 return j
-        return next((j for j in up if len(self.like(j)) > 1 and (parent := self.parent[j])
-                     is not None and self.main_kind(parent) == self.kinds[j]), None)
+        return next((j for j in up if (parent := self.parent[j]) is not None
+                     and self.main_kind(parent) == self.kinds[j]), None)
 
-    def items(self, container: int, kind: tuple[str, str] | None) -> list[int]:
+    def items(self, container: int, kind: Kind | None) -> list[int]:
         """The lines of ``container``'s items: its children (of ``kind``), a table's rows."""
         line = self.lines[container]
         if kind is None and (_tag(line) == "table" or line.attrs.get("role") in _TABLES):
@@ -252,38 +275,44 @@ class _Tree:
         kids = self.children[container]
         return [k for k in kids if self.kinds[k] == kind] if kind is not None else kids
 
-    def count(self, container: int, kind: tuple[str, str] | None) -> int:
+    def count(self, container: int, kind: Kind | None) -> int:
         """How many items (or children of ``kind``) ``container`` holds, what the window
-        left out included; a dropdown's options."""
-        options = self.lines[container].attrs.get("options")
-        if options is not None and _tag(self.lines[container]) == "select":
-            return len([o for o in options.split("|") if o])
+        left out included."""
         return len(self.items(container, kind)) + self.skipped[container]
 
-    def main_kind(self, container: int) -> tuple[str, str] | None:
+    def main_kind(self, container: int) -> Kind | None:
         """The kind most of a container's children are (two at least): a grid's cards.
         None when none is (a page's main: a heading, a form, a list)."""
-        kinds = [self.kinds[k] for k in self.children[container]]
-        best = max(set(kinds), key=kinds.count, default=None)
-        if best is None or kinds.count(best) < 2 or 2 * kinds.count(best) < len(kinds):
-            return None
-        return best
+        if container not in self._main:
+            kinds = [self.kinds[k] for k in self.children[container]]
+            tally: dict[Kind, int] = {}
+            for k in kinds:
+                tally[k] = tally.get(k, 0) + 1
+            best = max(tally, key=lambda k: tally[k], default=None)
+            self._main[container] = (best if best is not None and tally[best] >= 2
+                                     and 2 * tally[best] >= len(kinds) else None)
+        return self._main[container]
 
     def sole_list(self, container: int) -> int | None:
         """The one outermost list inside ``container`` (a section around its ``ul``), as
         a count within the container counts it; None when it holds none or several."""
-        lists = [j for j in range(container + 1, self.end[container]) if _is_list(self.lines[j])]
-        outer = [j for j in lists if not any(o != j and o < j < self.end[o] for o in lists)]
+        lists = [j for j in range(container + 1, self.end[container])
+                 if _tag(self.lines[j]) in _INNER_TAGS
+                 or self.lines[j].attrs.get("role", "") in _INNER_ROLES]
+        outer = [j for j in lists if not any(o != j and self.holds(o, j) for o in lists)]
         return outer[0] if len(outer) == 1 else None
 
 
 class _Pages:
-    """The task's start page and its page at done, compared (``exclusion_unproven``)."""
+    """The task's start page and its page at done, compared (``exclusion_unproven``):
+    ``acted``, the texts (casefolded) of what the task's actions clicked or chose."""
 
-    def __init__(self, start: str, now: str) -> None:
+    def __init__(self, start: str, now: str, acted: frozenset[str] = frozenset()) -> None:
         self.start, self.now = _Tree(start), _Tree(now)
         self.start_text = start
+        self.acted = acted
         self._matches: dict[tuple[bool, int], int | None] = {}
+        self._narrowed: dict[tuple[int, Kind | None, Kind | None], bool] = {}
 
     def match(self, from_start: bool, container: int) -> int | None:
         """The container of the other page that is ``container``: a line of its kind (and
@@ -294,65 +323,86 @@ class _Pages:
         if key not in self._matches:
             src, dst = (self.start, self.now) if from_start else (self.now, self.start)
             texts, line = src.inside(container), src.lines[container]
-            kind, listed = src.kinds[container], _is_list(line)
-            best, score = None, (0.0, False)
-            for j, k in enumerate(dst.kinds):
-                if k == kind and _is_list(dst.lines[j]) == listed:
-                    other = dst.inside(j)
-                    shared = len(texts & other)
-                    here = (shared / len(texts | other) if shared else 0.0,
-                            dst.lines[j].id == line.id)
-                    if shared and here > score:
-                        best, score = j, here
+            kind, listed = src.kinds[container], src.listed[container]
+            # found by its texts, a text many lines share (an "Add" button each card has)
+            # aside unless it has no other
+            rare = [t for t in texts if len(dst.by_text.get(t, ())) <= _COMMON] or list(texts)
+            candidates = {a for t in rare for k in dst.by_text.get(t, ())[:_COMMON]
+                          for a in dst.ancestors(k)
+                          if dst.kinds[a] == kind and dst.listed[a] == listed}
+            best, score = None, (0.0, False, 0)
+            for j in candidates:
+                other = dst.inside(j)
+                shared = len(texts & other)
+                here = (shared / len(texts | other), dst.lines[j].id == line.id, -j)
+                if here > score:
+                    best, score = j, here
             self._matches[key] = best
         return self._matches[key]
 
-    def narrowed(self, container: int, kind: tuple[str, str] | None) -> bool:
-        """Does the start page's list that is the list ``container`` now hold more items
-        (or children of ``kind``) than it holds now? A list that grew, kept its size, or
-        that the start page did not show proves nothing left out."""
-        then = self.match(False, container)
-        if then is None:
-            return False
+    def narrowed(self, container: int, kind: Kind | None, part: Kind | None = None) -> bool:
+        key = (container, kind, part)
+        if key not in self._narrowed:
+            self._narrowed[key] = self._narrower(container, kind, part)
+        return self._narrowed[key]
+
+    def _narrower(self, container: int, kind: Kind | None, part: Kind | None) -> bool:
+        """Is ``container`` (a list on the page now) the start page's list, with fewer items
+        (or children of ``kind``) now? The same list: the start's most like it, still
+        holding an item it held, and every item it holds now one the start's held (but
+        for those the window left out then); not a dropdown's options, nor a list of
+        what the actions clicked or chose (the categories that collapse to the chosen
+        one): what a filter that ignores its choice leaves as it was. With ``part``: every
+        item then and now holds a line of that kind (a count of it counts the items)."""
         start, now = self.start, self.now
-        if kind is None and not _is_list(now.lines[container]):
+        then = self.match(False, container)
+        if then is None or _tag(now.lines[container]) == "select":
+            return False
+        if kind is None and not now.listed[container]:
             kind = start.main_kind(then)
             if kind is None:
                 return False  # children of all kinds: no items to count
-        if _tag(now.lines[container]) != "select":
-            # the same list: an item of the start's still in it (the ones the filter kept),
-            # not another page's list that shares a word with it
-            shown = now.inside(container)
-            if not any(start.inside(j) and start.inside(j) <= shown
-                       for j in start.items(then, kind)):
-                return False
+        before, after = start.items(then, kind), now.items(container, kind)
+        for tree, items in ((start, before), (now, after)):
+            for j in items:
+                texts = {t.casefold() for t in tree.inside(j)}
+                if texts and texts <= self.acted:
+                    return False  # an item is what the task clicked: a list of choices
+                if part is not None and not any(tree.kinds[k] == part
+                                                for k in range(j + 1, tree.end[j])):
+                    return False  # an item without the part: its count is not the list's
+        listed_then, shown = start.inside(then), now.inside(container)
+        if not any(start.inside(j) and start.inside(j) <= shown for j in before):
+            return False  # no item the start's list held: another page's list
+        new = sum(1 for j in after if not now.inside(j) <= listed_then)
+        if new > start.skipped[then]:
+            return False  # items the start's list did not hold: another list
         return start.count(then, kind) > now.count(container, kind)
 
     def counted(self, element: str | None, within: str | None) -> bool:
         """Is a count claim one of a list's items (``within`` the list, or a container
         around one list; elements like ``element``, one item of its list or a part every
-        item has) that the task made fewer?"""
+        item has, within the list or around it) that the task made fewer?"""
         now = self.now
+        scope = now.ids.get(within) if within else None
+        if within and scope is None:
+            return False
         if element is not None:
             at = now.ids.get(element)
             if at is None:
                 return False
             item = now.item_of(at)
-            if item is None or now.parent[item] is None:
+            parent = now.parent[item] if item is not None else None
+            if item is None or parent is None:
                 return False
-            if item != at:  # a part of an item: every item must have one, or it counts
-                # the items that have it (a sale badge) and not the list
-                tag = now.kinds[at]
-                if not all(any(now.kinds[k] == tag for k in range(j + 1, now.end[j]))
-                           for j in now.like(item)):
-                    return False
-            parent = now.parent[item]
-            assert parent is not None
-            return self.narrowed(parent, now.kinds[item])
-        at = now.ids.get(within or "")
-        if at is None:
+            if scope is not None and not now.holds(scope, parent):
+                return False  # counted inside one item (or elsewhere): not the list's
+            part = now.kinds[at] if item != at else None
+            return self.narrowed(parent, now.kinds[item], part)
+        if scope is None:
             return False
-        if not _is_list(now.lines[at]):
+        at = scope
+        if not now.listed[at]:
             inner = now.sole_list(at)
             if inner is not None:
                 at = inner
@@ -360,75 +410,82 @@ class _Pages:
                 return False  # one card: its children are its parts, no items
         return self.narrowed(at, None)
 
-    def gone_item(self, text: str) -> bool:
+    def gone_item(self, text: str, within: str | None = None) -> bool:
         """Was ``text`` in an item of a list on the start page (a list's item, a row, a card
-        in a grid), a list the page still shows with fewer items? A text gone with its whole
-        page or panel (a banner a link left behind) proves nothing of a filter."""
-        start = self.start
-        for i, t in enumerate(start.texts):
-            if t != text:
-                continue
+        in a grid), a list the page still shows with fewer items (``narrowed``), inside
+        ``within`` if given? A text gone with its whole page or panel (a banner a link left
+        behind) proves nothing of a filter."""
+        start, now = self.start, self.now
+        scope = now.ids.get(within) if within else None
+        if not text or text.endswith(_CLIPPED) or (within and scope is None):
+            return False
+        for i in start.by_text.get(text, ()):
             item = start.item_of(i)
             parent = start.parent[item] if item is not None else None
             if item is None or parent is None:
                 continue
             there = self.match(True, parent)
-            if there is None or start.inside(item) <= self.now.inside(there):
+            if there is None or start.inside(item) <= now.inside(there):
                 continue  # the list is not there, or the item's texts all still are
+            if scope is not None and not now.holds(scope, there):
+                continue  # hidden inside another container: never there
             if self.narrowed(there, start.kinds[item]):
                 return True
         return False
 
-    def recounted(self, text: str) -> bool:
-        """Is ``text`` a count of what the page lists ("2 products") that the start page
-        showed with another number ("3 products")? One new on the page holds as well on a
-        page that ignores the filter ("4 categories")."""
+    def recounted(self, text: str, varies: list[str]) -> bool:
+        """Is ``text`` (an exact text claim's) a count of what the page lists ("2
+        products") that the start page did not show and showed with another number ("3
+        products")? One new on the page holds as well on a page that ignores the filter ("4
+        categories"), and so does one whose number the claims say varies."""
         numbers = re.findall(r"\d+", text)
-        if _COUNTED.search(text) is None or not numbers:
+        if (not numbers or _COUNTED.search(text) is None
+                or f'"{text}"' in self.start_text or any(v and v in text for v in varies)):
             return False
         pattern = re.sub(r"\\d\+", r"(\\d+)", re.sub(r"\d+", r"\\d+", re.escape(text)))
-        for m in re.finditer(f'"{pattern}"', self.start_text):
-            if list(m.groups()) != numbers:
-                return True
-        return False
+        return any(list(m.groups()) != numbers
+                   for m in re.finditer(f'"{pattern}"', self.start_text))
 
 
-def exclusion_unproven(evidence: list[Evidence], task: str, start: str, now: str) -> bool:
+def exclusion_unproven(evidence: list[Evidence], task: str, start: str, now: str,
+                       acted: frozenset[str] = frozenset()) -> bool:
     """Does ``evidence`` for a task that says the page should show only something
     (``asks_only``) lack a claim that anything else is gone? What the page shows (the
     hats' names, a "Category: Hats" line) holds as well on a page that ignores the
     filter and lists everything. What does not, comparing the page state at the task's
-    start (``start``) with the one at done (``now``): a count of a list's items, or of
-    elements like one item, where the start page's list held more; a count text the start
-    page showed with another number ("3 products", now "2 products"); a text that was in
-    an item of a list that now holds fewer, hidden now."""
+    start (``start``) with the one at done (``now``), ``acted`` the texts (casefolded) of
+    what the actions clicked or chose: a count of a list's items, or of elements like one
+    item, where the start page's list held more (``_Pages.narrowed``); a count text the
+    start page showed with another number ("3 products", now "2 products"); a text that was
+    in an item of such a list, hidden now."""
     found = [e for e in evidence if e.found and e.spec is not None]
     if not found or not asks_only(task):
         return False
-    pages = _Pages(start, now)
+    pages = _Pages(start, now, acted)
+    varies = [v for e in found for v in (e.spec.varies or [])]
 
     def proves(ev: Evidence) -> bool:
         spec = ev.spec
-        assert spec is not None
         text = spec.text or ev.text or ""
         if spec.expect == "count":
             return pages.counted(spec.element, spec.within)
         if spec.expect == "text":
-            return pages.recounted(text)
-        return spec.expect == "hidden" and bool(text) and pages.gone_item(text)
+            return spec.match == "exact" and pages.recounted(text, varies)
+        return spec.expect == "hidden" and pages.gone_item(text, spec.within)
 
     return not any(proves(e) for e in found)
 
 
-def gone_items(start: str, now: str, limit: int = 8) -> list[str]:
+def gone_items(start: str, now: str, acted: frozenset[str] = frozenset(),
+               limit: int = 8) -> list[str]:
     """The texts of the start page's list items that are gone now from a list the page
     still shows with fewer items: what a "show only" task's claims may cite as gone
     (``exclusion_unproven``), up to ``limit``, in page order."""
-    pages = _Pages(start, now)
-    shown = {t for t in pages.now.texts if t}
+    pages = _Pages(start, now, acted)
     out: list[str] = []
     for text in pages.start.texts:
-        if text and text not in shown and text not in out and pages.gone_item(text):
+        if (text and text not in pages.now.by_text and text not in out
+                and pages.gone_item(text)):
             out.append(text)
             if len(out) >= limit:
                 break

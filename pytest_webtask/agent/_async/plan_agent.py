@@ -36,6 +36,7 @@ from ..guards import (
     acted_on,
     entered_values,
     exclusion_unproven,
+    gone_items,
     links_to_go,
     unchosen_options,
     untyped_values,
@@ -141,12 +142,17 @@ class AsyncDoneTool(AsyncTool):
                     "page shows because of it (the list, a count, a message); if not, plan the "
                     "next actions (a form is sent by its button).")
         shown = self.browser.snapshot.text if self.browser.snapshot is not None else ""
-        if exclusion_unproven(self.evidence, task, self.start, shown):
+        chosen = frozenset(acted_on(ran, lambda tool: getattr(
+            registry.get(tool) if registry is not None else None, "typed", False))
+            | {v.casefold() for v in entered_values(ran)})
+        if exclusion_unproven(self.evidence, task, self.start, shown, chosen):
+            gone = gone_items(self.start, shown, chosen)
             return ("done refused: the task says the page should show only something, and "
                     "the evidence shows what is there, not that anything else is gone. If the "
                     "task is done, cite the list's count (expect: count) or an item of the "
-                    "list that was on the page before and is gone now (expect: hidden); if "
-                    "not, plan the next actions.")
+                    "list that was on the page before and is gone now (expect: hidden"
+                    + (": " + ", ".join(f'"{t}"' for t in gone) if gone else "")
+                    + "); if not, plan the next actions.")
         entered = entered_values(ran)
         now = self.browser.snapshot.text if self.browser.snapshot is not None else ""
         untyped = untyped_values(task, entered, self.start, now,

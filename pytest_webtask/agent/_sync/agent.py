@@ -1262,7 +1262,12 @@ class Agent:
         if checked_statement(task) is not None or start is None:
             return False
         now = self.browser.snapshot.text if self.browser.snapshot is not None else ""
-        return exclusion_unproven(step.evidence, task, start.text, now)
+        return exclusion_unproven(step.evidence, task, start.text, now, self._chosen())
+
+    def _chosen(self) -> frozenset[str]:
+        """What the task's actions clicked, chose or typed, casefolded: a list of them (the
+        categories to filter by) is no list the filter narrowed."""
+        return frozenset(self._clicked() | {v.casefold() for v in entered_values(self._acted())})
 
     def _gone_texts(self) -> str:
         """The sentence listing the texts of list items the page showed when the task began
@@ -1270,8 +1275,8 @@ class Agent:
         takes as gone), "" when none."""
         start = self.proposer.start if self.proposer is not None else None
         now = self.browser.snapshot
-        gone = gone_items(start.text, now.text) if start is not None and now is not None \
-            else []
+        gone = gone_items(start.text, now.text, self._chosen()) \
+            if start is not None and now is not None else []
         return (" Items of a list on the page before the task that are gone from it now: "
                 + ", ".join(f'"{t}"' for t in gone) + ".") if gone else ""
 
