@@ -122,3 +122,34 @@ def test_sign_in(webtask):
     assert "Total: $41.00" in text and "Total: $39.00" in text  # expected, and what was found
     assert failed.locator("img.shot").count() == 1
     assert page.locator("section.test.failed h2").inner_text().startswith("test_shop.py::test_add")
+
+
+def test_a_target_s_picture_is_the_region_around_it_scrolled_into_view_frames_too(
+        page: Page) -> None:
+    """The report's picture before an action: the target scrolled into view, boxed, and the
+    region around it (its box read in one round trip in the page's own document, by
+    Playwright in a frame's); none for a target with no box."""
+    import base64
+
+    from pytest_webtask.report._sync.shots import MARGIN, report_clip, report_shot
+    from pytest_webtask.types import Secrets
+
+    page.set_content('<div style="height:1500px">x</div><button id=m>Main</button><iframe '
+                     'srcdoc="<div style=height:900px></div><button>In</button>" '
+                     'style="margin-left:300px;height:300px"></iframe>')
+    for target in (page.locator("#m"), page.frame_locator("iframe").locator("button")):
+        clip = report_clip(page, target)
+        box = target.bounding_box()  # in view now, as the clip was taken
+        assert box is not None and clip is not None
+        assert clip["x"] == max(box["x"] - MARGIN[0], 0)
+        assert clip["y"] == max(box["y"] - MARGIN[1], 0)
+        assert clip["x"] + clip["width"] >= box["x"] + box["width"]
+        assert clip["y"] + clip["height"] >= box["y"] + box["height"]
+    shot = report_shot(page, Secrets(), page.locator("#m"))
+    assert shot is not None
+    img = "data:image/jpeg;base64," + base64.b64encode(shot).decode()
+    page.set_content(f'<img src="{img}">')
+    boxed = f"async (i) => {{ await i.decode(); return ({RED})(i); }}"
+    assert page.locator("img").evaluate(boxed) > 50  # the target's red box
+    page.set_content('<button style="display:none">h</button>')
+    assert report_clip(page, page.locator("button")) is None
