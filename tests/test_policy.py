@@ -493,6 +493,42 @@ def test_the_show_only_guard_reads_a_claim_s_container_and_its_exact_words() -> 
     assert refused(cut, now, expect="hidden", text=clipped)
 
 
+def test_show_only_on_a_shop_that_pages_records_by_its_cards_and_fails_when_the_filter_breaks(
+        page: Page, tmp_path: Path) -> None:
+    """The demo shop lists six products a page, and one of the two jackets is on a later
+    page: on the same page (its query aside) a filter brings such items, so the cards'
+    count and a product gone record at once; the question names the products gone, one
+    text each. Both recipes fail on the shop that ignores the category."""
+    from example_suites.demo_shop import DemoShop
+
+    choose = {"complete": False, "message": "m", "actions": [
+        {"tool": "select", "parameters": {"element_id": "select-0", "value": "Jackets"}},
+        {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+    named = {"expect": "text", "text": "Green Field Jacket"}
+    with DemoShop(seed=3) as shop:
+        for n, claim in enumerate([{"expect": "count", "element": "article-0", "count": 2},
+                                   {"expect": "hidden", "text": "Blue Oxford Shirt"}]):
+            shop.mutants.clear()
+            recipe = tmp_path / f"r{n}.yaml"
+            llm = ScriptedLLM([choose, _done(named), _done(named, claim)])
+            with open_webtask(page, recipe, "record", base_url=shop.url, llm=llm) as task:
+                task.goto("/")
+                task.do("show only the products of the Jackets category")
+            assert 'gone from it now: "Black Denim Jeans", "Blue Oxford Shirt",' \
+                in llm.prompts[2], llm.prompts[2][-700:]
+            assert '"$59.00"' not in llm.prompts[2].split("gone from it now")[-1]
+            with open_webtask(page, recipe, "replay", base_url=shop.url, timeout=1.5) as task:
+                task.goto("/")
+                task.do("show only the products of the Jackets category")
+            shop.mutants.add("category_filter_ignored")
+            with pytest.raises(pytest.fail.Exception) as failed:
+                with open_webtask(page, recipe, "replay", base_url=shop.url,
+                                  timeout=1.5) as task:
+                    task.goto("/")
+                    task.do("show only the products of the Jackets category")
+            assert "Replay failed" in str(failed.value)
+
+
 def test_the_show_only_guard_reads_windowed_pages_and_large_ones() -> None:
     """On a page state too long for its budget, a run of items out of view is one summary
     line ("[40 more items below ...]"): counted as that many items, not as one. A list the

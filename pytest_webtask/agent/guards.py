@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 from ..browser.page_state import StateLine, state_lines
 from ..tools._async.registry import COVERED
@@ -305,12 +306,15 @@ class _Tree:
 
 class _Pages:
     """The task's start page and its page at done, compared (``exclusion_unproven``):
-    ``acted``, the texts (casefolded) of what the task's actions clicked or chose."""
+    ``acted``, the texts (casefolded) of what the task's actions clicked or chose;
+    ``same_page``, whether both are at one URL but for its query (``same_page``)."""
 
-    def __init__(self, start: str, now: str, acted: frozenset[str] = frozenset()) -> None:
+    def __init__(self, start: str, now: str, acted: frozenset[str] = frozenset(),
+                 same_page: bool = False) -> None:
         self.start, self.now = _Tree(start), _Tree(now)
         self.start_text = start
         self.acted = acted
+        self.same_page = same_page
         self._matches: dict[tuple[bool, int], int | None] = {}
         self._narrowed: dict[tuple[int, Kind | None, Kind | None], bool] = {}
 
@@ -349,8 +353,9 @@ class _Pages:
     def _narrower(self, container: int, kind: Kind | None, part: Kind | None) -> bool:
         """Is ``container`` (a list on the page now) the start page's list, with fewer items
         (or children of ``kind``) now? The same list: the start's most like it, still
-        holding an item it held, and every item it holds now one the start's held (but
-        for those the window left out then); not a dropdown's options, nor a list of
+        holding an item it held, and, on another page than the start's, every item it
+        holds now one the start's held (but for those the window left out then: on the
+        same page a filter brings items of later pages); not a dropdown's options, nor a list of
         what the actions clicked or chose (the categories that collapse to the chosen
         one): what a filter that ignores its choice leaves as it was. With ``part``: every
         item then and now holds a line of that kind (a count of it counts the items)."""
@@ -375,8 +380,8 @@ class _Pages:
         if not any(start.inside(j) and start.inside(j) <= shown for j in before):
             return False  # no item the start's list held: another page's list
         new = sum(1 for j in after if not now.inside(j) <= listed_then)
-        if new > start.skipped[then]:
-            return False  # items the start's list did not hold: another list
+        if new > start.skipped[then] and not self.same_page:
+            return False  # another page's list that shares an item with the start's
         return start.count(then, kind) > now.count(container, kind)
 
     def counted(self, element: str | None, within: str | None) -> bool:
@@ -403,11 +408,13 @@ class _Pages:
             return False
         at = scope
         if not now.listed[at]:
+            # a count within a container that is no list counts its children in the page,
+            # which the page state does not show (it leaves out the wrappers without an id:
+            # a shop's grid of cards is a section's children there); only a list inside it
             inner = now.sole_list(at)
-            if inner is not None:
-                at = inner
-            elif now.is_item(at):
-                return False  # one card: its children are its parts, no items
+            if inner is None:
+                return False
+            at = inner
         return self.narrowed(at, None)
 
     def gone_item(self, text: str, within: str | None = None) -> bool:
@@ -447,21 +454,29 @@ class _Pages:
                    for m in re.finditer(f'"{pattern}"', self.start_text))
 
 
+def same_page(start_url: str, now_url: str) -> bool:
+    """Are both URLs one page, their query aside (a filter's parameters)?"""
+    a, b = urlsplit(start_url), urlsplit(now_url)
+    return bool(start_url) and (a.scheme, a.netloc, a.path, a.fragment) == (
+        b.scheme, b.netloc, b.path, b.fragment)
+
+
 def exclusion_unproven(evidence: list[Evidence], task: str, start: str, now: str,
-                       acted: frozenset[str] = frozenset()) -> bool:
+                       acted: frozenset[str] = frozenset(), same: bool = False) -> bool:
     """Does ``evidence`` for a task that says the page should show only something
     (``asks_only``) lack a claim that anything else is gone? What the page shows (the
     hats' names, a "Category: Hats" line) holds as well on a page that ignores the
     filter and lists everything. What does not, comparing the page state at the task's
     start (``start``) with the one at done (``now``), ``acted`` the texts (casefolded) of
-    what the actions clicked or chose: a count of a list's items, or of elements like one
+    what the actions clicked or chose, ``same`` whether both are one page (``same_page``):
+    a count of a list's items, or of elements like one
     item, where the start page's list held more (``_Pages.narrowed``); a count text the
     start page showed with another number ("3 products", now "2 products"); a text that was
     in an item of such a list, hidden now."""
     found = [e for e in evidence if e.found and e.spec is not None]
     if not found or not asks_only(task):
         return False
-    pages = _Pages(start, now, acted)
+    pages = _Pages(start, now, acted, same)
     varies = [v for e in found for v in (e.spec.varies or [])]
 
     def proves(ev: Evidence) -> bool:
@@ -477,18 +492,21 @@ def exclusion_unproven(evidence: list[Evidence], task: str, start: str, now: str
 
 
 def gone_items(start: str, now: str, acted: frozenset[str] = frozenset(),
-               limit: int = 8) -> list[str]:
+               same: bool = False, limit: int = 8) -> list[str]:
     """The texts of the start page's list items that are gone now from a list the page
     still shows with fewer items: what a "show only" task's claims may cite as gone
     (``exclusion_unproven``), up to ``limit``, in page order."""
-    pages = _Pages(start, now, acted)
+    pages = _Pages(start, now, acted, same)
     out: list[str] = []
-    for text in pages.start.texts:
-        if (text and text not in pages.now.by_text and text not in out
-                and pages.gone_item(text)):
-            out.append(text)
-            if len(out) >= limit:
-                break
+    offered: set[int | None] = set()  # one text an item: its first (a card's title)
+    for i, text in enumerate(pages.start.texts):
+        if (not text or text in pages.now.by_text or text in out
+                or pages.start.item_of(i) in offered or not pages.gone_item(text)):
+            continue
+        out.append(text)
+        offered.add(pages.start.item_of(i))
+        if len(out) >= limit:
+            break
     return out
 
 

@@ -50,6 +50,7 @@ from ..guards import (
     expects_answer,
     gone_items,
     links_to_go,
+    same_page,
     says_something,
     unchosen_options,
     uncited_choices,
@@ -1260,8 +1261,10 @@ class AsyncAgent:
         start = self.proposer.start if self.proposer is not None else None
         if checked_statement(task) is not None or start is None:
             return False
-        now = self.browser.snapshot.text if self.browser.snapshot is not None else ""
-        return exclusion_unproven(step.evidence, task, start.text, now, self._chosen())
+        now = self.browser.snapshot
+        return exclusion_unproven(step.evidence, task, start.text,
+                                  now.text if now is not None else "", self._chosen(),
+                                  now is not None and same_page(start.url, now.url))
 
     def _chosen(self) -> frozenset[str]:
         """What the task's actions clicked, chose or typed, casefolded: a list of them (the
@@ -1274,7 +1277,7 @@ class AsyncAgent:
         takes as gone), "" when none."""
         start = self.proposer.start if self.proposer is not None else None
         now = self.browser.snapshot
-        gone = gone_items(start.text, now.text, self._chosen()) \
+        gone = gone_items(start.text, now.text, self._chosen(), same_page(start.url, now.url)) \
             if start is not None and now is not None else []
         return (" Items of a list on the page before the task that are gone from it now: "
                 + ", ".join(f'"{t}"' for t in gone) + ".") if gone else ""

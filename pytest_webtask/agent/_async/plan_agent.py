@@ -38,6 +38,7 @@ from ..guards import (
     exclusion_unproven,
     gone_items,
     links_to_go,
+    same_page,
     unchosen_options,
     untyped_values,
     weak_proof,
@@ -145,8 +146,10 @@ class AsyncDoneTool(AsyncTool):
         chosen = frozenset(acted_on(ran, lambda tool: getattr(
             registry.get(tool) if registry is not None else None, "typed", False))
             | {v.casefold() for v in entered_values(ran)})
-        if exclusion_unproven(self.evidence, task, self.start, shown, chosen):
-            gone = gone_items(self.start, shown, chosen)
+        same = self.browser.snapshot is not None and same_page(self.start_url or "",
+                                                               self.browser.snapshot.url)
+        if exclusion_unproven(self.evidence, task, self.start, shown, chosen, same):
+            gone = gone_items(self.start, shown, chosen, same)
             return ("done refused: the task says the page should show only something, and "
                     "the evidence shows what is there, not that anything else is gone. If the "
                     "task is done, cite the list's count (expect: count) or an item of the "
