@@ -529,6 +529,33 @@ def test_show_only_on_a_shop_that_pages_records_by_its_cards_and_fails_when_the_
             assert "Replay failed" in str(failed.value)
 
 
+def test_a_show_only_claim_that_does_not_hold_is_asked_again_with_what_is_gone(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """A real model's claim for "show only the products of the Jackets category" was a word
+    within the products ("Jackets"), no text of the page; asked again, the question says
+    what the task must cite besides and names the items gone, which then records. A task
+    that says nothing of "only" is asked without it."""
+    server.pages["/shop"] = WORKING
+    word = _done({"expect": "text", "within": "ul-0", "text": "Jackets"})
+    gone = _done({"expect": "hidden", "text": "White Linen Shirt"})
+    llm = ScriptedLLM([CHOOSE, word, gone])
+    with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
+                      llm=llm) as task:
+        task.goto("/shop")
+        task.do("show only the products of the Jackets category")
+    asked = llm.prompts[2]
+    assert "your evidence does not hold" in asked
+    assert "cite also that the rest is gone" in asked
+    assert 'gone from it now: "White Linen Shirt".' in asked, asked[-900:]
+    llm = ScriptedLLM([CHOOSE, word, _done({"expect": "text", "text": "2 products"})])
+    with open_webtask(page, tmp_path / "g.yaml", "record", base_url=server.url,
+                      llm=llm) as task:
+        task.goto("/shop")
+        task.do("choose the Jackets category")
+    assert "your evidence does not hold" in llm.prompts[2]
+    assert "the rest is gone" not in llm.prompts[2]
+
+
 def test_the_show_only_guard_reads_windowed_pages_and_large_ones() -> None:
     """On a page state too long for its budget, a run of items out of view is one summary
     line ("[40 more items below ...]"): counted as that many items, not as one. A list the

@@ -45,6 +45,7 @@ from ..guards import (
     Dropdowns,
     acted,
     acted_on,
+    asks_only,
     asks_to_set,
     entered_values,
     exclusion_unproven,
@@ -959,7 +960,7 @@ class Agent:
                 missing := self._evidence_problem(step)):
             # the claims do not hold: cite what does, or go on (not give up: it was done)
             step = self._ask(get_prompt("agent/proposer", "evidence_missing").format(
-                detail=missing), give_up=False)
+                detail=missing) + self._only_hint(), give_up=False)
         elif step.proposal.complete and self.require_evidence and (weak := self._weak(step)):
             # the claims show only what the actions set (a guard: asked once, then the
             # task fails unless the next claims show more)
@@ -1271,6 +1272,17 @@ class Agent:
         """What the task's actions clicked, chose or typed, casefolded: a list of them (the
         categories to filter by) is no list the filter narrowed."""
         return frozenset(self._clicked() | {v.casefold() for v in entered_values(self._acted())})
+
+    def _only_hint(self) -> str:
+        """For a do task that says the page should show only something (``asks_only``),
+        what its claims must show besides (what is gone, ``guards.exclusion_unproven``),
+        with the gone items it may cite; "" for another task."""
+        assert self._task_context is not None
+        task = self._task_context.task
+        if checked_statement(task) is not None or not asks_only(task):
+            return ""
+        return "\n" + get_prompt("agent/proposer", "evidence_missing_only").format(
+            gone=self._gone_texts())
 
     def _gone_texts(self) -> str:
         """The sentence listing the texts of list items the page showed when the task began
