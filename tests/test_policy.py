@@ -131,7 +131,8 @@ def test_a_filter_proven_by_its_list_records_and_fails_when_the_filter_breaks(
     # the dropdown's value first: refused as proof of a filter; then the list
     weak = _done({"expect": "value", "element": "select-0", "value": "Jackets"})
     listed = _done({"expect": "text", "text": "2 products"},
-                   {"expect": "hidden", "text": "White Linen Shirt"})
+                   {"expect": "hidden", "text": "White Linen Shirt"},
+                   {"expect": "text", "text": "Rain Jacket"})
     llm = ScriptedLLM([CHOOSE, weak, listed])
     with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
         task.goto("/shop")
@@ -149,8 +150,10 @@ def test_a_filter_proven_by_its_list_records_and_fails_when_the_filter_breaks(
     assert "Replay failed" in str(failed.value)
 
 
-SHOWN_ONLY = _done({"expect": "text", "text": "Category: Jackets"},
-                  {"expect": "text", "text": "Green Field Jacket"})
+# what a show-only task's claims show: the heading, and an item the list still shows
+JACKETS = ({"expect": "text", "text": "Category: Jackets"},
+           {"expect": "text", "text": "Green Field Jacket"})
+SHOWN_ONLY = _done(*JACKETS)
 
 
 def test_show_only_is_not_proven_by_what_the_page_shows(
@@ -170,7 +173,7 @@ def test_show_only_is_not_proven_by_what_the_page_shows(
     assert "not that anything else is gone" in str(failed.value), str(failed.value)
     assert not (tmp_path / "f.yaml").exists()
     # a hidden claim of a text the page never showed proves nothing gone either
-    never = _done({"expect": "text", "text": "Category: Jackets"},
+    never = _done(*JACKETS,
                   {"expect": "hidden", "text": "Purple Hat"})
     with pytest.raises(pytest.fail.Exception) as failed:
         with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
@@ -181,7 +184,7 @@ def test_show_only_is_not_proven_by_what_the_page_shows(
     assert not (tmp_path / "f.yaml").exists()
     # nor a count of a container that is no list (a main's children: as many on a page that
     # lists everything), as the real model's second recording cited it
-    mains = _done({"expect": "text", "text": "Category: Jackets"},
+    mains = _done(*JACKETS,
                   {"expect": "count", "within": "main-0", "count": 3})
     with pytest.raises(pytest.fail.Exception) as failed:
         with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
@@ -191,7 +194,7 @@ def test_show_only_is_not_proven_by_what_the_page_shows(
     assert "not that anything else is gone" in str(failed.value), str(failed.value)
     assert not (tmp_path / "f.yaml").exists()
     # nor does the list's count when it says what it said before the filter
-    same = _done({"expect": "text", "text": "Category: Jackets"},
+    same = _done(*JACKETS,
                  {"expect": "text", "text": "3 products"})
     with pytest.raises(pytest.fail.Exception) as failed:
         with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
@@ -206,7 +209,7 @@ def test_show_only_proven_by_what_is_gone_records_and_fails_when_the_filter_brea
         page: Page, server: LocalServer, tmp_path: Path) -> None:
     server.pages["/shop"] = WORKING
     recipe = tmp_path / "only.yaml"
-    gone = _done({"expect": "text", "text": "Category: Jackets"},
+    gone = _done(*JACKETS,
                  {"expect": "hidden", "text": "White Linen Shirt"})
     llm = ScriptedLLM([CHOOSE, SHOWN_ONLY, gone])
     with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
@@ -227,7 +230,7 @@ def test_show_only_proven_by_what_is_gone_records_and_fails_when_the_filter_brea
     assert "Replay failed" in str(failed.value)
     # the list's own count proves it at once (no question), and fails the same way
     server.pages["/shop"] = WORKING
-    items = _done({"expect": "text", "text": "Category: Jackets"},
+    items = _done(*JACKETS,
                   {"expect": "count", "within": "ul-0", "count": 2})
     llm = ScriptedLLM([CHOOSE, items])
     with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
@@ -242,7 +245,7 @@ def test_show_only_proven_by_what_is_gone_records_and_fails_when_the_filter_brea
     assert "Replay failed" in str(failed.value)
     # a count new on the page proves it at once (no question), and fails the same way
     server.pages["/shop"] = WORKING
-    counted = _done({"expect": "text", "text": "Category: Jackets"},
+    counted = _done(*JACKETS,
                     {"expect": "text", "text": "2 products"})
     llm = ScriptedLLM([CHOOSE, counted])
     with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
@@ -282,7 +285,7 @@ def test_show_only_is_not_proven_by_what_a_filter_leaves_alone(
 
     def refused(claims: list[dict[str, Any]], start: str = "/shop",
                 actions: dict[str, Any] = CHOOSE) -> None:
-        done = _done({"expect": "text", "text": "Category: Jackets"}, *claims)
+        done = _done(*JACKETS, *claims)
         with pytest.raises(pytest.fail.Exception) as failed:
             with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
                               llm=ScriptedLLM([actions, done, done])) as task:
@@ -298,7 +301,7 @@ def test_show_only_is_not_proven_by_what_a_filter_leaves_alone(
         {"tool": "click", "parameters": {"element_id": "a-0"}}]}
     refused([{"expect": "hidden", "text": "Welcome to the shop"}], "/start", follow)
     # the products' list, resized, proves it, on the same page
-    items = _done({"expect": "text", "text": "Category: Jackets"},
+    items = _done(*JACKETS,
                   {"expect": "count", "within": "ul-0", "count": 2})
     llm = ScriptedLLM([CHOOSE, items])
     with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
@@ -314,7 +317,7 @@ def test_show_only_proven_by_a_card_gone_from_a_grid_fails_when_the_filter_break
     shown proves the grid narrowed, as a list's item does."""
     server.pages["/shop"] = CARDS.replace("BROKEN_FLAG", "false")
     recipe = tmp_path / "cards.yaml"
-    gone = _done({"expect": "text", "text": "Category: Jackets"},
+    gone = _done(*JACKETS,
                  {"expect": "hidden", "text": "White Linen Shirt"})
     llm = ScriptedLLM([CHOOSE, gone])
     with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
@@ -354,7 +357,7 @@ def test_show_only_is_not_proven_by_the_list_itself_a_part_or_a_list_that_grew(
     products')."""
     def refused(claims: list[dict[str, Any]], start: str = "/shop",
                 actions: dict[str, Any] = CHOOSE) -> None:
-        done = _done({"expect": "text", "text": "Category: Jackets"}, *claims)
+        done = _done(*JACKETS, *claims)
         with pytest.raises(pytest.fail.Exception) as failed:
             with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
                               llm=ScriptedLLM([actions, done, done])) as task:
@@ -391,7 +394,7 @@ def test_show_only_proven_by_a_row_or_a_list_in_a_section_fails_when_the_filter_
     a list's items too: recorded at once, and the recipe fails on the broken filter."""
     server.pages["/shop"] = shop.replace("BROKEN_FLAG", "false")
     recipe = tmp_path / "only.yaml"
-    llm = ScriptedLLM([CHOOSE, _done({"expect": "text", "text": "Category: Jackets"}, claim)])
+    llm = ScriptedLLM([CHOOSE, _done(*JACKETS, claim)])
     with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
         task.goto("/shop")
         task.do("show only the Jackets")
@@ -427,7 +430,7 @@ def test_show_only_is_not_proven_by_what_only_kept_items_have_or_the_choices_the
     page's list, gone with its page."""
     def refused(claims: list[dict[str, Any]], start: str = "/shop",
                 actions: dict[str, Any] = CHOOSE) -> None:
-        done = _done({"expect": "text", "text": "Category: Jackets"}, *claims)
+        done = _done(*JACKETS, *claims)
         with pytest.raises(pytest.fail.Exception) as failed:
             with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
                               llm=ScriptedLLM([actions, done, done])) as task:
@@ -457,13 +460,14 @@ def test_the_show_only_guard_reads_a_claim_s_container_and_its_exact_words() -> 
     """A claim inside another container than the list, a count text the start page showed
     as it is, one whose number varies or that is matched by its words, a text the page
     state cut short, a dropdown's options: none proves anything gone."""
-    from pytest_webtask.agent.guards import exclusion_unproven, gone_items
+    from pytest_webtask.agent.guards import GONE, exclusion_unproven, gone_items
     from pytest_webtask.agent.models import Evidence
     from pytest_webtask.agent.parsing import EvidenceSpec
 
-    def refused(start: str, now: str, **spec: Any) -> bool:
-        return exclusion_unproven([Evidence(cited="c", spec=EvidenceSpec(**spec), found=True)],
-                                  "show only the jackets", start, now)
+    def refused(start: str, now: str, **spec: Any) -> bool:  # nothing proven gone
+        return GONE == exclusion_unproven(
+            [Evidence(cited="c", spec=EvidenceSpec(**spec), found=True)],
+            "show only the jackets", start, now)
 
     items = ["Green Field Jacket", "White Linen Shirt", "Rain Jacket"]
     def shop(names: list[str], counts: str = "", options: str = "Any|Rain|Field") -> str:
@@ -537,7 +541,8 @@ def test_a_show_only_claim_that_does_not_hold_is_asked_again_with_what_is_gone(
     that says nothing of "only" is asked without it."""
     server.pages["/shop"] = WORKING
     word = _done({"expect": "text", "within": "ul-0", "text": "Jackets"})
-    gone = _done({"expect": "hidden", "text": "White Linen Shirt"})
+    gone = _done({"expect": "hidden", "text": "White Linen Shirt"},
+                 {"expect": "text", "text": "Rain Jacket"})
     llm = ScriptedLLM([CHOOSE, word, gone])
     with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
                       llm=llm) as task:
@@ -556,11 +561,51 @@ def test_a_show_only_claim_that_does_not_hold_is_asked_again_with_what_is_gone(
     assert "the rest is gone" not in llm.prompts[2]
 
 
+# The shop whose filter empties the list: every product gone, the heading still there
+EMPTIED = SHOP.replace("BROKEN_FLAG", "false").replace(
+    "const shown = items.filter(", "const shown = c !== 'All' ? [] : items.filter(")
+
+
+def test_show_only_is_not_proven_by_what_is_gone_alone(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """What is gone holds as well on a page whose list is empty: the claims must show an
+    item the list still shows too. Asked once (naming what is missing), then the step
+    fails; the same claims hold on the shop whose filter empties its list."""
+    gone = _done({"expect": "text", "text": "Category: Jackets"},
+                 {"expect": "hidden", "text": "White Linen Shirt"})
+    server.pages["/shop"] = EMPTIED
+    page.goto(server.url + "/shop?c=Jackets")
+    assert page.locator("li").count() == 0 and page.get_by_text("Category: Jackets").count()
+    server.pages["/shop"] = WORKING
+    llm = ScriptedLLM([CHOOSE, gone, gone])
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
+                          llm=llm) as task:
+            task.goto("/shop")
+            task.do("show only the Jackets")
+    assert "Your evidence shows what is gone, not\nwhat the list still shows" in llm.prompts[2]
+    assert "not an item the list still shows" in str(failed.value), str(failed.value)
+    assert not (tmp_path / "f.yaml").exists()
+    # with an item shown, it records, and fails on the emptied list
+    recipe = tmp_path / "g.yaml"
+    both = _done(*JACKETS, {"expect": "hidden", "text": "White Linen Shirt"})
+    with open_webtask(page, recipe, "record", base_url=server.url,
+                      llm=ScriptedLLM([CHOOSE, both])) as task:
+        task.goto("/shop")
+        task.do("show only the Jackets")
+    server.pages["/shop"] = EMPTIED
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+            task.goto("/shop")
+            task.do("show only the Jackets")
+    assert "Replay failed" in str(failed.value)
+
+
 def test_the_show_only_guard_reads_windowed_pages_and_large_ones() -> None:
     """On a page state too long for its budget, a run of items out of view is one summary
     line ("[40 more items below ...]"): counted as that many items, not as one. A list the
     window shows less of is no narrower for it; one with fewer items is."""
-    from pytest_webtask.agent.guards import exclusion_unproven, gone_items
+    from pytest_webtask.agent.guards import GONE, SHOWN, exclusion_unproven, gone_items
     from pytest_webtask.agent.models import Evidence
     from pytest_webtask.agent.parsing import EvidenceSpec
 
@@ -582,18 +627,21 @@ def test_the_show_only_guard_reads_windowed_pages_and_large_ones() -> None:
     start = state(names, 40)
     count = claim(expect="count", within="ul-0", count=10)
     more = names + [f"Item {i}" for i in range(10, 20)]
-    assert exclusion_unproven(count, task, start, state(more, 30))  # 50 items, more in view
-    assert not exclusion_unproven(count, task, start, state(names, 12))  # 50 -> 22
-    assert not exclusion_unproven(count, task, start, state(names[:4], 0))  # 50 -> 4
-    assert exclusion_unproven(count, task, state(names[:4], 0), state(names, 40))  # grew
+    assert GONE == exclusion_unproven(count, task, start, state(more, 30))  # 50 items, more in view
+    assert SHOWN == exclusion_unproven(count, task, start, state(names, 12))  # 50 -> 22
+    shown = claim(expect="text", text="Item 1 0")
+    assert not exclusion_unproven(count + shown, task, start, state(names[:4], 0))  # 50 -> 4
+    assert GONE == exclusion_unproven(count, task, state(names[:4], 0), state(names, 40))  # grew
     # a large page: 30 lists of 50 items, half of one gone, read quickly
     big = state([f"Item {i}" for i in range(50)], 0, sections=30)
     half = big.replace("\n".join(f'      - li > a-{3000 + i} "Item {i} 3"' for i in range(25))
                        + "\n", "")
     assert len(big.splitlines()) > 1500 and half != big
     assert gone_items(big, half, limit=3) == ["Item 0 3", "Item 1 3", "Item 2 3"]
-    assert not exclusion_unproven(claim(expect="hidden", text="Item 7 3"), task, big, half)
-    assert exclusion_unproven(claim(expect="hidden", text="Section 3"), task, big, half)
+    gone = claim(expect="hidden", text="Item 7 3")
+    assert SHOWN == exclusion_unproven(gone, task, big, half)  # and what is still shown?
+    assert not exclusion_unproven(gone + claim(expect="text", text="Item 30 3"), task, big, half)
+    assert GONE == exclusion_unproven(claim(expect="hidden", text="Section 3"), task, big, half)
 
 
 def test_which_words_say_the_page_shows_only_something() -> None:
@@ -1164,8 +1212,7 @@ def test_the_plan_strategy_never_records_show_only_on_what_is_still_there(
     assert "done refused: the task says the page should show only something" \
         in script.plan_prompts()[-1]
     server.pages["/shop"] = WORKING
-    result, _ = run([{"expect": "text", "text": "Category: Jackets"},
-                     {"expect": "hidden", "text": "White Linen Shirt"}])
+    result, _ = run([*JACKETS, {"expect": "hidden", "text": "White Linen Shirt"}])
     assert result.completed, result.message
 
 

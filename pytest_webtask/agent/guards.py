@@ -461,8 +461,11 @@ def same_page(start_url: str, now_url: str) -> bool:
         b.scheme, b.netloc, b.path, b.fragment)
 
 
+GONE, SHOWN = "gone", "shown"  # what a "show only" task's claims leave unproven
+
+
 def exclusion_unproven(evidence: list[Evidence], task: str, start: str, now: str,
-                       acted: frozenset[str] = frozenset(), same: bool = False) -> bool:
+                       acted: frozenset[str] = frozenset(), same: bool = False) -> str:
     """Does ``evidence`` for a task that says the page should show only something
     (``asks_only``) lack a claim that anything else is gone? What the page shows (the
     hats' names, a "Category: Hats" line) holds as well on a page that ignores the
@@ -472,10 +475,12 @@ def exclusion_unproven(evidence: list[Evidence], task: str, start: str, now: str
     a count of a list's items, or of elements like one
     item, where the start page's list held more (``_Pages.narrowed``); a count text the
     start page showed with another number ("3 products", now "2 products"); a text that was
-    in an item of such a list, hidden now."""
+    in an item of such a list, hidden now. Returns ``GONE`` when no claim proves that;
+    else ``SHOWN`` when none shows an item a list holds now (by its text, or its element):
+    what is gone holds as well on a page whose list is empty; else ""."""
     found = [e for e in evidence if e.found and e.spec is not None]
     if not found or not asks_only(task):
-        return False
+        return ""
     pages = _Pages(start, now, acted, same)
     varies = [v for e in found for v in (e.spec.varies or [])]
 
@@ -488,7 +493,18 @@ def exclusion_unproven(evidence: list[Evidence], task: str, start: str, now: str
             return spec.match == "exact" and pages.recounted(text, varies)
         return spec.expect == "hidden" and pages.gone_item(text, spec.within)
 
-    return not any(proves(e) for e in found)
+    def shows(ev: Evidence) -> bool:  # an item of a list on the page now, by its text
+        spec, tree = ev.spec, pages.now
+        if spec.expect not in ("text", "visible"):
+            return False
+        lines = [tree.ids[spec.element]] if spec.element in tree.ids else \
+            tree.by_text.get(spec.text or ev.text or "", [])
+        return any((item := tree.item_of(i)) is not None and tree.parent[item] is not None
+                   for i in lines)
+
+    if not any(proves(e) for e in found):
+        return GONE
+    return "" if any(shows(e) for e in found) else SHOWN
 
 
 def gone_items(start: str, now: str, acted: frozenset[str] = frozenset(),

@@ -41,6 +41,7 @@ from ..fields import (
     values_for_fields,
 )
 from ..guards import (
+    GONE,
     Dropdowns,
     acted,
     acted_on,
@@ -965,10 +966,13 @@ class AsyncAgent:
             # task fails unless the next claims show more)
             step = await self._ask(get_prompt("agent/proposer", "evidence_weak").format(
                 detail=weak, new=self._new_texts()), give_up=False)
-        elif step.proposal.complete and self.require_evidence and self._unexcluded(step):
-            # "show only ...": the claims show what is there, nothing of what is gone (a
-            # guard: asked once, then the task fails unless the next claims show it)
-            step = await self._ask(get_prompt("agent/proposer", "evidence_only").format(
+        elif step.proposal.complete and self.require_evidence and (
+                unproven := self._unexcluded(step)):
+            # "show only ...": the claims show what is there, nothing of what is gone, or
+            # the reverse (a guard: asked once, then the task fails unless the next claims
+            # show both)
+            prompt = "evidence_only" if unproven == GONE else "evidence_only_shown"
+            step = await self._ask(get_prompt("agent/proposer", prompt).format(
                 gone=self._gone_texts()), give_up=False)
         elif step.proposal.complete and self.require_evidence and (
                 unmet := self._unmet_guard()) is not None:
@@ -1254,14 +1258,15 @@ class AsyncAgent:
         return weak_proof(step.evidence, self._task_context.task, sets_only=self._sets_only(),
                           held_before=self._held_before)
 
-    def _unexcluded(self, step: Step) -> bool:
+    def _unexcluded(self, step: Step) -> str:
         """Does a do task that says the page should show only something lack a claim that
-        anything else is gone (``guards.exclusion_unproven``)?"""
+        anything else is gone, or one that the list still shows something
+        (``guards.exclusion_unproven``: what is unproven, "" when nothing)?"""
         assert self._task_context is not None
         task = self._task_context.task
         start = self.proposer.start if self.proposer is not None else None
         if checked_statement(task) is not None or start is None:
-            return False
+            return ""
         now = self.browser.snapshot
         return exclusion_unproven(step.evidence, task, start.text,
                                   now.text if now is not None else "", self._chosen(),
@@ -1512,11 +1517,15 @@ class AsyncAgent:
             return (f"its evidence proves only what its own actions set ({weak}), not what "
                     "the task asks of the page: cite what the page shows because of it (the "
                     "list, a count, a message)")
-        if self._unexcluded(step):
+        if (unproven := self._unexcluded(step)) == GONE:
             return ("the task says the page should show only something, and its evidence "
                     "shows what is there, not that anything else is gone (a page that "
                     "ignored the task would show it too): cite the list's count (expect: "
                     "count) or an item of the list that is gone now (expect: hidden)")
+        if unproven:
+            return ("the task says the page should show only something, and its evidence "
+                    "shows what is gone, not an item the list still shows (a page whose list "
+                    "is empty would hold it too): cite an item's text as well")
         return ""
 
     async def _evidence_problem(self, step: Step) -> str:

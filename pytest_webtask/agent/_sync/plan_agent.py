@@ -32,6 +32,7 @@ from ...tools.params import render_tool
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget
 from ..guards import (
+    SHOWN,
     Dropdowns,
     acted,
     acted_on,
@@ -149,7 +150,13 @@ class DoneTool(Tool):
             | {v.casefold() for v in entered_values(ran)})
         same = self.browser.snapshot is not None and same_page(self.start_url or "",
                                                                self.browser.snapshot.url)
-        if exclusion_unproven(self.evidence, task, self.start, shown, chosen, same):
+        unproven = exclusion_unproven(self.evidence, task, self.start, shown, chosen, same)
+        if unproven == SHOWN:
+            return ("done refused: the task says the page should show only something, and "
+                    "the evidence shows what is gone, not an item the list still shows (a "
+                    "page whose list is empty would hold it too). If the task is done, cite "
+                    "an item's text as well; if not, plan the next actions.")
+        if unproven:
             gone = gone_items(self.start, shown, chosen, same)
             return ("done refused: the task says the page should show only something, and "
                     "the evidence shows what is there, not that anything else is gone. If the "
