@@ -454,6 +454,18 @@ def test_show_only_is_not_proven_by_what_only_kept_items_have_or_the_choices_the
     follow = {"complete": False, "message": "m", "actions": [
         {"tool": "click", "parameters": {"element_id": "a-0"}}]}
     refused([{"expect": "hidden", "text": "Summer sale"}], "/start", follow)
+    # what is gone, with a "shown" text that is no item of the shorter list: the link the
+    # categories' list still shows, the task's own word (it holds on an emptied list)
+    server.pages["/shop"] = FACETS["working"]
+    nav = _done({"expect": "hidden", "text": "White Linen Shirt"},
+                {"expect": "text", "text": "Jackets"})
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
+                          llm=ScriptedLLM([CHOOSE, nav, nav])) as task:
+            task.goto("/shop")
+            task.do("show only the Jackets")
+    assert "not an item the list still shows" in str(failed.value), str(failed.value)
+    assert not (tmp_path / "f.yaml").exists()
 
 
 def test_the_show_only_guard_reads_a_claim_s_container_and_its_exact_words() -> None:
@@ -489,6 +501,14 @@ def test_the_show_only_guard_reads_a_claim_s_container_and_its_exact_words() -> 
     # a dropdown whose options the filter narrowed is a control, not what it lists
     assert refused(start, shop(items, options="Any|Rain"), expect="count", within="select-0",
                    count=2)
+    # one page: its path (a trailing slash aside), its fragment, and every query parameter
+    # it had; a site that routes by its query goes elsewhere by changing one
+    from pytest_webtask.agent.guards import same_page
+    assert same_page("http://h/shop", "http://h/shop/?c=Jackets")
+    assert same_page("http://h/?q=", "http://h/?q=&c=Jackets")
+    assert not same_page("http://h/i.php?route=home", "http://h/i.php?route=category&p=20")
+    assert not same_page("http://h/#/news", "http://h/#/shop")
+    assert not same_page("http://h/news", "http://h/shop") and not same_page("", "http://h/")
     # a text the page state cut short is no text of the page: never offered nor taken
     long = "White Linen Shirt, " + "breathable summer weave " * 9
     clipped = long[:199] + "…"
@@ -550,7 +570,7 @@ def test_a_show_only_claim_that_does_not_hold_is_asked_again_with_what_is_gone(
         task.do("show only the products of the Jackets category")
     asked = llm.prompts[2]
     assert "your evidence does not hold" in asked
-    assert "cite also that the rest is gone" in asked
+    assert "cite an item the list still shows and\nthat the rest is gone" in asked
     assert 'gone from it now: "White Linen Shirt".' in asked, asked[-900:]
     llm = ScriptedLLM([CHOOSE, word, _done({"expect": "text", "text": "2 products"})])
     with open_webtask(page, tmp_path / "g.yaml", "record", base_url=server.url,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from ..browser.page_state import StateLine, state_lines
 from ..tools._async.registry import COVERED
@@ -310,11 +310,14 @@ class _Pages:
     ``same_page``, whether both are at one URL but for its query (``same_page``)."""
 
     def __init__(self, start: str, now: str, acted: frozenset[str] = frozenset(),
-                 same_page: bool = False) -> None:
+                 same_page: bool = False, clicked: frozenset[str] = frozenset()) -> None:
         self.start, self.now = _Tree(start), _Tree(now)
         self.start_text = start
-        self.acted = acted
-        self.same_page = same_page
+        self.acted = acted | clicked
+        self.clicked = clicked
+        # a filter on the same page brings items of later pages only where the start's
+        # list has later pages to bring them from
+        self.paged = same_page and bool(_PAGED.search(start))
         self._matches: dict[tuple[bool, int], int | None] = {}
         self._narrowed: dict[tuple[int, Kind | None, Kind | None], bool] = {}
 
@@ -371,7 +374,7 @@ class _Pages:
         for tree, items in ((start, before), (now, after)):
             for j in items:
                 texts = {t.casefold() for t in tree.inside(j)}
-                if texts and texts <= self.acted:
+                if texts and (texts <= self.acted or texts & self.clicked):
                     return False  # an item is what the task clicked: a list of choices
                 if part is not None and not any(tree.kinds[k] == part
                                                 for k in range(j + 1, tree.end[j])):
@@ -380,32 +383,33 @@ class _Pages:
         if not any(start.inside(j) and start.inside(j) <= shown for j in before):
             return False  # no item the start's list held: another page's list
         new = sum(1 for j in after if not now.inside(j) <= listed_then)
-        if new > start.skipped[then] and not self.same_page:
+        if new > start.skipped[then] and not self.paged:
             return False  # another page's list that shares an item with the start's
         return start.count(then, kind) > now.count(container, kind)
 
-    def counted(self, element: str | None, within: str | None) -> bool:
+    def counted(self, element: str | None, within: str | None) -> int | None:
         """Is a count claim one of a list's items (``within`` the list, or a container
         around one list; elements like ``element``, one item of its list or a part every
-        item has, within the list or around it) that the task made fewer?"""
+        item has, within the list or around it) that the task made fewer? The list's
+        line on the page now, else None."""
         now = self.now
         scope = now.ids.get(within) if within else None
         if within and scope is None:
-            return False
+            return None
         if element is not None:
             at = now.ids.get(element)
             if at is None:
-                return False
+                return None
             item = now.item_of(at)
             parent = now.parent[item] if item is not None else None
             if item is None or parent is None:
-                return False
+                return None
             if scope is not None and not now.holds(scope, parent):
-                return False  # counted inside one item (or elsewhere): not the list's
+                return None  # counted inside one item (or elsewhere): not the list's
             part = now.kinds[at] if item != at else None
-            return self.narrowed(parent, now.kinds[item], part)
+            return parent if self.narrowed(parent, now.kinds[item], part) else None
         if scope is None:
-            return False
+            return None
         at = scope
         if not now.listed[at]:
             # a count within a container that is no list counts its children in the page,
@@ -413,19 +417,34 @@ class _Pages:
             # a shop's grid of cards is a section's children there); only a list inside it
             inner = now.sole_list(at)
             if inner is None:
-                return False
+                return None
             at = inner
-        return self.narrowed(at, None)
+        return at if self.narrowed(at, None) else None
 
-    def gone_item(self, text: str, within: str | None = None) -> bool:
+    def shown_item(self, i: int) -> bool:
+        """Is line ``i`` of the page now (or its text) one item of a list the task made
+        shorter (``narrowed``), a text no other item of it repeats ("Add to cart") and no
+        choice the actions made: the list still shows that item?"""
+        now = self.now
+        item = now.item_of(i)
+        parent = now.parent[item] if item is not None else None
+        if item is None or parent is None or not self.narrowed(parent, now.kinds[item]):
+            return False
+        text = now.texts[i]
+        if text.casefold() in self.acted:
+            return False
+        return not text or sum(1 for j in now.items(parent, now.kinds[item])
+                               if text in now.inside(j)) == 1
+
+    def gone_item(self, text: str, within: str | None = None) -> int | None:
         """Was ``text`` in an item of a list on the start page (a list's item, a row, a card
         in a grid), a list the page still shows with fewer items (``narrowed``), inside
         ``within`` if given? A text gone with its whole page or panel (a banner a link left
-        behind) proves nothing of a filter."""
+        behind) proves nothing of a filter. The list's line on the page now, else None."""
         start, now = self.start, self.now
         scope = now.ids.get(within) if within else None
         if not text or text.endswith(_CLIPPED) or (within and scope is None):
-            return False
+            return None
         for i in start.by_text.get(text, ()):
             item = start.item_of(i)
             parent = start.parent[item] if item is not None else None
@@ -437,8 +456,8 @@ class _Pages:
             if scope is not None and not now.holds(scope, there):
                 continue  # hidden inside another container: never there
             if self.narrowed(there, start.kinds[item]):
-                return True
-        return False
+                return there
+        return None
 
     def recounted(self, text: str, varies: list[str]) -> bool:
         """Is ``text`` (an exact text claim's) a count of what the page lists ("2
@@ -454,18 +473,30 @@ class _Pages:
                    for m in re.finditer(f'"{pattern}"', self.start_text))
 
 
+# signs that a list has later pages: "Page 1 of 3", a next page's link or button
+_PAGED = re.compile(r'"(?:[^"]*\bpage \d+ of \d+\b[^"]*|next(?: page)?|load more|show more|'
+                    r'more results|›|»)"', re.IGNORECASE)
+
+
 def same_page(start_url: str, now_url: str) -> bool:
-    """Are both URLs one page, their query aside (a filter's parameters)?"""
+    """Are both URLs one page: the same path (a trailing slash aside) and fragment, and
+    every query parameter the start had keeping its value (a filter adds its own)? A site
+    that routes by its query (``?route=...``) goes to another page by changing one."""
     a, b = urlsplit(start_url), urlsplit(now_url)
-    return bool(start_url) and (a.scheme, a.netloc, a.path, a.fragment) == (
-        b.scheme, b.netloc, b.path, b.fragment)
+    if not start_url or (a.scheme, a.netloc, a.path.rstrip("/"), a.fragment) != (
+            b.scheme, b.netloc, b.path.rstrip("/"), b.fragment):
+        return False
+    before, after = parse_qs(a.query, keep_blank_values=True), parse_qs(
+        b.query, keep_blank_values=True)
+    return all(after.get(k) == v for k, v in before.items())
 
 
 GONE, SHOWN = "gone", "shown"  # what a "show only" task's claims leave unproven
 
 
 def exclusion_unproven(evidence: list[Evidence], task: str, start: str, now: str,
-                       acted: frozenset[str] = frozenset(), same: bool = False) -> str:
+                       acted: frozenset[str] = frozenset(), same: bool = False,
+                       clicked: frozenset[str] = frozenset()) -> str:
     """Does ``evidence`` for a task that says the page should show only something
     (``asks_only``) lack a claim that anything else is gone? What the page shows (the
     hats' names, a "Category: Hats" line) holds as well on a page that ignores the
@@ -481,43 +512,47 @@ def exclusion_unproven(evidence: list[Evidence], task: str, start: str, now: str
     found = [e for e in evidence if e.found and e.spec is not None]
     if not found or not asks_only(task):
         return ""
-    pages = _Pages(start, now, acted, same)
+    pages = _Pages(start, now, acted, same, clicked)
     varies = [v for e in found for v in (e.spec.varies or [])]
 
-    def proves(ev: Evidence) -> bool:
+    lists: set[int] = set()  # the lists (lines now) the claims prove shorter
+    recounted = False  # a count text proves it of a list it does not name
+    for ev in found:
         spec = ev.spec
         text = spec.text or ev.text or ""
-        if spec.expect == "count":
-            return pages.counted(spec.element, spec.within)
-        if spec.expect == "text":
-            return spec.match == "exact" and pages.recounted(text, varies)
-        return spec.expect == "hidden" and pages.gone_item(text, spec.within)
+        at = pages.counted(spec.element, spec.within) if spec.expect == "count" else \
+            pages.gone_item(text, spec.within) if spec.expect == "hidden" else None
+        if at is not None:
+            lists.add(at)
+        recounted = recounted or (spec.expect == "text" and spec.match == "exact"
+                                  and pages.recounted(text, varies))
+    if not lists and not recounted:
+        return GONE
 
-    def shows(ev: Evidence) -> bool:  # an item of a list on the page now, by its text
-        spec, tree = ev.spec, pages.now
+    def shows(ev: Evidence) -> bool:  # an item of that list, still shown
+        spec, now = ev.spec, pages.now
         if spec.expect not in ("text", "visible"):
             return False
-        lines = [tree.ids[spec.element]] if spec.element in tree.ids else \
-            tree.by_text.get(spec.text or ev.text or "", [])
-        return any((item := tree.item_of(i)) is not None and tree.parent[item] is not None
-                   for i in lines)
+        lines = [now.ids[spec.element]] if spec.element in now.ids else \
+            now.by_text.get(spec.text or ev.text or "", [])
+        return any(pages.shown_item(i) and (recounted or now.parent[item] in lists)
+                   for i in lines if (item := now.item_of(i)) is not None)
 
-    if not any(proves(e) for e in found):
-        return GONE
     return "" if any(shows(e) for e in found) else SHOWN
 
 
 def gone_items(start: str, now: str, acted: frozenset[str] = frozenset(),
-               same: bool = False, limit: int = 8) -> list[str]:
+               same: bool = False, clicked: frozenset[str] = frozenset(),
+               limit: int = 8) -> list[str]:
     """The texts of the start page's list items that are gone now from a list the page
     still shows with fewer items: what a "show only" task's claims may cite as gone
     (``exclusion_unproven``), up to ``limit``, in page order."""
-    pages = _Pages(start, now, acted, same)
+    pages = _Pages(start, now, acted, same, clicked)
     out: list[str] = []
     offered: set[int | None] = set()  # one text an item: its first (a card's title)
     for i, text in enumerate(pages.start.texts):
         if (not text or text in pages.now.by_text or text in out
-                or pages.start.item_of(i) in offered or not pages.gone_item(text)):
+                or pages.start.item_of(i) in offered or pages.gone_item(text) is None):
             continue
         out.append(text)
         offered.add(pages.start.item_of(i))

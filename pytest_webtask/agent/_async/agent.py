@@ -1270,7 +1270,8 @@ class AsyncAgent:
         now = self.browser.snapshot
         return exclusion_unproven(step.evidence, task, start.text,
                                   now.text if now is not None else "", self._chosen(),
-                                  now is not None and same_page(start.url, now.url))
+                                  now is not None and same_page(start.url, now.url),
+                                  frozenset(self._clicked()))
 
     def _chosen(self) -> frozenset[str]:
         """What the task's actions clicked, chose or typed, casefolded: a list of them (the
@@ -1294,7 +1295,8 @@ class AsyncAgent:
         takes as gone), "" when none."""
         start = self.proposer.start if self.proposer is not None else None
         now = self.browser.snapshot
-        gone = gone_items(start.text, now.text, self._chosen(), same_page(start.url, now.url)) \
+        gone = gone_items(start.text, now.text, self._chosen(), same_page(start.url, now.url),
+                          frozenset(self._clicked())) \
             if start is not None and now is not None else []
         return (" Items of a list on the page before the task that are gone from it now: "
                 + ", ".join(f'"{t}"' for t in gone) + ".") if gone else ""

@@ -145,19 +145,20 @@ class DoneTool(Tool):
                     "page shows because of it (the list, a count, a message); if not, plan the "
                     "next actions (a form is sent by its button).")
         shown = self.browser.snapshot.text if self.browser.snapshot is not None else ""
-        chosen = frozenset(acted_on(ran, lambda tool: getattr(
-            registry.get(tool) if registry is not None else None, "typed", False))
-            | {v.casefold() for v in entered_values(ran)})
+        picked = frozenset(acted_on(ran, lambda tool: getattr(
+            registry.get(tool) if registry is not None else None, "typed", False)))
+        chosen = picked | {v.casefold() for v in entered_values(ran)}
         same = self.browser.snapshot is not None and same_page(self.start_url or "",
                                                                self.browser.snapshot.url)
-        unproven = exclusion_unproven(self.evidence, task, self.start, shown, chosen, same)
+        unproven = exclusion_unproven(self.evidence, task, self.start, shown, chosen, same,
+                                      picked)
         if unproven == SHOWN:
             return ("done refused: the task says the page should show only something, and "
                     "the evidence shows what is gone, not an item the list still shows (a "
                     "page whose list is empty would hold it too). If the task is done, cite "
                     "an item's text as well; if not, plan the next actions.")
         if unproven:
-            gone = gone_items(self.start, shown, chosen, same)
+            gone = gone_items(self.start, shown, chosen, same, picked)
             return ("done refused: the task says the page should show only something, and "
                     "the evidence shows what is there, not that anything else is gone. If the "
                     "task is done, cite the list's count (expect: count) or an item of the "
