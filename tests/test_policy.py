@@ -501,6 +501,15 @@ def test_the_show_only_guard_reads_a_claim_s_container_and_its_exact_words() -> 
     # a dropdown whose options the filter narrowed is a control, not what it lists
     assert refused(start, shop(items, options="Any|Rain"), expect="count", within="select-0",
                    count=2)
+    # a text the list shows is its item only where nothing outside the list shows it too
+    # (a banner's link to the same product holds on a page whose list is empty)
+    banner = "\n  - a-9 \"Rain Jacket\""
+    shown = [Evidence(cited="c", spec=EvidenceSpec(expect="hidden", text="White Linen Shirt"),
+                      found=True),
+             Evidence(cited="c", spec=EvidenceSpec(expect="text", text="Rain Jacket"),
+                      found=True)]
+    assert not exclusion_unproven(shown, "show only the jackets", start, now)
+    assert exclusion_unproven(shown, "show only the jackets", start + banner, now + banner)
     # one page: its path (a trailing slash aside), its fragment, and every query parameter
     # it had; a site that routes by its query goes elsewhere by changing one
     from pytest_webtask.agent.guards import same_page

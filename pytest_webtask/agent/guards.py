@@ -374,7 +374,8 @@ class _Pages:
         for tree, items in ((start, before), (now, after)):
             for j in items:
                 texts = {t.casefold() for t in tree.inside(j)}
-                if texts and (texts <= self.acted or texts & self.clicked):
+                first = next((t for t in tree.texts[j:tree.end[j]] if t), "").casefold()
+                if texts and (texts <= self.acted or first in self.clicked):
                     return False  # an item is what the task clicked: a list of choices
                 if part is not None and not any(tree.kinds[k] == part
                                                 for k in range(j + 1, tree.end[j])):
@@ -431,10 +432,13 @@ class _Pages:
         if item is None or parent is None or not self.narrowed(parent, now.kinds[item]):
             return False
         text = now.texts[i]
-        if text.casefold() in self.acted:
+        if text and text.casefold() in self.acted:
             return False
-        return not text or sum(1 for j in now.items(parent, now.kinds[item])
-                               if text in now.inside(j)) == 1
+        # one item's own: no other item repeats it, and nothing outside the list shows it
+        # (a banner's link to the same product holds on a page whose list is empty)
+        return not text or (sum(1 for j in now.items(parent, now.kinds[item])
+                                if text in now.inside(j)) == 1
+                            and all(now.holds(parent, k) for k in now.by_text.get(text, ())))
 
     def gone_item(self, text: str, within: str | None = None) -> int | None:
         """Was ``text`` in an item of a list on the start page (a list's item, a row, a card
@@ -474,8 +478,10 @@ class _Pages:
 
 
 # signs that a list has later pages: "Page 1 of 3", a next page's link or button
-_PAGED = re.compile(r'"(?:[^"]*\bpage \d+ of \d+\b[^"]*|next(?: page)?|load more|show more|'
-                    r'more results|›|»)"', re.IGNORECASE)
+_PAGED = re.compile(r'"(?:[^"]*\bpage \d+ of \d+\b[^"]*|next(?: page)?\s*[»›→>]*|'
+                    r'(?:load|show) more\b[^"]*|more results|'
+                    r'[^"]*\bof \d+ (?:results|items|products)\b[^"]*|›|»)"'
+                    r'|href="[^"]*[?&](?:page|p)=\d', re.IGNORECASE)
 
 
 def same_page(start_url: str, now_url: str) -> bool:
