@@ -239,13 +239,6 @@ class _Tree:
         """Is line ``i`` line ``outer`` or inside it?"""
         return outer <= i < self.end[outer]
 
-    def like(self, i: int) -> list[int]:
-        """Line ``i`` and the lines of its kind beside it (``li`` beside ``li``)."""
-        parent = self.parent[i]
-        if parent is None:
-            return [i]
-        return self.items(parent, self.kinds[i])
-
     def is_item(self, i: int) -> bool:
         """Is line ``i`` one item of a list: a list item, a row, an option by its tag or
         role, or a child of a list?"""
@@ -710,6 +703,15 @@ def links_to_go(state_text: str, task: str, clicked: set[str], limit: int = 3) -
         if goes_to(line.tag, text, task) and text not in clicked:
             found.append(f'{line.id} "{line.text}"')
     return found[:limit]
+
+
+def choices(actions: list[tuple[Action, ExecutionResult]], typed: Callable[[str], bool]
+            ) -> tuple[frozenset[str], frozenset[str]]:
+    """What ``actions`` clicked (``acted_on``), and that with what they chose or typed
+    (``entered_values``), casefolded: the ``clicked`` and ``acted`` of
+    ``exclusion_unproven``."""
+    clicked = frozenset(acted_on(actions, typed))
+    return clicked, clicked | {v.casefold() for v in entered_values(actions)}
 
 
 def entered_values(actions: list[tuple[Action, ExecutionResult]]) -> list[str]:

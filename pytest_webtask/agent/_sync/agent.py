@@ -48,6 +48,7 @@ from ..guards import (
     acted_on,
     asks_only,
     asks_to_set,
+    choices,
     entered_values,
     exclusion_unproven,
     expects_answer,
@@ -1269,15 +1270,18 @@ class Agent:
         if checked_statement(task) is not None or start is None:
             return ""
         now = self.browser.snapshot
+        clicked, acted = self._choices()
         return exclusion_unproven(step.evidence, task, start.text,
-                                  now.text if now is not None else "", self._chosen(),
-                                  now is not None and same_page(start.url, now.url),
-                                  frozenset(self._clicked()))
+                                  now.text if now is not None else "", acted,
+                                  now is not None and same_page(start.url, now.url), clicked)
 
-    def _chosen(self) -> frozenset[str]:
-        """What the task's actions clicked, chose or typed, casefolded: a list of them (the
-        categories to filter by) is no list the filter narrowed."""
-        return frozenset(self._clicked() | {v.casefold() for v in entered_values(self._acted())})
+    def _choices(self) -> tuple[frozenset[str], frozenset[str]]:
+        """What the task's actions clicked, and that with what they chose or typed
+        (``guards.choices``): a list of them (the categories to filter by) is no list the
+        filter narrowed."""
+        registry = self.tool_registry
+        assert registry is not None
+        return choices(self._acted(), lambda tool: getattr(registry.get(tool), "typed", False))
 
     def _only_hint(self) -> str:
         """For a do task that says the page should show only something (``asks_only``),
@@ -1296,8 +1300,8 @@ class Agent:
         takes as gone), "" when none."""
         start = self.proposer.start if self.proposer is not None else None
         now = self.browser.snapshot
-        gone = gone_items(start.text, now.text, self._chosen(), same_page(start.url, now.url),
-                          frozenset(self._clicked())) \
+        clicked, acted = self._choices()
+        gone = gone_items(start.text, now.text, acted, same_page(start.url, now.url), clicked) \
             if start is not None and now is not None else []
         return (" Items of a list on the page before the task that are gone from it now: "
                 + ", ".join(f'"{t}"' for t in gone) + ".") if gone else ""

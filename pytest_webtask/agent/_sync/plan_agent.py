@@ -36,6 +36,7 @@ from ..guards import (
     Dropdowns,
     acted,
     acted_on,
+    choices,
     entered_values,
     exclusion_unproven,
     gone_items,
@@ -145,9 +146,8 @@ class DoneTool(Tool):
                     "page shows because of it (the list, a count, a message); if not, plan the "
                     "next actions (a form is sent by its button).")
         shown = self.browser.snapshot.text if self.browser.snapshot is not None else ""
-        picked = frozenset(acted_on(ran, lambda tool: getattr(
-            registry.get(tool) if registry is not None else None, "typed", False)))
-        chosen = picked | {v.casefold() for v in entered_values(ran)}
+        picked, chosen = choices(ran, lambda tool: getattr(
+            registry.get(tool) if registry is not None else None, "typed", False))
         same = self.browser.snapshot is not None and same_page(self.start_url or "",
                                                                self.browser.snapshot.url)
         unproven = exclusion_unproven(self.evidence, task, self.start, shown, chosen, same,
