@@ -156,6 +156,21 @@ JACKETS = ({"expect": "text", "text": "Category: Jackets"},
 SHOWN_ONLY = _done(*JACKETS)
 
 
+def _refused_show_only(page: Page, server: LocalServer, tmp_path: Path,
+                       claims: list[dict[str, Any]], start: str,
+                       actions: dict[str, Any]) -> None:
+    """Record "show only the Jackets" from ``start`` with ``actions``, then the heading,
+    an item and ``claims`` twice: the step fails for nothing proven gone, no recipe."""
+    done = _done(*JACKETS, *claims)
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
+                          llm=ScriptedLLM([actions, done, done])) as task:
+            task.goto(start)
+            task.do("show only the Jackets")
+    assert "not that anything else is gone" in str(failed.value), str(failed.value)
+    assert not (tmp_path / "f.yaml").exists()
+
+
 def test_show_only_is_not_proven_by_what_the_page_shows(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
     """A real model's recording of "show only the products of the Jackets category" cited a
@@ -285,14 +300,7 @@ def test_show_only_is_not_proven_by_what_a_filter_leaves_alone(
 
     def refused(claims: list[dict[str, Any]], start: str = "/shop",
                 actions: dict[str, Any] = CHOOSE) -> None:
-        done = _done(*JACKETS, *claims)
-        with pytest.raises(pytest.fail.Exception) as failed:
-            with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
-                              llm=ScriptedLLM([actions, done, done])) as task:
-                task.goto(start)
-                task.do("show only the Jackets")
-        assert "not that anything else is gone" in str(failed.value), str(failed.value)
-        assert not (tmp_path / "f.yaml").exists()
+        _refused_show_only(page, server, tmp_path, claims, start, actions)
 
     server.pages["/shop"] = FACETS["working"]
     refused([{"expect": "count", "within": "ul-1", "count": 3}])  # the categories' list
@@ -357,14 +365,7 @@ def test_show_only_is_not_proven_by_the_list_itself_a_part_or_a_list_that_grew(
     products')."""
     def refused(claims: list[dict[str, Any]], start: str = "/shop",
                 actions: dict[str, Any] = CHOOSE) -> None:
-        done = _done(*JACKETS, *claims)
-        with pytest.raises(pytest.fail.Exception) as failed:
-            with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
-                              llm=ScriptedLLM([actions, done, done])) as task:
-                task.goto(start)
-                task.do("show only the Jackets")
-        assert "not that anything else is gone" in str(failed.value), str(failed.value)
-        assert not (tmp_path / "f.yaml").exists()
+        _refused_show_only(page, server, tmp_path, claims, start, actions)
 
     server.pages["/shop"] = CRUMBS
     page.goto(server.url + "/shop?c=Jackets")
@@ -430,14 +431,7 @@ def test_show_only_is_not_proven_by_what_only_kept_items_have_or_the_choices_the
     page's list, gone with its page."""
     def refused(claims: list[dict[str, Any]], start: str = "/shop",
                 actions: dict[str, Any] = CHOOSE) -> None:
-        done = _done(*JACKETS, *claims)
-        with pytest.raises(pytest.fail.Exception) as failed:
-            with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
-                              llm=ScriptedLLM([actions, done, done])) as task:
-                task.goto(start)
-                task.do("show only the Jackets")
-        assert "not that anything else is gone" in str(failed.value), str(failed.value)
-        assert not (tmp_path / "f.yaml").exists()
+        _refused_show_only(page, server, tmp_path, claims, start, actions)
 
     server.pages["/shop"] = STOCK.replace("BROKEN_FLAG", "true")
     page.goto(server.url + "/shop?c=Jackets")
