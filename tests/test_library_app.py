@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 import yaml
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Locator, Page
 
 from bench import recording
 from bench.apps.library import BOOKS, HOURS, MUTANTS, LibraryApp
@@ -101,10 +101,19 @@ def test_every_mutant_is_covered_by_a_frozen_test() -> None:
 # -- the frozen tests' claims, driven with plain Playwright ------------------------------
 
 
+def submit(page: Page, button: Locator) -> None:
+    """Press a form's button and wait for the page the form's reply loads: every form of the
+    app posts or gets a new page, and reading before it lands reads the old one (a claim read
+    the sign-in page before its reply, under CI's load)."""
+    with page.expect_navigation():
+        button.click()
+    page.wait_for_load_state()
+
+
 def search(page: Page) -> bool:
     page.goto("/")
     page.get_by_label("Search the catalogue").fill("The Night Orchard")
-    page.get_by_role("button", name="Search").click()
+    submit(page, page.get_by_role("button", name="Search"))
     results = page.get_by_role("main").get_by_role("listitem")
     return (page.get_by_text("1 book found", exact=True).is_visible()
             and results.count() == 1 and "The Night Orchard" in results.inner_text())
@@ -122,7 +131,9 @@ def opening_hours(page: Page) -> bool:
     assert not hours.is_visible()  # the menu is closed
     page.get_by_role("button", name="Menu").hover()
     assert hours.is_visible()  # hovering opens it
+    start = page.url
     hours.click()
+    page.wait_for_url(lambda url: url != start)  # a link to "#" changes it too, in place
     page.wait_for_load_state()
     return (page.url.endswith("/hours")
             and page.locator("dt:text-is('Sunday:') + dd").inner_text() == "closed")
@@ -132,23 +143,21 @@ def wrong_password(page: Page) -> bool:
     page.goto("/signin")
     page.get_by_label("Email").fill("mara@example.org")
     page.get_by_label("Password").fill("not-my-password")
-    page.get_by_role("button", name="Sign in").click()
+    submit(page, page.get_by_role("button", name="Sign in"))
     alert = page.get_by_role("alert")
     return alert.count() == 1 and alert.inner_text() == "The email or password is incorrect."
 
 
 def join_empty(page: Page) -> bool:
     page.goto("/join")
-    page.get_by_role("button", name="Join").click()
-    page.wait_for_load_state()
+    submit(page, page.get_by_role("button", name="Join"))
     return page.get_by_text("Full name is required.").first.is_visible()
 
 
 def reserve(page: Page) -> bool:
     page.goto("/catalogue")
     page.get_by_role("link", name="Paper Moons").click()
-    page.get_by_role("button", name="Reserve").click()
-    page.wait_for_load_state()
+    submit(page, page.get_by_role("button", name="Reserve"))
     assert page.get_by_role("status").inner_text().startswith("Paper Moons is reserved")
     return page.get_by_role("link", name="My reservations (1)").is_visible()
 
