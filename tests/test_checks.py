@@ -396,3 +396,112 @@ def test_contains_is_declared_and_still_fails(browser: Browser, server: LocalSer
     flow.replays()
     flow.fails("hidden_plural", "expected the page shows text containing 'items left'",
                "3 item left")
+
+
+# Orders with their state; "Shipped only" filters the table. Regressions: the filter ignored
+# (every order listed), one pending order left in, the table emptied (its header still shown).
+ORDERS = """<!doctype html><html><body><main><h1>Orders</h1>
+<button id="shipped">Shipped only</button>
+<table><thead><tr><th>Order</th><th>State</th></tr></thead><tbody id="rows"></tbody></table>
+</main><script>
+const BUG = '__BUG__';
+const orders = [["A-1", "Shipped"], ["A-2", "Pending"], ["A-3", "Shipped"], ["A-4", "Pending"]];
+function render(only) {
+  let shown = orders.filter(([, s]) => !only || s === 'Shipped' || BUG === 'ignored');
+  if (only && BUG === 'one_left') shown = orders.filter(([n, s]) => s === 'Shipped' || n === 'A-4');
+  if (only && BUG === 'emptied') shown = [];
+  document.getElementById('rows').innerHTML =
+    shown.map(([n, s]) => `<tr><td>${n}</td><td>${s}</td></tr>`).join('');
+}
+document.getElementById('shipped').addEventListener('click', () => render(true));
+render(false);
+</script></body></html>"""
+SHIPPED = "filter the orders to the shipped ones"
+
+
+def _orders(browser: Browser, server: LocalServer, recipe: Path, mode: str, bug: str,
+            llm: ScriptedLLM | None = None) -> WebTask:
+    server.pages["/orders"] = ORDERS.replace("__BUG__", bug)
+    context = browser.new_context()
+    try:
+        with open_webtask(context.new_page(), recipe, mode, base_url=server.url, llm=llm,
+                          timeout=1.5) as task:
+            task.goto("/orders")
+            task.do(SHIPPED)
+    finally:
+        context.close()
+    return task
+
+
+@pytest.mark.parametrize("claim", [
+    {"expect": "each", "within": "table-0", "text": "Shipped", "match": "contains"},
+    # one row's whole text, not every row's: a claim that does not hold, never recorded
+    {"expect": "each", "within": "table-0", "text": "A-1 Shipped", "match": "exact"},
+], ids=["contains", "exact"])
+def test_each_item_shows_a_text_replays_and_fails_on_a_stray_or_no_item(
+        browser: Browser, server: LocalServer, tmp_path: Path, claim: dict) -> None:
+    """``each``: every row of the table shows the text, and there is one. Recorded through
+    the real record path, replayed; fails on a filter that lists everything, on one order
+    left in (the row named) and on an emptied table (its header still shown: no row is
+    not every row); and its exported ``expect`` lines give the same verdicts."""
+    recipe = tmp_path / "orders.yaml"
+    llm = ScriptedLLM([{"complete": False, "message": "filter",
+                        "actions": [act("click", "button-0")]},
+                       done(claim), done(claim)])
+    if claim["match"] == "exact":
+        with pytest.raises(pytest.fail.Exception) as refused:
+            _orders(browser, server, recipe, "record", "none", llm)
+        assert 'item 2 of 2 shows "A-3 Shipped"' in str(refused.value), str(refused.value)
+        assert not recipe.exists()
+        return
+    _orders(browser, server, recipe, "record", "none", llm)
+    checks = yaml.safe_load(recipe.read_text())["steps"][0]["checks"]
+    assert checks[0]["expect"] == "each" and checks[0]["text"] == "Shipped"
+    assert checks[0]["within"]["tag"] == "table"
+    check = Check.model_validate(checks[0])
+    assert check.describe() == ("every item within table shows text containing 'Shipped' "
+                                "(one at least)")
+    _orders(browser, server, recipe, "replay", "none")
+    for bug, instead in [("ignored", 'item 2 of 4 shows "A-2 Pending"'),
+                         ("one_left", 'item 3 of 3 shows "A-4 Pending"'),
+                         ("emptied", "there is no item")]:
+        with pytest.raises(pytest.fail.Exception) as failed:
+            _orders(browser, server, recipe, "replay", bug)
+        assert "check 1: expected every item within table" in str(failed.value)
+        assert instead in str(failed.value), (bug, str(failed.value))
+    # the exported assertion, run on the same pages with plain Playwright
+    from playwright.sync_api import expect
+
+    from pytest_webtask.export.checks import CheckWriter
+    from pytest_webtask.export.source import Strings
+
+    lines = CheckWriter(Strings({})).lines(check)
+    assert lines[0].endswith(".first).to_be_visible()  # one item at least")
+    assert "has_not_text=" in lines[1]
+    expect.set_options(timeout=1000)
+    try:
+        for bug in ("none", "ignored", "one_left", "emptied"):
+            server.pages["/orders"] = ORDERS.replace("__BUG__", bug)
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(server.url + "/orders")
+            page.get_by_role("button", name="Shipped only").click()
+            try:
+                if bug == "none":
+                    for line in lines:
+                        exec(line, {"page": page, "expect": expect, "re": re})
+                else:
+                    with pytest.raises(AssertionError):
+                        for line in lines:
+                            exec(line, {"page": page, "expect": expect, "re": re})
+            finally:
+                context.close()
+    finally:
+        expect.set_options(timeout=5000)
+
+
+def test_an_each_claim_needs_its_text_and_its_items() -> None:
+    with pytest.raises(ValueError, match="an 'each' check needs text"):
+        Check.model_validate({"expect": "each", "within": {"tag": "ul"}})
+    with pytest.raises(ValueError, match="'each' check needs an element or a within"):
+        Check.model_validate({"expect": "each", "text": "Shipped"})

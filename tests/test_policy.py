@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
@@ -573,7 +574,7 @@ def test_a_show_only_claim_that_does_not_hold_is_asked_again_with_what_is_gone(
         task.do("show only the products of the Jackets category")
     asked = llm.prompts[2]
     assert "your evidence does not hold" in asked
-    assert "cite an item the list still shows and\nthat the rest is gone" in asked
+    assert "or an item the list still shows and that\nthe rest is gone" in asked
     assert 'gone from it now: "White Linen Shirt".' in asked, asked[-900:]
     llm = ScriptedLLM([CHOOSE, word, _done({"expect": "text", "text": "2 products"})])
     with open_webtask(page, tmp_path / "g.yaml", "record", base_url=server.url,
@@ -622,6 +623,70 @@ def test_show_only_is_not_proven_by_what_is_gone_alone(
             task.goto("/shop")
             task.do("show only the Jackets")
     assert "Replay failed" in str(failed.value)
+
+
+EVERY_JACKET = {"expect": "each", "within": "ul-0", "text": "Jacket", "match": "contains"}
+
+
+@pytest.mark.parametrize(("shop", "claim"), [
+    (SHOP, EVERY_JACKET),  # every item of the list
+    (CARDS, {"expect": "each", "element": "article-0", "text": "Jacket", "match": "contains"}),
+], ids=["list-items", "cards"])
+def test_show_only_proven_by_every_item_records_at_once_and_fails_on_a_broken_or_empty_list(
+        page: Page, server: LocalServer, tmp_path: Path, shop: str,
+        claim: dict[str, Any]) -> None:
+    """Every item of the list (every card like one) shows what the task keeps: the one
+    claim proves both what is gone (an item of the start did not show it) and an item still
+    shown (it holds on no empty list). Recorded at once (the heading cites the category
+    chosen); the replay fails on the filter that lists everything and on the one that
+    empties the list, saying which item."""
+    server.pages["/shop"] = shop.replace("BROKEN_FLAG", "false")
+    recipe = tmp_path / "only.yaml"
+    llm = ScriptedLLM([CHOOSE, _done(JACKETS[0], claim)])
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/shop")
+        task.do("show only the Jackets")
+    assert len(llm.prompts) == 2, llm.prompts[-1][-800:]
+    checks = yaml.safe_load(recipe.read_text())["steps"][0]["checks"]
+    assert [c["expect"] for c in checks] == ["text", "each", "url"]
+    assert checks[1]["text"] == "Jacket" and checks[1]["match"] == "contains"
+    with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
+        task.goto("/shop")
+        task.do("show only the Jackets")
+    emptied = shop.replace("BROKEN_FLAG", "false").replace(
+        "const shown = items.filter(", "const shown = c !== 'All' ? [] : items.filter(")
+    for broken, instead in ((shop.replace("BROKEN_FLAG", "true"),
+                             'item 2 of 3 shows "White Linen Shirt'),
+                            (emptied, "no visible element matches it")):
+        server.pages["/shop"] = broken
+        with pytest.raises(pytest.fail.Exception) as failed:
+            with open_webtask(page, recipe, "replay", base_url=server.url,
+                              timeout=1.5) as task:
+                task.goto("/shop")
+                task.do("show only the Jackets")
+        assert "Replay failed" in str(failed.value)
+        assert instead in str(failed.value), str(failed.value)
+
+
+def test_show_only_is_not_proven_by_every_item_showing_what_every_item_showed(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """Refused, each shown to hold on the broken filter first: every item shows a text all
+    of them showed at the start (an "i"), and every item of the categories' list that
+    collapses to the one clicked shows its name."""
+    def refused(claims: list[dict[str, Any]], actions: dict[str, Any] = CHOOSE) -> None:
+        _refused_show_only(page, server, tmp_path, claims, "/shop", actions)
+
+    every_i = {"expect": "each", "within": "ul-0", "text": "i", "match": "contains"}
+    server.pages["/shop"] = BROKEN
+    page.goto(server.url + "/shop?c=Jackets")
+    assert page.locator("#list li").count() == 3
+    assert all("i" in t for t in page.locator("#list li").all_inner_texts())
+    server.pages["/shop"] = WORKING
+    refused([every_i])
+    server.pages["/shop"] = COLLAPSE
+    click = {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": "a-0"}}]}
+    refused([{"expect": "each", "within": "ul-1", "text": "Jackets"}], click)
 
 
 def test_the_show_only_guard_reads_windowed_pages_and_large_ones() -> None:

@@ -386,6 +386,13 @@ class _Pages:
         around one list; elements like ``element``, one item of its list or a part every
         item has, within the list or around it) that the task made fewer? The list's
         line on the page now, else None."""
+        listed = self._listed(element, within)
+        return listed[0] if listed is not None and self.narrowed(*listed) else None
+
+    def _listed(self, element: str | None, within: str | None
+                ) -> tuple[int, Kind | None, Kind | None] | None:
+        """The list a count or an each claim reads (its line now, its items' kind, the
+        part of an item it reads), else None: not one list's items."""
         now = self.now
         scope = now.ids.get(within) if within else None
         if within and scope is None:
@@ -400,8 +407,7 @@ class _Pages:
                 return None
             if scope is not None and not now.holds(scope, parent):
                 return None  # counted inside one item (or elsewhere): not the list's
-            part = now.kinds[at] if item != at else None
-            return parent if self.narrowed(parent, now.kinds[item], part) else None
+            return parent, now.kinds[item], now.kinds[at] if item != at else None
         if scope is None:
             return None
         at = scope
@@ -413,7 +419,33 @@ class _Pages:
             if inner is None:
                 return None
             at = inner
-        return at if self.narrowed(at, None) else None
+        return at, None, None
+
+    def sifted(self, element: str | None, within: str | None, text: str, match: str
+               ) -> int | None:
+        """Is an each claim (every item of a list shows ``text``) one of a list the task
+        made shorter (``narrowed``) whose start held an item that did not show it: what a
+        filter that ignored the task would still list? The list's line now, else None.
+        An item shows it when one of its texts, or all of them joined, does: where the
+        page state splits a text the claim may still have held at the start."""
+        listed = self._listed(element, within)
+        if not text or listed is None or not self.narrowed(*listed):
+            return None
+        at, kind, _part = listed
+        start = self.start
+        then = self.match(False, at)
+        assert then is not None  # narrowed found it
+        if kind is None and not start.listed[then]:
+            kind = start.main_kind(then)
+
+        def shows(t: str) -> bool:
+            return t == text if match == "exact" else text in t
+
+        for j in start.items(then, kind):
+            texts = [t for t in start.texts[j:start.end[j]] if t]
+            if texts and not any(shows(t) for t in texts) and not shows(" ".join(texts)):
+                return at
+        return None
 
     def shown_item(self, i: int) -> bool:
         """Is line ``i`` of the page now (or its text) one item of a list the task made
@@ -505,7 +537,9 @@ def exclusion_unproven(evidence: list[Evidence], task: str, start: str, now: str
     a count of a list's items, or of elements like one
     item, where the start page's list held more (``_Pages.narrowed``); a count text the
     start page showed with another number ("3 products", now "2 products"); a text that was
-    in an item of such a list, hidden now. Returns ``GONE`` when no claim proves that;
+    in an item of such a list, hidden now; that every item of such a list shows a text an
+    item of it at the start did not (``_Pages.sifted``: this proves an item shown as well,
+    as the claim holds on no empty list). Returns ``GONE`` when no claim proves that;
     else ``SHOWN`` when none shows an item a list holds now (by its text, or its element):
     what is gone holds as well on a page whose list is empty; else ""."""
     found = [e for e in evidence if e.found and e.spec is not None]
@@ -516,11 +550,16 @@ def exclusion_unproven(evidence: list[Evidence], task: str, start: str, now: str
 
     lists: set[int] = set()  # the lists (lines now) the claims prove shorter
     recounted = False  # a count text proves it of a list it does not name
+    sifted = False  # an each claim proves both: its list holds an item, all of the kind
     for ev in found:
         spec = ev.spec
         text = spec.text or ev.text or ""
-        at = pages.counted(spec.element, spec.within) if spec.expect == "count" else \
-            pages.gone_item(text, spec.within) if spec.expect == "hidden" else None
+        if spec.expect == "each":
+            at = pages.sifted(spec.element, spec.within, text, spec.match)
+            sifted = sifted or at is not None
+        else:
+            at = pages.counted(spec.element, spec.within) if spec.expect == "count" else \
+                pages.gone_item(text, spec.within) if spec.expect == "hidden" else None
         if at is not None:
             lists.add(at)
         recounted = recounted or (spec.expect == "text" and spec.match == "exact"
@@ -537,7 +576,7 @@ def exclusion_unproven(evidence: list[Evidence], task: str, start: str, now: str
         return any(pages.shown_item(i) and (recounted or now.parent[item] in lists)
                    for i in lines if (item := now.item_of(i)) is not None)
 
-    return "" if any(shows(e) for e in found) else SHOWN
+    return "" if sifted or any(shows(e) for e in found) else SHOWN
 
 
 def gone_items(start: str, now: str, acted: frozenset[str] = frozenset(),

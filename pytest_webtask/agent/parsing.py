@@ -29,8 +29,8 @@ class EvidenceSpec(BaseModel):
     text."""
 
     model_config = ConfigDict(extra="forbid")
-    expect: Literal["visible", "hidden", "text", "count", "nth", "order", "state", "value",
-                    "url", "screenshot", "download"] = "text"
+    expect: Literal["visible", "hidden", "text", "count", "each", "nth", "order", "state",
+                    "value", "url", "screenshot", "download"] = "text"
     element: str | None = Field(default=None, description="element id from the page state")
     within: str | None = Field(default=None, description="id of a container element")
     text: str | None = None

@@ -22,8 +22,8 @@ from .parsing import MAX_MESSAGE, MAX_REASON
 ID_FIELDS = ("element_id", "to_element_id")
 MAX_ACTIONS = 5
 MAX_EVIDENCE = 3
-EXPECTS = ["text", "visible", "hidden", "count", "nth", "order", "state", "value", "url",
-           "screenshot", "download"]
+EXPECTS = ["text", "visible", "hidden", "count", "each", "nth", "order", "state", "value",
+           "url", "screenshot", "download"]
 _FRACTIONS = {"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1},
               "minItems": 4, "maxItems": 4}
 STATES = ["checked", "unchecked", "enabled", "disabled", "expanded", "collapsed", "selected"]

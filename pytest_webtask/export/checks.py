@@ -57,14 +57,15 @@ class CheckWriter:
             verb = "to_contain_text" if c.match == "contains" else "to_have_text"
             return [f"expect({el}).{verb}({wanted})"]
         if c.expect == "count":
-            if c.element is not None:
-                similar = like(c.element)
-                if similar is not None:
-                    return [f"expect(page.locator({similar!r}).filter(visible=True))"
-                            f".to_have_count({c.count})"]
-            assert c.within is not None
-            return [f"expect({root}.locator({self._items(c.within)!r}).filter(visible=True))"
-                    f".to_have_count({c.count})"]
+            return [f"expect({self._listed(c, root)}).to_have_count({c.count})"]
+        if c.expect == "each":
+            items = self._listed(c, root)
+            if c.match == "pattern":
+                shows = f"re.compile({'^(?:' + (c.pattern or '') + ')$'!r})"
+            else:
+                shows = text_rx(c.text or "", s, whole=c.match == "exact")
+            return [f"expect({items}.first).to_be_visible()  # one item at least",
+                    f"expect({items}.filter(has_not_text={shows})).to_have_count(0)"]
         if c.expect == "nth":
             assert c.element is not None
             item = self._nth_item(c.element, c.index or 1)
@@ -140,6 +141,16 @@ class CheckWriter:
             return f"{root}.get_by_text({self._wanted(c, c.text)})"
         exact = ", exact=True" if c.match == "exact" else ""
         return f"{root}.get_by_text({self.s.expr(c.text or '')}{exact})"
+
+    def _listed(self, c: Check, root: str) -> str:
+        """The visible items a ``count`` counts and an ``each`` reads: elements like
+        ``element``, or the ``within`` container's items."""
+        if c.element is not None:
+            similar = like(c.element)
+            if similar is not None:
+                return f"page.locator({similar!r}).filter(visible=True)"
+        assert c.within is not None  # Check: a count or each has an element or a container
+        return f"{root}.locator({self._items(c.within)!r}).filter(visible=True)"
 
     @staticmethod
     def _items(container: Fingerprint) -> str:

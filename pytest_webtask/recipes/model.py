@@ -12,8 +12,8 @@ from .pixels import BLOB_PIXELS, MAX_DIFF_RATIO, THRESHOLD
 
 RECIPE_VERSION = 3
 
-CheckKind = Literal["visible", "hidden", "text", "count", "nth", "order", "state", "value",
-                    "url", "download", "screenshot"]
+CheckKind = Literal["visible", "hidden", "text", "count", "each", "nth", "order", "state",
+                    "value", "url", "download", "screenshot"]
 Match = Literal["exact", "contains", "pattern"]
 State = Literal["checked", "unchecked", "enabled", "disabled", "expanded", "collapsed",
                 "selected"]
@@ -106,6 +106,9 @@ class Check(BaseModel):
       ``pattern`` (``pattern``: the parts declared to vary between runs).
     - ``count``: ``count`` items in the ``within`` container, or ``count`` visible elements
       like ``element`` (same place in the same kind of list).
+    - ``each``: every item in the ``within`` container, or every visible element like
+      ``element`` (the items a ``count`` counts), shows ``text`` as ``match`` says (the
+      item's whole rendered text, a part of it, or a ``pattern``), and there is one at least.
     - ``nth``: ``element`` is in the ``index``-th item (from 1) of its list.
     - ``order``: ``texts`` are visible in this order.
     - ``state``: ``element`` is ``state`` (checked, unchecked, enabled, disabled, expanded,
@@ -156,8 +159,10 @@ class Check(BaseModel):
             raise ValueError("a 'text' check needs text (or a pattern)")
         if self.expect == "hidden" and self.element is None and self.text is None:
             raise ValueError("a 'hidden' check needs an element or a text")
-        if self.expect == "count" and self.element is None and self.within is None:
-            raise ValueError("a 'count' check needs an element or a within container")
+        if self.expect in ("count", "each") and self.element is None and self.within is None:
+            raise ValueError(f"a {self.expect!r} check needs an element or a within container")
+        if self.expect == "each" and self.text is None and self.pattern is None:
+            raise ValueError("an 'each' check needs text (or a pattern)")
         if self.expect == "url" and self.path is None and self.pattern is None \
                 and not self.query:
             raise ValueError("a 'url' check needs a path, a pattern or query parameters")
@@ -189,6 +194,9 @@ class Check(BaseModel):
         if self.expect == "count":
             like = f"elements like {what}" if what else "items"
             return f"{self.count} {like}{scope}"
+        if self.expect == "each":
+            every = f"every element like {what}" if what else "every item"
+            return f"{every}{scope} shows {self._wanted(self.text)} (one at least)"
         if self.expect == "nth":
             return f"{what} is in item {self.index} of its list{scope}"
         if self.expect == "order":

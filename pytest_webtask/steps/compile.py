@@ -98,7 +98,7 @@ class CheckCompiler:
             expect=spec.expect, match=spec.match, count=spec.count, index=spec.index,
             state=spec.state, texts=[self.ctx.placeholders(t) for t in spec.texts],
             element=self.target(ev.fingerprint, outcome), within=self.container(ev.within))
-        if spec.expect in ("text", "hidden") and (spec.text is not None or outcome):
+        if spec.expect in ("text", "hidden", "each") and (spec.text is not None or outcome):
             fields.update(self.matched("text", spec.text if spec.text is not None else ev.text,
                                        spec.match))
         if spec.expect == "value" and spec.value is not None:

@@ -70,8 +70,11 @@ async def _resolve(browser: AsyncLLMBrowser, spec: EvidenceSpec, label: str, ids
     need = {"visible": "element", "state": "element", "value": "element", "nth": "element"}
     if spec.expect in need and spec.element is None:
         return _missing(ev, f"an {spec.expect!r} claim needs an element id")
-    if spec.expect == "count" and spec.element is None and spec.within is None:
-        return _missing(ev, "a 'count' claim needs an element or a within container id")
+    if spec.expect in ("count", "each") and spec.element is None and spec.within is None:
+        return _missing(ev, f"a {spec.expect!r} claim needs an element or a within "
+                            "container id")
+    if spec.expect == "each" and not spec.text:
+        return _missing(ev, "an 'each' claim needs the text every item shows")
     if spec.expect == "order" and not spec.texts:
         return _missing(ev, "an 'order' claim needs texts")
     try:

@@ -300,6 +300,16 @@
         const n = el ? likeElements(el, scope).length : itemsOf(scope).length;
         return { ok: n === c.count, got: 'there are ' + n };
       }
+      case 'each': {
+        // every item (every element like el) shows the text, and there is one: an empty list
+        // shows nothing of what its items say
+        const items = el ? likeElements(el, scope) : itemsOf(scope);
+        if (!items.length) return { ok: false, got: 'there is no item' };
+        const ok = matcher(c);
+        const odd = items.findIndex((k) => !ok(renderedText(k)));
+        return { ok: odd < 0, got: odd < 0 ? '' : 'item ' + (odd + 1) + ' of ' + items.length +
+          ' shows ' + q(clip(renderedText(items[odd]), 200)) };
+      }
       case 'nth': {
         const pos = itemPosition(el);
         return { ok: !!pos && pos.index === c.index,

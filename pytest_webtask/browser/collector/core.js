@@ -23,7 +23,7 @@
 // op "resolve":  a replay's fingerprint cascade (in this frame): the element it decides on gets
 //                a token to act on, else why none did.
 // op "target":   the element the cascade decides on, or null (the selector engine, engine.py).
-// op "check":    evaluate one typed check (text, hidden, count, nth, order, state, value) on
+// op "check":    evaluate one typed check (text, hidden, count, each, nth, order, state, value) on
 //                the element and container found before (by id, or by a resolve token);
 //                ``vacuous``: an absence on a page that shows nothing holds (the page before
 //                a step), else it does not.
