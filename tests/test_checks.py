@@ -400,6 +400,7 @@ def test_contains_is_declared_and_still_fails(browser: Browser, server: LocalSer
 
 # Orders with their state; "Shipped only" filters the table. Regressions: the filter ignored
 # (every order listed), one pending order left in, the table emptied (its header still shown).
+# Each row's dropdown holds the word "Shipped" as an option: no text a row shows.
 ORDERS = """<!doctype html><html><body><main><h1>Orders</h1>
 <button id="shipped">Shipped only</button>
 <table><thead><tr><th>Order</th><th>State</th></tr></thead><tbody id="rows"></tbody></table>
@@ -411,7 +412,8 @@ function render(only) {
   if (only && BUG === 'one_left') shown = orders.filter(([n, s]) => s === 'Shipped' || n === 'A-4');
   if (only && BUG === 'emptied') shown = [];
   document.getElementById('rows').innerHTML =
-    shown.map(([n, s]) => `<tr><td>${n}</td><td>${s}</td></tr>`).join('');
+    shown.map(([n, s]) => `<tr><td>${n}</td><td>${s}</td><td><select aria-label="Move ${n}">` +
+              '<option>-</option><option>Pending</option><option>Shipped</option></select></td></tr>').join('');
 }
 document.getElementById('shipped').addEventListener('click', () => render(true));
 render(false);
@@ -474,10 +476,15 @@ def test_each_item_shows_a_text_replays_and_fails_on_a_stray_or_no_item(
 
     from pytest_webtask.export.checks import CheckWriter
     from pytest_webtask.export.source import Strings
+    from pytest_webtask.export.writer import EACH_HELPER
 
     lines = CheckWriter(Strings({})).lines(check)
-    assert lines[0].endswith(".first).to_be_visible()  # one item at least")
-    assert "has_not_text=" in lines[1]
+    assert lines == ["every_item_shows(page.get_by_role('table').locator('tr:has(> td)')"
+                     ".filter(visible=True), re.compile(re.escape('Shipped')))"]
+    helper: dict[str, Any] = {}
+    exec("import re, time\nfrom playwright.sync_api import Locator\n" + EACH_HELPER, helper)
+    code = lines[0].replace("every_item_shows(", "every_item_shows(timeout=1.0, items=", 1
+                            ).replace(", re.compile(", ", wanted=re.compile(", 1)
     expect.set_options(timeout=1000)
     try:
         for bug in ("none", "ignored", "one_left", "emptied"):
@@ -487,13 +494,13 @@ def test_each_item_shows_a_text_replays_and_fails_on_a_stray_or_no_item(
             page.goto(server.url + "/orders")
             page.get_by_role("button", name="Shipped only").click()
             try:
+                scope = {**helper, "page": page, "expect": expect, "re": re}
                 if bug == "none":
-                    for line in lines:
-                        exec(line, {"page": page, "expect": expect, "re": re})
+                    exec(code, scope)
                 else:
-                    with pytest.raises(AssertionError):
-                        for line in lines:
-                            exec(line, {"page": page, "expect": expect, "re": re})
+                    with pytest.raises(AssertionError, match="there is no item" if bug ==
+                                       "emptied" else "an item shows 'A-. Pending'"):
+                        exec(code, scope)
             finally:
                 context.close()
     finally:

@@ -628,13 +628,23 @@ def test_show_only_is_not_proven_by_what_is_gone_alone(
 EVERY_JACKET = {"expect": "each", "within": "ul-0", "text": "Jacket", "match": "contains"}
 
 
-@pytest.mark.parametrize(("shop", "claim"), [
-    (SHOP, EVERY_JACKET),  # every item of the list
-    (CARDS, {"expect": "each", "element": "article-0", "text": "Jacket", "match": "contains"}),
-], ids=["list-items", "cards"])
+NO_LIST = "no visible element matches it"  # an emptied list (or card) is not shown
+
+
+@pytest.mark.parametrize(("shop", "claim", "gone"), [
+    (SHOP, EVERY_JACKET, NO_LIST),  # every item of the list
+    (CARDS, {"expect": "each", "element": "article-0", "text": "Jacket", "match": "contains"},
+     NO_LIST),
+    # the cards' container: its one run of like elements (no list in it)
+    (CARDS, {"expect": "each", "within": "main-0", "text": "Jacket", "match": "contains"},
+     "it holds no list, and no one run of like elements"),
+    # a table's rows, its header aside (the header still shown: no row is no every row)
+    (ROWS, {"expect": "each", "within": "table-0", "text": "Jacket", "match": "contains"},
+     "there is no item"),
+], ids=["list-items", "cards", "cards-within", "rows"])
 def test_show_only_proven_by_every_item_records_at_once_and_fails_on_a_broken_or_empty_list(
         page: Page, server: LocalServer, tmp_path: Path, shop: str,
-        claim: dict[str, Any]) -> None:
+        claim: dict[str, Any], gone: str) -> None:
     """Every item of the list (every card like one) shows what the task keeps: the one
     claim proves both what is gone (an item of the start did not show it) and an item still
     shown (it holds on no empty list). Recorded at once (the heading cites the category
@@ -656,8 +666,7 @@ def test_show_only_proven_by_every_item_records_at_once_and_fails_on_a_broken_or
     emptied = shop.replace("BROKEN_FLAG", "false").replace(
         "const shown = items.filter(", "const shown = c !== 'All' ? [] : items.filter(")
     for broken, instead in ((shop.replace("BROKEN_FLAG", "true"),
-                             'item 2 of 3 shows "White Linen Shirt'),
-                            (emptied, "no visible element matches it")):
+                             'item 2 of 3 shows "White Linen Shirt'), (emptied, gone)):
         server.pages["/shop"] = broken
         with pytest.raises(pytest.fail.Exception) as failed:
             with open_webtask(page, recipe, "replay", base_url=server.url,

@@ -149,6 +149,7 @@ _INNER_TAGS, _INNER_ROLES = frozenset({"ul", "ol", "table"}), frozenset(
 _ITEM_TAGS = frozenset({"li", "tr", "article", "option", "dt"})
 _ITEM_ROLES = frozenset({"listitem", "row", "option", "treeitem", "menuitem"})
 _TABLES = frozenset({"grid", "table", "treegrid"})
+_NOT_ITEMS = frozenset({"a", "button", "input", "select", "textarea", "option"})
 _ASCENT = 4  # an item holds the text it is cited by at most this many lines up
 # a run of elements the page state's window left out: "- [12 more items below, ...]"
 _SKIPPED = re.compile(r"^\[(\d+) more ")
@@ -263,9 +264,13 @@ class _Tree:
         """The lines of ``container``'s items: its children (of ``kind``), a table's rows."""
         line = self.lines[container]
         if kind is None and (_tag(line) == "table" or line.attrs.get("role") in _TABLES):
-            # a table's rows, in its row groups (the page state shows a tbody it needs)
+            # a table's rows, in its row groups (the page state shows a tbody it needs),
+            # its header rows aside (checks.js ``itemsOf``)
             return [k for k in range(container + 1, self.end[container])
-                    if self.kinds[k][0] == "tr" or self.lines[k].attrs.get("role") == "row"]
+                    if (self.kinds[k][0] == "tr" or self.lines[k].attrs.get("role") == "row")
+                    and not all(self.kinds[c][0] == "th"
+                                or self.lines[c].attrs.get("role") == "columnheader"
+                                for c in self.children[k])]
         kids = self.children[container]
         return [k for k in kids if self.kinds[k] == kind] if kind is not None else kids
 
@@ -286,6 +291,25 @@ class _Tree:
             self._main[container] = (best if best is not None and tally[best] >= 2
                                      and 2 * tally[best] >= len(kinds) else None)
         return self._main[container]
+
+    def run(self, container: int) -> tuple[int, Kind] | None:
+        """The one longest run of like lines inside ``container`` (two at least, each
+        with a text, no controls: cards in a grid), as its parent's line and their kind
+        (checks.js ``eachItems``); None when there is none or two as long."""
+        best: tuple[int, Kind, int] | None = None
+        tie = False
+        for j in range(container, self.end[container]):
+            runs: dict[Kind, int] = {}
+            for k in self.children[j]:
+                if self.kinds[k][0] not in _NOT_ITEMS and self.inside(k):
+                    runs[self.kinds[k]] = runs.get(self.kinds[k], 0) + 1
+            for kind, n in runs.items():
+                if n < 2 or (best is not None and n < best[2]):
+                    continue
+                tie = best is not None and n == best[2]
+                if not tie:
+                    best = (j, kind, n)
+        return (best[0], best[1]) if best is not None and not tie else None
 
     def sole_list(self, container: int) -> int | None:
         """The one outermost list inside ``container`` (a section around its ``ul``), as
@@ -389,10 +413,11 @@ class _Pages:
         listed = self._listed(element, within)
         return listed[0] if listed is not None and self.narrowed(*listed) else None
 
-    def _listed(self, element: str | None, within: str | None
+    def _listed(self, element: str | None, within: str | None, each: bool = False
                 ) -> tuple[int, Kind | None, Kind | None] | None:
         """The list a count or an each claim reads (its line now, its items' kind, the
-        part of an item it reads), else None: not one list's items."""
+        part of an item it reads), else None: not one list's items. An each claim within
+        a container with no one list reads its one longest run of like lines (cards)."""
         now = self.now
         scope = now.ids.get(within) if within else None
         if within and scope is None:
@@ -417,29 +442,35 @@ class _Pages:
             # a shop's grid of cards is a section's children there); only a list inside it
             inner = now.sole_list(at)
             if inner is None:
-                return None
+                run = now.run(at) if each else None
+                return (run[0], run[1], None) if run is not None else None
             at = inner
         return at, None, None
 
-    def sifted(self, element: str | None, within: str | None, text: str, match: str
-               ) -> int | None:
+    def sifted(self, element: str | None, within: str | None, text: str, match: str,
+               read: int | None) -> int | None:
         """Is an each claim (every item of a list shows ``text``) one of a list the task
         made shorter (``narrowed``) whose start held an item that did not show it: what a
         filter that ignored the task would still list? The list's line now, else None.
         An item shows it when one of its texts, or all of them joined, does: where the
-        page state splits a text the claim may still have held at the start."""
-        listed = self._listed(element, within)
-        if not text or listed is None or not self.narrowed(*listed):
-            return None
+        page state splits a text the claim may still have held at the start. ``read``: how
+        many items the claim read on the page; another number than the list's here says
+        the page state's list is not the one the claim read."""
+        listed = self._listed(element, within, each=True)
+        if not text or listed is None or listed[2] is not None or not self.narrowed(*listed):
+            return None  # (a part of each item: elements like it are what share its path,
+            # which the page state, leaving wrappers out, does not show)
         at, kind, _part = listed
+        if element is None and read != self.now.count(at, kind):
+            return None
         start = self.start
         then = self.match(False, at)
         assert then is not None  # narrowed found it
         if kind is None and not start.listed[then]:
             kind = start.main_kind(then)
 
-        def shows(t: str) -> bool:
-            return t == text if match == "exact" else text in t
+        def shows(t: str) -> bool:  # a text the page state cut short may have shown it
+            return t.endswith(_CLIPPED) or (t == text if match == "exact" else text in t)
 
         for j in start.items(then, kind):
             texts = [t for t in start.texts[j:start.end[j]] if t]
@@ -555,7 +586,9 @@ def exclusion_unproven(evidence: list[Evidence], task: str, start: str, now: str
         spec = ev.spec
         text = spec.text or ev.text or ""
         if spec.expect == "each":
-            at = pages.sifted(spec.element, spec.within, text, spec.match)
+            # a part declared to vary is a pattern in the recipe, which other items match
+            at = None if spec.varies else pages.sifted(spec.element, spec.within, text,
+                                                       spec.match, ev.items)
             sifted = sifted or at is not None
         else:
             at = pages.counted(spec.element, spec.within) if spec.expect == "count" else \

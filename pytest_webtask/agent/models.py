@@ -32,6 +32,7 @@ class Evidence:
     tag: str = ""
     input_type: str = ""
     image: bytes | None = None  # a "screenshot" claim's picture of its region (PNG)
+    items: int | None = None  # how many items an "each" claim read on the page
 
 
 @dataclass

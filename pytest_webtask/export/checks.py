@@ -28,6 +28,10 @@ STATES = {
 }
 
 
+class CannotWrite(Exception):
+    """A check no Playwright assertion says as a replay checks it; ``str()`` says why."""
+
+
 class CheckWriter:
     """``baseline`` gives a ``screenshot`` check's baseline as an expression for its copy
     beside the exported test (None: the export cannot write screenshot checks)."""
@@ -59,13 +63,7 @@ class CheckWriter:
         if c.expect == "count":
             return [f"expect({self._listed(c, root)}).to_have_count({c.count})"]
         if c.expect == "each":
-            items = self._listed(c, root)
-            if c.match == "pattern":
-                shows = f"re.compile({'^(?:' + (c.pattern or '') + ')$'!r})"
-            else:
-                shows = text_rx(c.text or "", s, whole=c.match == "exact")
-            return [f"expect({items}.first).to_be_visible()  # one item at least",
-                    f"expect({items}.filter(has_not_text={shows})).to_have_count(0)"]
+            return self._each(c, root)
         if c.expect == "nth":
             assert c.element is not None
             item = self._nth_item(c.element, c.index or 1)
@@ -141,6 +139,23 @@ class CheckWriter:
             return f"{root}.get_by_text({self._wanted(c, c.text)})"
         exact = ", exact=True" if c.match == "exact" else ""
         return f"{root}.get_by_text({self.s.expr(c.text or '')}{exact})"
+
+    def _each(self, c: Check, root: str) -> list[str]:
+        """Every item's rendered text (``every_item_shows``, the helper the writer adds: a
+        dropdown's options and hidden text are none of it, as in a replay; Playwright's
+        text assertions read them), and one item at least."""
+        s = self.s
+        if c.element is None and c.within is not None and c.within.tag not in ITEMS \
+                and c.within.role not in ROLE_ITEMS:
+            raise CannotWrite("its 'each' check reads the items of a container that is no "
+                              "list (the one list inside it, or its run of cards), which "
+                              "no Playwright locator says")
+        items = self._listed(c, root)
+        if c.match == "pattern":
+            shows = f"re.compile({'^(?:' + (c.pattern or '') + ')$'!r})"
+        else:
+            shows = text_rx(c.text or "", s, whole=c.match == "exact")
+        return [f"every_item_shows({items}, {shows})"]
 
     def _listed(self, c: Check, root: str) -> str:
         """The visible items a ``count`` counts and an ``each`` reads: elements like

@@ -15,7 +15,7 @@ from pathlib import Path
 from ..recipes.model import Check, RecipeAction, RecipeStep
 from ..tools.builtin import tool_spec
 from ..tools.spec import ToolSpec
-from .checks import CheckWriter
+from .checks import CannotWrite, CheckWriter
 from .locators import locator
 from .pictures import FROM_IMPORTS, IMPORTS, helper_source
 from .source import Strings
@@ -25,7 +25,7 @@ TAKEN = {"page", "expect", "re", "os", "pytest", "Path", "HERE", "secret", "answ
          "quote_plus", "new_tab", "Page", "box", "output_path", "to_have_screenshot",
          "Locator", "struct", "time", "zlib", "dataclass", "download", "download_info",
          "download_size", "download_text", "downloaded_text", "Download", "BytesIO",
-         "PdfReader"}
+         "PdfReader", "every_item_shows", "SHOWN_TEXTS"}
 SECRET_ENV = "WEBTASK_SECRET_"
 
 
@@ -123,8 +123,9 @@ class Writer:
     def _module(self, func: str, origin: str) -> str:
         imports = ["from __future__ import annotations", ""]
         pictures = bool(self.pictures)
-        std = [f"import {m}" for m, used in (("os", "secret(" in func), ("re", "re." in func))
-               if used]
+        each = "every_item_shows(" in func
+        std = [f"import {m}" for m, used in (("os", "secret(" in func), ("re", "re." in func),
+                                             ("time", each)) if used]
         if pictures:
             std = sorted({*std, *IMPORTS})
         imports += std
@@ -141,7 +142,8 @@ class Writer:
         if "pytest." in func or "secret(" in func or pictures:
             imports.append("import pytest")
         names = (["Download"] if "downloaded_text(" in func else []) \
-            + (["FloatRect", "Locator"] if pictures else []) + ["Page"] \
+            + (["FloatRect"] if pictures else []) \
+            + (["Locator"] if pictures or each else []) + ["Page"] \
             + (["expect"] if "expect(" in func else [])
         imports.append(f"from playwright.sync_api import {', '.join(names)}")
         helpers = []
@@ -153,6 +155,8 @@ class Writer:
             helpers.append(ANSWER_HELPER)
         if "downloaded_text(" in func:
             helpers.append(DOWNLOAD_HELPER)
+        if each:
+            helpers.append(EACH_HELPER)
         doc = (f'"""Exported by pytest-webtask (--webtask-export) from {origin}.\n\n'
                "Plain pytest-playwright: no model, no recipe. Steps the test ran are below in "
                "order; code\nthe original test ran between them (its own page calls and "
@@ -186,7 +190,10 @@ class Writer:
             out.extend(lines)
         checker = CheckWriter(s, self._baseline)
         for check in step.checks:
-            out.extend(checker.lines(check))
+            try:
+                out.extend(checker.lines(check))
+            except CannotWrite as exc:
+                raise NotExportable(str(exc)) from None
         return out
 
     @staticmethod
@@ -352,4 +359,41 @@ DOWNLOAD_HELPER = '''def downloaded_text(download: Download) -> tuple[int, str]:
     else:
         text = data.decode("utf-8-sig", errors="replace")
     return len(data), " ".join(text.split())
+'''
+
+
+EACH_HELPER = '''# each element's text as it shows: a dropdown's options, hidden parts and scripts
+# are none of it (Playwright's text assertions read them all)
+SHOWN_TEXTS = r"""els => els.map((el) => {
+  const parts = [];
+  const walk = (node) => {
+    for (const c of node.childNodes) {
+      if (c.nodeType === 3) parts.push(c.nodeValue);
+      else if (c.nodeType === 1 && !['SELECT', 'SCRIPT', 'STYLE', 'TEMPLATE'].includes(c.tagName)
+               && c.checkVisibility({ visibilityProperty: true })) {
+        parts.push(' ');
+        walk(c);
+        parts.push(' ');
+      }
+    }
+  };
+  walk(el);
+  return parts.join('').replace(/\\s+/g, ' ').trim();
+})"""
+
+
+def every_item_shows(items: Locator, wanted: re.Pattern[str], timeout: float = 5.0) -> None:
+    """Every item shows ``wanted`` as it shows its text, and there is one at least; waits
+    for it as ``expect`` does."""
+    deadline = time.monotonic() + timeout
+    while True:
+        texts = items.evaluate_all(SHOWN_TEXTS)
+        odd = [t for t in texts if not wanted.search(t)]
+        if texts and not odd:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"expected every item to show /{wanted.pattern}/ (one at "
+                                 "least); " + (f"an item shows {odd[0]!r}" if texts
+                                               else "there is no item"))
+        time.sleep(0.1)
 '''

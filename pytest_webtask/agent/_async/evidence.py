@@ -100,6 +100,7 @@ async def _resolve(browser: AsyncLLMBrowser, spec: EvidenceSpec, label: str, ids
         return _missing(ev, str(exc))
     except PlaywrightError as exc:
         return _missing(ev, f"the page could not be read: {str(exc).strip().splitlines()[0]}")
+    ev.items = got.get("n")
     if not got["ok"]:
         return _missing(ev, got["got"] + await _label_apart(frame, spec, sub))
     return ev

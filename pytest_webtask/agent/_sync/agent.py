@@ -1527,7 +1527,8 @@ class Agent:
         if (unproven := self._unexcluded(step)) == GONE:
             return ("the task says the page should show only something, and its evidence "
                     "shows what is there, not that anything else is gone (a page that "
-                    "ignored the task would show it too): cite the list's count (expect: "
+                    "ignored the task would show it too): cite that every item of the list "
+                    "shows what the task keeps (expect: each), the list's count (expect: "
                     "count) or an item of the list that is gone now (expect: hidden)")
         if unproven:
             return ("the task says the page should show only something, and its evidence "

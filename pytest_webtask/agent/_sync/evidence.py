@@ -101,6 +101,7 @@ def _resolve(browser: LLMBrowser, spec: EvidenceSpec, label: str, ids: set[str],
         return _missing(ev, str(exc))
     except PlaywrightError as exc:
         return _missing(ev, f"the page could not be read: {str(exc).strip().splitlines()[0]}")
+    ev.items = got.get("n")
     if not got["ok"]:
         return _missing(ev, got["got"] + _label_apart(frame, spec, sub))
     return ev

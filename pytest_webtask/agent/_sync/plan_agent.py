@@ -161,7 +161,8 @@ class DoneTool(Tool):
             gone = gone_items(self.start, shown, chosen, same, picked)
             return ("done refused: the task says the page should show only something, and "
                     "the evidence shows what is there, not that anything else is gone. If the "
-                    "task is done, cite the list's count (expect: count) or an item of the "
+                    "task is done, cite that every item of the list shows what the task keeps "
+                    "(expect: each), the list's count (expect: count) or an item of the "
                     "list that was on the page before and is gone now (expect: hidden"
                     + (": " + ", ".join(f'"{t}"' for t in gone) if gone else "")
                     + "); if not, plan the next actions.")

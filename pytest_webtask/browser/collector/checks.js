@@ -153,6 +153,33 @@
     return items.filter((k) => tag === 'SELECT' || visible(k));
   }
 
+  // The items an each check reads in a container: a list's (itemsOf), that of the one list
+  // inside it; else the largest run of like elements with a text (cards in a grid, their
+  // wrapper aside): same-tag visible siblings, two at least, no controls. null when none is
+  // the largest (two runs as long): which items were meant is not said.
+  const NOT_ITEMS = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION']);
+  function eachItems(c) {
+    if (isList(c)) return itemsOf(c);
+    const lists = list(c.querySelectorAll('ul, ol, table, [role=list], [role=listbox], [role=grid], [role=table]')).filter(visible);
+    const outer = lists.filter((l) => !lists.some((o) => o !== l && o.contains(l)));
+    if (outer.length === 1) return itemsOf(outer[0]);
+    let best = [];
+    let tie = false;
+    for (const el of [c, ...list(c.querySelectorAll('*'))]) {
+      const runs = new Map();
+      for (const k of list(el.children)) {
+        if (NOT_ITEMS.has(k.tagName) || !visible(k) || !renderedText(k)) continue;
+        runs.set(k.tagName, (runs.get(k.tagName) || []).concat([k]));
+      }
+      for (const run of runs.values()) {
+        if (run.length < 2 || run.length < best.length) continue;
+        tie = run.length === best.length;
+        if (!tie) best = run;
+      }
+    }
+    return best.length && !tie ? best : null;
+  }
+
   // The item of a list that holds el, and its position: the nearest list item, table row or
   // option around it; else the nearest ancestor repeated among its siblings.
   function itemPosition(el) {
@@ -303,12 +330,16 @@
       case 'each': {
         // every item (every element like el) shows the text, and there is one: an empty list
         // shows nothing of what its items say
-        const items = el ? likeElements(el, scope) : itemsOf(scope);
-        if (!items.length) return { ok: false, got: 'there is no item' };
+        const items = el ? likeElements(el, scope) : eachItems(scope);
+        if (items === null) {
+          return { ok: false, got: 'it holds no list, and no one run of like elements (cards): ' +
+            'cite within the list, or "element": one item\'s id' };
+        }
+        if (!items.length) return { ok: false, got: 'there is no item', n: 0 };
         const ok = matcher(c);
         const odd = items.findIndex((k) => !ok(renderedText(k)));
-        return { ok: odd < 0, got: odd < 0 ? '' : 'item ' + (odd + 1) + ' of ' + items.length +
-          ' shows ' + q(clip(renderedText(items[odd]), 200)) };
+        return { ok: odd < 0, n: items.length, got: odd < 0 ? '' : 'item ' + (odd + 1) + ' of ' +
+          items.length + ' shows ' + q(clip(renderedText(items[odd]), 200)) };
       }
       case 'nth': {
         const pos = itemPosition(el);
