@@ -231,8 +231,11 @@ def test_show_only_proven_by_what_is_gone_records_and_fails_when_the_filter_brea
     with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
         task.goto("/shop")
         task.do("show only the Jackets")
-    # the question names what went away, for the model to cite
-    assert 'gone from it now: "White Linen Shirt".' in llm.prompts[2], \
+    # the question names what went away, and the word every item still shows (which the
+    # shirt did not), each for the model to cite
+    assert 'gone from it now: "White Linen Shirt". Every item of ul-0 shows "Jacket" now, ' \
+        'and an item there before did not: {"expect": "each", "within": "ul-0", "text": ' \
+        '"Jacket", "match": "contains"} says so.' in " ".join(llm.prompts[2].split()), \
         llm.prompts[2][-600:]
     assert "White Linen Shirt" in recipe.read_text()
     with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:

@@ -632,6 +632,39 @@ def gone_items(start: str, now: str, acted: frozenset[str] = frozenset(),
     return out
 
 
+_WORD = re.compile(r"[^\W\d_][\w'-]{2,}")
+
+
+def kept_words(start: str, now: str, acted: frozenset[str] = frozenset(),
+               same: bool = False, clicked: frozenset[str] = frozenset(),
+               limit: int = 2) -> list[tuple[str, str]]:
+    """Words every item of a list the task made shorter shows now, and an item of it at the
+    start did not (as ``_Pages.sifted`` takes them): what a "show only" task's each claim
+    may cite, as (the list's id, the word), up to ``limit``. The list is the one its gone
+    items left (``gone_item``)."""
+    pages = _Pages(start, now, acted, same, clicked)
+    out: list[tuple[str, str]] = []
+    seen: set[int] = set()
+    for text in gone_items(start, now, acted, same, clicked):
+        there = pages.gone_item(text)
+        line = pages.now.lines[there] if there is not None else None
+        if there is None or there in seen or line is None or not line.id:
+            continue
+        seen.add(there)
+        listed = pages._listed(None, line.id, each=True)
+        if listed is None or listed[0] != there:
+            continue
+        items = pages.now.items(there, listed[1])
+        joined = [" ".join(t for t in pages.now.texts[j:pages.now.end[j]] if t) for j in items]
+        if not joined:
+            continue
+        for word in dict.fromkeys(_WORD.findall(joined[0])):
+            if len(out) < limit and all(word in t for t in joined) and pages.sifted(
+                    None, line.id, word, "contains", pages.now.count(*listed[:2])) is not None:
+                out.append((line.id, word))
+    return out
+
+
 # a text that counts what the page lists: "2 products", "3 open orders", "1 book found"
 _COUNTED = re.compile(r"\b\d+\s+(?:[a-z]+\s+)?[a-z]+s\b|\b1\s+[a-z]+\s+(?:found|listed|shown)\b",
                       re.IGNORECASE)
