@@ -377,6 +377,10 @@ def test_version_1_recipes_load_with_their_old_meaning(tmp_path: Path) -> None:
     ({"expect": "count", "count": 2}, "needs an element or a within container"),
     ({"expect": "text"}, "needs text"),
     ({"expect": "text", "text": "x", "match": "pattern"}, "needs a pattern"),
+    # a pattern the check would not read (it compared the text, None: it never held)
+    ({"expect": "each", "within": {"tag": "ul"}, "pattern": ".*Jacket.*"},
+     "pattern is read only with match: pattern"),
+    ({"expect": "text", "text": "x", "pattern": "x+"}, "read only with match: pattern"),
     ({"expect": "sorted", "text": "x"}, "expect"),
 ])
 def test_an_incomplete_check_is_refused(data: dict, problem: str) -> None:

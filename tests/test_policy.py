@@ -1314,6 +1314,17 @@ def test_the_plan_strategy_never_records_show_only_on_what_is_still_there(
     server.pages["/shop"] = WORKING
     result, _ = run([*JACKETS, {"expect": "hidden", "text": "White Linen Shirt"}])
     assert result.completed, result.message
+    # on the working filter, the refusal names the word every item shows now, as its claim
+    result, script = run(SHOWN_ONLY["evidence"])
+    assert not result.completed
+    assert ('(expect: each; every item of ul-0 shows "Jacket" now, which an item there '
+            'before did not: {"expect": "each", "within": "ul-0", "text": "Jacket", "match": '
+            '"contains"}), the list\'s count') in " ".join(script.plan_prompts()[-1].split())
+    result, _ = run([JACKETS[0], EVERY_JACKET])
+    assert result.completed, result.message
+    server.pages["/shop"] = BROKEN
+    result, _ = run([JACKETS[0], EVERY_JACKET])
+    assert not result.completed
 
 
 def test_the_plan_strategy_never_records_a_sign_in_that_typed_nothing(

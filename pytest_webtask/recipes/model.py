@@ -168,6 +168,10 @@ class Check(BaseModel):
             raise ValueError("a 'url' check needs a path, a pattern or query parameters")
         if self.match == "pattern" and self.pattern is None:
             raise ValueError("match: pattern needs a pattern")
+        if self.pattern is not None and self.match != "pattern" \
+                and self.expect in ("text", "hidden", "each", "value"):
+            raise ValueError(f"an {self.expect!r} check's pattern is read only with match: "
+                             "pattern (add it, or remove the pattern)")
         return self
 
     def describe(self) -> str:

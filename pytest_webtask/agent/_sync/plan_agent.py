@@ -40,6 +40,7 @@ from ..guards import (
     entered_values,
     exclusion_unproven,
     gone_items,
+    kept_words,
     links_to_go,
     same_page,
     unchosen_options,
@@ -159,10 +160,15 @@ class DoneTool(Tool):
                     "an item's text as well; if not, plan the next actions.")
         if unproven:
             gone = gone_items(self.start, shown, chosen, same, picked)
+            kept = "".join(
+                f'; every item of {list_id} shows "{word}" now, which an item there before '
+                f'did not: {{"expect": "each", "within": "{list_id}", "text": "{word}", '
+                '"match": "contains"}'
+                for list_id, word in kept_words(self.start, shown, chosen, same, picked))
             return ("done refused: the task says the page should show only something, and "
                     "the evidence shows what is there, not that anything else is gone. If the "
                     "task is done, cite that every item of the list shows what the task keeps "
-                    "(expect: each), the list's count (expect: count) or an item of the "
+                    f"(expect: each{kept}), the list's count (expect: count) or an item of the "
                     "list that was on the page before and is gone now (expect: hidden"
                     + (": " + ", ".join(f'"{t}"' for t in gone) if gone else "")
                     + "); if not, plan the next actions.")
