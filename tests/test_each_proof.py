@@ -142,6 +142,8 @@ def test_the_exported_each_reads_an_item_as_it_shows(page: Page) -> None:
     assert _each_holds(page, every.model_copy(update={"match": "contains"}))
     assert not _each_holds(page, every.model_copy(update={"match": "contains",
                                                           "text": "Shirt"}))
+    page.set_content("<ul id='list'><li><b>Rain</b> <i>Jack</i>et</li></ul>")  # inline pieces
+    assert _each_holds(page, every.model_copy(update={"match": "contains"}))
     page.set_content("<ul id='list'><li>Rain Jacket</li><li>White Shirt <select><option>"
                      "Jacket</option></select></li></ul>")
     assert not _each_holds(page, every.model_copy(update={"match": "contains"}))

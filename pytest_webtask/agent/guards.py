@@ -463,20 +463,23 @@ class _Pages:
         at, kind, _part = listed
         if element is None and read != self.now.count(at, kind):
             return None
+        return at if self._lacked(at, kind, text, match) else None
+
+    def _lacked(self, at: int, kind: Kind | None, text: str, match: str) -> bool:
+        """Did an item of the start's list that is ``at`` (a list ``narrowed`` found) show
+        no ``text``? (A text the page state cut short may have shown it.)"""
         start = self.start
         then = self.match(False, at)
-        assert then is not None  # narrowed found it
-        if kind is None and not start.listed[then]:
-            kind = start.main_kind(then)
+        assert then is not None  # narrowed found it (a list then as now, by match)
 
-        def shows(t: str) -> bool:  # a text the page state cut short may have shown it
+        def shows(t: str) -> bool:
             return t.endswith(_CLIPPED) or (t == text if match == "exact" else text in t)
 
         for j in start.items(then, kind):
             texts = [t for t in start.texts[j:start.end[j]] if t]
             if texts and not any(shows(t) for t in texts) and not shows(" ".join(texts)):
-                return at
-        return None
+                return True
+        return False
 
     def shown_item(self, i: int) -> bool:
         """Is line ``i`` of the page now (or its text) one item of a list the task made
@@ -618,7 +621,10 @@ def gone_items(start: str, now: str, acted: frozenset[str] = frozenset(),
     """The texts of the start page's list items that are gone now from a list the page
     still shows with fewer items: what a "show only" task's claims may cite as gone
     (``exclusion_unproven``), up to ``limit``, in page order."""
-    pages = _Pages(start, now, acted, same, clicked)
+    return _gone(_Pages(start, now, acted, same, clicked), limit)
+
+
+def _gone(pages: _Pages, limit: int = 8) -> list[str]:
     out: list[str] = []
     offered: set[int | None] = set()  # one text an item: its first (a card's title)
     for i, text in enumerate(pages.start.texts):
@@ -635,34 +641,40 @@ def gone_items(start: str, now: str, acted: frozenset[str] = frozenset(),
 _WORD = re.compile(r"[^\W\d_][\w'-]{2,}")
 
 
-def kept_words(start: str, now: str, acted: frozenset[str] = frozenset(),
+def only_hints(start: str, now: str, acted: frozenset[str] = frozenset(),
                same: bool = False, clicked: frozenset[str] = frozenset(),
-               limit: int = 2) -> list[tuple[str, str]]:
-    """Words every item of a list the task made shorter shows now, and an item of it at the
-    start did not (as ``_Pages.sifted`` takes them): what a "show only" task's each claim
-    may cite, as (the list's id, the word), up to ``limit``. The list is the one its gone
-    items left (``gone_item``)."""
+               limit: int = 2) -> tuple[list[str], list[tuple[str, str]]]:
+    """What a "show only" task's claims may cite, the two page states read once: the gone
+    items' texts (``gone_items``), and words every item of a list they left shows now and
+    an item of it at the start did not, as (the list's id, the word), up to ``limit``
+    (what ``_Pages.sifted`` takes: ``each_claim`` cites it)."""
     pages = _Pages(start, now, acted, same, clicked)
-    out: list[tuple[str, str]] = []
+    gone = _gone(pages)
+    kept: list[tuple[str, str]] = []
     seen: set[int] = set()
-    for text in gone_items(start, now, acted, same, clicked):
+    for text in gone:
         there = pages.gone_item(text)
         line = pages.now.lines[there] if there is not None else None
         if there is None or there in seen or line is None or not line.id:
             continue
         seen.add(there)
         listed = pages._listed(None, line.id, each=True)
-        if listed is None or listed[0] != there:
+        if listed is None or listed[0] != there or not pages.narrowed(*listed):
             continue
         items = pages.now.items(there, listed[1])
         joined = [" ".join(t for t in pages.now.texts[j:pages.now.end[j]] if t) for j in items]
-        if not joined:
-            continue
-        for word in dict.fromkeys(_WORD.findall(joined[0])):
-            if len(out) < limit and all(word in t for t in joined) and pages.sifted(
-                    None, line.id, word, "contains", pages.now.count(*listed[:2])) is not None:
-                out.append((line.id, word))
-    return out
+        for word in dict.fromkeys(_WORD.findall(joined[0]) if joined else []):
+            if len(kept) < limit and all(word in t for t in joined) \
+                    and pages._lacked(there, listed[1], word, "contains"):
+                kept.append((line.id, word))
+    return gone, kept
+
+
+def each_claim(list_id: str, word: str) -> str:
+    """The each claim that every item of ``list_id`` shows ``word``, as the model writes
+    it."""
+    return (f'{{"expect": "each", "within": "{list_id}", "text": "{word}", '
+            '"match": "contains"}')
 
 
 # a text that counts what the page lists: "2 products", "3 open orders", "1 book found"

@@ -371,9 +371,11 @@ SHOWN_TEXTS = r"""els => els.map((el) => {
       if (c.nodeType === 3) parts.push(c.nodeValue);
       else if (c.nodeType === 1 && !['SELECT', 'SCRIPT', 'STYLE', 'TEMPLATE'].includes(c.tagName)
                && c.checkVisibility({ visibilityProperty: true })) {
-        parts.push(' ');
+        // a block is a word apart, an inline piece is not ("<b>Jack</b>et")
+        const gap = getComputedStyle(c).display.startsWith('inline') ? '' : ' ';
+        parts.push(gap);
         walk(c);
-        parts.push(' ');
+        parts.push(gap);
       }
     }
   };

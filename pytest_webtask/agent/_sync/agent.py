@@ -49,12 +49,12 @@ from ..guards import (
     asks_only,
     asks_to_set,
     choices,
+    each_claim,
     entered_values,
     exclusion_unproven,
     expects_answer,
-    gone_items,
-    kept_words,
     links_to_go,
+    only_hints,
     same_page,
     says_something,
     unchosen_options,
@@ -1299,22 +1299,20 @@ class Agent:
         """The sentence listing the texts of list items the page showed when the task began
         that are gone now from a list it still shows (``guards.gone_items``: what the guard
         takes as gone), and the words every item of that list shows now that an item of it
-        did not then (``guards.kept_words``), each as the claim that cites it; "" when
+        did not then (``guards.only_hints``), each as the claim that cites it; "" when
         none."""
         start = self.proposer.start if self.proposer is not None else None
         now = self.browser.snapshot
         if start is None or now is None:
             return ""
         clicked, acted = self._choices()
-        same = same_page(start.url, now.url)
-        gone = gone_items(start.text, now.text, acted, same, clicked)
-        kept = kept_words(start.text, now.text, acted, same, clicked)
+        gone, kept = only_hints(start.text, now.text, acted, same_page(start.url, now.url),
+                                clicked)
         return "".join([
             (" Items of a list on the page before the task that are gone from it now: "
              + ", ".join(f'"{t}"' for t in gone) + ".") if gone else "",
             *(f' Every item of {list_id} shows "{word}" now, and an item there before did '
-              f'not: {{"expect": "each", "within": "{list_id}", "text": "{word}", "match": '
-              '"contains"} says so.' for list_id, word in kept)])
+              f"not: {each_claim(list_id, word)} says so." for list_id, word in kept)])
 
     def _ask(self, extra: str | None = None, *, done: bool = True,
                    give_up: bool | None = None) -> Step:

@@ -37,11 +37,11 @@ from ..guards import (
     acted,
     acted_on,
     choices,
+    each_claim,
     entered_values,
     exclusion_unproven,
-    gone_items,
-    kept_words,
     links_to_go,
+    only_hints,
     same_page,
     unchosen_options,
     untyped_values,
@@ -159,12 +159,10 @@ class DoneTool(Tool):
                     "page whose list is empty would hold it too). If the task is done, cite "
                     "an item's text as well; if not, plan the next actions.")
         if unproven:
-            gone = gone_items(self.start, shown, chosen, same, picked)
-            kept = "".join(
-                f'; every item of {list_id} shows "{word}" now, which an item there before '
-                f'did not: {{"expect": "each", "within": "{list_id}", "text": "{word}", '
-                '"match": "contains"}'
-                for list_id, word in kept_words(self.start, shown, chosen, same, picked))
+            gone, words = only_hints(self.start, shown, chosen, same, picked)
+            kept = "".join(f'; every item of {list_id} shows "{word}" now, which an item '
+                           f"there before did not: {each_claim(list_id, word)}"
+                           for list_id, word in words)
             return ("done refused: the task says the page should show only something, and "
                     "the evidence shows what is there, not that anything else is gone. If the "
                     "task is done, cite that every item of the list shows what the task keeps "

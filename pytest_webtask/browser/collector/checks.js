@@ -145,12 +145,18 @@
     else if (role === 'list') items = list(c.querySelectorAll('[role=listitem]'));
     else if (tag === 'DL') items = list(c.children).filter((k) => k.tagName === 'DT');
     else {
-      const lists = list(c.querySelectorAll('ul, ol, table, [role=list], [role=listbox], [role=grid], [role=table]')).filter(visible);
-      const outer = lists.filter((l) => !lists.some((o) => o !== l && o.contains(l)));
-      if (outer.length === 1) return itemsOf(outer[0]);
+      const inner = soleList(c);
+      if (inner) return itemsOf(inner);
       items = list(c.children);
     }
     return items.filter((k) => tag === 'SELECT' || visible(k));
+  }
+
+  // The one outermost visible list inside c (a section around its ul), else null.
+  function soleList(c) {
+    const lists = list(c.querySelectorAll('ul, ol, table, [role=list], [role=listbox], [role=grid], [role=table]')).filter(visible);
+    const outer = lists.filter((l) => !lists.some((o) => o !== l && o.contains(l)));
+    return outer.length === 1 ? outer[0] : null;
   }
 
   // The items an each check reads in a container: a list's (itemsOf), that of the one list
@@ -159,16 +165,15 @@
   // the largest (two runs as long): which items were meant is not said.
   const NOT_ITEMS = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION']);
   function eachItems(c) {
-    if (isList(c)) return itemsOf(c);
-    const lists = list(c.querySelectorAll('ul, ol, table, [role=list], [role=listbox], [role=grid], [role=table]')).filter(visible);
-    const outer = lists.filter((l) => !lists.some((o) => o !== l && o.contains(l)));
-    if (outer.length === 1) return itemsOf(outer[0]);
+    if (isList(c) || soleList(c)) return itemsOf(c);
     let best = [];
     let tie = false;
     for (const el of [c, ...list(c.querySelectorAll('*'))]) {
       const runs = new Map();
       for (const k of list(el.children)) {
-        if (NOT_ITEMS.has(k.tagName) || !visible(k) || !renderedText(k)) continue;
+        // (a text of its own: the page state's run counts lines with a text; a count that
+        // differs is refused by the guard, so a cheap test will do)
+        if (NOT_ITEMS.has(k.tagName) || !norm(k.textContent) || !visible(k)) continue;
         runs.set(k.tagName, (runs.get(k.tagName) || []).concat([k]));
       }
       for (const run of runs.values()) {
