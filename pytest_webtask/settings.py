@@ -30,7 +30,7 @@ MARKER_FIELDS = frozenset({"max_steps", "check_max_steps", "timeout", "allowed_o
                            "strategy", "plan_horizon", "max_iterations", "max_llm_calls",
                            "max_tokens", "block_subresources", "guard_replay",
                            "dynamic", "strict", "page_chars", "heal",
-                           "heal_max_llm_calls", "rules_off"})
+                           "heal_max_llm_calls", "rules_off", "profile"})
 # Settings the command line can set: --webtask-<name with dashes>.
 CLI_FIELDS = ("model", "max_steps", "timeout", "max_llm_calls", "max_tokens",
               "run_max_llm_calls", "run_max_tokens", "connect", "connect_cdp")
@@ -132,6 +132,10 @@ class Settings:
     rules_off: str = setting(
         "", "agent rules to switch off while recording, by name (space-separated; 'all': the "
         "bare model); docs/agent.md lists them", "WEBTASK_RULES_OFF")
+    profile: str = setting(
+        "standard", "the agent's rules while recording: 'standard' (any capable model) or "
+        "'small' (adds the rules written for small local models); docs/models.md",
+        "WEBTASK_PROFILE")
     _from_cli: frozenset[str] = frozenset()  # names the command line set: markers keep off
 
     @property
@@ -223,6 +227,10 @@ def convert(name: str, value: Any) -> Any:
 
         parse_rules_off(text)  # an unknown name: a ConfigurationError naming the known ones
         return " ".join(text.replace(",", " ").split())
+    if name == "profile":
+        from .agent.policy import parse_profile
+
+        return parse_profile(str(value))
     if name == "response_format" and value not in RESPONSE_FORMATS:
         raise ConfigurationError(
             f"webtask response_format should be one of {', '.join(RESPONSE_FORMATS)}; got "

@@ -466,64 +466,6 @@ def test_show_only_is_not_proven_by_what_only_kept_items_have_or_the_choices_the
     assert not (tmp_path / "f.yaml").exists()
 
 
-def test_the_show_only_guard_reads_a_claim_s_container_and_its_exact_words() -> None:
-    """A claim inside another container than the list, a count text the start page showed
-    as it is, one whose number varies or that is matched by its words, a text the page
-    state cut short, a dropdown's options: none proves anything gone."""
-    from pytest_webtask.agent.guards import GONE, exclusion_unproven, gone_items
-    from pytest_webtask.agent.models import Evidence
-    from pytest_webtask.agent.parsing import EvidenceSpec
-
-    def refused(start: str, now: str, **spec: Any) -> bool:  # nothing proven gone
-        return GONE == exclusion_unproven(
-            [Evidence(cited="c", spec=EvidenceSpec(**spec), found=True)],
-            "show only the jackets", start, now)
-
-    items = ["Green Field Jacket", "White Linen Shirt", "Rain Jacket"]
-    def shop(names: list[str], counts: str = "", options: str = "Any|Rain|Field") -> str:
-        return "\n".join(["- main-0", f'  - select-0 (options="{options}")', counts,
-                          "  - nav-0", "    - a-0 \"Home\"", "  - ul-0",
-                          *(f'    - li > a-{i + 1} "{n}"' for i, n in enumerate(names))])
-    start, now = shop(items), shop([items[0], items[2]])
-    assert not refused(start, now, expect="hidden", text="White Linen Shirt")
-    assert refused(start, now, expect="hidden", text="White Linen Shirt", within="nav-0")
-    assert not refused(start, now, expect="count", element="a-1", count=2)
-    assert refused(start, now, expect="count", element="a-1", within="nav-0", count=2)
-    # count texts: "2 products" shown at the start already (another category's count)
-    both = '  - p "2 products"\n  - p "3 products"'
-    assert refused(shop(items, both), shop(items, both), expect="text", text="2 products")
-    was, is_ = shop(items, '  - p "3 products"'), shop(items[::2], '  - p "2 products"')
-    assert not refused(was, is_, expect="text", text="2 products")
-    assert refused(was, is_, expect="text", text="2 products", match="contains")
-    assert refused(was, is_, expect="text", text="2 products", varies=["2"])
-    # a dropdown whose options the filter narrowed is a control, not what it lists
-    assert refused(start, shop(items, options="Any|Rain"), expect="count", within="select-0",
-                   count=2)
-    # a text the list shows is its item only where nothing outside the list shows it too
-    # (a banner's link to the same product holds on a page whose list is empty)
-    banner = "\n  - a-9 \"Rain Jacket\""
-    shown = [Evidence(cited="c", spec=EvidenceSpec(expect="hidden", text="White Linen Shirt"),
-                      found=True),
-             Evidence(cited="c", spec=EvidenceSpec(expect="text", text="Rain Jacket"),
-                      found=True)]
-    assert not exclusion_unproven(shown, "show only the jackets", start, now)
-    assert exclusion_unproven(shown, "show only the jackets", start + banner, now + banner)
-    # one page: its path (a trailing slash aside), its fragment, and every query parameter
-    # it had; a site that routes by its query goes elsewhere by changing one
-    from pytest_webtask.agent.guards import same_page
-    assert same_page("http://h/shop", "http://h/shop/?c=Jackets")
-    assert same_page("http://h/?q=", "http://h/?q=&c=Jackets")
-    assert not same_page("http://h/i.php?route=home", "http://h/i.php?route=category&p=20")
-    assert not same_page("http://h/#/news", "http://h/#/shop")
-    assert not same_page("http://h/news", "http://h/shop") and not same_page("", "http://h/")
-    # a text the page state cut short is no text of the page: never offered nor taken
-    long = "White Linen Shirt, " + "breathable summer weave " * 9
-    clipped = long[:199] + "…"
-    cut = shop([items[0], clipped, items[2]])
-    assert gone_items(cut, now) == []
-    assert refused(cut, now, expect="hidden", text=clipped)
-
-
 def test_show_only_on_a_shop_that_pages_records_by_its_cards_and_fails_when_the_filter_breaks(
         page: Page, tmp_path: Path) -> None:
     """The demo shop lists six products a page, and one of the two jackets is on a later
@@ -693,61 +635,6 @@ def test_show_only_is_not_proven_by_every_item_showing_what_every_item_showed(
     click = {"complete": False, "message": "m", "actions": [
         {"tool": "click", "parameters": {"element_id": "a-0"}}]}
     refused([{"expect": "each", "within": "ul-1", "text": "Jackets"}], click)
-
-
-def test_the_show_only_guard_reads_windowed_pages_and_large_ones() -> None:
-    """On a page state too long for its budget, a run of items out of view is one summary
-    line ("[40 more items below ...]"): counted as that many items, not as one. A list the
-    window shows less of is no narrower for it; one with fewer items is."""
-    from pytest_webtask.agent.guards import GONE, SHOWN, exclusion_unproven, gone_items
-    from pytest_webtask.agent.models import Evidence
-    from pytest_webtask.agent.parsing import EvidenceSpec
-
-    def state(names: list[str], more: int, sections: int = 1) -> str:
-        lines = ["- main-0"]
-        for s in range(sections):
-            lines += [f"  - section-{s}", f'    - h2 "Section {s}"', f"    - ul-{s}"]
-            lines += [f'      - li > a-{s * 1000 + i} "{n} {s}"' for i, n in enumerate(names)]
-            if more:
-                lines.append(f"      - [{more} more items below, holding {more} element ids: "
-                             "scroll down, or use find]")
-        return "\n".join(lines)
-
-    def claim(**spec: Any) -> list[Evidence]:
-        return [Evidence(cited="c", spec=EvidenceSpec(**spec), found=True)]
-
-    task = "show only the jackets"
-    names = [f"Item {i}" for i in range(10)]
-    start = state(names, 40)
-    count = claim(expect="count", within="ul-0", count=10)
-    more = names + [f"Item {i}" for i in range(10, 20)]
-    assert GONE == exclusion_unproven(count, task, start, state(more, 30))  # 50 items, more in view
-    assert SHOWN == exclusion_unproven(count, task, start, state(names, 12))  # 50 -> 22
-    shown = claim(expect="text", text="Item 1 0")
-    assert not exclusion_unproven(count + shown, task, start, state(names[:4], 0))  # 50 -> 4
-    assert GONE == exclusion_unproven(count, task, state(names[:4], 0), state(names, 40))  # grew
-    # a large page: 30 lists of 50 items, half of one gone, read quickly
-    big = state([f"Item {i}" for i in range(50)], 0, sections=30)
-    half = big.replace("\n".join(f'      - li > a-{3000 + i} "Item {i} 3"' for i in range(25))
-                       + "\n", "")
-    assert len(big.splitlines()) > 1500 and half != big
-    assert gone_items(big, half, limit=3) == ["Item 0 3", "Item 1 3", "Item 2 3"]
-    gone = claim(expect="hidden", text="Item 7 3")
-    assert SHOWN == exclusion_unproven(gone, task, big, half)  # and what is still shown?
-    assert not exclusion_unproven(gone + claim(expect="text", text="Item 30 3"), task, big, half)
-    assert GONE == exclusion_unproven(claim(expect="hidden", text="Section 3"), task, big, half)
-
-
-def test_which_words_say_the_page_shows_only_something() -> None:
-    from pytest_webtask.agent.guards import asks_only
-    for said in ("show only the Jackets", "show only the products of the Jackets category",
-                 "filter the list to show only open orders", "list only the unread mail",
-                 "only the jackets are listed"):
-        assert asks_only(said), said
-    for said in ("fill in only the email dee@example.org and press Join", "buy only one",
-                 "leave only the email filled in and press Join",
-                 "show the jackets", "not only the price"):
-        assert not asks_only(said), said
 
 
 def test_a_broken_filter_never_records_green_on_the_dropdown_or_the_url(

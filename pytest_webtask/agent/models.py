@@ -63,6 +63,8 @@ class Step:
     url: str = ""
     change: PageChange | None = None
     rules: list[str] = field(default_factory=list)  # the policy's rules that fired on it
+    # the advice (agent/verify.py) given on the task and still drawn by its accepted done
+    doubted: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -79,3 +81,8 @@ class TaskResult:
     def evidence(self) -> list[Evidence]:
         """The evidence cited by the final step (empty unless completed)."""
         return self.steps[-1].evidence if self.steps and self.completed else []
+
+    @property
+    def doubted(self) -> list[str]:
+        """The advice the accepted done was recorded over (empty unless completed)."""
+        return self.steps[-1].doubted if self.steps and self.completed else []

@@ -25,6 +25,7 @@ Two promises hold for every rule:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -182,22 +183,6 @@ RULES: tuple[Rule, ...] = (
          "a do task's claims that all held before its first action",
          "asks for what the actions changed, listing texts new since the task began",
          "a claim that held before proves nothing the actions did"),
-    Rule("chosen-uncited", "question",
-         "a do task called done whose claims never show a value the task names, an action "
-         "chose in a dropdown (a size, a colour) and the page shows outside that control",
-         "asks once to cite where the page shows that value as the task's result (a cart "
-         "line, the list); the next answer stands",
-         "a recording that cites the product and the total proves the add, not the choice: "
-         "it replays green on an app that ignores the size"),
-    Rule("claim-words", "question",
-         "a check called true whose claims are texts that hold fewer than half of the "
-         "statement's words or other forms of them (themselves, or the element each is cited "
-         "within, when short)",
-         "asks once for the line that says the statement, or for false, naming the words left "
-         "out; the next answer stands, held to every guard",
-         "a small model cites any sentence the page shows as proof of a statement it does "
-         "not speak of (\"Members can borrow e-books with their library card\" for \"the "
-         "library is closed on Sunday\"), and the check records green"),
     Rule("page-answered", "question",
          "a do task whose words say it sends something wrong or nothing (\"without filling "
          "in\", \"with an invalid email\", \"leave the name blank\", \"the empty form\", "
@@ -384,6 +369,31 @@ RULES: tuple[Rule, ...] = (
 BY_NAME = {rule.name: rule for rule in RULES}
 ALL = "all"
 
+# The rules written for small local models (a 1.5B model on a CPU, bench/README.md): the
+# ``small`` profile adds them; ``standard`` (the default) never runs them, and keeps seed
+# 001's step history, the model's own messages in it.
+SMALL = frozenset({
+    "history-facts", "fields-now", "do-demos", "task-lines", "form-sender", "form-values",
+    "hidden-text", "calendar", "position", "paged-position", "no-field", "act-first",
+    "guard-acts", "try-first", "doubt-first-look", "doubt-give-up", "unsent-form",
+    "named-button", "page-answered", "find-cut", "hover-futile", "left-empty", "left-unticked",
+    "one-value", "send-last", "unasked-delete", "given-value", "absent-name", "open-shown",
+    "focus-hover"})
+PROFILES = ("standard", "small")
+PROFILE_ENV = "WEBTASK_PROFILE"
+
+
+def parse_profile(text: str | None) -> str:
+    """A profile's name (``standard`` or ``small``; none: ``WEBTASK_PROFILE``, else
+    ``standard``). Another is a ConfigurationError naming both."""
+    name = (text if text is not None else os.environ.get(PROFILE_ENV, "")).strip().lower()
+    name = name or "standard"
+    if name not in PROFILES:
+        raise ConfigurationError(
+            f"webtask_profile should be one of {', '.join(PROFILES)}; got {text!r}. "
+            "docs/models.md says when to choose which.")
+    return name
+
 
 def parse_rules_off(text: str | Iterable[str]) -> frozenset[str]:
     """The rule names a setting switches off (space- or comma-separated; ``all``: every
@@ -404,8 +414,9 @@ class Policy:
     """Which rules are on, and which fired on the step being made (``fired``, in order, once
     each; ``take`` hands them over and starts the next step's list)."""
 
-    def __init__(self, off: str | Iterable[str] = ()) -> None:
-        self.off = parse_rules_off(off)
+    def __init__(self, off: str | Iterable[str] = (), profile: str | None = None) -> None:
+        self.profile = parse_profile(profile)
+        self.off = parse_rules_off(off) | (SMALL if self.profile == "standard" else frozenset())
         self.fired: list[str] = []
 
     def on(self, name: str) -> bool:

@@ -290,6 +290,9 @@ class RecipeStep(BaseModel):
     checks: list[Check] = Field(default_factory=list)
     extraction: Extraction | None = None
     message: str = ""
+    # the advice (the task's words, agent/verify.py) the step was recorded over: a reviewer
+    # reads whether its checks prove the statement
+    doubted: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _extraction_iff_extract(self) -> RecipeStep:

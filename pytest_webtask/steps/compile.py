@@ -174,7 +174,7 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: StepValues,
     if change is not None and not any(c.expect == "url" for c in checks):
         checks.append(compiler.url(*change))
     return RecipeStep(kind=kind, text=text, url=relative_url(start_url, base_url),  # type: ignore[arg-type]
-                      actions=actions, checks=checks,
+                      actions=actions, checks=checks, doubted=list(result.doubted),
                       message=ctx.redact(result.message))
 
 

@@ -35,6 +35,7 @@ class StrategyOptions:
     max_iterations: int = MAX_ITERATIONS
     extra_tools: list[type] = field(default_factory=list)
     rules_off: str = ""  # the policy's rules switched off (agent/policy.py)
+    profile: str = "standard"  # the policy's profile: standard or small (agent/policy.py)
     # the statements the test checks right after a do task (the ``test-checks`` rule)
     then_checks: tuple[str, ...] = ()
 
@@ -44,7 +45,8 @@ class StrategyOptions:
                     budget=self.budget, secrets=self.secrets,
                     block_subresources=self.block_subresources,
                     page_chars=self.page_chars, extra_tools=self.extra_tools,
-                    rules_off=self.rules_off, then_checks=self.then_checks)
+                    rules_off=self.rules_off, then_checks=self.then_checks,
+                    profile=self.profile)
 
     @property
     def max_page_chars(self) -> int:

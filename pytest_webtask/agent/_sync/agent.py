@@ -42,26 +42,13 @@ from ..fields import (
     values_for_fields,
 )
 from ..guards import (
-    GONE,
     Dropdowns,
     acted,
     acted_on,
-    asks_only,
-    asks_to_set,
-    choices,
-    each_claim,
     entered_values,
-    exclusion_unproven,
     expects_answer,
-    links_to_go,
-    only_hints,
-    same_page,
     says_something,
-    unchosen_options,
-    uncited_choices,
-    unrelated_claims,
     untyped_values,
-    weak_proof,
 )
 from ..hints import (
     absent_texts,
@@ -94,12 +81,15 @@ from ..parsing import (
 from ..policy import Policy
 from ..reply_schema import MAX_EVIDENCE, outcome_schema, reply_schema
 from ..task_context import TaskContext
+from ..verify import Done, verify_done
 from .asker import Asker
-from .evidence import evidence_problem, resolve_evidence
+from .evidence import resolve_evidence
 
 log = logging.getLogger("pytest_webtask.agent")
 
 FIRST_QUIET_MS = 250
+# advice only an action can satisfy: with ``guard-acts`` (small), the reply after it acts
+ACTS_ONLY = frozenset({"given-values", "named-options", "links-to-go"})
 
 
 class Proposer:
@@ -821,10 +811,13 @@ class Agent:
         max_page_chars: int | None = None,
         rules_off: str | list[str] | tuple[str, ...] = (),
         then_checks: tuple[str, ...] | list[str] = (),
+        profile: str | None = None,
     ) -> None:
         self.llm = llm
-        # the rules that help a model (agent/policy.py), each switchable
-        self.policy = Policy(rules_off)
+        # the rules that help a model (agent/policy.py), each switchable; ``small`` adds the
+        # rules written for small local models
+        self.policy = Policy(rules_off, profile)
+        self.small = self.policy.profile == "small"
         # what the test checks right after the task (the ``test-checks`` rule shows them)
         self.then_checks = tuple(then_checks)
         self.secrets = secrets if secrets is not None else Secrets()
@@ -844,6 +837,9 @@ class Agent:
         self._repeats = RepeatedFailure()
         self._futile = FutileRepeat()
         self._doubted: set[str] = set()  # the later doubts already asked in this task
+        self._advised: set[str] = set()  # the advice (verify.ADVICE) given in this task
+        self._said_next: str | None = None  # why the last done was not accepted
+        self._acts_only = False  # the next reply offers acting only (``guard-acts``)
         self._dropdowns = Dropdowns()  # the dropdowns the task's pages offered
         # the later doubt found fields filled and a button the task names never clicked
         self._must_send = False
@@ -887,6 +883,9 @@ class Agent:
         self._repeats = RepeatedFailure()
         self._futile = FutileRepeat()
         self._doubted = set()
+        self._advised = set()
+        self._said_next = None
+        self._acts_only = False
         self._dropdowns = Dropdowns()
         self._must_send = False
         self.proposer.after_change = self._after_change
@@ -943,91 +942,13 @@ class Agent:
         # because it sees the button it should click
         act_first = first and checked_statement(ctx.task) is None and policy.on("act-first")
         policy.use("act-first", act_first)
-        step = self._ask(done=not act_first)
-        # decided at first sight: asked once more (a small model calls a task done when it
-        # sees the button it should click, gives up on what it does not see at once, and
-        # calls a statement false it has not read); the second answer stands. Evidence that
-        # does not hold is asked about first: that question says more.
-        doubt = self._doubt(step.proposal) if first and policy.on("doubt-first-look") else None
-        if doubt is not None and step.proposal.impossible:
-            policy.fire("doubt-first-look")
-            step = self._ask(doubt)
-        if not first and step.proposal.complete and (
-                later := self._later_doubt(step.proposal)) is not None:
-            # done when only fields changed, or a button the task names was not clicked: a
-            # question that says more than evidence that may not hold (asked after it); when
-            # both (a field filled, the "Submit" the task names never pressed), acting is
-            # the only answer offered
-            step = self._ask(later, give_up=False, done=not self._must_send)
-        if step.proposal.complete and self.require_evidence and (
-                missing := self._evidence_problem(step)):
-            # the claims do not hold: cite what does, or go on (not give up: it was done)
-            step = self._ask(get_prompt("agent/proposer", "evidence_missing").format(
-                detail=missing) + self._only_hint(), give_up=False)
-        elif step.proposal.complete and self.require_evidence and (weak := self._weak(step)):
-            # the claims show only what the actions set (a guard: asked once, then the
-            # task fails unless the next claims show more)
-            step = self._ask(get_prompt("agent/proposer", "evidence_weak").format(
-                detail=weak, new=self._new_texts()), give_up=False)
-        elif step.proposal.complete and self.require_evidence and (
-                unproven := self._unexcluded(step)):
-            # "show only ...": the claims show what is there, nothing of what is gone, or
-            # the reverse (a guard: asked once, then the task fails unless the next claims
-            # show both)
-            prompt = "evidence_only" if unproven == GONE else "evidence_only_shown"
-            step = self._ask(get_prompt("agent/proposer", prompt).format(
-                gone=self._gone_texts()), give_up=False)
-        elif step.proposal.complete and self.require_evidence and (
-                unmet := self._unmet_guard()) is not None:
-            # values the task gives never typed, options it names never chosen, a link it
-            # says to go to never followed (guards: asked, offering acting only the first
-            # time, then the task fails while they still find it)
-            name, question = unmet
-            step = self._ask(question, give_up=False, done=self._offers_done(name))
-        elif step.proposal.complete and policy.on("claim-words") and (
-                words := self._unrelated(step)):
-            policy.fire("claim-words")
-            self._doubted.add("claim_words")
-            # a check's claims that say nothing of its statement (asked once; the next
-            # answer stands, held to every guard)
-            step = self._ask(get_prompt("agent/proposer", "claims_unrelated").format(
-                words=", ".join(words)))
-        elif doubt is not None and step.proposal.complete:
-            policy.fire("doubt-first-look")
-            step = self._ask(doubt, done=False, give_up=True)
-        elif step.proposal.complete and policy.on("stale-evidence") and (
-                stale := self._stale(step)):
-            policy.fire("stale-evidence")
-            # every claim was on the page before the task's first action: it proves nothing
-            # the actions did (asked once; the pipeline then finds no check discriminating)
-            step = self._ask(get_prompt("agent/proposer", "evidence_before").format(
-                texts=", ".join(repr(t) for t in stale), new=self._new_texts()))
-        elif step.proposal.complete and policy.on("chosen-uncited") and (
-                uncited := self._uncited(step)):
-            policy.fire("chosen-uncited")
-            self._doubted.add("chosen_uncited")
-            # a value the task names and an action chose, shown by no claim (asked once)
-            step = self._ask(get_prompt("agent/proposer", "chosen_uncited").format(
-                values=", ".join(repr(v) for v in uncited),
-                it="it" if len(uncited) == 1 else "them"), give_up=False)
-        elif not first and not step.proposal.complete and policy.on("page-answered") and (
-                answers := self._answered()):
-            policy.fire("page-answered")
-            self._doubted.add("page_answered")
-            # a task that sends something wrong or nothing, refused by an alert the task's
-            # words or its test's next check expect: asked once, yes or no, whether its
-            # actions did every part of it; yes cites the alert, no keeps the model's reply
-            step = self._outcome(step, answers)
-        elif not first and step.proposal.impossible and (
-                later := self._later_doubt(step.proposal)) is not None:
-            step = self._ask(later, give_up=True)
-        if (step.proposal.complete and self.require_evidence and policy.on("guard-acts")
-                and (unmet := self._unmet_guard(unasked=True)) is not None):
-            # another question came first in this step, and its answer is "done" while a
-            # guard only an action can satisfy still finds something: asked now, acting only,
-            # rather than failing the step unasked
-            name, question = unmet
-            step = self._ask(question, give_up=False, done=self._offers_done(name))
+        said, self._said_next = self._said_next, None
+        step = self._ask(said, done=not act_first and not self._acts_only)
+        self._acts_only = False
+        if self.small:
+            step = self._second_look(step, first)
+        if step.proposal.complete and self.require_evidence:
+            self._verify(step)
         proposal = step.proposal
         if self._futile.repeats(proposal.actions) and not proposal.complete \
                 and not proposal.impossible and policy.on("futile-repeat"):
@@ -1073,15 +994,6 @@ class Agent:
             texts.append(getattr(ev.spec, "text", None) or ev.text)
         return texts
 
-    def _unrelated(self, step: Step) -> list[str]:
-        """The words of a check's statement when none of its claims holds one
-        (``guards.unrelated_claims``); none for a do task, or once asked."""
-        assert self._task_context is not None
-        statement = checked_statement(self._task_context.task)
-        if statement is None or "claim_words" in self._doubted:
-            return []
-        return unrelated_claims(statement, step.evidence)
-
     def _held_before(self, ev: Evidence) -> bool:
         """Is ``ev`` a text claim whose text the page showed when the task began (and not
         inside what the actions opened)?"""
@@ -1105,19 +1017,6 @@ class Agent:
             if self.proposer is not None else []
         return (" Texts on the page now that were not there before the task: "
                 + ", ".join(f'"{t}"' for t in fresh) + ".") if fresh else ""
-
-    def _untyped(self) -> list[str]:
-        """The values a do task gives to type that no action entered and the page never
-        showed (``guards.untyped_values``); none for a check."""
-        assert self._task_context is not None
-        task = self._task_context.task
-        if checked_statement(task) is not None or self.proposer is None:
-            return []
-        entered = entered_values(self._acted())
-        start, now = self.proposer.start, self.browser.snapshot
-        return untyped_values(task, entered, start.text if start is not None else "",
-                              now.text if now is not None else "",
-                              {k: str(v) for k, v in self._task_context.variables.items()})
 
     def _answered(self) -> list[str]:
         """The alerts the page shows now and did not when a do task began, nor when its last
@@ -1209,110 +1108,87 @@ class Agent:
             evidence=[EvidenceSpec(expect="text", text=t) for t in lines]), url=now.url)
         done.evidence = resolve_evidence(self.browser, done.proposal.evidence,
                                                ctx.substitute, task=ctx.task, typed=self._typed())
-        if self._refused(done):  # held to every guard: else the model's reply stands
-            return step
+        if any(p.hard for p in verify_done(self._done(done))):
+            return step  # held to every refusal: else the model's own reply stands
         return done
 
-    def _unchosen(self) -> list[str]:
-        """The options a do task names that a dropdown on its pages offered and that no
-        page showed chosen and no action chose (``guards.unchosen_options``); none for a
-        check."""
-        assert self._task_context is not None
-        if checked_statement(self._task_context.task) is not None:
-            return []
-        return unchosen_options(self._task_context.task, self._dropdowns, self._acted())
+    def _second_look(self, step: Step, first: bool) -> Step:
+        """The small profile's questions, asked once more of a reply that ends the task:
+        given up or called done at first sight (``doubt-first-look``), given up after a try
+        (``doubt-give-up``), done with only fields filled or a named button unpressed
+        (``unsent-form``, ``named-button``), or not done beside the page's answer
+        (``page-answered``). The second answer stands."""
+        policy, proposal = self.policy, step.proposal
+        doubt = self._doubt(proposal) if first and policy.on("doubt-first-look") else None
+        if doubt is not None:
+            policy.fire("doubt-first-look")
+            if proposal.complete:
+                return self._ask(doubt, done=False, give_up=True)
+            return self._ask(doubt)
+        if not first and (proposal.complete or proposal.impossible) and (
+                later := self._later_doubt(proposal)) is not None:
+            if proposal.impossible:
+                return self._ask(later, give_up=True)
+            return self._ask(later, give_up=False, done=not self._must_send)
+        if (not first and not proposal.complete and policy.on("page-answered")
+                and (answers := self._answered())):
+            policy.fire("page-answered")
+            self._doubted.add("page_answered")
+            return self._outcome(step, answers)
+        return step
 
-    def _uncited(self, step: Step) -> list[str]:
-        """The values a do task names and an action chose in a dropdown that its claims
-        never show (``guards.uncited_choices``); none for a check, after the question was
-        asked once, or when the task asks only to set controls and only set them (the
-        control's state is then its proof)."""
-        assert self._task_context is not None
-        task = self._task_context.task
-        if checked_statement(task) is not None or "chosen_uncited" in self._doubted:
-            return []
-        if asks_to_set(task) and self._sets_only():
-            return []
-        registry = self.tool_registry
-        assert registry is not None
-        chosen = entered_values([(a, e) for a, e in self._acted()
-                                 if getattr(registry.get(a.tool), "chooses", False)])
-        now = self.browser.snapshot
-        return uncited_choices(step.evidence, task, chosen, now.text if now is not None else "")
-
-    def _sets_only(self) -> bool:
-        """Did each step that acted only set controls (by its tools), or change only what
-        controls hold (a click on a box's label)?"""
-        assert self._task_context is not None and self.tool_registry is not None
-        registry = self.tool_registry
-        return all(
-            all(getattr(registry.get(a.tool), "sets_control", False)
-                for a, e in zip(s.proposal.actions, s.executions, strict=False) if e.success)
-            or (s.change is not None and s.change.values_only)
-            for s in self._task_context.steps if any(e.success for e in s.executions))
-
-    def _weak(self, step: Step) -> str:
-        """Why a do task's claims prove only what its own actions set (a guard, not a rule:
-        a control's state or the URL never proves an effect the task names on the page),
-        "" when they prove more."""
-        assert self._task_context is not None and self.tool_registry is not None
-        if checked_statement(self._task_context.task) is not None:
-            return ""
-        return weak_proof(step.evidence, self._task_context.task, sets_only=self._sets_only(),
-                          held_before=self._held_before)
-
-    def _unexcluded(self, step: Step) -> str:
-        """Does a do task that says the page should show only something lack a claim that
-        anything else is gone, or one that the list still shows something
-        (``guards.exclusion_unproven``: what is unproven, "" when nothing)?"""
-        assert self._task_context is not None
-        task = self._task_context.task
-        start = self.proposer.start if self.proposer is not None else None
-        if checked_statement(task) is not None or start is None:
-            return ""
-        now = self.browser.snapshot
-        clicked, acted = self._choices()
-        return exclusion_unproven(step.evidence, task, start.text,
-                                  now.text if now is not None else "", acted,
-                                  now is not None and same_page(start.url, now.url), clicked)
-
-    def _choices(self) -> tuple[frozenset[str], frozenset[str]]:
-        """What the task's actions clicked, and that with what they chose or typed
-        (``guards.choices``): a list of them (the categories to filter by) is no list the
-        filter narrowed."""
-        registry = self.tool_registry
-        assert registry is not None
-        return choices(self._acted(), lambda tool: getattr(registry.get(tool), "typed", False))
-
-    def _only_hint(self) -> str:
-        """For a do task that says the page should show only something (``asks_only``),
-        what its claims must show besides (what is gone, ``guards.exclusion_unproven``),
-        with the gone items it may cite; "" for another task."""
-        assert self._task_context is not None
-        task = self._task_context.task
-        if checked_statement(task) is not None or not asks_only(task):
-            return ""
-        return "\n" + get_prompt("agent/proposer", "evidence_missing_only").format(
-            gone=self._gone_texts())
-
-    def _gone_texts(self) -> str:
-        """The sentence listing the texts of list items the page showed when the task began
-        that are gone now from a list it still shows (``guards.gone_items``: what the guard
-        takes as gone), and the words every item of that list shows now that an item of it
-        did not then (``guards.only_hints``), each as the claim that cites it; "" when
-        none."""
+    def _done(self, step: Step) -> Done:
+        """What ``verify_done`` reads of a step called done."""
+        ctx, registry = self._task_context, self.tool_registry
+        assert ctx is not None and registry is not None
+        registry.late_events()  # a download that started late
         start = self.proposer.start if self.proposer is not None else None
         now = self.browser.snapshot
-        if start is None or now is None:
-            return ""
-        clicked, acted = self._choices()
-        gone, kept = only_hints(start.text, now.text, acted, same_page(start.url, now.url),
-                                clicked)
-        return "".join([
-            (" Items of a list on the page before the task that are gone from it now: "
-             + ", ".join(f'"{t}"' for t in gone) + ".") if gone else "",
-            *(f' Every item of {list_id} shows "{word}" now, and an item there before did '
-              f"not: {each_claim(list_id, word)} says so." for list_id, word in kept)])
+        return Done(
+            task=ctx.task, statement=checked_statement(ctx.task), evidence=step.evidence,
+            steps=ctx.steps, start=start.text if start else "", now=now.text if now else "",
+            start_url=start.url if start else "", now_url=now.url if now else "",
+            variables={k: str(v) for k, v in ctx.variables.items()},
+            secrets=list(self.secrets.values), dropdowns=self._dropdowns,
+            typed=lambda tool: getattr(registry.get(tool), "typed", False),
+            chooses=lambda tool: getattr(registry.get(tool), "chooses", False),
+            downloaded=any(e.downloads for s in ctx.steps for e in s.executions))
+
+    def _verify(self, step: Step) -> None:
+        """``verify_done`` on a step called done: refused (a fact of the page) or advised (the
+        task's words, each once), or its claims all on the page before the task's actions
+        (asked once): the step stays incomplete and the next request says why. Accepted, it
+        keeps the advice it was given and still draws as ``doubted``."""
+        problems = verify_done(self._done(step))
+        hard = [p for p in problems if p.hard]
+        fresh = [p for p in problems if not p.hard and p.rule not in self._advised]
+        stale = self._stale(step) if not hard and "held-before" not in self._advised \
+            and self.policy.on("stale-evidence") else []
+        if not hard and not fresh and not stale:
+            step.doubted = [p.rule for p in problems if not p.hard]
+            return
+        self._advised |= {p.rule for p in fresh}
+        said = []
+        if hard:
+            said.append(get_prompt("agent/proposer", "done_refused").format(
+                problems="\n".join(f"- {p.says}." for p in hard)))
+        if fresh:
+            said.append(get_prompt("agent/proposer", "done_advised").format(
+                advice="\n".join(f"- {p.rule}: {p.says}." for p in fresh)))
+        if stale and not hard:
+            self._advised.add("held-before")
+            self.policy.fire("stale-evidence")
+            said.append(get_prompt("agent/proposer", "evidence_before").format(
+                texts=", ".join(repr(t) for t in stale), new=self._new_texts()))
+        step.proposal.complete = False
+        step.note = ("done refused: " if hard else "done questioned: ") + ", ".join(
+            dict.fromkeys([p.rule for p in hard + fresh] + (["held-before"] if stale else [])))
+        self._said_next = "\n\n".join(said)
+        if (not hard and self.policy.on("guard-acts")
+                and any(p.rule in ACTS_ONLY for p in fresh)):
+            # only an action can satisfy it: the next reply offers acting only (small)
+            self.policy.fire("guard-acts")
+            self._acts_only = True
 
     def _ask(self, extra: str | None = None, *, done: bool = True,
                    give_up: bool | None = None) -> Step:
@@ -1410,46 +1286,6 @@ class Agent:
             return get_prompt("agent/proposer", "complete_values_only").format(named=said)
         return get_prompt("agent/proposer", "complete_unsent").format(named=said)
 
-    def _unmet_guard(self, unasked: bool = False) -> tuple[str, str] | None:
-        """The first guard only an action can satisfy (a value the task gives never typed,
-        an option it names never chosen, a link it says to go to never followed) that finds
-        something, with its question; with ``unasked``, only one not asked yet in this
-        task. None when none does."""
-        def prompt(name: str, **fields: str) -> str:
-            return get_prompt("agent/proposer", name).format(**fields)
-
-        if not (unasked and "values_untyped" in self._doubted) and (
-                untyped := self._untyped()):
-            return "values_untyped", prompt(
-                "values_untyped", values=", ".join(repr(v) for v in untyped),
-                it="it" if len(untyped) == 1 else "them")
-        if not (unasked and "options_unchosen" in self._doubted) and (
-                unchosen := self._unchosen()):
-            return "options_unchosen", prompt(
-                "options_unchosen", values=", ".join(repr(v) for v in unchosen),
-                it="it" if len(unchosen) == 1 else "them")
-        if not (unasked and "links_unvisited" in self._doubted) and (
-                unvisited := self._unvisited()):
-            return "links_unvisited", prompt(
-                "links_unvisited", links=", ".join(unvisited),
-                it="it" if len(unvisited) == 1 else "them",
-                are="is" if len(unvisited) == 1 else "are")
-        return None
-
-    def _offers_done(self, guard: str) -> bool:
-        """``guard`` asks now (recorded, so that its next asking in the task is not its
-        first): does its question offer "done"? Not the first time it asks in a task
-        (``guard-acts``): only an action can change what it found (a value typed, an option
-        chosen, a link followed), so "done" could only fail the task, and a small model asked
-        to click the link it had cited answered "done" again. Asked again later, "done" is
-        offered, and fails while the guard still finds it: the question is never a loop."""
-        asked = guard in self._doubted
-        self._doubted.add(guard)
-        if asked or not self.policy.on("guard-acts"):
-            return True
-        self.policy.fire("guard-acts")
-        return False
-
     def _unclicked(self) -> list[str]:
         """The page's buttons whose whole text the task names and that no action of the
         task clicked (an action that types, fill or select, targets a field)."""
@@ -1484,17 +1320,6 @@ class Agent:
         now = self.browser.snapshot
         return start is not None and now is not None and start.url == now.url
 
-    def _unvisited(self) -> list[str]:
-        """The links a do task says to go to ("go to the opening hours") that no action
-        followed, while the page is still where the task began (``guards.links_to_go``);
-        none for a check."""
-        assert self._task_context is not None
-        now = self.browser.snapshot
-        if (checked_statement(self._task_context.task) is not None or now is None
-                or not self._where_it_began()):
-            return []
-        return links_to_go(now.text, self._task_context.task, self._clicked())
-
     def execute(self, task: str, max_steps: int = MAX_STEPS,
                       resources: dict[str, str] | None = None,
                       variables: dict[str, Any] | None = None,
@@ -1509,52 +1334,6 @@ class Agent:
         finally:
             self.close()
 
-    def _refused(self, step: Step) -> str:
-        """Why a step the model called complete does not complete the task ("" when it
-        does), by the guards, in order: evidence that does not hold, values the task gives
-        never typed, choices it names never made, claims that show only what the actions
-        set."""
-        if problem := self._evidence_problem(step):
-            return f"its evidence does not hold on the page: {problem}"
-        if untyped := self._untyped():
-            return (f"the values the task gives ({', '.join(map(repr, untyped))}) were never "
-                    "typed or chosen, and the page does not show them: the task was not done "
-                    "as written")
-        if unchosen := self._unchosen():
-            return (f"the task names {', '.join(map(repr, unchosen))}, which a dropdown, "
-                    "checkbox or radio button on its pages offered, and no action chose it "
-                    "(nor did the page show it chosen): the task was not done as written")
-        if unvisited := self._unvisited():
-            return (f"the task says to go to {', '.join(unvisited)}, which no action followed, "
-                    "and the page is still where the task began: the task was not done as "
-                    "written")
-        if weak := self._weak(step):
-            return (f"its evidence proves only what its own actions set ({weak}), not what "
-                    "the task asks of the page: cite what the page shows because of it (the "
-                    "list, a count, a message)")
-        if (unproven := self._unexcluded(step)) == GONE:
-            return ("the task says the page should show only something, and its evidence "
-                    "shows what is there, not that anything else is gone (a page that "
-                    "ignored the task would show it too): cite that every item of the list "
-                    "shows what the task keeps (expect: each), the list's count (expect: "
-                    "count) or an item of the list that is gone now (expect: hidden)")
-        if unproven:
-            return ("the task says the page should show only something, and its evidence "
-                    "shows what is gone, not an item the list still shows (a page whose list "
-                    "is empty would hold it too): cite an item's text as well")
-        return ""
-
-    def _evidence_problem(self, step: Step) -> str:
-        """Why the step's evidence can't prove completion ("" when it does). A file the
-        task's actions downloaded proves it by itself (it becomes a download check), so a
-        task whose outcome is the file needs no other evidence."""
-        if not step.evidence and self._task_context is not None:
-            if self.tool_registry is not None:
-                self.tool_registry.late_events()  # a download that started late
-            if any(e.downloads for s in self._task_context.steps for e in s.executions):
-                return ""
-        return evidence_problem(step.evidence)
-
     def _run(self, ctx: TaskContext, max_steps: int, start_usage: Usage) -> TaskResult:
         try:
             for _ in range(max_steps):
@@ -1563,11 +1342,6 @@ class Agent:
                     return self._result(False, f"Task impossible: {step.proposal.message}",
                                         start_usage, impossible=True)
                 if step.proposal.complete:
-                    refused = self._refused(step) if self.require_evidence else ""
-                    if refused:
-                        return self._result(
-                            False, f"The model reported the task complete, but {refused}. "
-                            f"The model's message: {step.proposal.message}", start_usage)
                     return self._result(True, step.proposal.message, start_usage)
                 if self._repeats.exhausted:
                     return self._result(False, self._repeats.stop_message(), start_usage)
@@ -1581,9 +1355,11 @@ class Agent:
                 self.tool_registry.late_events()
             self.browser.watch.detach()
         last = ctx.steps[-1].proposal.message if ctx.steps else "no step ran"
+        why = self._said_next or ""  # a done refused at the last step: why
         return self._result(
             False, f"Task not completed after {max_steps} steps (max_steps). The model's last "
-            f"message: {last}", start_usage)
+            f"message: {last}" + (f"\nIts last done was not recorded: {why}" if why else ""),
+            start_usage)
 
     def _result(self, completed: bool, message: str, start: Usage, *,
                 impossible: bool = False) -> TaskResult:

@@ -31,29 +31,15 @@ from ...tools._sync.registry import ToolRegistry, browser_registry
 from ...tools.params import render_tool
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget
-from ..guards import (
-    SHOWN,
-    Dropdowns,
-    acted,
-    acted_on,
-    choices,
-    each_claim,
-    entered_values,
-    exclusion_unproven,
-    links_to_go,
-    only_hints,
-    same_page,
-    unchosen_options,
-    untyped_values,
-    weak_proof,
-)
+from ..guards import Dropdowns
 from ..messages import MessageManager, MessageReader
 from ..parsing import MAX_MESSAGE, MAX_REASON, cap
 from ..policy import Policy
 from ..task_context import TaskContext
+from ..verify import Done, verify_done
 from .agent import FIRST_QUIET_MS, checked_statement
 from .asker import Asker
-from .evidence import evidence_problem, resolve_evidence
+from .evidence import resolve_evidence
 
 log = logging.getLogger("pytest_webtask.plan")
 
@@ -108,6 +94,8 @@ class DoneTool(Tool):
         self.start = ""  # the page state's text before the task's first action
         self.start_url = ""  # and its address
         self.dropdowns = Dropdowns()  # the dropdowns the task's pages offered
+        self.advised: set[str] = set()  # the advice (agent/verify.py) given in this task
+        self.doubted: list[str] = []  # the advice the accepted done was recorded over
 
     def execute(self, params: Any) -> ExecutionResult:
         summary = params.summary or ("Task impossible" if params.impossible
@@ -116,86 +104,42 @@ class DoneTool(Tool):
             return ExecutionResult(success=True, output=summary)
         self.evidence = resolve_evidence(self.browser, params.evidence,
                                                self.task.substitute if self.task else None)
-        problem = evidence_problem(self.evidence) if self.require_evidence else ""
-        if problem:
-            return ExecutionResult(
-                success=False,
-                error=f"done needs evidence that holds on the current page ({problem}): cite "
-                "claims as the system prompt describes, about what the page state shows.")
-        guarded = self._guarded() if self.require_evidence else ""
-        if guarded:
-            return ExecutionResult(success=False, error=guarded)
+        self.doubted = []
+        if not self.require_evidence:
+            return ExecutionResult(success=True, output=summary)
+        problems = verify_done(self._done())
+        hard = [p for p in problems if p.hard]
+        fresh = [p for p in problems if not p.hard and p.rule not in self.advised]
+        if hard:
+            return ExecutionResult(success=False, error="done refused: " + "; ".join(
+                p.says for p in hard) + ". If the task is done, cite claims that hold; if not, "
+                "plan the next actions.")
+        if fresh:  # the task's words: said once, then a done records, marked doubted
+            self.advised |= {p.rule for p in fresh}
+            return ExecutionResult(success=False, error="done questioned (advice, said once: "
+                                   "call done again to stand by it): " + "; ".join(
+                                       f"{p.rule}: {p.says}" for p in fresh) + ".")
+        self.doubted = [p.rule for p in problems if not p.hard]
         return ExecutionResult(success=True, output=summary)
 
-    def _guarded(self) -> str:
-        """The step agent's guards (agent/guards.py), which no setting turns off, for a do
-        task called done: claims that show only what the actions set, values the task gives
-        to type that were never typed, options it names that were never chosen. Refused with
-        why; the planner replans."""
+    def _done(self) -> Done:
+        """What ``verify_done`` reads of this done."""
+        registry, snapshot = self.registry, self.browser.snapshot
+        if registry is not None:
+            registry.late_events()
+
+        def has(attr: str) -> Any:
+            return lambda tool: getattr(registry.get(tool) if registry else None, attr, False)
+
         task = self.context.task
-        if not task or checked_statement(task) is not None:
-            return ""
-        ran = acted(self.steps)
-        registry = self.registry
-        sets_only = all(registry is not None
-                        and getattr(registry.get(a.tool), "sets_control", False)
-                        for a, _ in ran)
-        weak = weak_proof(self.evidence, task, sets_only=sets_only)
-        if weak:
-            return (f"done refused: the evidence shows only what your own actions set ({weak}),"
-                    " not what the task asks of the page. If the task is done, cite what the "
-                    "page shows because of it (the list, a count, a message); if not, plan the "
-                    "next actions (a form is sent by its button).")
-        shown = self.browser.snapshot.text if self.browser.snapshot is not None else ""
-        picked, chosen = choices(ran, lambda tool: getattr(
-            registry.get(tool) if registry is not None else None, "typed", False))
-        same = self.browser.snapshot is not None and same_page(self.start_url or "",
-                                                               self.browser.snapshot.url)
-        unproven = exclusion_unproven(self.evidence, task, self.start, shown, chosen, same,
-                                      picked)
-        if unproven == SHOWN:
-            return ("done refused: the task says the page should show only something, and "
-                    "the evidence shows what is gone, not an item the list still shows (a "
-                    "page whose list is empty would hold it too). If the task is done, cite "
-                    "an item's text as well; if not, plan the next actions.")
-        if unproven:
-            gone, words = only_hints(self.start, shown, chosen, same, picked)
-            kept = "".join(f'; every item of {list_id} shows "{word}" now, which an item '
-                           f"there before did not: {each_claim(list_id, word)}"
-                           for list_id, word in words)
-            return ("done refused: the task says the page should show only something, and "
-                    "the evidence shows what is there, not that anything else is gone. If the "
-                    "task is done, cite that every item of the list shows what the task keeps "
-                    f"(expect: each{kept}), the list's count (expect: count) or an item of the "
-                    "list that was on the page before and is gone now (expect: hidden"
-                    + (": " + ", ".join(f'"{t}"' for t in gone) if gone else "")
-                    + "); if not, plan the next actions.")
-        entered = entered_values(ran)
-        now = self.browser.snapshot.text if self.browser.snapshot is not None else ""
-        untyped = untyped_values(task, entered, self.start, now,
-                                 {k: str(v) for k, v in self.context.variables.items()})
-        if untyped:
-            values = ", ".join(repr(v) for v in untyped)
-            return (f"done refused: the task gives {values} to enter, but no action typed or "
-                    "chose it and the page does not show it. Type each value into its field, "
-                    "then send the form if the task asks; only then is the task done.")
-        unchosen = unchosen_options(task, self.dropdowns, ran)
-        if unchosen:
-            values = ", ".join(repr(v) for v in unchosen)
-            return (f"done refused: the task names {values}, which a dropdown, checkbox or "
-                    "radio button on this task's pages offers, but no action chose it and no "
-                    "page showed it chosen. Choose (or tick) it there, then finish the task; "
-                    "only then is it done.")
-        snapshot = self.browser.snapshot
-        clicked = acted_on(ran, lambda tool: getattr(
-            registry.get(tool) if registry is not None else None, "typed", False))
-        unvisited = links_to_go(snapshot.text, task, clicked) if (
-            snapshot is not None and self.start_url and snapshot.url == self.start_url) else []
-        if unvisited:
-            return (f"done refused: the task says to go to {', '.join(unvisited)}, which no "
-                    "action followed, and the page is still where the task began. Click it, "
-                    "then cite what the page it opens shows; only then is the task done.")
-        return ""
+        return Done(
+            task=task, statement=checked_statement(task), evidence=self.evidence,
+            steps=self.steps, start=self.start, now=snapshot.text if snapshot else "",
+            start_url=self.start_url, now_url=snapshot.url if snapshot else "",
+            variables={k: str(v) for k, v in self.context.variables.items()},
+            secrets=list(self.context.secrets.values()),
+            dropdowns=self.dropdowns, typed=has("typed"), chooses=has("chooses"),
+            downloaded=any(e.downloads for s in self.steps for e in s.executions))
 
 
 class PlanAgent:
@@ -223,11 +167,12 @@ class PlanAgent:
         max_page_chars: int | None = None,
         rules_off: str | list[str] | tuple[str, ...] = (),
         then_checks: tuple[str, ...] | list[str] = (),
+        profile: str | None = None,
     ) -> None:
         self.llm = llm
         # the plan strategy runs none of the step loop's rules (``then_checks`` is for the
         # ``test-checks`` rule: not shown here); the names are still checked
-        self.policy = Policy(rules_off)
+        self.policy = Policy(rules_off, profile)
         self.horizon = horizon
         self.max_iterations = max_iterations
         self.secrets = secrets if secrets is not None else Secrets()
@@ -331,7 +276,7 @@ class PlanAgent:
                     steps.append(Step(ProposalResult(
                         complete=not params.impossible, message=executed.output, actions=[],
                         evidence=params.evidence, impossible=params.impossible),
-                        evidence=done.evidence, url=self.page.url))
+                        evidence=done.evidence, url=self.page.url, doubted=done.doubted))
                     if params.impossible:
                         return result(False, f"Task impossible: {executed.output}", True)
                     return result(True, executed.output)

@@ -126,6 +126,7 @@ class StepHarness:
                                   page_chars=s.page_chars, plan_horizon=s.plan_horizon,
                                   max_iterations=s.max_iterations,
                                   extra_tools=self._services.tools, rules_off=s.rules_off,
+                                  profile=s.profile,
                                   then_checks=following_checks(run.request.caller))
         agent = factory(self.page, llm, options)
         ctx = run.values
