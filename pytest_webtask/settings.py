@@ -133,8 +133,8 @@ class Settings:
         "", "agent rules to switch off while recording, by name (space-separated; 'all': the "
         "bare model); docs/agent.md lists them", "WEBTASK_RULES_OFF")
     profile: str = setting(
-        "standard", "the agent's rules while recording: 'standard' (any capable model) or "
-        "'small' (adds the rules written for small local models); docs/models.md",
+        "", "the agent's rules while recording: 'standard' (any capable model; the default) "
+        "or 'small' (adds the rules written for small local models); docs/models.md",
         "WEBTASK_PROFILE")
     _from_cli: frozenset[str] = frozenset()  # names the command line set: markers keep off
 
@@ -230,7 +230,7 @@ def convert(name: str, value: Any) -> Any:
     if name == "profile":
         from .agent.policy import parse_profile
 
-        return parse_profile(str(value))
+        return parse_profile(str(value)) if str(value).strip() else ""
     if name == "response_format" and value not in RESPONSE_FORMATS:
         raise ConfigurationError(
             f"webtask response_format should be one of {', '.join(RESPONSE_FORMATS)}; got "

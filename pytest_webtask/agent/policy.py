@@ -386,7 +386,7 @@ PROFILE_ENV = "WEBTASK_PROFILE"
 def parse_profile(text: str | None) -> str:
     """A profile's name (``standard`` or ``small``; none: ``WEBTASK_PROFILE``, else
     ``standard``). Another is a ConfigurationError naming both."""
-    name = (text if text is not None else os.environ.get(PROFILE_ENV, "")).strip().lower()
+    name = (text or os.environ.get(PROFILE_ENV, "")).strip().lower()
     name = name or "standard"
     if name not in PROFILES:
         raise ConfigurationError(

@@ -73,7 +73,7 @@ class Done:
     start_url: str = ""
     now_url: str = ""
     variables: dict[str, str] = field(default_factory=dict)
-    secrets: list[str] = field(default_factory=list)  # secret values, never said
+    secrets: dict[str, str] = field(default_factory=dict)  # name -> value, never said
     dropdowns: Dropdowns | None = None
     typed: Callable[[str], bool] = lambda tool: False  # does the tool type text?
     chooses: Callable[[str], bool] = lambda tool: False  # does it choose an option?
@@ -174,7 +174,8 @@ def _secret_said(done: Done) -> str:
         said = " ".join(filter(None, [ev.cited, ev.text, getattr(spec, "text", None),
                                       getattr(spec, "value", None),
                                       *(getattr(spec, "texts", None) or [])]))
-        if any(s and s in said for s in done.secrets):
+        if any((value and value in said) or "{" + name + "}" in said
+               for name, value in done.secrets.items()):
             return "a claim holds a secret's value: a recipe never holds one; cite another text"
     return ""
 

@@ -1149,7 +1149,7 @@ class Agent:
             steps=ctx.steps, start=start.text if start else "", now=now.text if now else "",
             start_url=start.url if start else "", now_url=now.url if now else "",
             variables={k: str(v) for k, v in ctx.variables.items()},
-            secrets=list(self.secrets.values), dropdowns=self._dropdowns,
+            secrets={k: str(v) for k, v in ctx.secrets.items()}, dropdowns=self._dropdowns,
             typed=lambda tool: getattr(registry.get(tool), "typed", False),
             chooses=lambda tool: getattr(registry.get(tool), "chooses", False),
             downloaded=any(e.downloads for s in ctx.steps for e in s.executions))

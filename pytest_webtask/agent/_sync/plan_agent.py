@@ -137,7 +137,7 @@ class DoneTool(Tool):
             steps=self.steps, start=self.start, now=snapshot.text if snapshot else "",
             start_url=self.start_url, now_url=snapshot.url if snapshot else "",
             variables={k: str(v) for k, v in self.context.variables.items()},
-            secrets=list(self.context.secrets.values()),
+            secrets={k: str(v) for k, v in self.context.secrets.items()},
             dropdowns=self.dropdowns, typed=has("typed"), chooses=has("chooses"),
             downloaded=any(e.downloads for s in self.steps for e in s.executions))
 
