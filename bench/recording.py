@@ -5,6 +5,7 @@
     python -m bench.recording                       # the 10 tests and the quick start's
     python -m bench.recording --tests search,cart --max-calls 8
     python -m bench.recording --app library --mutants   # issue 45's frozen second app
+    python -m bench.recording --app ordinary --mutants  # issue 73's ordinary UI patterns
 
 Each test is written into a fresh folder and recorded in its own ``pytest --webtask-record``
 process against the demo shop (so one test's figures are its own); every test that recorded
@@ -14,9 +15,11 @@ and a Markdown table with the model, the machine's cores and the load average. T
 the bench's own, written as a user would write them; none of them is in the example suites.
 
 ``--app library`` runs the frozen plain tests of the library app (``bench/apps/library``,
-issue 45's validation set: never tuned on) instead of the demo shop's. ``--mutants`` then
-replays every test that recorded and replayed against each mutant its behaviour is about
-(``COVERED_BY``: the library's own; ``SHOP_COVERED_BY`` below for the shop's, names from
+issue 45's validation set: never tuned on) instead of the demo shop's; ``--app ordinary``
+those of the ordinary app (``bench/apps/ordinary``, issue 73: a staff site of ordinary UI
+patterns, its own ``wrap``). ``--mutants`` then replays every test that recorded and
+replayed against each mutant its behaviour is about (``COVERED_BY``: each app's own in its
+``tests.py``; ``SHOP_COVERED_BY`` below for the shop's, names from
 ``example_suites/demo_shop/mutants.py``): the replay must fail (killed); and against the
 benign variant with its containers wrapped (the library's ``wrap``, the shop's ``wrapper``
 with ``rename_classes``): the replay must pass. The mutation bench with the model's
@@ -53,6 +56,9 @@ from bench.apps.library.tests import MIXED_TESTS as LIBRARY_MIXED_TESTS
 from bench.apps.library.tests import REFUSALS_COVERED_BY as LIBRARY_REFUSALS_COVERED_BY
 from bench.apps.library.tests import REFUSALS_TESTS as LIBRARY_REFUSALS_TESTS
 from bench.apps.library.tests import TESTS as LIBRARY_TESTS
+from bench.apps.ordinary import OrdinaryApp
+from bench.apps.ordinary.tests import COVERED_BY as ORDINARY_COVERED_BY
+from bench.apps.ordinary.tests import TESTS as ORDINARY_TESTS
 from bench.common import ROOT
 from example_suites.demo_shop import DemoShop
 
@@ -167,6 +173,8 @@ class BenchApp:
         """The app, started, with no mutant and no variant."""
         if self.name.startswith("library"):
             return LibraryApp(mutants=set(), benign=set()).start()
+        if self.name.startswith("ordinary"):
+            return OrdinaryApp(mutants=set(), benign=set()).start()
         return DemoShop(seed=7).start()
 
     def set_mutant(self, app: Any, mutant: str | None) -> None:
@@ -176,7 +184,7 @@ class BenchApp:
     def set_benign(self, app: Any, on: bool) -> None:
         app.reset()
         app.mutants = set()
-        if self.name.startswith("library"):
+        if self.name.startswith(("library", "ordinary")):
             app.benign = {"wrap"} if on else set()
         elif on:
             app.variants = {"wrapper", "rename_classes"}
@@ -199,6 +207,8 @@ APPS: dict[str, BenchApp] = {
                           "bench/results/recording-library-5"),
     "library-6": BenchApp("library-6", LIBRARY_REFUSALS_TESTS, LIBRARY_REFUSALS_COVERED_BY,
                           "wrap", "bench/results/recording-library-6"),
+    "ordinary": BenchApp("ordinary", ORDINARY_TESTS, ORDINARY_COVERED_BY, "wrap",
+                         "bench/results/recording-ordinary"),
 }
 
 CONFTEST = '''
@@ -301,7 +311,8 @@ def load_average() -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--app", choices=sorted(APPS), default="shop",
-                    help="the demo shop's tests, or the library app's frozen ones")
+                    help="the demo shop's tests, or the library's or the ordinary app's "
+                         "frozen ones")
     ap.add_argument("--tests", help="comma-separated test names (default: all of the app's)")
     ap.add_argument("--max-calls", type=int, default=10, help="model calls per step at most")
     ap.add_argument("--timeout", type=float, default=900, help="seconds per test at most")
