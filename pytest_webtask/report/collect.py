@@ -58,7 +58,7 @@ class ReportPart:
                         for i, a in enumerate(step.actions)],
             "checks": [{"says": c.describe(), "held": True, "held_before": c.held_before}
                        for c in step.checks],
-            "unverified": step.unverified,
+            "unverified": step.unverified, "doubted": list(step.doubted),
             "message": self.redact(step.message), "calls": self._calls,
             "rules": _rules(outcome.result),
             "items": len(outcome.items), "shot": _b64(shot), "pictures": self._pictures})

@@ -38,6 +38,8 @@ def render(tests: list[dict[str, Any]]) -> str:
         f"<tr><td>steps failed</td><td id='failed'>{count['failed']}</td></tr>"
         f"<tr><td>steps that verified nothing</td><td id='unverified'>"
         f"{sum(bool(s.get('unverified')) for s in steps)}</td></tr>"
+        f"<tr><td>steps recorded over advice</td><td id='doubted'>"
+        f"{sum(bool(s.get('doubted')) for s in steps)}</td></tr>"
         f"<tr><td>model calls</td><td id='calls'>"
         f"{sum(not c.get('error') for c in calls)}</td></tr>"
         f"<tr><td>tokens</td><td id='tokens'>{sum(c['tokens'] for c in calls)}</td></tr>"
@@ -71,6 +73,11 @@ def _step(n: int, s: dict[str, Any]) -> str:
     if s.get("rules"):
         parts.append(f"<div class='rules'>agent rules that fired: "
                      f"{escape(', '.join(s['rules']))}</div>")
+    if s.get("doubted"):
+        parts.append(" <span class='how unverified'>doubted</span><div class='unverified-"
+                     "why'>Recorded over advice that read the task's words ("
+                     f"{escape(', '.join(s['doubted']))}): review whether its checks prove "
+                     "the statement.</div>")
     if s.get("unverified"):
         parts.append(" <span class='how unverified'>unverified</span><div "
                      "class='unverified-why'>This step verified nothing: it has no check, or "

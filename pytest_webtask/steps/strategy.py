@@ -35,7 +35,7 @@ class StrategyOptions:
     max_iterations: int = MAX_ITERATIONS
     extra_tools: list[type] = field(default_factory=list)
     rules_off: str = ""  # the policy's rules switched off (agent/policy.py)
-    profile: str = ""  # the policy's profile: standard or small ("": WEBTASK_PROFILE, else standard)
+    profile: str = ""  # standard or small ("": WEBTASK_PROFILE, else standard)
     # the statements the test checks right after a do task (the ``test-checks`` rule)
     then_checks: tuple[str, ...] = ()
 
