@@ -258,7 +258,7 @@ class Check(BaseModel):
             return (f"{self.count} {like}{scope} ({self._start} at the step's start, "
                     f"{self.change:+d})")
         fewer = "fewer" if self.change < 0 else "more"
-        return f"{abs(self.change)} {fewer} {like}{scope} than at the step's start"
+        return f"{like}{scope}: {abs(self.change)} {fewer} than at the step's start"
 
     def _wanted(self, text: str | None) -> str:
         if self.match == "pattern":
