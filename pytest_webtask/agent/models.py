@@ -33,6 +33,7 @@ class Evidence:
     input_type: str = ""
     image: bytes | None = None  # a "screenshot" claim's picture of its region (PNG)
     items: int | None = None  # how many items an "each" claim read on the page
+    start: int | None = None  # a "count" claim with a change: its count when the step began
 
 
 @dataclass

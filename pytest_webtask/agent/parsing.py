@@ -39,6 +39,9 @@ class EvidenceSpec(BaseModel):
                               description="parts of text that change from run to run")
     texts: list[str] = Field(default_factory=list)
     count: int | None = Field(default=None, ge=0)
+    # a "count" claim relative to the step's start: the count now is the count when the
+    # step began plus ``change`` (-1: one item fewer), so no number the data decides is kept
+    change: int | None = None
     index: int | None = Field(default=None, ge=1)
     state: Literal["checked", "unchecked", "enabled", "disabled", "expanded", "collapsed",
                    "selected"] | None = None

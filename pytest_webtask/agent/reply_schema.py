@@ -152,6 +152,7 @@ def _evidence(ids: Sequence[str]) -> dict[str, Any]:
         "varies": {"type": "array", "items": {"type": "string"}, "maxItems": 3},
         "texts": {"type": "array", "items": {"type": "string"}, "maxItems": 10},
         "count": {"type": "integer", "minimum": 0},
+        "change": {"type": "integer"},
         "index": {"type": "integer", "minimum": 1},
         "state": {"enum": STATES},
         "value": {"type": "string"},

@@ -40,7 +40,15 @@ class CheckWriter:
         self.s = s
         self.baseline = baseline
 
-    def lines(self, c: Check) -> list[str]:
+    def counted(self, c: Check) -> str:
+        """The locator of what a ``count`` check counts (read before a step's actions for a
+        check with a change)."""
+        root = locator(c.within, self.s) if c.within is not None else "page"
+        return self._listed(c, root)
+
+    def lines(self, c: Check, start: str | None = None) -> list[str]:
+        """``start``: for a ``count`` check with a change, the local that holds its count
+        when the step began."""
         s = self.s
         el = locator(c.element, s) if c.element is not None else None
         root = locator(c.within, s) if c.within is not None else "page"
@@ -60,6 +68,13 @@ class CheckWriter:
                 wanted = text_rx(c.text or "", s, whole=True)
             verb = "to_contain_text" if c.match == "contains" else "to_have_text"
             return [f"expect({el}).{verb}({wanted})"]
+        if c.expect == "count" and c.change is not None:
+            if start is None:
+                raise CannotWrite("its count check counts from the step's start, which was "
+                                  "not read before the step's actions")
+            sign = "-" if c.change < 0 else "+"
+            return [f"expect({self._listed(c, root)}).to_have_count("
+                    f"{start} {sign} {abs(c.change)})"]
         if c.expect == "count":
             return [f"expect({self._listed(c, root)}).to_have_count({c.count})"]
         if c.expect == "each":

@@ -181,6 +181,16 @@ class Writer:
                                 "which plain code cannot take from the recipe")
         s = Strings(self._names(ran))
         out = ["", f"# {step.kind}: {step.text}"]
+        checker = CheckWriter(s, self._baseline)
+        starts: dict[int, str] = {}  # a count check with a change: its count before the actions
+        for n, check in enumerate(step.checks):
+            if check.expect == "count" and check.change is not None:
+                try:
+                    counted = checker.counted(check)
+                except CannotWrite as exc:
+                    raise NotExportable(str(exc)) from None
+                starts[n] = self._local("count_at_start")
+                out.append(f"{starts[n]} = {counted}.count()  # before the step's actions")
         waits = self._download_action(step)
         for n, action in enumerate(step.actions):
             lines = self._action(action, s, ran)
@@ -188,10 +198,9 @@ class Writer:
                 lines = ["with page.expect_download() as download_info:",
                          *("    " + line for line in lines)]
             out.extend(lines)
-        checker = CheckWriter(s, self._baseline)
-        for check in step.checks:
+        for n, check in enumerate(step.checks):
             try:
-                out.extend(checker.lines(check))
+                out.extend(checker.lines(check, starts.get(n)))
             except CannotWrite as exc:
                 raise NotExportable(str(exc)) from None
         return out

@@ -310,9 +310,10 @@ def build(session: Session | None = None) -> Any:
         """Say the task is done (for a check: the statement is true), with 1 to 3 claims about
         the page now that prove it: a text shown ("Size M"), an element id, or a typed claim
         such as {"expect": "text", "text": "Total: $39.00"}, {"expect": "count", "within":
-        "table-0", "count": 1}, {"expect": "each", "within": "ul-0", "text": "Jacket",
-        "match": "contains"} (every item shows it), {"expect": "url", "path": "/cart"}.
-        Claims are checked on the
+        "table-0", "count": 1} (or "change": -1 instead of "count": one row fewer than when
+        the step began, +1 one more, for a step that removes or adds one), {"expect":
+        "each", "within": "ul-0", "text": "Jacket", "match": "contains"} (every item shows
+        it), {"expect": "url", "path": "/cart"}. Claims are checked on the
         page and kept as the recipe's checks: one that does not hold, held before the step,
         or shows only what your own actions set is refused (your next request says why)."""
         async with session.lock:

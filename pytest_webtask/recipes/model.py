@@ -105,7 +105,9 @@ class Check(BaseModel):
       (``match: exact``, case-sensitive), contains it (``contains``) or fully matches
       ``pattern`` (``pattern``: the parts declared to vary between runs).
     - ``count``: ``count`` items in the ``within`` container, or ``count`` visible elements
-      like ``element`` (same place in the same kind of list).
+      like ``element`` (same place in the same kind of list). With ``change`` instead of a
+      ``count``: as many as there were when the step began, plus ``change`` (-1: one item
+      fewer), so the recipe pins no number the data decides.
     - ``each``: every item in the ``within`` container, or every visible element like
       ``element`` (the items a ``count`` counts), shows ``text`` as ``match`` says (the
       item's whole rendered text, a part of it, or a ``pattern``), and there is one at least.
@@ -134,6 +136,7 @@ class Check(BaseModel):
     pattern: str | None = None
     texts: list[str] = Field(default_factory=list)
     count: int | None = None
+    change: int | None = None
     index: int | None = None
     state: State | None = None
     value: str | None = None
@@ -144,12 +147,26 @@ class Check(BaseModel):
     held_before: bool = False
     element: Fingerprint | None = None
     within: Fingerprint | None = None
+    # a ``change`` check's count when the step began (read by the replay before the step's
+    # actions, by the recording on the page as the step found it); never in the file
+    _start: int | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _complete(self) -> Check:
+        if self.change is not None:
+            if self.expect != "count":
+                raise ValueError(f"an {self.expect!r} check takes no change (only a 'count' "
+                                 "check counts from the step's start)")
+            if self.change == 0:
+                raise ValueError("a 'count' check's change of 0 says nothing changed: give "
+                                 "the count instead")
+            if self.count is not None:
+                raise ValueError("a 'count' check takes a count or a change (from the "
+                                 "step's start), not both")
         need = {
             "visible": ("element",), "state": ("element", "state"), "value": ("element", "value"),
-            "nth": ("element", "index"), "count": ("count",), "order": ("texts",),
+            "nth": ("element", "index"), "count": ("count",) if self.change is None else (),
+            "order": ("texts",),
             "download": ("download",), "screenshot": ("element", "screenshot"),
         }.get(self.expect, ())
         missing = [f for f in need if getattr(self, f) in (None, [])]
@@ -197,6 +214,8 @@ class Check(BaseModel):
             return f"{what or repr(self.text)} is not visible{scope}"
         if self.expect == "count":
             like = f"elements like {what}" if what else "items"
+            if self.change is not None:
+                return self._changed(like, scope)
             return f"{self.count} {like}{scope}"
         if self.expect == "each":
             every = f"every element like {what}" if what else "every item"
@@ -213,6 +232,33 @@ class Check(BaseModel):
             where = self.within.describe() if self.within is not None else "the page"
             return f"{where} shows {self._wanted(self.text)}"
         return f"{what}{scope} shows {self._wanted(self.text)}"
+
+    @property
+    def start(self) -> int | None:
+        """A ``change`` check's count when the step began, where known (see ``at_start``)."""
+        return self._start
+
+    def started(self, start: int | None) -> Check:
+        """This check, knowing its count when the step began (a recording's: what the
+        claim was verified with)."""
+        self._start = start
+        return self
+
+    def at_start(self, start: int) -> Check:
+        """This ``change`` check as a plain count for a run whose step began with ``start``
+        (its description says both: "6 items (7 at the step's start, -1)")."""
+        assert self.change is not None
+        out = self.model_copy(update={"count": start + self.change})
+        out._start = start
+        return out
+
+    def _changed(self, like: str, scope: str) -> str:
+        assert self.change is not None
+        if self.count is not None and self._start is not None:  # a run's: both numbers
+            return (f"{self.count} {like}{scope} ({self._start} at the step's start, "
+                    f"{self.change:+d})")
+        fewer = "fewer" if self.change < 0 else "more"
+        return f"{like}{scope}: {abs(self.change)} {fewer} than at the step's start"
 
     def _wanted(self, text: str | None) -> str:
         if self.match == "pattern":

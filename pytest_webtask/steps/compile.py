@@ -95,7 +95,8 @@ class CheckCompiler:
         if spec.expect == "text" and ev.fingerprint is not None:
             outcome = " ".join((spec.text if spec.text is not None else ev.text).split())
         fields: dict[str, Any] = dict(
-            expect=spec.expect, match=spec.match, count=spec.count, index=spec.index,
+            expect=spec.expect, match=spec.match, count=spec.count,
+            change=spec.change, index=spec.index,
             state=spec.state, texts=[self.ctx.placeholders(t) for t in spec.texts],
             element=self.target(ev.fingerprint, outcome), within=self.container(ev.within))
         if spec.expect in ("text", "hidden", "each") and (spec.text is not None or outcome):
@@ -103,7 +104,7 @@ class CheckCompiler:
                                        spec.match))
         if spec.expect == "value" and spec.value is not None:
             fields.update(self.matched("value", spec.value, spec.match))
-        return Check(**fields)
+        return Check(**fields).started(ev.start)
 
     def picture(self, ev: Evidence) -> Check | None:
         """A ``screenshot`` check: the cited region, its masks, and its picture as the

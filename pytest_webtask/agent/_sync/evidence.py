@@ -74,6 +74,10 @@ def _resolve(browser: LLMBrowser, spec: EvidenceSpec, label: str, ids: set[str],
     if spec.expect in ("count", "each") and spec.element is None and spec.within is None:
         return _missing(ev, f"a {spec.expect!r} claim needs an element or a within "
                             "container id")
+    if spec.change is not None:
+        wrong = _change_problem(spec, browser)
+        if wrong:
+            return _missing(ev, wrong)
     if spec.expect == "each" and not spec.text:
         return _missing(ev, "an 'each' claim needs the text every item shows")
     if spec.expect == "order" and not spec.texts:
@@ -94,17 +98,47 @@ def _resolve(browser: LLMBrowser, spec: EvidenceSpec, label: str, ids: set[str],
             ev.text, ev.tag, ev.input_type = el["text"], el["tag"], el["type"]
         spec = _typed_for_control(ev, spec, task, typed or {})
         ev.spec = spec
+        check = _js_check(spec, sub)
+        if spec.change is not None:  # the count when the step began, plus the change
+            assert browser.count_at_start is not None  # (_change_problem: it is there)
+            ev.start, why = browser.count_at_start(ev)
+            if ev.start is None:
+                return _missing(ev, f"{why}: a change is counted from what was there then "
+                                    "(cite the list it is in, within, or an item that was "
+                                    "there)")
+            check["count"] = ev.start + spec.change
         got = call_collector(frame, {
-            "op": "check", "check": _js_check(spec, sub),
+            "op": "check", "check": check,
             "el": _sel(spec.element), "scope": _sel(spec.within)})
     except BrowserError as exc:
         return _missing(ev, str(exc))
     except PlaywrightError as exc:
         return _missing(ev, f"the page could not be read: {str(exc).strip().splitlines()[0]}")
     ev.items = got.get("n")
+    if spec.change is not None and not got["ok"]:
+        assert ev.start is not None
+        return _missing(ev, f"{ev.start + spec.change} expected ({ev.start} when the step "
+                            f"began, {spec.change:+d}), there are {got.get('n')}")
     if not got["ok"]:
         return _missing(ev, got["got"] + _label_apart(frame, spec, sub))
     return ev
+
+
+def _change_problem(spec: EvidenceSpec, browser: LLMBrowser) -> str:
+    """Why a claim with a ``change`` cannot be one ("" when it can): only a count changes,
+    by something, counted from a start this recording kept."""
+    if spec.expect != "count":
+        return (f"an {spec.expect!r} claim takes no change: only a 'count' claim is counted "
+                "from the step's start")
+    if spec.change == 0:
+        return ("a change of 0 says the count did not change: cite the count itself "
+                "(\"count\")")
+    if spec.count is not None:
+        return "a 'count' claim takes a count or a change, not both"
+    if browser.count_at_start is None:
+        return ("a change is counted from the page as a do step found it, which this "
+                "recording did not keep (a check step changes nothing): cite the count")
+    return ""
 
 
 def _shows_alone(frame: Frame, element_id: str, text: str) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -53,6 +54,10 @@ class AsyncLLMBrowser:
         self.frames_not_allowed: list[str] = []  # origins of frames left unread, every reading
         self.downloaded: list[DownloadedFile] = []  # the files the task's actions downloaded
         self.text_ids = 0  # the next text-N id find gives where several documents give them
+        # what a "count" claim counts on the page as the step began, for a claim with a
+        # change (``(claim) -> (number or None, why not)``, a coroutine function in the
+        # async twin): set by the step pipeline, which keeps that page; None: not kept
+        self.count_at_start: Callable[[Any], Any] | None = None
 
     async def read(self) -> PageState:
         """Read the page state (waits out a navigation that is under way). Frames of other

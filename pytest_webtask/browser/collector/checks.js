@@ -330,7 +330,7 @@
       }
       case 'count': {
         const n = el ? likeElements(el, scope).length : itemsOf(scope).length;
-        return { ok: n === c.count, got: 'there are ' + n };
+        return { ok: n === c.count, got: 'there are ' + n, n };
       }
       case 'each': {
         // every item (every element like el) shows the text, and there is one: an empty list

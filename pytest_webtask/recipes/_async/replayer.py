@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -64,6 +65,9 @@ class AsyncReplayer:
         self.timeout_ms = timeout_ms
         self.substitute = substitute or (lambda v: v)
         self.resources = resources or {}
+        # each ``change`` check's count when the step began, by its index in the step's
+        # checks (``count_at_start``; a recording sets them from the page it started on)
+        self.starts: dict[int, int] = {}
 
     @property
     def page(self) -> Page:
@@ -79,6 +83,7 @@ class AsyncReplayer:
         recorded, following a tab it opens), then each check. A dialog is the action's that
         was under way or last done when it came, as when recording; one the recording did not
         see, at any time in the step, fails it. ``page`` is the tab the step ended on."""
+        await self.count_at_start(step.checks, where)
         watch = AsyncPageWatch(self.page.context)
         watch.attach()
         after = where  # the last action done, for a dialog that comes after it
@@ -249,11 +254,74 @@ class AsyncReplayer:
         except PlaywrightError:
             pass  # the checks that follow wait for what they need
 
+    async def count_at_start(self, checks: list[Check], where: str) -> None:
+        """Before a step's actions: count what each of its ``change`` checks counts (its
+        container's items, or the elements like its element), once the page is quiet,
+        waiting up to the timeout for the container or element to be there; kept in
+        ``starts``. One that cannot be counted fails the step: its check could not say
+        anything."""
+        self.starts = {}
+        changes = [(n, c) for n, c in enumerate(checks) if c.change is not None]
+        if not changes:
+            return
+        try:  # a list drawn by script after the load: counted once it is drawn
+            await self.collect(self.page.main_frame, {"op": "settle", "quiet": 100,
+                                                      "max": min(self.timeout_ms, 2000)})
+        except PlaywrightError:
+            pass  # (a navigation under way: the count below waits for what it counts)
+        for n, check in changes:
+            got, why = await self._until(partial(self.count_now, check))
+            if got is None:
+                raise CheckFailed(f"{where}, check {n + 1}: expected {self._describe(check)}, "
+                                  f"but what it counts could not be counted when the step "
+                                  f"began: {why}\n  page: {self.page.url}")
+            self.starts[n] = got
+
+    async def count_now(self, check: Check) -> tuple[int | None, str]:
+        """One count (no waiting) of what a ``count`` check counts on the page now: (the
+        number, "") or (None, why not: its container or element is not there)."""
+        probe = check.model_copy(update={"change": None, "count": -1})
+        fp = check.element or check.within
+        chain = tuple(fp.frame) if fp is not None else ()
+        try:
+            frame = await self._frame(chain)
+            if frame is None:
+                return None, f"its iframe {' > '.join(chain)} is not on the page"
+            got = (await self.collect(frame, {"op": "checks",
+                                              "checks": [self._item(probe)]}))[0]
+        except PlaywrightError as exc:
+            return None, script_problem(exc, self.page.url)
+        if "within" in got:
+            assert check.within is not None
+            return None, f"its container {check.within.describe()}: {why_not(got['within'])}"
+        if "element" in got:
+            return None, why_not(got["element"])
+        return int(got["n"]), ""
+
+    def counted_from_start(self, checks: list[Check]) -> list[Check]:
+        """``checks`` with each ``change`` check as the plain count it makes this run (its
+        count at the step's start, in ``starts``, plus its change)."""
+        out = []
+        for n, check in enumerate(checks):
+            if check.change is not None:
+                start = self.starts.get(n, check.start)
+                if start is None:
+                    raise ReplayError(f"check {n + 1} ({self._describe(check)}): its count "
+                                      "at the step's start was not taken")
+                check = check.at_start(start)
+            out.append(check)
+        return out
+
     async def run_checks(self, checks: list[Check], where: str) -> None:
         """Every check must hold, in order, each waiting up to the timeout. All are first
         tried at once (one call); from the first that does not hold yet, they are waited for
         one by one, as if each had been waited for in turn. Pictures (``screenshot``
-        checks) are compared after the others."""
+        checks) are compared after the others. A ``change`` check holds the count it makes
+        from the step's start (``counted_from_start``)."""
+        try:
+            checks = self.counted_from_start(checks)
+        except ReplayError as exc:
+            raise ReplayError(f"{where}, {exc}") from None
         numbered = [(n, c) for n, c in enumerate(checks, 1) if c.expect != "screenshot"]
         await self._run_dom_checks([c for _, c in numbered], [n for n, _ in numbered], where)
         for n, check in enumerate(checks, 1):

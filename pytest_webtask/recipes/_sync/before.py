@@ -99,7 +99,9 @@ class StartState:
             replayer = Replayer(copy, timeout_ms=0, substitute=substitute)
             pictures = [c for c in checks if c.expect == "screenshot"]
             for check in checks:
-                if check.expect != "screenshot":
+                if check.change is not None:  # counted from this very page: it never held
+                    check.held_before = False
+                elif check.expect != "screenshot":
                     held, _ = replayer.holds(check, url=self.url, before=True)
                     check.held_before = held
             for check in pictures:  # last: each leaves the picture in the copy's page
@@ -114,6 +116,27 @@ class StartState:
                 except PlaywrightError:
                     pass
 
+
+    def count(self, check: Check, substitute: Callable[[str], str]
+                    ) -> tuple[int | None, str]:
+        """What a ``count`` check counts (its container's items, or the elements like its
+        element) on the page as the step found it, with the replay's own code: (the number,
+        "") or (None, why not)."""
+        browser = self.page.context.browser
+        if browser is None:
+            return None, ("the page as the step found it was not kept (a persistent browser "
+                          "context has no second context to open it in)")
+        try:
+            copy = _copy_page(browser, self.page.viewport_size)
+            copy.set_content(self.html, wait_until="load", timeout=5000)
+            n, why = Replayer(copy, timeout_ms=0, substitute=substitute
+                                         ).count_now(check)
+        except PlaywrightError as exc:
+            return None, ("the page as the step found it could not be read: "
+                          + str(exc).strip().splitlines()[0])
+        if n is None:
+            return None, f"when the step began, {why}"
+        return n, ""
 
     def _picture_held(self, copy: Page, replayer: Replayer, check: Check
                             ) -> bool:

@@ -49,6 +49,7 @@ class AsyncHealer:
         healed = recorded.model_copy(update={
             "actions": recorded.actions[:failure.index] + done.actions})
         checker = harness.replayer()
+        checker.starts = dict(harness.starts)  # counted before the replay's first action
         # what the heal's actions downloaded (a download of the actions replayed before the
         # failing one is not held: such a step's download check fails the heal)
         checker.downloads = [f for s in result.steps for e in s.executions

@@ -5,11 +5,17 @@ storing) is the pipeline's."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 from urllib.parse import urlsplit
 
-from ...agent.models import TaskResult
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from ...agent.models import Evidence, TaskResult
 from ...agent.parsing import MAX_MESSAGE, cap, show
+from ...browser._async.finder import call_collector
 from ...browser._async.guard import AsyncOriginGuard
 from ...errors import ElementError, ExtractionError, PictureMismatch, ReplayError, WebtaskError
 from ...extraction._async.extractor import AsyncExtractor, execute_recipe
@@ -21,7 +27,7 @@ from ...recipes.model import Extraction, RecipeStep
 from ...recipes.patterns import user_patterns
 from ...recipes.urls import absolute_url, relative_url
 from ...tools.values import StepValues
-from ..compile import compile_step
+from ..compile import CheckCompiler, compile_step
 from ..outcome import Recorded, Replayed, StepRun
 from .harness import AsyncStepHarness
 from .heal import AsyncHealer
@@ -57,6 +63,7 @@ class AsyncDoStep:
             failure = exc
         finally:
             harness.page = replayer.page  # the tab the step ended on
+            harness.starts = replayer.starts  # a heal's checks count from the same start
             if guard is not None:
                 blocked = guard.take()
                 await guard.stop()
@@ -79,10 +86,15 @@ class AsyncDoStep:
     async def record(self, harness: AsyncStepHarness, llm: LLM) -> Recorded:
         run, ctx = harness.run, harness.run.values
         start_url = harness.page.url
-        before = await AsyncStartState.take(
-            harness.page, pictures=bool(getattr(llm, "supports_images", False))) \
-            if self.freeze_before else None
-        attempt = await harness.run_agent(llm, self.max_steps(harness))
+        before = None
+        if self.freeze_before:
+            await settled(harness.page)  # a list drawn by script: as the agent first sees it
+            before = await AsyncStartState.take(
+                harness.page, pictures=bool(getattr(llm, "supports_images", False)))
+        attempt = await harness.run_agent(
+            llm, self.max_steps(harness),
+            count_at_start=counter(before, ctx, harness.settings.dynamic)
+            if before is not None else None)
         result = attempt.result
         if result is None:
             await harness.fail(f"{run.where}: recording stopped: {attempt.stopped}"
@@ -114,6 +126,32 @@ class AsyncDoStep:
             # every check held before the step: the pipeline warns, or fails if strict
             weak = not any(c.discriminating for c in step.checks)
         return Recorded(step, result, weak=weak)
+
+
+async def settled(page: Page) -> None:
+    """Wait (at most 2 s) for the page's DOM to be quiet for 100 ms."""
+    try:
+        await call_collector(page.main_frame, {"op": "settle", "quiet": 100, "max": 2000})
+    except PlaywrightError:
+        pass  # (a navigation under way: the copy is of what there is)
+
+
+def counter(before: AsyncStartState, ctx: StepValues, dynamic: tuple[str, ...]
+            ) -> Callable[[Evidence], Any]:
+    """What a count claim counts (compiled as its check will be) on the page as the step
+    found it: the start a claim with a change is counted from."""
+
+    async def count(ev: Evidence) -> tuple[int | None, str]:
+        varies = [ctx.placeholders(v) for v in ev.spec.varies if v]
+        try:
+            check = CheckCompiler(ctx, varies, user_patterns(dynamic)).check(ev)
+        except ValueError as exc:
+            return None, str(exc)
+        if check is None:
+            return None, "the claim could not be compiled"
+        return await before.count(check, ctx.substitute)
+
+    return count
 
 
 class AsyncCheckStep(AsyncDoStep):

@@ -6,14 +6,16 @@ the test. The pipeline builds one per step and reads the tab back when the kind 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn, cast
+from typing import Any, NoReturn, cast
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
 
 from ...agent.budget import Budget
+from ...agent.models import Evidence
 from ...errors import WebtaskError
 from ...llm.base import LLM
 from ...recipes._sync.replayer import Replayer
@@ -51,6 +53,8 @@ class StepHarness:
         self._secrets = secrets
         self._stats = stats
         self._listeners = listeners
+        # a replay's counts at the step's start (``Replayer.starts``), for a heal's checks
+        self.starts: dict[int, int] = {}
 
     @property
     def tools(self) -> dict[str, type[Tool]]:
@@ -104,11 +108,13 @@ class StepHarness:
         except WebtaskError as exc:
             self.fail(f"{failing}{exc}")
 
-    def run_agent(self, llm: LLM, max_steps: int, *, heal: bool = False
+    def run_agent(self, llm: LLM, max_steps: int, *, heal: bool = False,
+                        count_at_start: Callable[[Evidence], Any] | None = None
                         ) -> AgentAttempt:
         """The agent of the test's strategy works the step's task out on the page, within
         the step's budget (a heal's: ``webtask_heal_max_llm_calls``). The page becomes the
-        tab it ended on; its model use is counted."""
+        tab it ended on; its model use is counted. ``count_at_start``: what a count claim
+        counts on the page as the step began (its claims with a change need it)."""
         s, run = self.settings, self.run
         try:
             factory = pick({**builtin_strategies(), **self._services.strategies}, s.strategy)
@@ -129,6 +135,9 @@ class StepHarness:
                                   profile=s.profile,
                                   then_checks=following_checks(run.request.caller))
         agent = factory(self.page, llm, options)
+        browser = getattr(agent, "browser", None)  # a plugin's strategy may have none
+        if browser is not None:
+            browser.count_at_start = count_at_start
         ctx = run.values
         result, stopped = None, ""
         try:
@@ -140,7 +149,6 @@ class StepHarness:
         finally:
             self.page = agent.page  # the tab the step ended on
         self.count(agent.usage, heal=heal)
-        browser = getattr(agent, "browser", None)  # a plugin's strategy may have none
         return AgentAttempt(result, stopped, agent.usage,
                             list(getattr(browser, "frames_not_allowed", [])))
 

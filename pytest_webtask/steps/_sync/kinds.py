@@ -6,11 +6,17 @@ storing) is the pipeline's."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 from urllib.parse import urlsplit
 
-from ...agent.models import TaskResult
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+from ...agent.models import Evidence, TaskResult
 from ...agent.parsing import MAX_MESSAGE, cap, show
+from ...browser._sync.finder import call_collector
 from ...browser._sync.guard import OriginGuard
 from ...errors import ElementError, ExtractionError, PictureMismatch, ReplayError, WebtaskError
 from ...extraction._sync.extractor import Extractor, execute_recipe
@@ -22,7 +28,7 @@ from ...recipes.model import Extraction, RecipeStep
 from ...recipes.patterns import user_patterns
 from ...recipes.urls import absolute_url, relative_url
 from ...tools.values import StepValues
-from ..compile import compile_step
+from ..compile import CheckCompiler, compile_step
 from ..outcome import Recorded, Replayed, StepRun
 from .harness import StepHarness
 from .heal import Healer
@@ -58,6 +64,7 @@ class DoStep:
             failure = exc
         finally:
             harness.page = replayer.page  # the tab the step ended on
+            harness.starts = replayer.starts  # a heal's checks count from the same start
             if guard is not None:
                 blocked = guard.take()
                 guard.stop()
@@ -80,10 +87,15 @@ class DoStep:
     def record(self, harness: StepHarness, llm: LLM) -> Recorded:
         run, ctx = harness.run, harness.run.values
         start_url = harness.page.url
-        before = StartState.take(
-            harness.page, pictures=bool(getattr(llm, "supports_images", False))) \
-            if self.freeze_before else None
-        attempt = harness.run_agent(llm, self.max_steps(harness))
+        before = None
+        if self.freeze_before:
+            settled(harness.page)  # a list drawn by script: as the agent first sees it
+            before = StartState.take(
+                harness.page, pictures=bool(getattr(llm, "supports_images", False)))
+        attempt = harness.run_agent(
+            llm, self.max_steps(harness),
+            count_at_start=counter(before, ctx, harness.settings.dynamic)
+            if before is not None else None)
         result = attempt.result
         if result is None:
             harness.fail(f"{run.where}: recording stopped: {attempt.stopped}"
@@ -115,6 +127,32 @@ class DoStep:
             # every check held before the step: the pipeline warns, or fails if strict
             weak = not any(c.discriminating for c in step.checks)
         return Recorded(step, result, weak=weak)
+
+
+def settled(page: Page) -> None:
+    """Wait (at most 2 s) for the page's DOM to be quiet for 100 ms."""
+    try:
+        call_collector(page.main_frame, {"op": "settle", "quiet": 100, "max": 2000})
+    except PlaywrightError:
+        pass  # (a navigation under way: the copy is of what there is)
+
+
+def counter(before: StartState, ctx: StepValues, dynamic: tuple[str, ...]
+            ) -> Callable[[Evidence], Any]:
+    """What a count claim counts (compiled as its check will be) on the page as the step
+    found it: the start a claim with a change is counted from."""
+
+    def count(ev: Evidence) -> tuple[int | None, str]:
+        varies = [ctx.placeholders(v) for v in ev.spec.varies if v]
+        try:
+            check = CheckCompiler(ctx, varies, user_patterns(dynamic)).check(ev)
+        except ValueError as exc:
+            return None, str(exc)
+        if check is None:
+            return None, "the claim could not be compiled"
+        return before.count(check, ctx.substitute)
+
+    return count
 
 
 class CheckStep(DoStep):
