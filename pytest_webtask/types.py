@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 from urllib.parse import quote, quote_plus
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 
 class Fingerprint(BaseModel):
@@ -107,6 +107,12 @@ class Dialog(BaseModel):
     message: str
     accept: bool
     text: str | None = None
+    # answered as set beforehand (the dialog tool, a recipe), not by default: not stored
+    _set: bool = PrivateAttr(default=False)
+
+    @property
+    def answer_was_set(self) -> bool:
+        return self._set
 
     def describe(self) -> str:
         answer = "accepted" if self.accept else "dismissed"
@@ -197,6 +203,12 @@ class ExecutionResult:
     # a click that reached its element only after the pointer was moved onto it: the recipe
     # keeps a hover before it
     hovered: bool = False
+    # the action changed nothing on the page, and a dialog it opened was dismissed because no
+    # answer was set (a click whose confirm said no): a recipe does not keep it
+    unchanged: bool = False
+    # a click that turned a checkbox or switch on (True) or off (False): a recipe keeps it
+    # as check (uncheck), which sets the state rather than flipping it
+    checked: bool | None = None
 
 
 class Secrets:

@@ -128,7 +128,7 @@ class Session:
         recipe = recipe_path(path, name)
         failure = self._failure_text()
         if end.returncode == 0 and recipe.exists():
-            added = (f" The test function {name} was added to {path}." if self.restore_file
+            added = (f" The test function {name} was written in {path}." if self.restore_file
                      else "")
             self.restore_file = self.recipe = None
             return (f"Recorded: the test passed and its recipe was written to {recipe}.{added} "
@@ -143,7 +143,8 @@ class Session:
         said = ""
         if self.restore_file is not None:
             testfile.restore(*self.restore_file)
-            said += f" The new test function was taken out of {self.restore_file[0]} again."
+            said += (f" {self.restore_file[0]} is back as it was: the test function written "
+                     "for this recording was taken out again.")
         if self.recipe is not None:
             path, text = self.recipe
             if text is None:
@@ -231,7 +232,8 @@ def build(session: Session | None = None) -> Any:
     async def open_test(test_file: str, test_name: str, base_url: str = "",
                         steps: list[dict[str, Any]] | None = None,
                         variables: dict[str, str] | None = None,
-                        secrets: dict[str, str] | None = None) -> str:
+                        secrets: dict[str, str] | None = None,
+                        replace: bool = False) -> str:
         """Start recording a test. An existing test (test_file, test_name) is recorded as it
         is written. A new one is written first from `steps`, each {"goto": "/"},
         {"do": "add the blue shirt in size M to the cart"} or {"check": "the cart total is
@@ -241,7 +243,10 @@ def build(session: Session | None = None) -> Any:
         holding its value ({"password": "SHOP_PASSWORD"}): you never see a secret's value,
         type its placeholder {password}. base_url: the site (e.g. http://127.0.0.1:8800),
         unless the project configures one. Returns the first model request: answer it with
-        act, done or give_up."""
+        act, done or give_up. replace: true with `steps` rewrites an existing test's steps
+        (its function is put back as it was if the recording does not pass). Variable names
+        must not be do()'s or check()'s own parameters (task, statement, resources,
+        secrets)."""
         async with session.lock:
             await session.stop()
             if not NAME.match(test_name) or not test_name.startswith("test"):
@@ -256,10 +261,13 @@ def build(session: Session | None = None) -> Any:
             values = dict(variables or {})
             exists = testfile.has_test(path, test_name)
             session.restore_file = None
-            if exists and steps:
+            if exists and steps and not replace:
                 return (f"Refused: {test_file} already has {test_name}; record it as written "
-                        "(no steps), or edit it yourself first, or choose another name.")
-            if not exists:
+                        "(no steps), or give replace: true with the steps to rewrite it, or "
+                        "choose another name.")
+            if replace and not steps:
+                return "Refused: replace: true needs the new steps."
+            if not exists or replace:
                 try:
                     written = testfile.as_steps(steps or [])
                 except ValueError as exc:
@@ -268,7 +276,15 @@ def build(session: Session | None = None) -> Any:
                 if wrong:
                     return "Refused: " + "; ".join(wrong) + "."
                 source = testfile.function_source(test_name, written, values, hidden)
-                before = testfile.add_test(path, source, needs_os=bool(hidden))
+                before: str | None
+                if exists:
+                    try:
+                        before = testfile.replace_test(path, test_name, source,
+                                                       needs_os=bool(hidden))
+                    except ValueError as exc:
+                        return f"Refused: {exc}."
+                else:
+                    before = testfile.add_test(path, source, needs_os=bool(hidden))
                 session.restore_file = (path, before)
             recipe = recipe_path(path, test_name)
             session.recipe = (recipe, recipe.read_text(encoding="utf-8")
@@ -279,8 +295,9 @@ def build(session: Session | None = None) -> Any:
                     "--webtask-record", "-q", "--output", str(session.artifacts)]
             if base_url:
                 args += ["--base-url", base_url]
-            said = (f"Wrote {test_name} into {test_file}:\n\n"
-                    f"{source}\n" if not exists else "")
+            said = (f"{'Rewrote' if exists else 'Wrote'} {test_name} "
+                    f"{'in' if exists else 'into'} {test_file}:\n\n{source}\n"
+                    if session.restore_file else "")
             return said + await session.start(Run("recording", args, session.root,
                                                   bridge=ModelBridge()))
 

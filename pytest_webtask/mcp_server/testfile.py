@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+import keyword
 import re
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+# the parameters of ``do`` and ``check`` themselves: a variable of one of these names would
+# be taken for the parameter (``do("...", task="x")`` is a TypeError)
+NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+RESERVED = frozenset({"self", "task", "statement", "resources", "secrets"})
 
 
 class TestStep(BaseModel):
@@ -33,11 +38,11 @@ def _literal(text: str) -> str:
 def step_line(step: TestStep, variables: dict[str, str], secrets: dict[str, str]) -> str:
     if step.kind == "goto":
         return f"    webtask.goto({_literal(step.text)})"
-    if step.kind == "check":
-        return f"    webtask.check({_literal(step.text)})"
     names = list(dict.fromkeys([*PLACEHOLDER.findall(step.text), *step.uses]))
     args = [_literal(step.text)]
     args += [f"{n}={_literal(variables[n])}" for n in names if n in variables]
+    if step.kind == "check":
+        return f"    webtask.check({', '.join(args)})"
     hidden = [f"{_literal(n)}: os.environ[{_literal(secrets[n])}]" for n in names
               if n in secrets]
     if hidden:
@@ -60,6 +65,17 @@ def problems(steps: list[TestStep], variables: dict[str, str], secrets: dict[str
             if step.kind == "do" and name not in variables and name not in secrets:
                 out.append(f"step {n}: {{{name}}} is neither a variable nor a secret of the "
                            "test")
+            if step.kind == "check" and name not in variables:
+                out.append(f"step {n}: {{{name}}} is not a variable of the test" + (
+                    " (a check takes variables only, never a secret: its statement is "
+                    "shown)" if name in secrets else ""))
+    for name in [*variables, *secrets]:
+        if name in RESERVED or keyword.iskeyword(name):
+            out.append(f"{name!r} cannot name a variable or a secret: it is a parameter of "
+                       "webtask.do()/check() (task, statement, resources, secrets) or a "
+                       "Python keyword; choose another name (e.g. " f"{name}_name)")
+        elif not NAME.match(name):
+            out.append(f"{name!r} is not a name (letters, digits, _)")
     both = set(variables) & set(secrets)
     if both:
         out.append(f"{', '.join(sorted(both))}: a name is a variable or a secret, not both")
@@ -80,6 +96,25 @@ def has_test(path: Path, name: str) -> bool:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return any(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name == name
                for n in ast.walk(tree))
+
+
+def replace_test(path: Path, name: str, source: str, *, needs_os: bool) -> str:
+    """Replace the module-level function ``name`` (its ``def`` to its last line; decorators
+    stay) with ``source``; the module's text before. A ValueError when ``name`` is not a
+    function at the module's top level (a method of a class is edited by hand)."""
+    before = path.read_text(encoding="utf-8")
+    node = next((n for n in ast.parse(before).body
+                 if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name == name),
+                None)
+    if node is None or node.end_lineno is None:
+        raise ValueError(f"{name} is not a function at the top level of {path.name} (a test "
+                         "method in a class is not replaced: edit it yourself)")
+    lines = before.splitlines(keepends=True)
+    text = "".join([*lines[:node.lineno - 1], source, *lines[node.end_lineno:]])
+    if needs_os and not re.search(r"^import os$", text, re.M):
+        text = "import os\n" + ("\n" if not text.startswith("import") else "") + text
+    path.write_text(text, encoding="utf-8")
+    return before
 
 
 def add_test(path: Path, source: str, *, needs_os: bool) -> str | None:

@@ -34,6 +34,21 @@ def _templated(obj: object, ctx: StepValues) -> object:
     return obj
 
 
+WORDS = ("name", "text", "label", "placeholder", "near")
+
+
+def acted_on(fp: Fingerprint | None, ctx: StepValues) -> Fingerprint | None:
+    """An action's target as the recipe keeps it: a variable's value in its words (a button
+    "Delete Book the venue" for ``{new}`` = "Book the venue") as its placeholder, so that a
+    replay with another value finds the element that shows that value (the replayer fills it
+    in, as in a check's text); a secret's value never."""
+    if fp is None:
+        return None
+    update = {field: ctx.placeholders(value) for field in WORDS
+              if (value := getattr(fp, field))}
+    return fp.model_copy(update=update)
+
+
 class CheckCompiler:
     """Compiles one step's evidence. ``varies`` (the model's samples, from every claim of
     the step) and ``dynamic`` (the user's patterns) say what may change between runs."""
@@ -140,8 +155,8 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: StepValues,
     for step in result.steps:
         for action, execution in zip(step.proposal.actions, step.executions, strict=False):
             tool = tool_spec(action.tool, tools) or ToolSpec  # unknown: the defaults
-            if not execution.success or not tool.replayed:
-                continue
+            if not execution.success or not tool.replayed or execution.unchanged:
+                continue  # (unchanged: its dialog said no, by default, and nothing changed)
             params = dict(_templated(action.parameters, ctx))  # type: ignore[call-overload]
             params.pop("element_id", None)
             params.pop("to_element_id", None)  # ids never reach a recipe: see target and to
@@ -154,9 +169,16 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: StepValues,
                 for d in execution.dialogs]
             if execution.hovered:  # the click reached its element after a hover: so will replay
                 actions.append(RecipeAction(tool="hover", reason="the click lands after a hover",
-                                            target=execution.target))
-            actions.append(RecipeAction(tool=action.tool, reason=action.reason,
-                                        params=params, target=execution.target, to=execution.to,
+                                            target=acted_on(execution.target, ctx)))
+            tool_name = action.tool
+            if action.tool == "click" and execution.checked is not None:
+                # a click that turned a checkbox or switch on (off): replayed as setting that
+                # state, so a replay where it is already so leaves it (a click would flip it)
+                tool_name = "check" if execution.checked else "uncheck"
+                params = {}
+            actions.append(RecipeAction(tool=tool_name, reason=action.reason,
+                                        params=params, target=acted_on(execution.target, ctx),
+                                        to=acted_on(execution.to, ctx),
                                         dialogs=dialogs, opens_tab=execution.opened_tab,
                                         downloads=bool(execution.downloads)))
             files.extend(execution.downloads)

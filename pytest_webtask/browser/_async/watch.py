@@ -181,12 +181,11 @@ class AsyncPageWatch:
         # noted here, at the event, and answered in what this returns (in the async twin,
         # a coroutine Playwright runs as a task)
         # the next answer if it is meant for this dialog; another dialog does not use it up
-        if self.answers and self.answers[0].fits(dialog.type, dialog.message):
-            answer = self.answers.pop(0)
-        else:
-            answer = DialogAnswer(accept=dialog.type == "alert")
+        chosen = bool(self.answers) and self.answers[0].fits(dialog.type, dialog.message)
+        answer = self.answers.pop(0) if chosen else DialogAnswer(accept=dialog.type == "alert")
         text = answer.text if answer.accept and dialog.type == "prompt" else None
         seen = Dialog(type=dialog.type, message=dialog.message, accept=answer.accept, text=text)
+        seen._set = chosen
         self.dialogs.append((self.action, seen))
         self.unshown.append(seen)
         return self._answer(dialog, answer.accept, text)

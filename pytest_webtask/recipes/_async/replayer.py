@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Mapping
 from functools import partial
@@ -30,6 +31,11 @@ from ..model import Check, RecipeAction, RecipeStep
 from ..patterns import escape
 from ..urls import absolute_url
 from .visual import verify_picture
+
+log = logging.getLogger("pytest_webtask")
+
+# A fingerprint's words, which may hold a variable's placeholder (compile.py puts it there).
+_WORDS = ("name", "text", "label", "placeholder", "near")
 
 # Browser contexts without the fingerprint selector engine (pages made without the plugin).
 _NO_ENGINE: WeakSet[Any] = WeakSet()
@@ -60,6 +66,8 @@ class AsyncReplayer:
         self.before_action = before_action  # the HTML report shoots the target first
         # the files the step's actions downloaded, for its download checks
         self.downloads: list[DownloadedFile] = []
+        # what the actions said beyond success (a control already as wanted): the step's log
+        self.notes: list[str] = []
         self.tools = tools  # plugin tools by name: their ``perform`` replays their actions
         self.base_url = base_url
         self.timeout_ms = timeout_ms
@@ -111,8 +119,23 @@ class AsyncReplayer:
     def _what(action: RecipeAction) -> str:
         return action.target.describe() if action.target else "the page"
 
+    def filled(self, fp: Fingerprint | None) -> Fingerprint | None:
+        """``fp`` with the values of the variables its words name as ``{placeholder}`` (a
+        button "Delete {new}" is "Delete " and the value passed now), as a check's text is
+        filled in. A word that names a secret stays as it is: a selector shows in
+        Playwright's logs, a secret must not."""
+        if fp is None:
+            return None
+        update = {field: self.substitute(value) for field in _WORDS
+                  if (value := getattr(fp, field)) and "{" in value
+                  and not self.names_secret(value)}
+        return fp.model_copy(update=update) if update else fp
+
     async def run_action(self, action: RecipeAction, where: str,
                          watch: AsyncPageWatch | None = None) -> None:
+        if action.target is not None or action.to is not None:
+            action = action.model_copy(update={"target": self.filled(action.target),
+                                               "to": self.filled(action.to)})
         params: dict[str, Any] = dict(action.params)
         engine = self._engine_serves(action)
         tool = tool_class(action.tool, self.tools)
@@ -170,6 +193,9 @@ class AsyncReplayer:
                               f"{str(exc).strip().splitlines()[0]}") from None
         if not result.success:
             raise ReplayError(f"{where}: {result.error}")
+        if result.output:  # (a check whose control was already on: left so)
+            self.notes.append(f"{where} on {what}: {result.output}")
+            log.info("%s on %s: %s", where, what, result.output)
         if result.page is not None:
             self.page = result.page
         if watch is not None:
@@ -432,6 +458,7 @@ class AsyncReplayer:
     async def resolve(self, fp: Fingerprint, where: str, *, keep: bool = False) -> Locator:
         """The one visible element matching ``fp``, waiting up to the timeout for it
         (``keep``: the locator of the previous resolve stays valid)."""
+        fp = self.filled(fp) or fp
         found, problem = await self._until(lambda: self._find(fp, keep=keep))
         if found is None:
             raise self._missing(fp, where, problem)
@@ -537,9 +564,10 @@ class AsyncReplayer:
 
     def _item(self, check: Check) -> dict[str, Any]:
         """A check as the collector's ``checks`` op takes it."""
+        element, within = self.filled(check.element), self.filled(check.within)
         return {"check": self._spec(check),
-                "element": check.element.model_dump() if check.element else None,
-                "within": check.within.model_dump() if check.within else None}
+                "element": element.model_dump() if element else None,
+                "within": within.model_dump() if within else None}
 
     async def _checks_in(self, chain: tuple[str, ...], checks: list[Check], before: bool
                          ) -> list[tuple[bool, str]]:

@@ -81,10 +81,13 @@ class AsyncWebTask:
             key, task, variables, dict(secrets or {}), dict(resources or {}),
             caller=caller_of()))  # where the test's next checks are read, if recorded
 
-    async def check(self, statement: str) -> StepOutcome:
-        """Assert ``statement`` about the page; a false statement fails the test."""
+    async def check(self, statement: str, **variables: Any) -> StepOutcome:
+        """Assert ``statement`` about the page; a false statement fails the test.
+        ``{name}`` placeholders take ``variables``, as ``do``'s do (the model sees them; the
+        recipe keeps the placeholder, so a replay checks the value passed then)."""
         return await self._pipe.run(AsyncCheckStep(), StepRequest(
-            StepIdentity.make("check", statement), AsyncCheckStep.task(statement)))
+            StepIdentity.make("check", statement, variables=variables),
+            AsyncCheckStep.task(statement), variables))
 
     async def extract(self, what: str, max_items: int = 20, fields: list[str] | None = None,
                       allow_skipped: int = 0) -> list[dict[str, Any]]:

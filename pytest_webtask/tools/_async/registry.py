@@ -13,7 +13,7 @@ from ...browser.downloads import shown
 from ...browser.origins import allowed
 from ...errors import BrowserError
 from ...llm.request import Block
-from ...types import Action, ExecutionResult
+from ...types import Action, Dialog, ExecutionResult
 from ..params import PointerParams, render_tool
 from ..task import TaskValues
 from .browser_tools import AsyncTool
@@ -126,6 +126,7 @@ class AsyncToolRegistry:
         result = ExecutionResult(success=False, url_before=tool.browser.page.url)
         element_id = getattr(params, "element_id", None)
         to_id = getattr(params, "to_element_id", None)
+        before = await _page_print(tool.browser) if tool.replayed and element_id else None
         try:
             if isinstance(params, PointerParams) and params.text is not None:
                 element_id = params.element_id = await tool.browser.mark_text(params.text)
@@ -146,9 +147,36 @@ class AsyncToolRegistry:
         await tool.browser.watch.wait_windows(NEW_TAB_TIMEOUT_MS)
         await note_events(tool.browser, outcome)
         outcome.url_after = tool.browser.page.url
+        if before is not None and outcome.success and outcome.dialogs and all(
+                not d.accept and not d.answer_was_set and d.type != "alert"
+                for d in outcome.dialogs) and not outcome.downloads \
+                and not outcome.opened_tab and outcome.url_after == outcome.url_before:
+            outcome.unchanged = await _page_print(tool.browser) == before
         if outcome.success and tool.replayed:
             self.last = outcome
         return outcome
+
+
+# what a page shows and holds, in a few characters: its text, its fields' values and
+# states, and the open details and dialogs (a hash: two prints differ when the page changed)
+PAGE_PRINT_JS = """() => {
+  let h = 0;
+  const add = (s) => { for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0; };
+  add(location.href); add(document.body ? document.body.innerText : '');
+  for (const el of document.querySelectorAll('input, select, textarea, details, dialog, ' +
+                                             '[aria-checked], [aria-expanded]'))
+    add('|' + (el.value ?? '') + (el.checked ? '1' : '0') + (el.open ? '1' : '0') +
+        (el.getAttribute('aria-checked') || '') + (el.getAttribute('aria-expanded') || ''));
+  return String(document.querySelectorAll('*').length) + ':' + h;
+}"""
+
+
+async def _page_print(browser: AsyncLLMBrowser) -> str | None:
+    """The page's print (PAGE_PRINT_JS), None when it cannot be read (navigating)."""
+    try:
+        return str(await browser.page.evaluate(PAGE_PRINT_JS))
+    except PlaywrightError:
+        return None
 
 
 def _errors(exc: ValidationError) -> str:
@@ -192,13 +220,7 @@ async def note_events(browser: AsyncLLMBrowser, result: ExecutionResult) -> None
     notes = []
     for dialog in browser.watch.take_dialogs():
         result.dialogs.append(dialog)
-        if dialog.accept or dialog.type == "alert":
-            notes.append(f"A {dialog.type} dialog asked {dialog.message!r}: "
-                         f"{'accepted' if dialog.accept else 'dismissed'}.")
-        else:
-            notes.append(f"A {dialog.type} dialog asked {dialog.message!r}: dismissed, as no "
-                         "answer was set beforehand. To accept it, call the dialog tool with "
-                         "accept=true before the action that opens it.")
+        notes.append(dialog_note(dialog, unused=len(browser.watch.answers)))
     for tab in browser.watch.take_pages():
         try:
             await tab.wait_for_load_state("load", timeout=5000)
@@ -224,6 +246,26 @@ async def note_events(browser: AsyncLLMBrowser, result: ExecutionResult) -> None
             if text else "."))
     if notes:
         result.output = " ".join([result.output, *notes]).strip()
+
+
+def dialog_note(dialog: Dialog, unused: int = 0) -> str:
+    """What the step history says of a dialog an action opened: how it was answered, and
+    why, true to what was set (``unused``: answers set with the dialog tool still waiting,
+    for dialogs this one did not fit)."""
+    asked = f"A {dialog.type} dialog asked {dialog.message!r}: "
+    answer = "accepted" if dialog.accept else "dismissed"
+    if dialog.accept and dialog.text is not None:
+        answer += f" with {dialog.text!r}"
+    if dialog.answer_was_set:
+        return asked + f"{answer}, as the dialog tool set beforehand."
+    if dialog.type == "alert":
+        return asked + f"{answer}."
+    if unused:
+        return asked + (f"{answer}: the answer set with the dialog tool was not for this "
+                        "dialog, so it is still waiting for the next one. To answer this one, "
+                        "call the dialog tool right before the action that opens it.")
+    return asked + (f"{answer}, as no answer was set beforehand. To accept it, call the "
+                    "dialog tool with accept=true before the action that opens it.")
 
 
 def browser_registry(browser: AsyncLLMBrowser, task: TaskValues,

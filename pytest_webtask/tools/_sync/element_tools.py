@@ -81,16 +81,18 @@ class ClickTool(Click, ElementTool):
         el = scene.locator
         if scene.replay or el is None or int(params.get("times") or 1) > 1:
             return super().perform(params, scene)
+        state = _state(el, scene)
         missed = _watched_click(el, scene)
         if missed is None:
-            return ExecutionResult(success=True)
+            return ExecutionResult(success=True, checked=_turned(el, scene, state))
         try:  # the pointer on it, its hover state settled (a wait for a late picture)
             el.hover(timeout=min(scene.timeout_ms, HOVER_SETTLE_MS))
         except PlaywrightError:
             return ExecutionResult(success=False, error=click_missed(params, missed, None))
         again = _watched_click(el, scene)
         if again is None:
-            return ExecutionResult(success=True, hovered=True)
+            return ExecutionResult(success=True, hovered=True,
+                                   checked=_turned(el, scene, state))
         return ExecutionResult(success=False, error=click_missed(params, missed, again))
 
     @classmethod
@@ -246,20 +248,39 @@ class DoubleClickTool(DoubleClick, ElementTool):
     pass
 
 
-class CheckBoxTool(CheckBox, ElementTool):
+class SetStateTool(ElementTool):
+    """check and uncheck: the control set to ``want``, clicked only when it is not so. A
+    replay says when it was already so (the step's log shows it): a recipe recorded where
+    the switch was off replays on data where it is on, and leaves it on."""
+
+    want: ClassVar[bool]
+
+    @classmethod
+    def perform(cls, params: dict[str, Any], scene: Scene) -> ExecutionResult:
+        el = scene.locator
+        if el is None or not scene.replay:
+            return super().perform(params, scene)
+        already = el.evaluate(CHECKED_JS, timeout=scene.timeout_ms) == cls.want
+        result = super().perform(params, scene)
+        if result.success and already:
+            result.output = (f"it was already {'on' if cls.want else 'off'} (checked: "
+                             f"{str(cls.want).lower()}): left as it is, {cls.name} sets the "
+                             "state, it does not flip it")
+        return result
+
     @classmethod
     def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
         if scene.by_fingerprint:
-            return replay_checked(el, True, scene.timeout_ms)
-        return set_checked(el, True, scene.timeout_ms)
+            return replay_checked(el, cls.want, scene.timeout_ms)
+        return set_checked(el, cls.want, scene.timeout_ms)
 
 
-class UncheckBoxTool(UncheckBox, ElementTool):
-    @classmethod
-    def on(cls, el: Locator, params: dict[str, Any], scene: Scene) -> str | None:
-        if scene.by_fingerprint:
-            return replay_checked(el, False, scene.timeout_ms)
-        return set_checked(el, False, scene.timeout_ms)
+class CheckBoxTool(CheckBox, SetStateTool):
+    want = True
+
+
+class UncheckBoxTool(UncheckBox, SetStateTool):
+    want = False
 
 
 class DragTool(Drag, ElementTool):
@@ -432,6 +453,30 @@ def replay_checked(locator: Locator, want: bool, timeout_ms: float) -> str | Non
 NOT_CHECKABLE = ("check and uncheck work on a checkbox, radio button or switch; this element "
                  "is none of them.")
 NOT_CHANGED = "the click did not change its state."
+
+
+def _state(el: Locator, scene: Scene) -> bool | None:
+    """A checkbox's, radio's or switch's state (CHECKED_JS); None for another element, or
+    one that cannot be read at once."""
+    try:
+        state = el.evaluate(CHECKED_JS, timeout=min(scene.timeout_ms, 1000))
+    except PlaywrightError:
+        return None
+    return state if isinstance(state, bool) else None
+
+
+def _turned(el: Locator, scene: Scene, before: bool | None) -> bool | None:
+    """The state a click turned its control to (True: on), None when it turned none (not a
+    control, gone once clicked, unchanged)."""
+    if before is None:
+        return None
+    try:
+        if not el.count():
+            return None
+    except PlaywrightError:
+        return None
+    after = _state(el, scene)
+    return after if after is not None and after != before else None
 
 
 def resource_paths(names: list[str], resources: Mapping[str, str]) -> tuple[list[Path], str | None]:
