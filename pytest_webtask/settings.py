@@ -227,10 +227,12 @@ def convert(name: str, value: Any) -> Any:
 
         parse_rules_off(text)  # an unknown name: a ConfigurationError naming the known ones
         return " ".join(text.replace(",", " ").split())
-    if name == "profile":
-        from .agent.policy import parse_profile
-
-        return parse_profile(str(value)) if str(value).strip() else ""
+    if name == "profile":  # agent/policy.py's PROFILES (the agent loads when a step records)
+        text = str(value).strip().lower()
+        if text not in ("", "standard", "small"):
+            raise ConfigurationError(f"webtask_profile should be one of standard, small; got "
+                                     f"{value!r}. docs/models.md says when to choose which.")
+        return text
     if name == "response_format" and value not in RESPONSE_FORMATS:
         raise ConfigurationError(
             f"webtask response_format should be one of {', '.join(RESPONSE_FORMATS)}; got "

@@ -308,7 +308,7 @@ def test_a_false_claim_fails_the_recording(browser: Browser, server: LocalServer
         flow.run("record")
     message = str(failure.value)
     assert "task not completed" in message
-    assert "its evidence does not hold on the page" in message
+    assert "these claims do not hold on the page now" in message
     assert '"text":"4 items left"' in message and '"3 items left"' in message
     assert len(flow.llm.calls) == 3  # two steps and one re-ask with what the page shows
     assert not flow.recipe.exists()

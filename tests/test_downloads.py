@@ -225,7 +225,7 @@ def test_a_content_claim_the_file_does_not_hold_is_refused(
     flow = Downloading(browser, server, tmp_path, LISTS, "Download CSV", evidence=[
         {"expect": "download", "text": "INV-2041 at $1,234.50"}])  # not as the file says it
     flow.serve(csv=INVOICES)
-    with pytest.raises(pytest.fail.Exception, match="its evidence does not hold"):
+    with pytest.raises(pytest.fail.Exception, match="these claims do not hold on the page now"):
         flow.run("record")
     assert not flow.recipe.exists()
     # the model is told why, and what to cite instead

@@ -57,8 +57,8 @@ def test_required_evidence_that_is_not_found_is_not_completion(
     result = Agent(page, llm, require_evidence=True).execute("buy", max_steps=2)
     assert result.completed is False
     # sent back once with what the page shows, then the task fails saying so
-    assert "your evidence does not hold on the current page" in llm.prompts[1]
-    assert "its evidence does not hold on the page" in result.message
+    assert "Your done was not recorded" in llm.prompts[1]
+    assert "these claims do not hold on the page now" in result.message
     assert len(llm.calls) == 2
 
 

@@ -114,7 +114,7 @@ def test_done_without_evidence_is_refused_when_evidence_is_required(
                      {"tool": "done", "parameters": {"evidence": ["13 products"]}}])
     result = PlanAgent(page, script.llm, require_evidence=True).execute("look")
     assert result.completed
-    assert "done needs evidence that holds on the current page" in script.prompts("plan")[1]
+    assert "done refused: these claims do not hold" in script.prompts("plan")[1]
 
 
 def test_tools_cannot_write_to_the_message_manager() -> None:

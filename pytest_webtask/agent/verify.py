@@ -21,7 +21,7 @@ the advice's name (``doubted``) for a reviewer:
 - ``show-only``: the task says "only" and no claim shows what is gone (each, count, hidden);
 - ``chosen-uncited``: a value the task names and an action chose is shown by no claim;
 - ``claim-words``: a check's claims hold fewer than half of its statement's words;
-- ``pinned-data``: a claim pins a number the task does not name (a count, a total), though
+- ``pinned-data``: a claim pins a count or a full order the task does not name, though
   replays run on other data.
 """
 
@@ -231,8 +231,9 @@ def _advice(done: Done) -> list[tuple[str, str]]:
 
 
 def _pinned(found: list[Evidence], task: str) -> list[str]:
-    """Numbers the claims pin (a count, a number in a text) that the task does not name and
-    that are not declared to vary."""
+    """What the claims pin of the data that the task does not name: a list's count (not a
+    change), a full order of texts; a text claim's numbers are the model's to declare
+    (``varies``)."""
     named = set(_NUMBER.findall(task))
     out: list[str] = []
     for ev in found:
@@ -241,6 +242,7 @@ def _pinned(found: list[Evidence], task: str) -> list[str]:
             continue
         if spec.expect == "count" and spec.count is not None and str(spec.count) not in named:
             out.append(f"{spec.count} items")
-        elif spec.expect == "text" and spec.match != "pattern":
-            out += [n for n in _NUMBER.findall(spec.text or "") if n not in named]
-    return list(dict.fromkeys(out))[:3]
+        elif spec.expect == "order" and len(spec.texts) > 2 and not all(
+                t.casefold() in task.casefold() for t in spec.texts):
+            out.append("the order of " + ", ".join(spec.texts[:3]) + "...")
+    return out[:3]

@@ -171,7 +171,7 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: StepValues,
                 actions.append(RecipeAction(tool="hover", reason="the click lands after a hover",
                                             target=acted_on(execution.target, ctx)))
             tool_name = action.tool
-            if action.tool == "click" and execution.checked is not None:
+            if execution.checked is not None:  # set only by a click that toggled a box
                 # a click that turned a checkbox or switch on (off): replayed as setting that
                 # state, so a replay where it is already so leaves it (a click would flip it)
                 tool_name = "check" if execution.checked else "uncheck"

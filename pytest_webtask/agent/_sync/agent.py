@@ -840,6 +840,7 @@ class Agent:
         self._advised: set[str] = set()  # the advice (verify.ADVICE) given in this task
         self._said_next: str | None = None  # why the last done was not accepted
         self._acts_only = False  # the next reply offers acting only (``guard-acts``)
+        self._refusals = 0  # dones refused in a row
         self._dropdowns = Dropdowns()  # the dropdowns the task's pages offered
         # the later doubt found fields filled and a button the task names never clicked
         self._must_send = False
@@ -886,6 +887,7 @@ class Agent:
         self._advised = set()
         self._said_next = None
         self._acts_only = False
+        self._refusals = 0
         self._dropdowns = Dropdowns()
         self._must_send = False
         self.proposer.after_change = self._after_change
@@ -967,6 +969,7 @@ class Agent:
                 ctx.add_step(step)
                 return step
         if proposal.actions and not proposal.complete and not proposal.impossible:
+            self._refusals = 0
             asked = step.note  # what a question's unusable answer left to say
             step.executions, step.note = self.executer.execute(proposal.actions)
             step.note = " ".join(filter(None, [asked, step.note])) or None
@@ -1166,6 +1169,7 @@ class Agent:
             and self.policy.on("stale-evidence") else []
         if not hard and not fresh and not stale:
             step.doubted = [p.rule for p in problems if not p.hard]
+            self._refusals = 0
             return
         self._advised |= {p.rule for p in fresh}
         said = []
@@ -1181,6 +1185,8 @@ class Agent:
             said.append(get_prompt("agent/proposer", "evidence_before").format(
                 texts=", ".join(repr(t) for t in stale), new=self._new_texts()))
         step.proposal.complete = False
+        # a second refused done in a row ends the task (the model was told why once)
+        self._refusals = self._refusals + 1 if hard else 0
         step.note = ("done refused: " if hard else "done questioned: ") + ", ".join(
             dict.fromkeys([p.rule for p in hard + fresh] + (["held-before"] if stale else [])))
         self._said_next = "\n\n".join(said)
@@ -1343,6 +1349,11 @@ class Agent:
                                         start_usage, impossible=True)
                 if step.proposal.complete:
                     return self._result(True, step.proposal.message, start_usage)
+                if self._refusals >= 2:
+                    return self._result(
+                        False, "The model reported the task complete twice, and its claims "
+                        f"were refused both times. {self._said_next or ''} The model's "
+                        f"message: {step.proposal.message}", start_usage)
                 if self._repeats.exhausted:
                     return self._result(False, self._repeats.stop_message(), start_usage)
                 if self._futile.exhausted:
