@@ -112,6 +112,8 @@ def test_the_quick_start_is_written_recorded_replayed_and_healed_through_mcp(
             assert "Wrote test_add_to_cart into tests/test_shop.py" in first
             assert "=== MODEL REQUEST 1 ===" in first and "Blue Oxford Shirt" in first
             assert "done is NOT offered" in first  # a do task acts first (the schema says so)
+            # the tools are act's description's: the answer says so in a line, once
+            assert "=== TOOLS OF THIS TASK" in first and "Tool: click" not in first
             size = in_item(first, "Blue Oxford Shirt", r"- select-")
             add = in_item(first, "Blue Oxford Shirt", r'- button-\d+ "Add to cart"')
 
@@ -120,7 +122,9 @@ def test_the_quick_start_is_written_recorded_replayed_and_healed_through_mcp(
                 {"tool": "click", "parameters": {"element_id": "button-99"},
                  "reason": "Add it"}])
             assert "Unknown element id 'button-99'" in refused, refused
-            assert "What your last reply did" in refused
+            # said once: the history's new step, no tool list, the unchanged page in a line
+            assert refused.count("Error: Unknown element id") == 1, refused
+            assert "=== TOOLS" not in refused and "unchanged since model request 1" in refused
 
             cart = await agent("act", message="Choosing the size, then adding the shirt",
                                actions=[
@@ -129,6 +133,10 @@ def test_the_quick_start_is_written_recorded_replayed_and_healed_through_mcp(
                 {"tool": "click", "parameters": {"element_id": add},
                  "reason": "Add the shirt to the cart"}])
             assert "Size M" in cart and "/cart" in cart
+            assert "(steps 1-1 of this task: as your earlier answers showed them)" in cart
+            assert "Step 2:" in cart and "Unknown element id" not in cart
+            full = await agent("read_page", tools=True)  # all of it again, when asked
+            assert "Unknown element id 'button-99'" in full and "- click(element_id" in full
 
             # a claim not on the page: refused with what the page has
             wrong = await agent("done", message="The cart holds the shirt in size XL",
@@ -140,10 +148,18 @@ def test_the_quick_start_is_written_recorded_replayed_and_healed_through_mcp(
             check = await agent("done", message="The cart holds the Blue Oxford Shirt in "
                                 "size M", evidence=["Blue Oxford Shirt", "Size M"])
             assert "A new step starts" in check and "the cart total is $39.00" in check
+            # the do step's checks, as its recipe keeps them: the plugin's URL check too
+            assert "The checks a replay asserts:\n  - the page shows text 'Blue Oxford " \
+                "Shirt' (held before the step: it proves nothing of it)\n  - the page shows " \
+                "text 'Size M'\n  - URL path '/cart' (added by the plugin: the step changed " \
+                "the URL)" in check, check
+            assert '- nth: {"expect": "nth"' in check  # the check request lists each claim
             end = await agent("done", message="The cart total is $39.00",
                               evidence=["Total: $39.00"])
             assert end.startswith("Recorded: the test passed"), end
             assert str(recipe) in end
+            assert "Step 2 check('the cart total is $39.00') recorded. The checks a replay " \
+                "asserts:\n  - the page shows text 'Total: $39.00'" in end, end
 
             # the recipe replays as CI does, and fails on the broken cart
             passed = await agent("run_tests", target="tests/test_shop.py", base_url=shop.url)
