@@ -19,13 +19,16 @@ def test_a_new_test_reads_secrets_from_the_environment(tmp_path: Path) -> None:
     assert source == (
         'def test_sign_in(webtask):\n    webtask.goto("/signin")\n'
         '    webtask.do("sign in as {email}", email="ada@example.com", '
-        'secrets={"password": os.environ["SHOP_PASSWORD"]})\n'
+        'secrets={"password": os.environ.get("SHOP_PASSWORD") or pytest.fail("Set the '
+        "environment variable SHOP_PASSWORD (the test's secret 'password'): export "
+        "SHOP_PASSWORD=... where pytest runs; in CI, from the CI's secrets.\", "
+        'pytrace=False)})\n'
         '    webtask.check("the page greets Ada")\n')
     module = tmp_path / "test_account.py"
     module.write_text("def test_other(webtask):\n    pass\n")
     before = testfile.add_test(module, source, needs_os=True)
     assert testfile.has_test(module, "test_sign_in") and testfile.has_test(module, "test_other")
-    assert module.read_text().startswith("import os\n")
+    assert module.read_text().startswith("import os\nimport pytest\n\n")
     testfile.restore(module, before)
     assert module.read_text() == before
 

@@ -310,16 +310,27 @@ def build(session: Session | None = None) -> Any:
         """Start recording a test. An existing test (test_file, test_name) is recorded as it
         is written. A new one is written first from `steps`, each {"goto": "/"},
         {"do": "add the blue shirt in size M to the cart"} or {"check": "the cart total is
-        $39.00"} (or {"kind", "text", "uses"}); a do step takes the variables and secrets its
-        text names as {placeholder} (and those in "uses"). `variables` are values you may see
-        ({"email": "ada@example.com"}); `secrets` map a name to the ENVIRONMENT VARIABLE
-        holding its value ({"password": "SHOP_PASSWORD"}): you never see a secret's value,
-        type its placeholder {password}. base_url: the site (e.g. http://127.0.0.1:8800),
-        unless the project configures one. Returns the first model request: answer it with
-        act, done or give_up. replace: true with `steps` rewrites an existing test's steps
-        (its function is put back as it was if the recording does not pass). Variable names
-        must not be do()'s or check()'s own parameters (task, statement, resources,
-        secrets)."""
+        $39.00"}, or {"kind": "do", "text": ..., "uses": [...]}. base_url: the site (e.g.
+        http://127.0.0.1:8800), unless the project configures one. Returns the first model
+        request: answer it with act, done or give_up.
+
+        Variables and secrets. `variables` are values you may see ({"email":
+        "ada@example.com"}); a do step's text names one as {email} and the test passes the
+        value (do("sign in as {email}", email="ada@example.com")), so the recipe keeps the
+        placeholder and replays with other values. `secrets` map a name to the ENVIRONMENT
+        VARIABLE that holds its value ({"password": "SHOP_PASSWORD"}), never the value: you
+        never see a secret's value, you type its placeholder ({password}) and the browser
+        receives the value. A do step takes the variables and secrets its text names as
+        {placeholder}; a secret its words do not name (the user wrote "sign in as {email}",
+        not "... with {password}") is given in the step's "uses": {"kind": "do", "text":
+        "sign in as {email}", "uses": ["password"]}, so the step gets it without changing the
+        user's words. The written test reads each secret from its variable and, where the
+        variable is not set (a CI job without it), fails saying which variable to set.
+        Variable names must not be do()'s or check()'s own parameters (task, statement,
+        resources, secrets).
+
+        replace: true with `steps` rewrites an existing test's steps (its function is put
+        back as it was if the recording does not pass)."""
         async with session.lock:
             await session.stop()
             if not NAME.match(test_name) or not test_name.startswith("test"):
