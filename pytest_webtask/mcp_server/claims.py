@@ -55,6 +55,8 @@ FIELDS: dict[str, str] = {
               "shown now: a replay accepts any value there",
     "texts": "texts as the page renders them, each the whole text of an element",
     "count": "a number, 0 or more",
+    "change": "instead of count: the count now minus the count when the step began (-1: "
+              "one item fewer; +1: one more), so no number the data decides is kept",
     "index": "a position, 1 or more",
     "state": "one of " + ", ".join(STATES),
     "value": "what the field holds (a select: its chosen option's text)",
@@ -115,9 +117,10 @@ KINDS: dict[str, Kind] = {
         ("text", "element", "within", "match", "varies"), (("text", "element"),)),
     "count": Kind(
         "the list or table has this many items (within), or this many visible elements "
-        "like the element are on the page", {"expect": "count", "within": "table-0",
+        "like the element are on the page; on a step that adds or removes one, say the "
+        "change instead of the number", {"expect": "count", "within": "table-0",
                                              "count": 3},
-        ("count", "within", "element"), (("count",), ("within", "element")),
+        ("count", "change", "within", "element"), (("count", "change"), ("within", "element")),
         (("within", "the list, table or select whose items are counted (a table's rows, "
                     "header rows left out)"),
          ("element", "one item's id: elements like it (same place in the same kind of list)"
