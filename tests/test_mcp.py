@@ -112,6 +112,8 @@ def test_the_quick_start_is_written_recorded_replayed_and_healed_through_mcp(
             assert "Wrote test_add_to_cart into tests/test_shop.py" in first
             assert "=== MODEL REQUEST 1 ===" in first and "Blue Oxford Shirt" in first
             assert "done is NOT offered" in first  # a do task acts first (the schema says so)
+            # the tools are act's description's: the answer says so in a line, once
+            assert "=== TOOLS OF THIS TASK" in first and "Tool: click" not in first
             size = in_item(first, "Blue Oxford Shirt", r"- select-")
             add = in_item(first, "Blue Oxford Shirt", r'- button-\d+ "Add to cart"')
 
@@ -120,7 +122,9 @@ def test_the_quick_start_is_written_recorded_replayed_and_healed_through_mcp(
                 {"tool": "click", "parameters": {"element_id": "button-99"},
                  "reason": "Add it"}])
             assert "Unknown element id 'button-99'" in refused, refused
-            assert "What your last reply did" in refused
+            # said once: the history's new step, no tool list, the unchanged page in a line
+            assert refused.count("Error: Unknown element id") == 1, refused
+            assert "=== TOOLS" not in refused and "unchanged since model request 1" in refused
 
             cart = await agent("act", message="Choosing the size, then adding the shirt",
                                actions=[
@@ -129,6 +133,10 @@ def test_the_quick_start_is_written_recorded_replayed_and_healed_through_mcp(
                 {"tool": "click", "parameters": {"element_id": add},
                  "reason": "Add the shirt to the cart"}])
             assert "Size M" in cart and "/cart" in cart
+            assert "(steps 1-1 of this task: as your earlier answers showed them)" in cart
+            assert "Step 2:" in cart and "Unknown element id" not in cart
+            full = await agent("read_page", tools=True)  # all of it again, when asked
+            assert "Unknown element id 'button-99'" in full and "- click(element_id" in full
 
             # a claim not on the page: refused with what the page has
             wrong = await agent("done", message="The cart holds the shirt in size XL",
@@ -140,10 +148,18 @@ def test_the_quick_start_is_written_recorded_replayed_and_healed_through_mcp(
             check = await agent("done", message="The cart holds the Blue Oxford Shirt in "
                                 "size M", evidence=["Blue Oxford Shirt", "Size M"])
             assert "A new step starts" in check and "the cart total is $39.00" in check
+            # the do step's checks, as its recipe keeps them: the plugin's URL check too
+            assert "The checks a replay asserts:\n  - the page shows text 'Blue Oxford " \
+                "Shirt' (held before the step: it proves nothing of it)\n  - the page shows " \
+                "text 'Size M'\n  - URL path '/cart' (added by the plugin: the step changed " \
+                "the URL)" in check, check
+            assert '- nth: {"expect": "nth"' in check  # the check request lists each claim
             end = await agent("done", message="The cart total is $39.00",
                               evidence=["Total: $39.00"])
             assert end.startswith("Recorded: the test passed"), end
             assert str(recipe) in end
+            assert "Step 2 check('the cart total is $39.00') recorded. The checks a replay " \
+                "asserts:\n  - the page shows text 'Total: $39.00'" in end, end
 
             # the recipe replays as CI does, and fails on the broken cart
             passed = await agent("run_tests", target="tests/test_shop.py", base_url=shop.url)
@@ -261,5 +277,84 @@ def test_secrets_are_named_never_shown(pytester_process: pytest.Pytester) -> Non
     assert not [answer for answer in answers if PASSWORD in answer]  # the agent never saw it
     assert PASSWORD not in recipe.read_text()
     source = (project / "tests" / "test_account.py").read_text()
-    assert 'secrets={"password": os.environ["SHOP_PASSWORD"]}' in source
-    assert source.startswith("import os\n") and PASSWORD not in source
+    assert 'secrets={"password": os.environ.get("SHOP_PASSWORD") or pytest.fail(' in source
+    assert source.startswith("import os\nimport pytest\n") and PASSWORD not in source
+
+
+def test_a_generated_test_without_its_secret_says_which_variable_to_set(
+        pytester_process: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CI without the secret's variable: the test written by open_test fails naming it and
+    how to set it, not with a bare KeyError."""
+    from pytest_webtask.mcp_server import testfile
+
+    steps = testfile.as_steps([{"goto": "/signin"}, {"kind": "do", "text": "sign in as {email}",
+                                                     "uses": ["password"]}])
+    source = testfile.function_source("test_sign_in", steps, {"email": "ada@example.com"},
+                                      {"password": "APP_PASSWORD"})
+    testfile.add_test(pytester_process.path / "test_account.py", source, needs_os=True)
+    monkeypatch.delenv("APP_PASSWORD", raising=False)
+    monkeypatch.setenv("CI", "true")
+    with DemoShop(seed=3) as shop:
+        result = pytester_process.runpytest_subprocess("--base-url", shop.url, "-p",
+                                                       "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert ("Failed: Set the environment variable APP_PASSWORD (the test's secret "
+            "'password'): export APP_PASSWORD=... where pytest runs; in CI, from the CI's "
+            "secrets.") in out, out
+    assert "KeyError" not in out
+
+
+def test_a_reply_that_cannot_be_read_costs_a_try_not_the_recording(
+        pytester_process: pytest.Pytester) -> None:
+    """The issue's two replies (a field ``n``, an index of 0) are answered by the server with
+    what is wrong and the fields of an ``nth`` claim, and never reach the recording: the third
+    reply records the test. Three such replies to one request stop the recording."""
+    project = pytester_process.path
+    recipe = project / "tests" / "__webtask__" / "test_shop" / "test_first_row.yaml"
+    steps = [{"goto": "/"}, {"do": "add the Blue Oxford Shirt in size M to the cart"},
+             {"check": "the Blue Oxford Shirt is the first row of the cart"}]
+
+    async def script(agent: Agent) -> None:
+        with DemoShop(seed=3) as shop:
+            first = await agent("open_test", test_file="tests/test_shop.py",
+                                test_name="test_first_row", base_url=shop.url, steps=steps)
+            cart = await agent("act", message="Choosing the size, then adding the shirt",
+                               actions=[
+                {"tool": "select", "parameters": {
+                    "element_id": in_item(first, "Blue Oxford Shirt", r"- select-"),
+                    "value": "M"}},
+                {"tool": "click", "parameters": {"element_id": in_item(
+                    first, "Blue Oxford Shirt", r'- button-\d+ "Add to cart"')}}])
+            check = await agent("done", message="The shirt is in the cart in size M",
+                                evidence=["Size M"])
+            assert "unchanged since model request" in check  # the cart the act's answer showed
+            remove = line_id(cart, r'"Remove Blue Oxford Shirt"')
+            one = await agent("done", message="The shirt is in the first row",
+                              evidence=[{"expect": "nth", "element": remove, "n": 1}])
+            assert one.startswith("Your reply was not sent: it could not be read (try 1 of "
+                                  "3 on model request"), one
+            assert "a claim of kind 'nth' has no field 'n'" in one
+            assert "index (required): the item's position, 1 for the first" in one
+            two = await agent("done", message="The shirt is in the first row",
+                              evidence=[{"expect": "nth", "element": remove, "index": 0}])
+            assert "(try 2 of 3 on model request" in two
+            assert "index: Input should be greater than or equal to 1" in two
+            end = await agent("done", message="The shirt is in the first row",
+                              evidence=[{"expect": "nth", "element": remove, "index": 1}])
+            assert end.startswith("Recorded"), end
+            assert "is in item 1 of its list" in end
+
+            # three to one request: the recording stops, as stop does, and says so
+            await agent("open_test", test_file="tests/test_shop.py",
+                        test_name="test_other_row", base_url=shop.url, steps=steps)
+            for n in (1, 2, 3):
+                said = await agent("done", message="Added", evidence=[{"expect": "nth"}])
+                assert f"(try {n} of 3 on model request 1" in said, said
+            assert "Stopped the recording." in said and "taken out again" in said, said
+
+    serve(project, script)
+    checks = yaml.safe_load(recipe.read_text())["steps"][1]["checks"]
+    assert [(c["expect"], c["index"]) for c in checks] == [("nth", 1)]
+    source = (project / "tests" / "test_shop.py").read_text()
+    assert "def test_first_row" in source and "test_other_row" not in source

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..recipes.naming import recipe_path
-from . import requests, testfile
+from . import claims, requests, steplog, testfile
 from .bridge import MODEL_NAME, ModelBridge, Parked
 from .runs import MODEL_ENV, Finished, Run, tail
 
@@ -35,6 +35,28 @@ refused, and the refusal is your next request. Secret values are never shown to 
 a secret's placeholder ({password}). When the last step is done the recipe is written \
 beside the test. run_tests replays with CI rules (no model); heal_test re-does a drifted \
 step with you as the model and shows the recipe diff before keep_heal keeps it."""
+
+DONE = f"""Say the task is done (for a check: the statement is true), with 1 to \
+{claims.MAX_EVIDENCE} claims about the page now that prove it. Claims are checked on the page \
+and kept as the recipe's checks (a replay asserts each): one that does not hold, held before \
+the step, or shows only what your own actions set is refused (your next request says why). \
+The answer of a do step's done lists the checks its recipe keeps, the plugin's own included \
+(the URL a step went to). A reply that cannot be read (an unknown field, an index of 0) is \
+answered with what is wrong and the fields of its kind, and not sent: {claims.MAX_TRIES} \
+tries a request.
+
+{claims.reference()}"""
+
+ACT = f"""Reply to the current request with the next actions (1 to {claims.MAX_ACTIONS}, run in \
+order), naming elements by the ids of the page state you were shown, and `message`: one \
+sentence on what the page shows. Returns the next request, which opens with what your \
+actions did (an action refused, e.g. an unknown id, says why there). A reply that cannot be \
+read (an empty tool) is answered with what is wrong and not sent ({claims.MAX_TRIES} tries a \
+request).
+
+The browser tools every task has (upload only when the step has resources; an answer names a \
+tool a task has besides these, and read_page(tools=true) lists a task's tools):
+"""
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -62,6 +84,31 @@ class Session:
         self.test: tuple[Path, str] | None = None
         self.artifacts: Path | None = None
         self.explore_plan: Path | None = None
+        self.shown = requests.Shown()  # what this run's answers showed the agent
+        self.steps_told = 0  # the run's step lines (steplog) the agent was told of
+        self.tries: dict[int, int] = {}  # malformed replies answered here, by request
+        self.steps: Path | None = None  # where the recording writes its steps (steplog)
+        self.builtin = ""  # the browser tools, as act's description lists them
+
+    def recording(self, what: str, args: list[str]) -> Run:
+        """A pytest run that records (or heals) with the agent as its model, telling this
+        server each step's checks (steplog, in a file of its own: pytest empties --output)."""
+        handle, name = tempfile.mkstemp(prefix="webtask-mcp-steps-", suffix=".jsonl")
+        os.close(handle)
+        self.steps = Path(name)
+        return Run(what, [*args[:2], "-p", "pytest_webtask.mcp_server.steplog", *args[2:]],
+                   self.root, bridge=ModelBridge(), env={steplog.ENV: name})
+
+    def news(self) -> str:
+        """The steps that ended since the agent was last told, with the checks kept."""
+        steps = self.steps
+        if steps is None:
+            return ""
+        new = steplog.read(steps, self.steps_told)
+        told = [steplog.describe(self.steps_told + i, step) for i, step in enumerate(new, 1)
+                if step["how"] != "replayed"]
+        self.steps_told += len(new)
+        return "\n\n".join(told)
 
     # -- the current process --------------------------------------------------------------
 
@@ -76,6 +123,7 @@ class Session:
 
     async def start(self, run: Run) -> str:
         self.run = run
+        self.shown, self.steps_told, self.tries = requests.Shown(), 0, {}
         await run.start()
         return await self.after()
 
@@ -90,8 +138,30 @@ class Session:
                     "call read_page to wait for it.")
         if isinstance(event, Finished):
             return self._ended(run, event)
-        return requests.describe(event, previous=run.previous,
-                                 tools=run.previous is None or _new_task(event, run.previous))
+        news = self.news()
+        text = requests.describe(event, previous=run.previous, shown=self.shown,
+                                 builtin=self.builtin)
+        return f"{news}\n\n{text}" if news else text
+
+    async def checked(self, text: str, *, done: bool) -> str:
+        """Send the reply ``text`` when the recording's asker will read it; else answer it
+        here with what is wrong (a try of ``MAX_TRIES`` on this request, said in the
+        answer), and stop the recording after the last."""
+        problems = claims.reply_problems(text, done=done)
+        run = self.run
+        if not problems or run is None or run.current is None or run.current.answered:
+            return await self.reply(text)
+        number = run.current.number
+        self.tries[number] = tries = self.tries.get(number, 0) + 1
+        why = "\n".join(f"- {p}" for p in problems)
+        if tries >= claims.MAX_TRIES:
+            stopped = await self.stop()
+            return (f"Your reply could not be read (try {tries} of {claims.MAX_TRIES} on model "
+                    f"request {number}, the last):\n{why}\n\n{stopped} Start it again with "
+                    "open_test.")
+        return (f"Your reply was not sent: it could not be read (try {tries} of "
+                f"{claims.MAX_TRIES} on model request {number}; the recording goes on, and the "
+                f"request waits for your corrected reply):\n{why}")
 
     async def reply(self, text: str, *, step_only: bool = True) -> str:
         run = self.run
@@ -133,11 +203,17 @@ class Session:
             self.restore_file = self.recipe = None
             return (f"Recorded: the test passed and its recipe was written to {recipe}.{added} "
                     "Commit both; CI replays it with no model (run_tests does the same "
-                    f"here).\n\n{recipe.read_text(encoding='utf-8')}\n"
-                    + _summary(end.output))
+                    f"here).\n\n{self._steps_kept()}\n\n" + _summary(end.output))
         undone = self.undo()
         return ("Not recorded: the test did not pass, so nothing is kept as passing that did "
                 f"not pass.{undone}\n\n" + (failure or tail(end.output)))
+
+    def _steps_kept(self) -> str:
+        """Each step of the recording with its actions and the checks its recipe keeps."""
+        steps = self.steps
+        lines = steplog.read(steps) if steps is not None else []
+        self.steps_told = len(lines)
+        return "\n\n".join(steplog.describe(n, step) for n, step in enumerate(lines, 1))
 
     def undo(self) -> str:
         said = ""
@@ -182,10 +258,6 @@ class Session:
         return "\n\n".join(f.read_text(encoding="utf-8") for f in found)
 
 
-def _new_task(parked: Parked, previous: Parked) -> bool:
-    return requests.parts(parked).get("task") != requests.parts(previous).get("task")
-
-
 def _summary(output: str) -> str:
     at = output.find("webtask ===")
     return output[output.rfind("\n", 0, at) + 1:].strip() if at >= 0 else tail(output, 8)
@@ -221,6 +293,7 @@ def build(session: Session | None = None) -> Any:
 
     session = session or Session(Path.cwd())
     server = MCPServer("webtask", instructions=INSTRUCTIONS)
+    session.builtin = requests.builtin_tools()
 
     def where(test_file: str) -> Path:
         path = (session.root / test_file).resolve()
@@ -237,16 +310,27 @@ def build(session: Session | None = None) -> Any:
         """Start recording a test. An existing test (test_file, test_name) is recorded as it
         is written. A new one is written first from `steps`, each {"goto": "/"},
         {"do": "add the blue shirt in size M to the cart"} or {"check": "the cart total is
-        $39.00"} (or {"kind", "text", "uses"}); a do step takes the variables and secrets its
-        text names as {placeholder} (and those in "uses"). `variables` are values you may see
-        ({"email": "ada@example.com"}); `secrets` map a name to the ENVIRONMENT VARIABLE
-        holding its value ({"password": "SHOP_PASSWORD"}): you never see a secret's value,
-        type its placeholder {password}. base_url: the site (e.g. http://127.0.0.1:8800),
-        unless the project configures one. Returns the first model request: answer it with
-        act, done or give_up. replace: true with `steps` rewrites an existing test's steps
-        (its function is put back as it was if the recording does not pass). Variable names
-        must not be do()'s or check()'s own parameters (task, statement, resources,
-        secrets)."""
+        $39.00"}, or {"kind": "do", "text": ..., "uses": [...]}. base_url: the site (e.g.
+        http://127.0.0.1:8800), unless the project configures one. Returns the first model
+        request: answer it with act, done or give_up.
+
+        Variables and secrets. `variables` are values you may see ({"email":
+        "ada@example.com"}); a do step's text names one as {email} and the test passes the
+        value (do("sign in as {email}", email="ada@example.com")), so the recipe keeps the
+        placeholder and replays with other values. `secrets` map a name to the ENVIRONMENT
+        VARIABLE that holds its value ({"password": "SHOP_PASSWORD"}), never the value: you
+        never see a secret's value, you type its placeholder ({password}) and the browser
+        receives the value. A do step takes the variables and secrets its text names as
+        {placeholder}; a secret its words do not name (the user wrote "sign in as {email}",
+        not "... with {password}") is given in the step's "uses": {"kind": "do", "text":
+        "sign in as {email}", "uses": ["password"]}, so the step gets it without changing the
+        user's words. The written test reads each secret from its variable and, where the
+        variable is not set (a CI job without it), fails saying which variable to set.
+        Variable names must not be do()'s or check()'s own parameters (task, statement,
+        resources, secrets).
+
+        replace: true with `steps` rewrites an existing test's steps (its function is put
+        back as it was if the recording does not pass)."""
         async with session.lock:
             await session.stop()
             if not NAME.match(test_name) or not test_name.startswith("test"):
@@ -298,43 +382,34 @@ def build(session: Session | None = None) -> Any:
             said = (f"{'Rewrote' if exists else 'Wrote'} {test_name} "
                     f"{'in' if exists else 'into'} {test_file}:\n\n{source}\n"
                     if session.restore_file else "")
-            return said + await session.start(Run("recording", args, session.root,
-                                                  bridge=ModelBridge()))
+            return said + await session.start(session.recording("recording", args))
 
     @server.tool()
-    async def read_page() -> str:
-        """The current model request: the task, the step history (what each of your actions
-        did, refusals included), the page state with element ids, and the question; then
-        which answers it offers and the task's tools. Waits while the browser works."""
+    async def read_page(tools: bool = False) -> str:
+        """The current model request in full: the task, the whole step history (what each of
+        your actions did, refusals included), the page state with element ids, and the
+        question; then which answers it offers. `tools`: the task's tools again (an answer
+        shows them once a recording) and, on a check, the claims. Waits while the browser
+        works."""
         async with session.lock:
             run = session.run
             if run is not None and run.current is not None and not run.current.answered:
-                return requests.describe(run.current, previous=run.previous, tools=True)
+                return requests.describe(run.current, previous=run.previous,
+                                         shown=session.shown, full=True, tools=tools,
+                                         builtin=session.builtin)
             return await session.after()
 
-    @server.tool()
+    @server.tool(description=ACT + session.builtin)
     async def act(actions: list[ActionIn], message: str) -> str:
-        """Reply to the current request with the next actions (at most 5, run in order),
-        naming elements by the ids of the page state you were shown, and `message`: one
-        sentence on what the page shows. Returns the next request, which opens with what your
-        actions did (an action refused, e.g. an unknown id, says why there)."""
         async with session.lock:
-            return await session.reply(requests.reply(
-                message, actions=[a.model_dump() for a in actions]))
+            return await session.checked(requests.reply(
+                message, actions=[a.model_dump() for a in actions]), done=False)
 
-    @server.tool()
+    @server.tool(description=DONE)
     async def done(message: str, evidence: list[str | dict[str, Any]]) -> str:
-        """Say the task is done (for a check: the statement is true), with 1 to 3 claims about
-        the page now that prove it: a text shown ("Size M"), an element id, or a typed claim
-        such as {"expect": "text", "text": "Total: $39.00"}, {"expect": "count", "within":
-        "table-0", "count": 1} (or "change": -1 instead of "count": one row fewer than when
-        the step began, +1 one more, for a step that removes or adds one), {"expect":
-        "each", "within": "ul-0", "text": "Jacket", "match": "contains"} (every item shows
-        it), {"expect": "url", "path": "/cart"}. Claims are checked on the
-        page and kept as the recipe's checks: one that does not hold, held before the step,
-        or shows only what your own actions set is refused (your next request says why)."""
         async with session.lock:
-            return await session.reply(requests.reply(message, evidence=evidence))
+            return await session.checked(requests.reply(message, evidence=evidence),
+                                         done=True)
 
     @server.tool()
     async def give_up(message: str) -> str:
@@ -406,7 +481,7 @@ def build(session: Session | None = None) -> Any:
                     "--webtask-heal=suggest", "-q", "--output", str(session.artifacts)]
             if base_url:
                 args += ["--base-url", base_url]
-            return await session.start(Run("heal", args, session.root, bridge=ModelBridge()))
+            return await session.start(session.recording("heal", args))
 
     @server.tool()
     async def keep_heal(test_file: str, test_name: str) -> str:

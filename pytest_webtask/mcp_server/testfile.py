@@ -35,6 +35,15 @@ def _literal(text: str) -> str:
     return json.dumps(text)  # a valid Python string literal, double-quoted
 
 
+def secret_read(name: str, env: str) -> str:
+    """The expression that reads the secret ``name`` from the environment variable ``env``:
+    where it is not set (a CI job without it), the test fails saying which and how to set
+    it, never with a bare KeyError."""
+    why = (f"Set the environment variable {env} (the test's secret {name!r}): export {env}=... "
+           "where pytest runs; in CI, from the CI's secrets.")
+    return f"os.environ.get({_literal(env)}) or pytest.fail({_literal(why)}, pytrace=False)"
+
+
 def step_line(step: TestStep, variables: dict[str, str], secrets: dict[str, str]) -> str:
     if step.kind == "goto":
         return f"    webtask.goto({_literal(step.text)})"
@@ -43,8 +52,7 @@ def step_line(step: TestStep, variables: dict[str, str], secrets: dict[str, str]
     args += [f"{n}={_literal(variables[n])}" for n in names if n in variables]
     if step.kind == "check":
         return f"    webtask.check({', '.join(args)})"
-    hidden = [f"{_literal(n)}: os.environ[{_literal(secrets[n])}]" for n in names
-              if n in secrets]
+    hidden = [f"{_literal(n)}: {secret_read(n, secrets[n])}" for n in names if n in secrets]
     if hidden:
         args.append("secrets={" + ", ".join(hidden) + "}")
     return f"    webtask.do({', '.join(args)})"
@@ -111,20 +119,27 @@ def replace_test(path: Path, name: str, source: str, *, needs_os: bool) -> str:
                          "method in a class is not replaced: edit it yourself)")
     lines = before.splitlines(keepends=True)
     text = "".join([*lines[:node.lineno - 1], source, *lines[node.end_lineno:]])
-    if needs_os and not re.search(r"^import os$", text, re.M):
-        text = "import os\n" + ("\n" if not text.startswith("import") else "") + text
-    path.write_text(text, encoding="utf-8")
+    path.write_text(_imported(text) if needs_os else text, encoding="utf-8")
     return before
 
 
+def _imported(text: str) -> str:
+    """The module's text with ``import os`` and ``import pytest`` (what a secret's read
+    takes, ``secret_read``) at its top when it lacks them."""
+    for module in ("pytest", "os"):  # os first
+        if not re.search(rf"^import {module}$", text, re.M):
+            text = (f"import {module}\n" + ("\n" if text and not text.startswith("import")
+                                            else "") + text)
+    return text
+
+
 def add_test(path: Path, source: str, *, needs_os: bool) -> str | None:
-    """Append the function to the module (made if missing, ``import os`` added when the
-    function reads secrets); the module's text before, None when it did not exist."""
+    """Append the function to the module (made if missing, ``import os`` and ``import
+    pytest`` added when the function reads secrets); the module's text before, None when it
+    did not exist."""
     before = path.read_text(encoding="utf-8") if path.exists() else None
     text = before or ""
-    if needs_os and not re.search(r"^import os$", text, re.M):
-        text = "import os\n" + ("\n" if text and not text.startswith("import") else "") + text
-    text = text.rstrip("\n")
+    text = (_imported(text) if needs_os else text).rstrip("\n")
     text = (text + "\n\n\n" if text else "") + source
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
