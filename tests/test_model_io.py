@@ -54,7 +54,8 @@ def test_required_evidence_that_is_not_found_is_not_completion(
     page.goto(server.url + "/price")
     fake = {"complete": True, "message": "done", "evidence": ["Order #999 confirmed"]}
     llm = ScriptedLLM(lambda context: fake)
-    result = Agent(page, llm, require_evidence=True).execute("buy", max_steps=2)
+    result = Agent(page, llm, require_evidence=True, profile="standard").execute(
+        "buy", max_steps=2)
     assert result.completed is False
     # sent back once with what the page shows, then the task fails saying so
     assert "Your done was not recorded" in llm.prompts[1]

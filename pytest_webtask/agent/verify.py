@@ -191,7 +191,10 @@ def _advice(done: Done) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     found = [e for e in done.evidence if e.found and e.spec is not None]
     if done.statement is not None:
-        words = unrelated_claims(done.statement, done.evidence)
+        statement = done.statement
+        for name, value in done.variables.items():  # "{new} is listed": its value's words
+            statement = statement.replace("{" + name + "}", value)
+        words = unrelated_claims(statement, done.evidence)
         if words:
             out.append(("claim-words", f"the statement's words {', '.join(words)} are in none "
                         "of your claims: a claim proves the statement only when it says it"))
