@@ -11,7 +11,7 @@ from typing import Any
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
-from pytest_webtask.agent.hints import name_on_later_page
+from pytest_webtask.agent.small.hints import name_on_later_page
 from pytest_webtask.testing import ScriptedLLM
 
 BOOK = """<!doctype html><html><body>
@@ -109,7 +109,7 @@ def test_done_before_clicking_what_the_task_names_by_its_label_is_asked(page: Pa
 
 
 def test_the_control_beside_a_label_is_the_one_right_after_it_or_alone_with_it() -> None:
-    from pytest_webtask.agent.hints import named_buttons
+    from pytest_webtask.agent.small.hints import named_buttons
     task = "Find Casie and click on their address."
     assert named_buttons('- div-2\n  - "Address:"\n  - a-2 "4341 Tucker Avenue"', task,
                          set()) == ['a-2 "4341 Tucker Avenue"']

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
-from pytest_webtask.agent.fields import empty_fields, left_empty
+from pytest_webtask.agent.small.fields import empty_fields, left_empty
 from pytest_webtask.browser.page_state import state_lines
 from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.server import LocalServer
@@ -275,7 +275,7 @@ UNAGREED = "fill in the name Ann and press Join without agreeing to the rules"
 
 
 def test_the_phrases_that_leave_a_box_unticked_name_it_by_its_label() -> None:
-    from pytest_webtask.agent.fields import left_unticked
+    from pytest_webtask.agent.small.fields import left_unticked
     rules, news, name = state_lines(
         '- input-1 (type="checkbox" value="yes" label="I agree to the rules")\n'
         '- input-2 (type="checkbox" label="Send me the newsletter")\n'

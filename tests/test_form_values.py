@@ -7,8 +7,8 @@ from __future__ import annotations
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
-from pytest_webtask.agent.fields import values_for_fields
 from pytest_webtask.agent.guards import given_values
+from pytest_webtask.agent.small.fields import values_for_fields
 from pytest_webtask.testing import ScriptedLLM
 from tests.server import LocalServer
 
@@ -123,7 +123,7 @@ def test_the_hint_is_said_after_the_page_state_and_the_rule_switches_off(
 
 
 def test_the_field_word_nearest_the_value_names_its_kind() -> None:
-    from pytest_webtask.agent.fields import _kind_near
+    from pytest_webtask.agent.small.fields import _kind_near
     assert _kind_near("sign up with the user name ", "", "annl") == "username"
     assert _kind_near("join with the first name ", "", "Ann") == "first name"
     assert _kind_near("log in with the email address ", "", "mara@example.org") == "email"
@@ -156,7 +156,7 @@ def test_the_number_a_task_gives_a_slider() -> None:
     """"Select 1 with the slider" beside a slider whose page shows "-9": the hint says the
     slider takes 1 (a small model slid to the number it saw); two sliders, the one the
     task's word before "slider" names; none named, or two numbers: no guess."""
-    from pytest_webtask.agent.fields import values_for_fields
+    from pytest_webtask.agent.small.fields import values_for_fields
     one = '- span-0 (role="slider")\n- "-9"\n- input-0 (type="checkbox")\n- button-0 "Submit"'
     assert values_for_fields(one, "Select 1 with the slider, then hit Submit.") == [
         "span-0 (slider) takes '1'"]

@@ -3,7 +3,7 @@ counts as a change of field values only (issue 35)."""
 
 from __future__ import annotations
 
-from pytest_webtask.agent.hints import hint, matching_lines, named_buttons, task_words
+from pytest_webtask.agent.small.hints import hint, matching_lines, named_buttons, task_words
 
 STATE = """- header
   - a-0 (href="/") "Demo Shop"
@@ -141,7 +141,7 @@ def test_a_text_find_gave_an_id_is_no_change_of_the_page() -> None:
 
 
 def test_the_form_holding_a_changed_field_is_named_with_the_button_that_sends_it() -> None:
-    from pytest_webtask.agent.hints import sending_forms
+    from pytest_webtask.agent.small.hints import sending_forms
 
     changed = ['  - input-0 (type="search" name="q" value="x" aria-label="Search products")']
     assert sending_forms(STATE, changed) == (
@@ -152,7 +152,7 @@ def test_the_form_holding_a_changed_field_is_named_with_the_button_that_sends_it
 
 
 def test_buttons_the_task_names_and_no_action_clicked() -> None:
-    from pytest_webtask.agent.hints import named_buttons
+    from pytest_webtask.agent.small.hints import named_buttons
 
     page = '- button-0 "Submit"\n- a-0 (href="/?page=2") "Next page"\n- button-1 "Apply"'
     assert named_buttons(page, "Type 5 and hit submit.", set()) == ['button-0 "Submit"']
@@ -265,7 +265,7 @@ def test_a_word_one_line_holds_ranks_before_words_many_lines_hold() -> None:
 def test_a_position_of_a_kind_of_control_counts_that_kind_in_page_order() -> None:
     """"the 3rd checkbox", "the 2nd textbox": the control of that kind at that place of the
     page; a position with no kind after it stays a list's item; none past the count."""
-    from pytest_webtask.agent.hints import ordinal_lines
+    from pytest_webtask.agent.small.hints import ordinal_lines
 
     state = """- input-0 (type="radio" name="r" value="1")
 - input-1 (type="radio" name="r" value="2")
@@ -333,7 +333,7 @@ def test_a_name_a_paged_list_does_not_show_names_the_next_page() -> None:
     line holds "Casie" and which control shows the next page. Without a pager nothing is
     said (a name to type is absent too), nor for a name the page holds or one starting a
     sentence."""
-    from pytest_webtask.agent.hints import missing_names
+    from pytest_webtask.agent.small.hints import missing_names
 
     book = ('- h2 "Etti"\n- "Address:"\n- a-2 "645 Stephenson Loop"\n- ul-0\n'
             '  - li > a-3 (href="#") "1"\n  - li > a-4 (href="#") ">"')

@@ -11,7 +11,7 @@ from typing import Any
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
-from pytest_webtask.agent.fields import unset_for_send, values_for_fields
+from pytest_webtask.agent.small.fields import unset_for_send, values_for_fields
 from pytest_webtask.testing import ScriptedLLM
 
 SEARCH = """<!doctype html><html><body>

@@ -9,7 +9,7 @@ from typing import Any
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
-from pytest_webtask.agent.fields import no_field_note
+from pytest_webtask.agent.small.fields import no_field_note
 from pytest_webtask.testing import ScriptedLLM
 
 INBOX = """<!doctype html><html><body>

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
-from pytest_webtask.agent.hints import hides_named
+from pytest_webtask.agent.small.hints import hides_named
 from pytest_webtask.testing import ScriptedLLM
 
 SECTIONS = """<!doctype html><html><body>

@@ -376,7 +376,7 @@ def test_a_wrapper_collapsed_onto_its_element_is_that_elements_line() -> None:
     for every reader (a menu item the task names, a field in a table's cell), and its
     content keeps the wrapper as the page state shows it."""
     from pytest_webtask.agent.changes import field_value
-    from pytest_webtask.agent.hints import named_buttons
+    from pytest_webtask.agent.small.hints import named_buttons
     from pytest_webtask.browser.page_state import state_lines
     from pytest_webtask.tools.meant import read_lines
 

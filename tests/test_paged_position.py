@@ -16,8 +16,8 @@ import yaml
 from playwright.sync_api import Browser, Page
 
 from pytest_webtask.agent._sync.agent import Agent
-from pytest_webtask.agent.hints import ordinal_lines, page_length, page_position_lines
 from pytest_webtask.agent.policy import BY_NAME
+from pytest_webtask.agent.small.hints import ordinal_lines, page_length, page_position_lines
 from pytest_webtask.llm.request import ModelRequest
 from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.server import LocalServer

@@ -648,7 +648,7 @@ def test_a_broken_filter_never_records_green_on_the_dropdown_or_the_url(
                           llm=ScriptedLLM([CHOOSE, weak, weak])) as task:
             task.goto("/shop")
             task.do("show only the Jackets")
-    assert "proves only what its own actions set" in str(failed.value)
+    assert "your claims show only what your own actions set" in str(failed.value)
     assert not (tmp_path / "f.yaml").exists()
 
 
@@ -685,7 +685,7 @@ def test_a_box_that_does_not_tick_never_records_as_ticked(
     llm = ScriptedLLM([tick] + [_done(claim)] * 3)
     result = Agent(page, llm, require_evidence=True).execute("tick the Newsletter box")
     assert not result.completed, result.message
-    assert "does not hold" in result.message
+    assert "do not hold" in result.message
     # the same claim on a box that ticks: recorded as the state "checked"
     page.goto(server.url + "/box")
     result = Agent(page, ScriptedLLM([tick] + [_done(claim)] * 2),
@@ -1365,7 +1365,7 @@ NO = {"message": "The name is still to fill.", "done": False}
 
 
 def test_what_says_a_task_expects_a_refusal_and_what_the_page_answered() -> None:
-    from pytest_webtask.agent.hints import alert_texts, expects_refusal, page_answers
+    from pytest_webtask.agent.small.hints import alert_texts, expects_refusal, page_answers
     assert expects_refusal("press Join without filling in the form")
     assert expects_refusal("sign in with an invalid email")
     assert expects_refusal("submit the empty form")

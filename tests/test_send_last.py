@@ -15,8 +15,8 @@ import yaml
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
-from pytest_webtask.agent.fields import unset_for_send
 from pytest_webtask.agent.models import TaskResult
+from pytest_webtask.agent.small.fields import unset_for_send
 from pytest_webtask.testing import ScriptedLLM, open_webtask
 from tests.server import LocalServer
 

@@ -260,7 +260,7 @@ def test_a_next_check_that_speaks_of_another_thing_or_denies_asks_nothing() -> N
 
 
 def test_the_answers_lines_are_the_new_lines_of_its_alerts() -> None:
-    from pytest_webtask.agent.hints import answer_lines, page_answers
+    from pytest_webtask.agent.small.hints import answer_lines, page_answers
     before = ('- main-0\n  - p "Full name is required."\n  - div (role="alert")\n'
               '    - p "Old news"\n  - button-0 "Join"')
     after = ('- main-0\n  - div (role="alert")\n    - h2 "There is a problem"\n'

@@ -202,3 +202,23 @@ def test_profiles_are_named_and_standard_switches_the_small_rules_off() -> None:
         profile="standard").on("task-lines")
     with pytest.raises(ConfigurationError, match="standard, small"):
         Policy(profile="tiny")
+
+
+def test_the_standard_profile_never_calls_the_small_profile_s_rules(
+        page: Page, server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every function of ``agent.small`` the step agent holds raises: a standard recording
+    (a choice, a click, a refused done, then an honest one) never reaches one."""
+    from pytest_webtask.agent._sync import agent as step_agent
+
+    def never(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the standard profile called a small-profile rule")
+
+    held = [name for name in dir(step_agent) if getattr(
+        getattr(step_agent, name), "__module__", "").startswith("pytest_webtask.agent.small")]
+    assert len(held) > 10  # hints and field readings
+    for name in held:
+        monkeypatch.setattr(step_agent, name, never)
+    llm = _record(page, server, tmp_path / "orders.yaml", [FILTER, DROPDOWN_SAYS, EACH])
+    assert len(llm.prompts) == 3 and "each" in (tmp_path / "orders.yaml").read_text()
+    with pytest.raises(AssertionError, match="small-profile rule"):
+        _record(page, server, tmp_path / "small.yaml", [FILTER, EACH], profile="small")

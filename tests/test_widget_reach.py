@@ -18,7 +18,7 @@ import yaml
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
-from pytest_webtask.agent.hints import (
+from pytest_webtask.agent.small.hints import (
     absent_texts,
     calendar_lines,
     hidden_lines,

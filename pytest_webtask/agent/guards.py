@@ -13,86 +13,44 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..browser.page_state import StateLine, state_lines
+from ..browser.page_state import state_lines
 from ..tools._async.registry import COVERED
 from ..tools.meant import read_lines
 from ..types import Action, ExecutionResult
-from .hints import goes_to, task_words
 from .models import Evidence, Step
+
+# words that say nothing about which element is meant
+STOP = frozenset("""
+a an the and or of to in on at for with by from into onto as is are be been was were it its
+this that these those there here page shows show shown has have having contains contain
+now only not no any some one all each every then than so if do does done should must can
+click select choose enter type fill press open go find check make set use hit button link
+field box text list item items element section value named called""".split())
+
+_WORD = re.compile(r"[A-Za-z0-9$][A-Za-z0-9$.,'’-]*")
+_GO = r"\b(?:go(?:es)? to|open|visit|navigate to|follow|head to)\s+(?:the\s+)?"
+
+
+def task_words(phrase: str) -> list[str]:
+    """The words of ``phrase`` worth looking for, lower-cased, in order, once each."""
+    words = []
+    for raw in _WORD.findall(phrase):
+        word = raw.strip(".,'’-").lower()
+        if len(word) >= 2 and word not in STOP and word not in words:
+            words.append(word)
+    return words
+
+
+def goes_to(tag: str, text: str, task: str) -> bool:
+    """Is ``text`` a link's the ``task`` (both casefolded) says to go to ("go to the opening
+    hours", "open Settings", "follow Next")?"""
+    return (tag == "a" and bool(text)
+            and re.search(rf"{_GO}{re.escape(text)}(?!\w)", task) is not None)
+
 
 CONTROL_TAGS = ("input", "select", "textarea")
 _UNSETS = re.compile(r"\b(?:uncheck|untick|unmark|unselect|deselect|clear|turn off|"
                      r"switch off)\b", re.IGNORECASE)
-
-
-# what a control that deletes says of itself (its text, label, title, icon or class), and
-# the words of a task that asks for something of the kind
-_DESTROYS = re.compile(r"(?<![a-z])(?:delete|remove|trash|discard|erase|destroy)", re.IGNORECASE)
-_ASKS_TO_DESTROY = re.compile(
-    r"\b(?:delet\w*|remov\w*|trash\w*|discard\w*|eras\w*|destroy\w*|clear\w*|empty\w*|"
-    r"bin|rid|drop\w*|purge\w*|wipe\w*|cancel\w*|unsubscrib\w*|undo\w*|dismiss\w*)\b",
-    re.IGNORECASE)
-_SAYS_ITSELF = ("label", "title", "icon", "class", "aria-label", "value", "name")
-
-
-def destroys(line: StateLine) -> str | None:
-    """What the page state's ``line`` says that names it a control that deletes (its text,
-    label, title, icon or class: ``icon="delete"``, ``class="trash"``, "Remove"), else
-    None."""
-    for said in (line.text, *(line.attrs.get(k, "") for k in _SAYS_ITSELF)):
-        if said and _DESTROYS.search(said):
-            return said
-    return None
-
-
-def asks_to_destroy(task: str) -> bool:
-    """Does ``task`` say anything of deleting, removing, clearing or cancelling?"""
-    return _ASKS_TO_DESTROY.search(task) is not None
-
-
-# a number a task gives as a value: "-99", "1", "2.5"; not an ordinal ("3rd"), a time
-# ("9:37"), a date ("05/20/2010") or part of a word
-_NUMBER = re.compile(r"(?<![\w.:/-])-?\d+(?:\.\d+)?(?![\w:/]|\.\d)")
-
-
-_DATE = re.compile(r"(?<![\w/-])(\d{1,4})[/-](\d{1,2})[/-](\d{1,4})(?![\w/-])")
-
-
-def task_numbers(task: str) -> list[str]:
-    """The numbers ``task`` gives as values, in order, once each (quoted ones too)."""
-    return list(dict.fromkeys(_NUMBER.findall(_DATE.sub(" ", task))))
-
-
-def _day(text: str) -> tuple[int, int, int] | None:
-    """The date ``text`` writes (year, month, day): 2010-05-20, 05/20/2010 (month first,
-    as US forms write it; a day over 12 first is read day first)."""
-    m = _DATE.search(text)
-    if m is None:
-        return None
-    a, b, c = (int(g) for g in m.groups())
-    if len(m.group(1)) == 4:
-        return (a, b, c)
-    return (c, b, a) if a > 12 else (c, a, b)
-
-
-def values_of_kind(task: str, kind: str) -> list[str]:
-    """The values of ``kind`` ("number", "date") that ``task`` gives, as it writes them."""
-    if kind == "date":
-        return list(dict.fromkeys(m.group(0) for m in _DATE.finditer(task)))
-    return task_numbers(task) if kind == "number" else []
-
-
-def value_is_one_of(value: str, given: list[str], kind: str) -> bool:
-    """Is ``value`` one of the task's ``given`` values of ``kind``, as numbers or days (an
-    unreadable value is left to the tool, which says what is wrong with it)?"""
-    if kind == "date":
-        day = _day(value)
-        return day is None or any(_day(g) == day for g in given)
-    try:
-        wanted = float(value)
-    except ValueError:
-        return True
-    return any(float(g) == wanted for g in given)
 
 
 # what a page state's line says of a control, not of the page: its options, its value...
@@ -418,21 +376,6 @@ def speaks_of(statement: str, text: str) -> bool:
     said = task_words(text)
     held = [w for w in words if any(_alike(w, c) for c in said)]
     return 2 * len(held) >= len(words) and len(held) >= min(2, len(words))
-
-
-# words that say a statement is about a refusal: what is wrong, missing or not allowed
-_REFUSING = re.compile(
-    r"\b(?:errors?|wrong|incorrect|invalid|required|must|cannot|can't|failed|fails|"
-    r"refused|rejected|denied|missing|problem|not\s+allowed|too\s+(?:short|long)|already)\b",
-    re.IGNORECASE)
-
-
-def expects_answer(statement: str, alert: str) -> bool:
-    """Does a check's statement expect the alert as a refusal: it says something is wrong,
-    missing or not allowed ("an error says ...", "... is required", "you must agree") and
-    speaks of the alert (``speaks_of``)? A success's check that shares words with an error
-    ("the email address is shown in the header", "Enter an email address") does not."""
-    return _REFUSING.search(statement) is not None and speaks_of(statement, alert)
 
 
 MAX_NEAR = 200  # an element around a claim longer than this (a page's main) says nothing of it

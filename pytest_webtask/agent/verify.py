@@ -78,6 +78,8 @@ class Done:
     typed: Callable[[str], bool] = lambda tool: False  # does the tool type text?
     chooses: Callable[[str], bool] = lambda tool: False  # does it choose an option?
     downloaded: bool = False  # the actions downloaded a file (a download check proves it)
+    # a claim the page showed when the task began (it proves nothing the actions did)
+    held_before: Callable[[Evidence], bool] = lambda ev: False
 
 
 def acted(steps: list[Step]) -> list[tuple[Action, ExecutionResult]]:
@@ -139,9 +141,10 @@ def _elsewhere(steps: list[Step], acted_ids: set[str]) -> bool:
 
 
 def own_state(done: Done) -> str:
-    """Why every claim shows only what the step's own actions set (a control's state or
-    value, by element identity; a URL whose query holds what they typed), while those
-    actions changed the page beyond those controls; "" otherwise."""
+    """Why the claims show only what the step's own actions set (a control's state or
+    value, by element identity; a URL whose query holds what they typed), the others
+    being on the page before the task began, while those actions changed the page beyond
+    those controls; "" otherwise."""
     found = [e for e in done.evidence if e.found and e.spec is not None]
     ran = acted(done.steps)
     if not found or not ran:
@@ -158,10 +161,10 @@ def own_state(done: Done) -> str:
             own.append(f"the URL's query ({', '.join(query)})")
         elif ev.fingerprint is not None and any(_same(ev.fingerprint, t) for t in targets):
             own.append(f"{ev.cited} (a control your actions set)")
-        else:
-            return ""
+        elif not done.held_before(ev):
+            return ""  # (one the page showed before the task proves nothing either)
     ids = {str(a.parameters.get("element_id")) for a, _ in ran}
-    if not _elsewhere(done.steps, ids):
+    if not own or not _elsewhere(done.steps, ids):
         return ""  # setting those controls is all the actions did: their state is the effect
     return ("your claims show only what your own actions set: " + "; ".join(own)
             + ". Your actions changed the page beyond those controls: cite what the page shows "

@@ -26,44 +26,13 @@ from ...tools.meant import REFUSED, choice_values, rule_of
 from ...types import Action, ExecutionResult, Secrets, Usage
 from ..budget import Budget, page_chars_for_window
 from ..changes import field_value, page_change, page_key, plain_line
-from ..fields import (
-    describe,
-    empty_fields,
-    is_text_field,
-    left_empty,
-    left_unticked,
-    line_of,
-    no_field_note,
-    off_task_value,
-    ticked_by_task,
-    unasked_delete,
-    unset_for_send,
-    values_for_fields,
-)
 from ..guards import (
     Dropdowns,
     acted,
     acted_on,
     entered_values,
-    expects_answer,
     says_something,
     untyped_values,
-)
-from ..hints import (
-    absent_texts,
-    answer_lines,
-    calendar_lines,
-    expects_refusal,
-    hidden_lines,
-    hides_named,
-    hint,
-    name_on_later_page,
-    named_buttons,
-    ordinal_lines,
-    page_answers,
-    page_length,
-    page_position_lines,
-    sending_forms,
 )
 from ..loops import FutileRepeat, RepeatedFailure
 from ..models import Evidence, ProposalResult, Step, TaskResult
@@ -79,6 +48,37 @@ from ..parsing import (
 )
 from ..policy import Policy
 from ..reply_schema import MAX_EVIDENCE, outcome_schema, reply_schema
+from ..small.fields import (
+    describe,
+    empty_fields,
+    is_text_field,
+    left_empty,
+    left_unticked,
+    line_of,
+    no_field_note,
+    off_task_value,
+    ticked_by_task,
+    unasked_delete,
+    unset_for_send,
+    values_for_fields,
+)
+from ..small.hints import (
+    absent_texts,
+    answer_lines,
+    calendar_lines,
+    expects_answer,
+    expects_refusal,
+    hidden_lines,
+    hides_named,
+    hint,
+    name_on_later_page,
+    named_buttons,
+    ordinal_lines,
+    page_answers,
+    page_length,
+    page_position_lines,
+    sending_forms,
+)
 from ..task_context import TaskContext
 from ..verify import Done, verify_done
 from .asker import AsyncAsker
@@ -1024,7 +1024,7 @@ class AsyncAgent:
         """The alerts the page shows now and did not when a do task began, nor when its last
         actions ran (their answer), right after those actions ran, when the task's words say
         it sends something wrong or nothing (``hints.expects_refusal``), or the test's next
-        check expects the alert as a refusal (``guards.expects_answer``: "an error says the
+        check expects the alert as a refusal (``small.hints.expects_answer``: "an error says the
         email or password is wrong"), and every value it gives was typed. Asked about once
         per task; none for a check."""
         assert self._task_context is not None
@@ -1154,7 +1154,8 @@ class AsyncAgent:
             secrets={k: str(v) for k, v in ctx.secrets.items()}, dropdowns=self._dropdowns,
             typed=lambda tool: getattr(registry.get(tool), "typed", False),
             chooses=lambda tool: getattr(registry.get(tool), "chooses", False),
-            downloaded=any(e.downloads for s in ctx.steps for e in s.executions))
+            downloaded=any(e.downloads for s in ctx.steps for e in s.executions),
+            held_before=self._held_before)
 
     async def _verify(self, step: Step) -> None:
         """``verify_done`` on a step called done: refused (a fact of the page) or advised (the

@@ -139,7 +139,10 @@ class DoneTool(Tool):
             variables={k: str(v) for k, v in self.context.variables.items()},
             secrets={k: str(v) for k, v in self.context.secrets.items()},
             dropdowns=self.dropdowns, typed=has("typed"), chooses=has("chooses"),
-            downloaded=any(e.downloads for s in self.steps for e in s.executions))
+            downloaded=any(e.downloads for s in self.steps for e in s.executions),
+            held_before=lambda ev: bool(
+                getattr(ev.spec, "expect", "") == "text" and (ev.spec.text or ev.text)
+                and f'"{ev.spec.text or ev.text}"' in self.start))
 
 
 class PlanAgent:

@@ -15,37 +15,20 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ..browser.fields import end_of, is_box, is_text_field
-from ..browser.page_state import StateLine, state_lines
-from ..tools.meant import ancestors, field_format, inside, read_lines
+from ...browser.fields import end_of, is_box, is_text_field
+from ...browser.page_state import StateLine, state_lines
+from ...tools.meant import ancestors, field_format, inside, read_lines
+from ..guards import _WORD, STOP, goes_to, speaks_of, task_words
 
 MAX_LINES = 5
 MAX_COVER = 8  # lines listed when more are needed for each word some line holds
 MAX_LINE = 200
 MAX_CONTROLS = 6  # a container holding more is a list, not one item
 
-# words that say nothing about which element is meant
-STOP = frozenset("""
-a an the and or of to in on at for with by from into onto as is are be been was were it its
-this that these those there here page shows show shown has have having contains contain
-now only not no any some one all each every then than so if do does done should must can
-click select choose enter type fill press open go find check make set use hit button link
-field box text list item items element section value named called""".split())
 
 _ID = re.compile(r"^[a-z][a-z0-9]*-\d+$")
 _HREF = re.compile(r'\bhref="(?:[^"\\]|\\.)*"')
 _LINE_IDS = re.compile(r"(?:- |> )([a-z][a-z0-9]*-\d+)(?= |$)", re.MULTILINE)
-_WORD = re.compile(r"[A-Za-z0-9$][A-Za-z0-9$.,'’-]*")
-
-
-def task_words(phrase: str) -> list[str]:
-    """The words of ``phrase`` worth looking for, lower-cased, in order, once each."""
-    words = []
-    for raw in _WORD.findall(phrase):
-        word = raw.strip(".,'’-").lower()
-        if len(word) >= 2 and word not in STOP and word not in words:
-            words.append(word)
-    return words
 
 
 def _word_forms(word: str) -> str:
@@ -863,7 +846,6 @@ def sending_forms(state_text: str, changed: list[str]) -> str:
 
 
 # "go to the opening hours", "open Paper Moons": a verb that follows a link, before its text
-_GO = r"\b(?:go(?:es)? to|open|visit|navigate to|follow|head to)\s+(?:the\s+)?"
 
 
 def named_buttons(state_text: str, task: str, clicked: set[str], limit: int = 3, *,
@@ -949,13 +931,6 @@ def _quoted_then_named(text: str, quote: str, task: str) -> bool:
     words = re.findall(r"[@#]?\w[\w.'’-]*", rest)
     return (not rest[:1].isalnum()) and bool(words) and all(
         re.search(rf"(?<![\w@#]){re.escape(w)}(?!\w)", task) for w in words)
-
-
-def goes_to(tag: str, text: str, task: str) -> bool:
-    """Is ``text`` a link's the ``task`` (both casefolded) says to go to ("go to the opening
-    hours", "open Settings", "follow Next")?"""
-    return (tag == "a" and bool(text)
-            and re.search(rf"{_GO}{re.escape(text)}(?!\w)", task) is not None)
 
 
 # A do task whose words say it sends something wrong, or nothing: a refusal is its answer.
@@ -1045,3 +1020,18 @@ def answer_lines(start_text: str, now_text: str, answers: list[str]) -> list[str
         if _cut(" ".join(texts)) in answers:
             out += [t for t in texts if t not in shown and t not in out]
     return out
+
+
+# words that say a statement is about a refusal: what is wrong, missing or not allowed
+_REFUSING = re.compile(
+    r"\b(?:errors?|wrong|incorrect|invalid|required|must|cannot|can't|failed|fails|"
+    r"refused|rejected|denied|missing|problem|not\s+allowed|too\s+(?:short|long)|already)\b",
+    re.IGNORECASE)
+
+
+def expects_answer(statement: str, alert: str) -> bool:
+    """Does a check's statement expect the alert as a refusal: it says something is wrong,
+    missing or not allowed ("an error says ...", "... is required", "you must agree") and
+    speaks of the alert (``speaks_of``)? A success's check that shares words with an error
+    ("the email address is shown in the header", "Enter an email address") does not."""
+    return _REFUSING.search(statement) is not None and speaks_of(statement, alert)

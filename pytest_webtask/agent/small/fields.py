@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ..browser.fields import (
+from ...browser.fields import (
     describe,
     empty_fields,
     end_of,
@@ -23,18 +23,78 @@ from ..browser.fields import (
     is_text_field,
     line_of,
 )
-from ..browser.page_state import StateLine, state_lines
-from .guards import (
-    asks_to_destroy,
-    destroys,
-    names_option,
-    names_word,
-    stated_values,
-    task_numbers,
-    ticks_box,
-    value_is_one_of,
-    values_of_kind,
-)
+from ...browser.page_state import StateLine, state_lines
+from ..guards import names_option, names_word, stated_values, ticks_box
+
+# what a control that deletes says of itself (its text, label, title, icon or class), and
+# the words of a task that asks for something of the kind
+_DESTROYS = re.compile(r"(?<![a-z])(?:delete|remove|trash|discard|erase|destroy)", re.IGNORECASE)
+_ASKS_TO_DESTROY = re.compile(
+    r"\b(?:delet\w*|remov\w*|trash\w*|discard\w*|eras\w*|destroy\w*|clear\w*|empty\w*|"
+    r"bin|rid|drop\w*|purge\w*|wipe\w*|cancel\w*|unsubscrib\w*|undo\w*|dismiss\w*)\b",
+    re.IGNORECASE)
+_SAYS_ITSELF = ("label", "title", "icon", "class", "aria-label", "value", "name")
+
+
+def destroys(line: StateLine) -> str | None:
+    """What the page state's ``line`` says that names it a control that deletes (its text,
+    label, title, icon or class: ``icon="delete"``, ``class="trash"``, "Remove"), else
+    None."""
+    for said in (line.text, *(line.attrs.get(k, "") for k in _SAYS_ITSELF)):
+        if said and _DESTROYS.search(said):
+            return said
+    return None
+
+
+def asks_to_destroy(task: str) -> bool:
+    """Does ``task`` say anything of deleting, removing, clearing or cancelling?"""
+    return _ASKS_TO_DESTROY.search(task) is not None
+
+
+# a number a task gives as a value: "-99", "1", "2.5"; not an ordinal ("3rd"), a time
+# ("9:37"), a date ("05/20/2010") or part of a word
+_NUMBER = re.compile(r"(?<![\w.:/-])-?\d+(?:\.\d+)?(?![\w:/]|\.\d)")
+
+
+_DATE = re.compile(r"(?<![\w/-])(\d{1,4})[/-](\d{1,2})[/-](\d{1,4})(?![\w/-])")
+
+
+def task_numbers(task: str) -> list[str]:
+    """The numbers ``task`` gives as values, in order, once each (quoted ones too)."""
+    return list(dict.fromkeys(_NUMBER.findall(_DATE.sub(" ", task))))
+
+
+def _day(text: str) -> tuple[int, int, int] | None:
+    """The date ``text`` writes (year, month, day): 2010-05-20, 05/20/2010 (month first,
+    as US forms write it; a day over 12 first is read day first)."""
+    m = _DATE.search(text)
+    if m is None:
+        return None
+    a, b, c = (int(g) for g in m.groups())
+    if len(m.group(1)) == 4:
+        return (a, b, c)
+    return (c, b, a) if a > 12 else (c, a, b)
+
+
+def values_of_kind(task: str, kind: str) -> list[str]:
+    """The values of ``kind`` ("number", "date") that ``task`` gives, as it writes them."""
+    if kind == "date":
+        return list(dict.fromkeys(m.group(0) for m in _DATE.finditer(task)))
+    return task_numbers(task) if kind == "number" else []
+
+
+def value_is_one_of(value: str, given: list[str], kind: str) -> bool:
+    """Is ``value`` one of the task's ``given`` values of ``kind``, as numbers or days (an
+    unreadable value is left to the tool, which says what is wrong with it)?"""
+    if kind == "date":
+        day = _day(value)
+        return day is None or any(_day(g) == day for g in given)
+    try:
+        wanted = float(value)
+    except ValueError:
+        return True
+    return any(float(g) == wanted for g in given)
+
 
 __all__ = ["describe", "empty_fields", "field_names", "is_box", "is_text_field", "left_empty",
            "left_unticked", "line_of", "ticked_by_task", "unset_for_send",
