@@ -22,7 +22,7 @@ HOURS = """<!doctype html><title>Library</title><main><h1>Opening hours</h1>
 <dl><dt>Saturday:</dt><dd>10:00 to 16:00</dd><dt>Sunday:</dt><dd>SUNDAY</dd></dl></main>"""
 CLOSED, OPEN = HOURS.replace("SUNDAY", "closed"), HOURS.replace("SUNDAY", "12:00 to 16:00")
 STATEMENT = "the library is closed on Sunday"
-ASKED = "Your claims leave out most of what the statement says"
+ASKED = "claim-words: the statement's words"
 MEMBERS = {"complete": True, "message": "true", "evidence": [
     {"expect": "text", "text": "Members can now borrow e-books and audiobooks with their "
                                "library card number."}]}
@@ -80,7 +80,7 @@ def test_asked_once_the_line_that_says_it_records_and_fails_when_sunday_opens(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
     recipe = tmp_path / "hours.yaml"
     llm = _check(page, server, recipe, CLOSED, [MEMBERS, SUNDAY_CLOSED])
-    assert f"{ASKED} (closed, sunday: in none of them)" in llm.prompts[1]
+    assert f"{ASKED} closed, sunday are in none of your claims" in llm.prompts[1]
     assert "Members can now borrow" not in recipe.read_text()
     server.pages["/hours"] = OPEN
     with pytest.raises(pytest.fail.Exception, match="closed"):
@@ -89,15 +89,12 @@ def test_asked_once_the_line_that_says_it_records_and_fails_when_sunday_opens(
             task.check(STATEMENT)
 
 
-def test_the_next_answer_stands_and_the_rule_switches_off(
+def test_the_next_answer_stands_marked_for_a_reviewer(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
-    """Asked once: a paraphrase cited again stands (the question is no guard). Off, nobody
-    asks, and the unrelated sentence records green on a page that opens on Sundays: the
-    defect the question is for."""
+    """Advice, said once: a paraphrase cited again stands (the advice is no refusal), and
+    the recipe marks the step ``doubted: claim-words`` for a reviewer; on a page that opens
+    on Sundays it replays green, the defect the advice points at."""
     recipe = tmp_path / "again.yaml"
     llm = _check(page, server, recipe, CLOSED, [MEMBERS, MEMBERS])
     assert ASKED in llm.prompts[1] and len(llm.prompts) == 2
-    off = tmp_path / "off.yaml"
-    llm = _check(page, server, off, OPEN, [MEMBERS], rules_off="claim-words")
-    assert len(llm.prompts) == 1 and not any(ASKED in p for p in llm.prompts)
-    assert "Members can now borrow" in off.read_text()
+    assert "claim-words" in recipe.read_text() and "doubted" in recipe.read_text()

@@ -1,7 +1,8 @@
-"""The guard that a do task goes where it says: "open the menu and go to the opening hours"
+"""The advice that a do task goes where it says: "open the menu and go to the opening hours"
 done by hovering the menu and citing its "Opening hours" link proves a link that shows, not
-the page it opens (a local 1.5B model recorded exactly that, green on a dead link). Asked
-once, then the step fails; followed, it records, and the replay fails on the dead link."""
+the page it opens (a local 1.5B model recorded exactly that, green on a dead link). It reads
+the task's words, so it is advice (agent/verify.py): said once, and a done after it records
+marked for a reviewer; followed, it records unmarked, and the replay fails on the dead link."""
 
 from __future__ import annotations
 
@@ -54,72 +55,33 @@ def _record(page: Page, server: LocalServer, recipe: Path, html: str,
     return llm
 
 
-def test_a_link_the_task_goes_to_shown_but_never_followed_never_records(
+ADVICE = 'links-to-go: the task says to go to a-1 "Opening hours", which no action followed'
+
+
+def test_a_link_shown_but_never_followed_is_advice_and_a_done_after_it_is_marked(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """The task's words ("go to") are advice, never a refusal (DESIGN decision 22): said
+    once, then the same done records, the step marked ``doubted: links-to-go`` for a
+    reviewer. On the bare standard profile, nothing else asks."""
     recipe = tmp_path / "hours.yaml"
-    with pytest.raises(pytest.fail.Exception) as failed:
-        # every rule off: the guard is no rule, and holds for the bare model too
-        _record(page, server, recipe, LIVE, [HOVER, LINK_SHOWN, LINK_SHOWN, LINK_SHOWN],
-                rules_off="all")
-    assert 'the task says to go to a-1 "Opening hours", which no action followed, and the ' \
-           "page is still where the task began" in str(failed.value)
-    assert not recipe.exists()
-
-
-def test_asked_again_it_may_say_done_and_then_fails(
-        page: Page, server: LocalServer, tmp_path: Path) -> None:
-    """The first question offers acting only; a model that acts without following the link
-    and calls the task done again is asked again, done offered this time, and a done
-    answer fails the step while the link is still not followed: no loop, nothing written."""
-    recipe = tmp_path / "hours.yaml"
-    llm = ScriptedLLM([HOVER, LINK_SHOWN, HOVER, LINK_SHOWN, LINK_SHOWN])
-    with pytest.raises(pytest.fail.Exception) as failed:
-        _record(page, server, recipe, LIVE, llm, rules_off="named-button")
-    assert "which no action followed" in str(failed.value)
-    asked = [i for i, p in enumerate(llm.prompts) if "The task says to go to" in p]
-    assert asked == [2, 4]
-    assert [may_finish_context(llm.calls[i]) for i in asked] == [False, True]
-    assert len(llm.prompts) == 5 and not recipe.exists()
-    assert "guard-acts" in str(failed.value)  # the step log names the rule
-
-
-def test_asked_after_another_question_came_first_in_the_step(
-        page: Page, server: LocalServer, tmp_path: Path) -> None:
-    """Claims that do not hold are asked about first; an answer that holds but still never
-    followed the link is asked about next (acting only), not failed unasked (a 1.5B model's
-    step went so)."""
-    recipe = tmp_path / "hours.yaml"
-    bad = {"complete": True, "message": "done", "evidence": [
-        {"expect": "text", "text": "Hours"}]}
-    llm = _record(page, server, recipe, LIVE, [HOVER, bad, LINK_SHOWN, FOLLOW, HOURS_SHOWN],
-                  rules_off="named-button")
-    assert "does not hold" in llm.prompts[2]
-    assert "The task says to go to" in " ".join(llm.prompts[3].split())
-    assert may_finish_context(llm.calls[2]) and not may_finish_context(llm.calls[3])
-    assert "Sunday: closed" in recipe.read_text()
-
-
-def test_with_guard_acts_off_the_first_question_offers_done(
-        page: Page, server: LocalServer, tmp_path: Path) -> None:
-    recipe = tmp_path / "hours.yaml"
-    llm = ScriptedLLM([HOVER, LINK_SHOWN, LINK_SHOWN])
-    with pytest.raises(pytest.fail.Exception) as failed:
-        _record(page, server, recipe, LIVE, llm, rules_off="named-button guard-acts")
-    assert "which no action followed" in str(failed.value)
-    assert "guard-acts" not in str(failed.value)
-    assert may_finish_context(llm.calls[2]) and len(llm.prompts) == 3
+    llm = _record(page, server, recipe, LIVE, [HOVER, LINK_SHOWN, LINK_SHOWN],
+                  profile="standard")
+    assert ADVICE in " ".join(llm.prompts[2].split())
+    assert len(llm.prompts) == 3
+    text = recipe.read_text()
+    assert "doubted" in text and "links-to-go" in text
 
 
 def test_followed_it_records_and_the_replay_fails_on_a_dead_link(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """With the small profile's ``guard-acts``, the reply after the advice offers acting
+    only; followed, the step records unmarked, and its replay fails on a dead link."""
     recipe = tmp_path / "hours.yaml"
     llm = _record(page, server, recipe, LIVE,
                   [HOVER, LINK_SHOWN, FOLLOW, HOURS_SHOWN], rules_off="named-button")
-    assert 'The task says to go to a-1 "Opening hours", which is on this page, but no ' \
-           "action of yours clicked it" in " ".join(llm.prompts[2].split())
-    # only a click can follow it: the question offers acting only
+    assert ADVICE in " ".join(llm.prompts[2].split())
     assert may_finish_context(llm.calls[1]) and not may_finish_context(llm.calls[2])
-    assert "Sunday: closed" in recipe.read_text()
+    assert "Sunday: closed" in recipe.read_text() and "doubted" not in recipe.read_text()
     server.pages["/"] = LIVE
     with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
         task.goto("/")
@@ -140,11 +102,11 @@ def test_a_task_that_left_the_page_another_way_is_not_asked(
     go = {"complete": False, "message": "m", "actions": [
         {"tool": "navigate", "parameters": {"url": "/hours"}}]}
     llm = _record(page, server, recipe, LIVE, [go, HOURS_SHOWN])
-    assert len(llm.prompts) == 2 and "The task says to go to" not in "".join(llm.prompts)
+    assert len(llm.prompts) == 2 and "links-to-go" not in "".join(llm.prompts)
     assert "Sunday: closed" in recipe.read_text()
 
 
-def test_the_plan_strategy_is_held_to_it(page: Page, server: LocalServer) -> None:
+def test_the_plan_strategy_is_advised_too(page: Page, server: LocalServer) -> None:
     from pytest_webtask.agent._sync.plan_agent import PlanAgent
     from tests.test_policy import _invoked, _plan, _Plans
     server.pages["/"], server.pages["/hours"] = LIVE, HOURS
@@ -155,7 +117,7 @@ def test_the_plan_strategy_is_held_to_it(page: Page, server: LocalServer) -> Non
                      _invoked("click", element_id="a-1"),
                      _invoked("done", summary="there", evidence=HOURS_SHOWN["evidence"])])
     result = PlanAgent(page, script.llm, require_evidence=True).execute(TASK)
-    assert 'done refused: the task says to go to a-1 "Opening hours", which no action ' \
-        "followed" in " ".join(script.plan_prompts()[1].split())
+    assert 'done questioned (advice, said once: call done again to stand by it): ' \
+        f"{ADVICE}" in " ".join(script.plan_prompts()[1].split())
     assert result.completed, result.message
     assert page.url.endswith("/hours")

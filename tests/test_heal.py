@@ -141,7 +141,7 @@ def heal_relabel(task: str, n: int, page: str) -> dict:
     assert n > 0 or 'select-3 (name="size" options="S|M|L" selected="M"' in page, page
     return [{"complete": False, "message": "the button reads Add to bag now", "actions": [
                 act("click", "button-4")]},
-            done("Blue Oxford Shirt")][n]
+            done("Blue Oxford Shirt")][min(n, 1)]  # a done asked again: a step
 
 
 def heal_menu(task: str, n: int, page: str) -> dict:
@@ -227,7 +227,7 @@ def test_heal_keeps_the_actions_before_the_drift_as_recorded(flow: Flow, shop: D
 def fooled_add(task: str, n: int, page: str) -> dict:
     """Clicks the relabelled button and reports success citing what is on the page."""
     return [{"complete": False, "message": "add it", "actions": [act("click", "button-4")]},
-            done("Your cart")][n]
+            done("Your cart")][min(n, 1)]
 
 
 def fooled_checkout(task: str, n: int, page: str) -> dict:
