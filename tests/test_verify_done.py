@@ -222,3 +222,61 @@ def test_the_standard_profile_never_calls_the_small_profile_s_rules(
     assert len(llm.prompts) == 3 and "each" in (tmp_path / "orders.yaml").read_text()
     with pytest.raises(AssertionError, match="small-profile rule"):
         _record(page, server, tmp_path / "small.yaml", [FILTER, EACH], profile="small")
+
+
+TOAST = """<!doctype html><title>Tasks</title><main><h1>Tasks</h1>
+<button onclick="TOAST_JS">Save</button><div role="status" id="s"></div></main>"""
+SHOWS = ("const s = document.getElementById('s'); s.textContent = 'Task saved'; "
+         "setTimeout(() => s.textContent = '', 2000)")
+
+
+def _slow(replies: list[tuple[float, dict[str, Any]]]) -> ScriptedLLM:
+    """A model that takes its time over some replies (seconds, reply): the toast is gone
+    when it answers."""
+    import time
+
+    def reply(context: Any) -> dict[str, Any]:
+        delay, said = replies.pop(0)
+        time.sleep(delay)
+        return said
+    return ScriptedLLM(reply)
+
+
+def test_a_message_that_faded_while_the_model_read_holds_as_read_and_replays_live(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """``claims-hold`` reads the page now; a page text the request's page state showed and
+    the page no longer shows (a toast that faded while a slow model read) holds as read,
+    and every replay checks it right after the step: it fails where the toast never
+    shows."""
+    recipe = tmp_path / "toast.yaml"
+    save = {"complete": False, "message": "m", "actions": [
+        {"tool": "click", "parameters": {"element_id": "button-0"}}]}
+    saved = {"complete": True, "message": "saved", "evidence": [
+        {"expect": "text", "text": "Task saved"}]}
+    server.pages["/t"] = TOAST.replace("TOAST_JS", SHOWS)
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=_slow([(0, save), (0, saved), (2.5, saved)]),
+                      timeout=1.5, profile="standard") as webtask:
+        webtask.goto("/t")
+        webtask.do("click Save")
+        webtask.check("a message says Task saved")
+    assert "Task saved" in recipe.read_text()
+    with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as webtask:
+        webtask.goto("/t")
+        webtask.do("click Save")
+        webtask.check("a message says Task saved")
+    server.pages["/t"] = TOAST.replace("TOAST_JS", "1")  # the bug: no message
+    with pytest.raises(pytest.fail.Exception) as failed:
+        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as wt:
+            wt.goto("/t")
+            wt.do("click Save")
+            wt.check("a message says Task saved")
+    assert "Task saved" in str(failed.value)
+    # a text the page state never showed is refused, as any claim that does not hold
+    never = {"complete": True, "message": "saved", "evidence": [
+        {"expect": "text", "text": "Task stored"}]}
+    with pytest.raises(pytest.fail.Exception, match="do not hold on the page now"):
+        with open_webtask(page, tmp_path / "never.yaml", "record", base_url=server.url,
+                          llm=ScriptedLLM([never, never]), timeout=1.5,
+                          profile="standard") as webtask:
+            webtask.goto("/t")
+            webtask.check("a message says Task saved")

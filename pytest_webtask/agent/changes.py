@@ -96,8 +96,9 @@ class PageChange:
                 if len(got) > SHOWN:
                     lines.append(f"  ... and {len(got) - SHOWN} more line(s)")
         if self.values_only:
-            lines.append("Only what the fields hold changed: nothing was sent yet, and the "
-                         "page shows no answer to it.")
+            lines.append("Only what the fields hold changed: no other line of the page did "
+                         "(a form is not sent yet; a control that saves itself shows no "
+                         "answer here).")
         return "\n".join(lines)
 
 

@@ -33,6 +33,9 @@ class Evidence:
     input_type: str = ""
     image: bytes | None = None  # a "screenshot" claim's picture of its region (PNG)
     items: int | None = None  # how many items an "each" claim read on the page
+    # a page text the request's page state showed and the page no longer shows when the reply
+    # came (a message that fades): held as read, checked live by every replay
+    faded: bool = False
     start: int | None = None  # a "count" claim with a change: its count when the step began
 
 

@@ -185,8 +185,10 @@ def _secret_said(done: Done) -> str:
 
 # -- advice: the task's words ------------------------------------------------------------
 
-# "show only the hats", "list only open orders", "only the hats are listed"
+# "show only the hats", "list only open orders", "only the hats are listed"; not a quoted
+# label ("tick 'Show only my tasks'")
 _ONLY = re.compile(r"\bonly\b", re.IGNORECASE)
+_QUOTED = re.compile(r'"[^"]*"|“[^”]*”|(?<!\w)\'[^\']*\'(?!\w)')
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")
 
 
@@ -217,7 +219,7 @@ def _advice(done: Done) -> list[tuple[str, str]]:
         if links := links_to_go(done.now, task, clicked):
             out.append(("links-to-go", f"the task says to go to {', '.join(links)}, which no "
                         "action followed, and the page is where the task began"))
-    if _ONLY.search(task) and not any(e.spec.expect in ("each", "count", "hidden")
+    if _ONLY.search(_QUOTED.sub(" ", task)) and not any(e.spec.expect in ("each", "count", "hidden")
                                       for e in found):
         out.append(("show-only", "the task says \"only\", and no claim shows that the rest "
                     "is gone: a page that ignored the task and listed everything would hold "

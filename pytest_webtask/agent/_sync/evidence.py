@@ -120,8 +120,25 @@ def _resolve(browser: LLMBrowser, spec: EvidenceSpec, label: str, ids: set[str],
         return _missing(ev, f"{ev.start + spec.change} expected ({ev.start} when the step "
                             f"began, {spec.change:+d}), there are {got.get('n')}")
     if not got["ok"]:
+        if _read_when_asked(browser, spec, sub):
+            ev.faded = True  # a message that faded while the model read the page
+            return ev
         return _missing(ev, got["got"] + _label_apart(frame, spec, sub))
     return ev
+
+
+def _read_when_asked(browser: LLMBrowser, spec: EvidenceSpec,
+                     sub: Callable[[str], str]) -> bool:
+    """Did the page state the model was just shown hold this page text (no element, no
+    container: a status message's words), which the page no longer shows? A message that
+    fades (a toast) is gone by the time a slow model replies; the reading is a fact of the
+    page, and a replay checks the text right after the step's actions."""
+    snapshot = browser.snapshot
+    text = sub(spec.text or "")
+    if (spec.expect != "text" or spec.element is not None or spec.within is not None
+            or not text or snapshot is None):
+        return False
+    return f'"{text}"' in snapshot.text if spec.match == "exact" else text in snapshot.text
 
 
 def _change_problem(spec: EvidenceSpec, browser: LLMBrowser) -> str:
