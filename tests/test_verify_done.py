@@ -254,8 +254,9 @@ def test_a_message_that_faded_while_the_model_read_holds_as_read_and_replays_liv
     saved = {"complete": True, "message": "saved", "evidence": [
         {"expect": "text", "text": "Task saved"}]}
     server.pages["/t"] = TOAST.replace("TOAST_JS", SHOWS)
-    with open_webtask(page, recipe, "record", base_url=server.url, llm=_slow([(0, save), (0, saved), (2.5, saved)]),
-                      timeout=1.5, profile="standard") as webtask:
+    slow = _slow([(0, save), (0, saved), (2.5, saved)])  # the check's reply after 2.5 s
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=slow, timeout=1.5,
+                      profile="standard") as webtask:
         webtask.goto("/t")
         webtask.do("click Save")
         webtask.check("a message says Task saved")
