@@ -258,3 +258,22 @@ def test_the_command_plans_what_it_did_not_try_and_generate_leaves_it_out(
     assert "# Left out: not tried while exploring: it sends POST /messages (fetch)" in written
     assert "# def test_ask_a_librarian_send(webtask: WebTask, email: str) -> None:" in written
     assert max(len(line) for line in written.splitlines()) <= 99
+
+
+def test_a_form_is_destructive_by_what_it_submits_not_by_its_cancel_button(
+        page: Page) -> None:
+    """A create form with a Cancel button is no cancelling form (issue 74): its Create
+    submits a task; a form whose own name or action cancels is one."""
+    from pytest_webtask.explore.explorer import _SURROUNDINGS_JS, DESTRUCTIVE
+
+    page.set_content("""<form aria-label="New task" action="/tasks" method="post">
+      <label>Title <input name="title"></label><button>Create</button>
+      <button type="button">Cancel</button></form>
+      <form action="/subscription/cancel" method="post"><button>Confirm</button></form>""")
+
+    def said(selector: str) -> str:
+        info = page.locator(selector).evaluate(_SURROUNDINGS_JS)
+        return f"{info['own']} | {info['form']}"
+
+    assert DESTRUCTIVE.search(said("text=Create")) is None, said("text=Create")
+    assert DESTRUCTIVE.search(said("text=Confirm")) is not None  # its action cancels

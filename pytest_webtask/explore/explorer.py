@@ -64,7 +64,8 @@ DESTRUCTIVE = re.compile(
     r"cancel|reset|drop|discard|close\s+(my\s+|your\s+|the\s+)?account)\b", re.IGNORECASE)
 
 # The text around an element that says what acting on it does: its own name, and when it
-# sits in a form (or submits one), the form's name, action and submit buttons; and, for
+# sits in a form (or submits one), the form's name, action and legend (not its other
+# buttons' words: a Cancel beside Create makes no form destructive); and, for
 # the site map, the form's fields and the name of the section it sits in.
 _SURROUNDINGS_JS = """el => {
   const text = (n) => (n && (n.getAttribute('aria-label') || n.innerText || n.value ||
@@ -87,8 +88,9 @@ _SURROUNDINGS_JS = """el => {
   if (form) {
     const parts = [form.getAttribute('aria-label') || '', form.getAttribute('action') || '',
                    form.getAttribute('name') || '', form.id || ''];
+    // what it submits: its name, action, legend; never another button's words (a form
+    // with a Cancel button is no cancelling form: its own Create submits it)
     const submits = form.querySelectorAll('button, input[type=submit], input[type=image]');
-    for (const b of submits) parts.push(text(b));
     const legend = form.querySelector('legend, h1, h2, h3, h4');
     if (legend) parts.push(text(legend));
     let prev = form.previousElementSibling;
