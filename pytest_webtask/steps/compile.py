@@ -170,13 +170,13 @@ def compile_step(kind: str, text: str, result: TaskResult, ctx: StepValues,
             if execution.hovered:  # the click reached its element after a hover: so will replay
                 actions.append(RecipeAction(tool="hover", reason="the click lands after a hover",
                                             target=acted_on(execution.target, ctx)))
-            tool_name = action.tool
+            kept = action.tool
             if execution.checked is not None:  # set only by a click that toggled a box
                 # a click that turned a checkbox or switch on (off): replayed as setting that
                 # state, so a replay where it is already so leaves it (a click would flip it)
-                tool_name = "check" if execution.checked else "uncheck"
+                kept = "check" if execution.checked else "uncheck"
                 params = {}
-            actions.append(RecipeAction(tool=tool_name, reason=action.reason,
+            actions.append(RecipeAction(tool=kept, reason=action.reason,
                                         params=params, target=acted_on(execution.target, ctx),
                                         to=acted_on(execution.to, ctx),
                                         dialogs=dialogs, opens_tab=execution.opened_tab,
