@@ -226,7 +226,8 @@ def test_a_do_whose_next_check_speaks_of_the_alert_is_asked_and_fails_where_no_e
 
 
 def test_a_next_check_that_speaks_of_another_thing_or_denies_asks_nothing() -> None:
-    from pytest_webtask.agent.guards import expects_answer, speaks_of
+    from pytest_webtask.agent.guards import speaks_of
+    from pytest_webtask.agent.small.hints import expects_answer
     alert = "The email or password is incorrect."
     assert speaks_of(STATEMENT, alert)  # email, password of email, password, wrong, error
     assert speaks_of("the page says the email or password is incorrect", alert)

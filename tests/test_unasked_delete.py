@@ -11,7 +11,7 @@ from typing import Any
 from playwright.sync_api import Page
 
 from pytest_webtask import Agent
-from pytest_webtask.agent.guards import asks_to_destroy, destroys
+from pytest_webtask.agent.small.fields import asks_to_destroy, destroys
 from pytest_webtask.browser.page_state import state_lines
 from pytest_webtask.testing import ScriptedLLM
 

@@ -209,15 +209,24 @@ def test_the_standard_profile_never_calls_the_small_profile_s_rules(
     """Every function of ``agent.small`` the step agent holds raises: a standard recording
     (a choice, a click, a refused done, then an honest one) never reaches one."""
     from pytest_webtask.agent._sync import agent as step_agent
+    from pytest_webtask.agent._sync import small
 
     def never(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the standard profile called a small-profile rule")
 
-    held = [name for name in dir(step_agent) if getattr(
-        getattr(step_agent, name), "__module__", "").startswith("pytest_webtask.agent.small")]
-    assert len(held) > 10  # hints and field readings
-    for name in held:
-        monkeypatch.setattr(step_agent, name, never)
+    held = 0
+    for module in (step_agent, small):  # the readings of agent/small the agent holds
+        for name in dir(module):
+            if getattr(getattr(module, name), "__module__", "").startswith(
+                    "pytest_webtask.agent.small"):
+                monkeypatch.setattr(module, name, never)
+                held += 1
+    for cls in (small.SmallExecuter, small.SmallAgent):  # and the rules themselves
+        for name, value in list(vars(cls).items()):
+            if callable(value) and name not in ("_ask", "_done", "_typed", "_acted"):
+                monkeypatch.setattr(cls, name, never)
+                held += 1
+    assert held > 30
     llm = _record(page, server, tmp_path / "orders.yaml", [FILTER, DROPDOWN_SAYS, EACH])
     assert len(llm.prompts) == 3 and "each" in (tmp_path / "orders.yaml").read_text()
     with pytest.raises(AssertionError, match="small-profile rule"):

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..defaults import MAX_STEPS
+from ..llm.prompts import get_prompt
 from ..llm.request import Block
 from ..tools.values import (  # noqa: F401 (imported from here before)
     Computed,
@@ -113,3 +114,12 @@ class TaskContext(StepValues):
             if step.note:
                 lines.append(f"  Note: {step.note}")
         return Block(self.redact("\n".join(lines)))
+
+
+def checked_statement(task: str) -> str | None:
+    """The statement a check step's task asks about (its first line after the check's
+    wording), None for any other task."""
+    prefix = get_prompt("agent/proposer", "check_task").split("{statement}")[0]
+    if not task.startswith(prefix):
+        return None
+    return task[len(prefix):].split("\n", 1)[0]
