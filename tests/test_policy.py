@@ -138,8 +138,10 @@ def test_a_filter_proven_by_its_list_records_and_fails_when_the_filter_breaks(
     with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
         task.goto("/shop")
         task.do("show only the Jackets")
-    assert "Your evidence shows only what your own actions set: select-0 holds 'Jackets'" \
-        in llm.prompts[2]
+    refused = " ".join(llm.prompts[2].split())
+    assert "Your done was not recorded: - your claims show only what your own actions set: " \
+        in refused and '"element":"select-0"' in refused, refused[-900:]
+    assert "(a control your actions set)" in refused
     with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
         task.goto("/shop")
         task.do("show only the Jackets")
@@ -157,68 +159,27 @@ JACKETS = ({"expect": "text", "text": "Category: Jackets"},
 SHOWN_ONLY = _done(*JACKETS)
 
 
-def _refused_show_only(page: Page, server: LocalServer, tmp_path: Path,
-                       claims: list[dict[str, Any]], start: str,
-                       actions: dict[str, Any]) -> None:
-    """Record "show only the Jackets" from ``start`` with ``actions``, then the heading,
-    an item and ``claims`` twice: the step fails for nothing proven gone, no recipe."""
-    done = _done(*JACKETS, *claims)
-    with pytest.raises(pytest.fail.Exception) as failed:
-        with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
-                          llm=ScriptedLLM([actions, done, done])) as task:
-            task.goto(start)
-            task.do("show only the Jackets")
-    assert "not that anything else is gone" in str(failed.value), str(failed.value)
-    assert not (tmp_path / "f.yaml").exists()
-
-
-def test_show_only_is_not_proven_by_what_the_page_shows(
+def test_show_only_over_what_the_page_shows_is_advised_once_then_recorded_doubted(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
     """A real model's recording of "show only the products of the Jackets category" cited a
     text new on the page ("Category: Jackets") and the jackets' names: all of it holds on a
-    page that ignores the filter and lists everything. "Only" is proven by what is gone (a
-    count, a hidden text that was there): asked once, then the step fails, no recipe."""
-    server.pages["/shop"] = BROKEN
+    page that ignores the filter and lists everything. "Only" is the task's word, so this is
+    advice (agent/verify.py), never a refusal: said once, and the same done again records,
+    the step marked ``doubted: [show-only]`` for a reviewer; that recording replays green on
+    the broken filter, the defect the advice points at."""
+    server.pages["/shop"] = WORKING
+    recipe = tmp_path / "f.yaml"
     llm = ScriptedLLM([CHOOSE, SHOWN_ONLY, SHOWN_ONLY])
-    with pytest.raises(pytest.fail.Exception) as failed:
-        with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
-                          llm=llm) as task:
-            task.goto("/shop")
-            task.do("show only the Jackets")
-    assert "The task says the page should show only that" in llm.prompts[2]
-    assert "not that anything else is gone" in str(failed.value), str(failed.value)
-    assert not (tmp_path / "f.yaml").exists()
-    # a hidden claim of a text the page never showed proves nothing gone either
-    never = _done(*JACKETS,
-                  {"expect": "hidden", "text": "Purple Hat"})
-    with pytest.raises(pytest.fail.Exception) as failed:
-        with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
-                          llm=ScriptedLLM([CHOOSE, never, never])) as task:
-            task.goto("/shop")
-            task.do("show only the Jackets")
-    assert "not that anything else is gone" in str(failed.value), str(failed.value)
-    assert not (tmp_path / "f.yaml").exists()
-    # nor a count of a container that is no list (a main's children: as many on a page that
-    # lists everything), as the real model's second recording cited it
-    mains = _done(*JACKETS,
-                  {"expect": "count", "within": "main-0", "count": 3})
-    with pytest.raises(pytest.fail.Exception) as failed:
-        with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
-                          llm=ScriptedLLM([CHOOSE, mains, mains])) as task:
-            task.goto("/shop")
-            task.do("show only the Jackets")
-    assert "not that anything else is gone" in str(failed.value), str(failed.value)
-    assert not (tmp_path / "f.yaml").exists()
-    # nor does the list's count when it says what it said before the filter
-    same = _done(*JACKETS,
-                 {"expect": "text", "text": "3 products"})
-    with pytest.raises(pytest.fail.Exception) as failed:
-        with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
-                          llm=ScriptedLLM([CHOOSE, same, same])) as task:
-            task.goto("/shop")
-            task.do("show only the Jackets")
-    assert "not that anything else is gone" in str(failed.value), str(failed.value)
-    assert not (tmp_path / "f.yaml").exists()
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
+        task.goto("/shop")
+        task.do("show only the Jackets")
+    advised = " ".join(llm.prompts[2].split())
+    assert "Before your done is recorded, read this advice" in advised
+    assert '- show-only: the task says "only", and no claim shows that the rest is gone' \
+        in advised, advised[-900:]
+    assert len(llm.prompts) == 3
+    assert yaml.safe_load(recipe.read_text())["steps"][0]["doubted"] == ["show-only"]
+    assert not _replay_fails(page, server, recipe, "/shop", BROKEN, "show only the Jackets")
 
 
 def test_show_only_proven_by_what_is_gone_records_and_fails_when_the_filter_breaks(
@@ -231,13 +192,10 @@ def test_show_only_proven_by_what_is_gone_records_and_fails_when_the_filter_brea
     with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
         task.goto("/shop")
         task.do("show only the Jackets")
-    # the question names what went away, and the word every item still shows (which the
-    # shirt did not), each for the model to cite
-    assert 'gone from it now: "White Linen Shirt". Every item of ul-0 shows "Jacket" now, ' \
-        'and an item there before did not: {"expect": "each", "within": "ul-0", "text": ' \
-        '"Jacket", "match": "contains"} says so.' in " ".join(llm.prompts[2].split()), \
-        llm.prompts[2][-600:]
-    assert "White Linen Shirt" in recipe.read_text()
+    # the advice says the proofs that fail on a page that lists everything; the step
+    # answered with one is recorded unmarked
+    assert "- show-only:" in llm.prompts[2] and '"expect": "each"' in llm.prompts[2]
+    assert "White Linen Shirt" in recipe.read_text() and "doubted" not in recipe.read_text()
     with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
         task.goto("/shop")
         task.do("show only the Jackets")
@@ -247,30 +205,34 @@ def test_show_only_proven_by_what_is_gone_records_and_fails_when_the_filter_brea
             task.goto("/shop")
             task.do("show only the Jackets")
     assert "Replay failed" in str(failed.value)
-    # the list's own count proves it at once (no question), and fails the same way
+    # the list's own count proves it too (its number, which the task does not name, is
+    # pointed out once: replays run on other data), and fails the same way
     server.pages["/shop"] = WORKING
     items = _done(*JACKETS,
                   {"expect": "count", "within": "ul-0", "count": 2})
-    llm = ScriptedLLM([CHOOSE, items])
+    llm = ScriptedLLM([CHOOSE, items, items])
     with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
         task.goto("/shop")
         task.do("show only the Jackets")
-    assert len(llm.prompts) == 2
+    assert "- pinned-data: your claims pin '2 items'" in llm.prompts[2]
+    assert "show-only" not in llm.prompts[2] and len(llm.prompts) == 3
     server.pages["/shop"] = BROKEN
     with pytest.raises(pytest.fail.Exception) as failed:
         with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
             task.goto("/shop")
             task.do("show only the Jackets")
     assert "Replay failed" in str(failed.value)
-    # a count new on the page proves it at once (no question), and fails the same way
+    # a count text new on the page is no claim kind that shows the rest gone (the advice
+    # is said); stood by, it records marked, and still fails the same way
     server.pages["/shop"] = WORKING
     counted = _done(*JACKETS,
                     {"expect": "text", "text": "2 products"})
-    llm = ScriptedLLM([CHOOSE, counted])
+    llm = ScriptedLLM([CHOOSE, counted, counted])
     with open_webtask(page, recipe, "record", base_url=server.url, llm=llm) as task:
         task.goto("/shop")
         task.do("show only the Jackets")
-    assert len(llm.prompts) == 2
+    assert "- show-only:" in llm.prompts[2] and len(llm.prompts) == 3
+    assert yaml.safe_load(recipe.read_text())["steps"][0]["doubted"] == ["show-only"]
     server.pages["/shop"] = BROKEN
     with pytest.raises(pytest.fail.Exception) as failed:
         with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
@@ -279,48 +241,9 @@ def test_show_only_proven_by_what_is_gone_records_and_fails_when_the_filter_brea
     assert "Replay failed" in str(failed.value)
 
 
-# The shop with what a filter leaves alone: the categories to filter by (a list of links
-# after the products' list) and a start page that links to a category, with a banner.
-FACETS = {b: s.replace("</main>", '<nav><ul><li><a href="?c=All">All</a></li><li><a '
-                       'href="?c=Jackets">Jackets</a></li><li><a href="?c=Shirts">Shirts</a>'
-                       "</li></ul></nav></main>") for b, s in (("working", WORKING),
-                                                               ("broken", BROKEN))}
-SHOP_HOME = ('<!doctype html><main><h1>Welcome to the shop</h1><p>New in this week.</p>'
-           '<a href="/shop?c=Jackets">Jackets</a></main>')
 # The products as cards in a grid (no list element): an item is an article with its title
 CARDS = SHOP.replace('<ul id="list"></ul>', '<div id="list"></div>').replace(
     "`<li>${n}</li>`", "`<article><h3>${n}</h3><button>Add</button></article>`")
-
-
-def test_show_only_is_not_proven_by_what_a_filter_leaves_alone(
-        page: Page, server: LocalServer, tmp_path: Path) -> None:
-    """Claims that would replay green on a filter that lists everything are refused: the
-    count of the categories' list (the task did not change it), a count of one control,
-    the banner of the page a link left. Each is shown to hold on the broken page first."""
-    server.pages["/shop"] = FACETS["broken"]
-    page.goto(server.url + "/shop?c=Jackets")
-    assert page.locator("nav li").count() == 3 and page.locator("select").count() == 1
-    server.pages["/start"] = SHOP_HOME
-
-    def refused(claims: list[dict[str, Any]], start: str = "/shop",
-                actions: dict[str, Any] = CHOOSE) -> None:
-        _refused_show_only(page, server, tmp_path, claims, start, actions)
-
-    server.pages["/shop"] = FACETS["working"]
-    refused([{"expect": "count", "within": "ul-1", "count": 3}])  # the categories' list
-    refused([{"expect": "count", "element": "select-0", "count": 1}])  # one of one
-    follow = {"complete": False, "message": "m", "actions": [
-        {"tool": "click", "parameters": {"element_id": "a-0"}}]}
-    refused([{"expect": "hidden", "text": "Welcome to the shop"}], "/start", follow)
-    # the products' list, resized, proves it, on the same page
-    items = _done(*JACKETS,
-                  {"expect": "count", "within": "ul-0", "count": 2})
-    llm = ScriptedLLM([CHOOSE, items])
-    with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
-                      llm=llm) as task:
-        task.goto("/shop")
-        task.do("show only the Jackets")
-    assert len(llm.prompts) == 2
 
 
 def test_show_only_proven_by_a_card_gone_from_a_grid_fails_when_the_filter_breaks(
@@ -344,15 +267,7 @@ def test_show_only_proven_by_a_card_gone_from_a_grid_fails_when_the_filter_break
     assert "Replay failed" in str(failed.value)
 
 
-# The shop with a breadcrumb the filter makes longer, products as cards, a news page the
-# start links from; and the products as rows of a table, and a list in a section
-CRUMBS = FACETS["working"].replace("<main>", '<main><ol id="crumbs"></ol>').replace(
-    "</script>", "document.getElementById('crumbs').innerHTML = ['Home', 'Shop']"
-    ".concat(c === 'All' ? [] : [c]).map((x) => `<li>${x}</li>`).join('');</script>")
-NEWS = ('<!doctype html><main><h1>News</h1><article><h2>Rain Jacket</h2><p>Back in stock.'
-        '</p></article><article><h2>Summer sale</h2><p>Half price.</p></article><article>'
-        '<h2>New shop</h2><p>Opened today.</p></article>'
-        '<a href="/shop?c=Jackets">Jackets</a></main>')
+# The products as rows of a table, and a list in a section
 ROWS = SHOP.replace('<ul id="list"></ul>', '<table><thead><tr><th>Name</th><th>Price</th>'
                     '</tr></thead><tbody id="list"></tbody></table>').replace(
     "`<li>${n}</li>`", "`<tr><td>${n}</td><td>$20</td></tr>`")
@@ -360,37 +275,12 @@ RESULTS = SHOP.replace('<ul id="list"></ul>',
                        '<section aria-label="Results"><ul id="list"></ul></section>')
 
 
-def test_show_only_is_not_proven_by_the_list_itself_a_part_or_a_list_that_grew(
-        page: Page, server: LocalServer, tmp_path: Path) -> None:
-    """The holes an independent review found in the "show only" guard, each refused (it
-    held on the broken filter): a count of elements like the list itself (one list), of
-    the categories' links, of one card's parts, of a breadcrumb the filter made longer,
-    and a news item gone with the page a link left (its list shares a name with the
-    products')."""
-    def refused(claims: list[dict[str, Any]], start: str = "/shop",
-                actions: dict[str, Any] = CHOOSE) -> None:
-        _refused_show_only(page, server, tmp_path, claims, start, actions)
-
-    server.pages["/shop"] = CRUMBS
-    page.goto(server.url + "/shop?c=Jackets")
-    assert page.locator("#crumbs li").count() == 3
-    refused([{"expect": "count", "element": "ul-0", "count": 1}])  # the list, one of one
-    refused([{"expect": "count", "element": "a-0", "count": 3}])  # the categories' links
-    refused([{"expect": "count", "within": "ol-0", "count": 3}])  # the breadcrumb, longer
-    server.pages["/shop"] = CARDS.replace("BROKEN_FLAG", "false")
-    refused([{"expect": "count", "within": "article-0", "count": 2}])  # one card's parts
-    server.pages["/start"] = NEWS
-    server.pages["/shop"] = WORKING
-    follow = {"complete": False, "message": "m", "actions": [
-        {"tool": "click", "parameters": {"element_id": "a-0"}}]}
-    refused([{"expect": "hidden", "text": "Summer sale"}], "/start", follow)
-    refused([{"expect": "count", "within": "ul-0", "count": 2}], "/start", follow)
-
-
 @pytest.mark.parametrize(("shop", "claim"), [
     (ROWS, {"expect": "hidden", "text": "White Linen Shirt"}),  # a row of two cells
-    (ROWS, {"expect": "count", "within": "table-0", "count": 2}),  # its header aside
-    (RESULTS, {"expect": "count", "within": "section-0", "count": 2}),  # its one list
+    # one row fewer (its header aside), one item fewer in the section's one list: counted
+    # relative to the step's start, so no number the task does not name is pinned
+    (ROWS, {"expect": "count", "within": "table-0", "change": -1}),
+    (RESULTS, {"expect": "count", "within": "section-0", "change": -1}),
 ], ids=["row-gone", "rows-counted", "section-counted"])
 def test_show_only_proven_by_a_row_or_a_list_in_a_section_fails_when_the_filter_breaks(
         page: Page, server: LocalServer, tmp_path: Path, shop: str,
@@ -415,63 +305,13 @@ def test_show_only_proven_by_a_row_or_a_list_in_a_section_fails_when_the_filter_
     assert "Replay failed" in str(failed.value)
 
 
-# The second review's holes, as pages: an "Add" button only the kept products have, the
-# categories' list that collapses to the chosen one, headlines in a list on the start page
-STOCK = SHOP.replace("shown.map(([n]) => `<li>${n}</li>`)", "shown.map(([n, cat]) => "
-                     "`<li>${n} ${cat === 'Jackets' ? '<button>Add</button>' : '<span>Sold "
-                     "out</span>'}</li>`)")
-COLLAPSE = WORKING.replace("</main>", '<nav><ul id="facets"></ul></nav></main>').replace(
-    "</script>", "document.getElementById('facets').innerHTML = (c === 'All' ? ['Jackets', "
-    "'Shirts'] : [c]).map((x) => `<li><a href=\"?c=${x}\">${x}</a></li>`).join('');</script>")
-HEADLINES = ('<!doctype html><main><h1>News</h1><ul><li>Rain Jacket</li><li>Summer sale</li>'
-             '<li>New shop</li></ul><a href="/shop?c=Jackets">Jackets</a></main>')
-
-
-def test_show_only_is_not_proven_by_what_only_kept_items_have_or_the_choices_themselves(
-        page: Page, server: LocalServer, tmp_path: Path) -> None:
-    """Refused, each shown to hold on the broken filter first: a count of the "Add"
-    buttons only the jackets have (two on the page that lists everything too), the
-    categories' list that collapses to the one clicked, and a headline of the start
-    page's list, gone with its page."""
-    def refused(claims: list[dict[str, Any]], start: str = "/shop",
-                actions: dict[str, Any] = CHOOSE) -> None:
-        _refused_show_only(page, server, tmp_path, claims, start, actions)
-
-    server.pages["/shop"] = STOCK.replace("BROKEN_FLAG", "true")
-    page.goto(server.url + "/shop?c=Jackets")
-    assert page.get_by_role("button", name="Add").count() == 2
-    server.pages["/shop"] = STOCK.replace("BROKEN_FLAG", "false")
-    refused([{"expect": "count", "element": "button-1", "count": 2}])
-    server.pages["/shop"] = COLLAPSE
-    click = {"complete": False, "message": "m", "actions": [
-        {"tool": "click", "parameters": {"element_id": "a-0"}}]}
-    refused([{"expect": "count", "within": "ul-1", "count": 1}], "/shop", click)
-    refused([{"expect": "hidden", "text": "Shirts"}], "/shop", click)
-    server.pages["/start"] = HEADLINES
-    server.pages["/shop"] = WORKING
-    follow = {"complete": False, "message": "m", "actions": [
-        {"tool": "click", "parameters": {"element_id": "a-0"}}]}
-    refused([{"expect": "hidden", "text": "Summer sale"}], "/start", follow)
-    # what is gone, with a "shown" text that is no item of the shorter list: the link the
-    # categories' list still shows, the task's own word (it holds on an emptied list)
-    server.pages["/shop"] = FACETS["working"]
-    nav = _done({"expect": "hidden", "text": "White Linen Shirt"},
-                {"expect": "text", "text": "Jackets"})
-    with pytest.raises(pytest.fail.Exception) as failed:
-        with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
-                          llm=ScriptedLLM([CHOOSE, nav, nav])) as task:
-            task.goto("/shop")
-            task.do("show only the Jackets")
-    assert "not an item the list still shows" in str(failed.value), str(failed.value)
-    assert not (tmp_path / "f.yaml").exists()
-
-
 def test_show_only_on_a_shop_that_pages_records_by_its_cards_and_fails_when_the_filter_breaks(
         page: Page, tmp_path: Path) -> None:
     """The demo shop lists six products a page, and one of the two jackets is on a later
-    page: on the same page (its query aside) a filter brings such items, so the cards'
-    count and a product gone record at once; the question names the products gone, one
-    text each. Both recipes fail on the shop that ignores the category."""
+    page: on the same page (its query aside) a filter brings such items. A jacket's name
+    alone draws the show-only advice; the cards' count (its number pointed out once, then
+    stood by) and a product gone record. Both recipes fail on the shop that ignores the
+    category."""
     from example_suites.demo_shop import DemoShop
 
     choose = {"complete": False, "message": "m", "actions": [
@@ -479,17 +319,20 @@ def test_show_only_on_a_shop_that_pages_records_by_its_cards_and_fails_when_the_
         {"tool": "click", "parameters": {"element_id": "button-0"}}]}
     named = {"expect": "text", "text": "Green Field Jacket"}
     with DemoShop(seed=3) as shop:
-        for n, claim in enumerate([{"expect": "count", "element": "article-0", "count": 2},
-                                   {"expect": "hidden", "text": "Blue Oxford Shirt"}]):
+        for n, (claim, pinned) in enumerate([
+                ({"expect": "count", "element": "article-0", "count": 2}, True),
+                ({"expect": "hidden", "text": "Blue Oxford Shirt"}, False)]):
             shop.mutants.clear()
             recipe = tmp_path / f"r{n}.yaml"
-            llm = ScriptedLLM([choose, _done(named), _done(named, claim)])
+            proven = _done(named, claim)
+            llm = ScriptedLLM([choose, _done(named), proven] + [proven] * pinned)
             with open_webtask(page, recipe, "record", base_url=shop.url, llm=llm) as task:
                 task.goto("/")
                 task.do("show only the products of the Jackets category")
-            assert 'gone from it now: "Black Denim Jeans", "Blue Oxford Shirt",' \
-                in llm.prompts[2], llm.prompts[2][-700:]
-            assert '"$59.00"' not in llm.prompts[2].split("gone from it now")[-1]
+            assert "- show-only:" in llm.prompts[2], llm.prompts[2][-700:]
+            assert len(llm.prompts) == 3 + pinned
+            assert ("- pinned-data: your claims pin '2 items'" in llm.prompts[-1]) == pinned
+            assert llm.remaining == 0
             with open_webtask(page, recipe, "replay", base_url=shop.url, timeout=1.5) as task:
                 task.goto("/")
                 task.do("show only the products of the Jackets category")
@@ -502,15 +345,15 @@ def test_show_only_on_a_shop_that_pages_records_by_its_cards_and_fails_when_the_
             assert "Replay failed" in str(failed.value)
 
 
-def test_a_show_only_claim_that_does_not_hold_is_asked_again_with_what_is_gone(
+def test_a_show_only_claim_that_does_not_hold_is_refused_with_the_advice_at_once(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
     """A real model's claim for "show only the products of the Jackets category" was a word
-    within the products ("Jackets"), no text of the page; asked again, the question says
-    what the task must cite besides and names the items gone, which then records. A task
-    that says nothing of "only" is asked without it."""
+    within the products ("Jackets"), no text of the page: refused (it does not hold), and
+    the show-only advice said with it, every problem at once; the items gone then record.
+    A task that says nothing of "only" is refused without that advice."""
     server.pages["/shop"] = WORKING
     word = _done({"expect": "text", "within": "ul-0", "text": "Jackets"})
-    gone = _done({"expect": "hidden", "text": "White Linen Shirt"},
+    gone = _done(JACKETS[0], {"expect": "hidden", "text": "White Linen Shirt"},
                  {"expect": "text", "text": "Rain Jacket"})
     llm = ScriptedLLM([CHOOSE, word, gone])
     with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
@@ -518,56 +361,16 @@ def test_a_show_only_claim_that_does_not_hold_is_asked_again_with_what_is_gone(
         task.goto("/shop")
         task.do("show only the products of the Jackets category")
     asked = llm.prompts[2]
-    assert "your evidence does not hold" in asked
-    assert "or an item the list still shows and that\nthe rest is gone" in asked
-    assert 'gone from it now: "White Linen Shirt".' in asked, asked[-900:]
-    llm = ScriptedLLM([CHOOSE, word, _done({"expect": "text", "text": "2 products"})])
+    assert "Your done was not recorded" in asked and "do not hold on the page now" in asked
+    assert "- show-only:" in asked, asked[-900:]
+    assert "White Linen Shirt" in (tmp_path / "f.yaml").read_text()
+    llm = ScriptedLLM([CHOOSE, word, _done(JACKETS[0], {"expect": "text", "text": "2 products"})])
     with open_webtask(page, tmp_path / "g.yaml", "record", base_url=server.url,
                       llm=llm) as task:
         task.goto("/shop")
         task.do("choose the Jackets category")
-    assert "your evidence does not hold" in llm.prompts[2]
-    assert "the rest is gone" not in llm.prompts[2]
-
-
-# The shop whose filter empties the list: every product gone, the heading still there
-EMPTIED = SHOP.replace("BROKEN_FLAG", "false").replace(
-    "const shown = items.filter(", "const shown = c !== 'All' ? [] : items.filter(")
-
-
-def test_show_only_is_not_proven_by_what_is_gone_alone(
-        page: Page, server: LocalServer, tmp_path: Path) -> None:
-    """What is gone holds as well on a page whose list is empty: the claims must show an
-    item the list still shows too. Asked once (naming what is missing), then the step
-    fails; the same claims hold on the shop whose filter empties its list."""
-    gone = _done({"expect": "text", "text": "Category: Jackets"},
-                 {"expect": "hidden", "text": "White Linen Shirt"})
-    server.pages["/shop"] = EMPTIED
-    page.goto(server.url + "/shop?c=Jackets")
-    assert page.locator("li").count() == 0 and page.get_by_text("Category: Jackets").count()
-    server.pages["/shop"] = WORKING
-    llm = ScriptedLLM([CHOOSE, gone, gone])
-    with pytest.raises(pytest.fail.Exception) as failed:
-        with open_webtask(page, tmp_path / "f.yaml", "record", base_url=server.url,
-                          llm=llm) as task:
-            task.goto("/shop")
-            task.do("show only the Jackets")
-    assert "Your evidence shows what is gone, not\nwhat the list still shows" in llm.prompts[2]
-    assert "not an item the list still shows" in str(failed.value), str(failed.value)
-    assert not (tmp_path / "f.yaml").exists()
-    # with an item shown, it records, and fails on the emptied list
-    recipe = tmp_path / "g.yaml"
-    both = _done(*JACKETS, {"expect": "hidden", "text": "White Linen Shirt"})
-    with open_webtask(page, recipe, "record", base_url=server.url,
-                      llm=ScriptedLLM([CHOOSE, both])) as task:
-        task.goto("/shop")
-        task.do("show only the Jackets")
-    server.pages["/shop"] = EMPTIED
-    with pytest.raises(pytest.fail.Exception) as failed:
-        with open_webtask(page, recipe, "replay", base_url=server.url, timeout=1.5) as task:
-            task.goto("/shop")
-            task.do("show only the Jackets")
-    assert "Replay failed" in str(failed.value)
+    assert "do not hold on the page now" in llm.prompts[2]
+    assert "show-only" not in llm.prompts[2]
 
 
 EVERY_JACKET = {"expect": "each", "within": "ul-0", "text": "Jacket", "match": "contains"}
@@ -614,27 +417,6 @@ def test_show_only_proven_by_every_item_records_at_once_and_fails_on_a_broken_or
                              'item 2 of 3 shows "White Linen Shirt'), (emptied, gone)):
         failed = _replay_fails(page, server, recipe, "/shop", broken, "show only the Jackets")
         assert "Replay failed" in failed and instead in failed, failed
-
-
-def test_show_only_is_not_proven_by_every_item_showing_what_every_item_showed(
-        page: Page, server: LocalServer, tmp_path: Path) -> None:
-    """Refused, each shown to hold on the broken filter first: every item shows a text all
-    of them showed at the start (an "i"), and every item of the categories' list that
-    collapses to the one clicked shows its name."""
-    def refused(claims: list[dict[str, Any]], actions: dict[str, Any] = CHOOSE) -> None:
-        _refused_show_only(page, server, tmp_path, claims, "/shop", actions)
-
-    every_i = {"expect": "each", "within": "ul-0", "text": "i", "match": "contains"}
-    server.pages["/shop"] = BROKEN
-    page.goto(server.url + "/shop?c=Jackets")
-    assert page.locator("#list li").count() == 3
-    assert all("i" in t for t in page.locator("#list li").all_inner_texts())
-    server.pages["/shop"] = WORKING
-    refused([every_i])
-    server.pages["/shop"] = COLLAPSE
-    click = {"complete": False, "message": "m", "actions": [
-        {"tool": "click", "parameters": {"element_id": "a-0"}}]}
-    refused([{"expect": "each", "within": "ul-1", "text": "Jackets"}], click)
 
 
 def test_a_broken_filter_never_records_green_on_the_dropdown_or_the_url(
@@ -804,23 +586,28 @@ def test_given_values_are_what_a_task_gives_to_type() -> None:
     assert untyped_values('delete "buy milk"', [], '- li-0 "buy milk"', "") == []
 
 
-def test_a_sign_in_that_never_typed_the_values_it_gives_never_records(
+def test_a_sign_in_that_never_typed_the_values_it_gives_is_advised_and_marked(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
     """"Sign in with email X and password Y" done by clicking Sign in on the empty form
     shows the same error a wrong password does: that recording would pass on an app that
-    accepts any password. Asked once, then the task fails; nothing is written."""
+    accepts any password. The values are the task's words, so this is advice: said once
+    (naming them), and the same done again records, marked ``doubted: [given-values]`` for
+    a reviewer, with no value typed."""
     server.pages["/signin"] = SIGN_IN
     click = {"complete": False, "message": "m", "actions": [
         {"tool": "click", "parameters": {"element_id": "button-0"}}]}
     recipe = tmp_path / "s.yaml"
-    with pytest.raises(pytest.fail.Exception) as failed:
-        with open_webtask(page, recipe, "record", base_url=server.url,
-                          llm=ScriptedLLM([click, ERROR, ERROR]), rules_off=PRESSED) as task:
-            task.goto("/signin")
-            task.do(TASK)
-    assert "the values the task gives ('mara@example.org', 'not-my-password') were never " \
-           "typed" in str(failed.value)
-    assert not recipe.exists()
+    llm = ScriptedLLM([click, ERROR, ERROR])
+    with open_webtask(page, recipe, "record", base_url=server.url, llm=llm,
+                      profile="standard") as task:
+        task.goto("/signin")
+        task.do(TASK)
+    assert "- given-values: the task gives 'mara@example.org', 'not-my-password', which no " \
+        "action typed and the page does not show" in llm.prompts[2]
+    assert len(llm.prompts) == 3
+    step = yaml.safe_load(recipe.read_text())["steps"][0]
+    assert step["doubted"] == ["given-values"]
+    assert [a["tool"] for a in step["actions"]] == ["click"]
 
 
 def test_a_sign_in_that_typed_them_records_with_the_fills(
@@ -838,9 +625,10 @@ def test_a_sign_in_that_typed_them_records_with_the_fills(
                       rules_off=PRESSED) as task:
         task.goto("/signin")
         task.do(TASK)
-    assert "The task gives 'mara@example.org', 'not-my-password' to enter" in llm.prompts[2]
-    # only an action can type them: the question offers acting only (the step before it,
-    # the same task, offered done)
+    assert "- given-values: the task gives 'mara@example.org', 'not-my-password'" \
+        in llm.prompts[2]
+    # only an action can type them: the small profile's reply after the advice offers
+    # acting only (the step before it, the same task, offered done)
     from tests.test_reply_protocol import may_finish_context
     assert may_finish_context(llm.calls[1]) and not may_finish_context(llm.calls[2])
     text = recipe.read_text()
@@ -880,7 +668,7 @@ def test_a_name_the_task_states_in_words_is_a_value_to_type(
     """"Join as Ann Lee with the email ..." done with the email alone proves a join without
     the name: that recording passes on an app that refuses every name with a space. Every
     done is held to the values the task states in words, not only the quoted ones: asked
-    once, the name typed, and the replay fails where names are refused."""
+    once (advice), the name typed, and the replay fails where names are refused."""
     from pytest_webtask.agent.guards import untyped_values
     assert untyped_values(JOIN_AS, ["ann@example.org"], "", "") == ["Ann Lee"]
     assert untyped_values(JOIN_AS, ["ann@example.org"], "", "Welcome, Ann Lee") == []
@@ -891,25 +679,13 @@ def test_a_name_the_task_states_in_words_is_a_value_to_type(
                       rules_off=PRESSED) as task:
         task.goto("/join")
         task.do(JOIN_AS)
-    assert "The task gives 'Ann Lee' to enter" in llm.prompts[2]
+    assert "- given-values: the task gives 'Ann Lee', which no action typed" \
+        in llm.prompts[2]
+    assert "doubted" not in recipe.read_text()
     assert "Ann Lee" in recipe.read_text()
     assert not _replay_fails(page, server, recipe, "/join", JOIN_OK, JOIN_AS)
     assert "Welcome to the library, Ann Lee!" in _replay_fails(
         page, server, recipe, "/join", JOIN_NAME_BROKEN, JOIN_AS)
-
-
-def test_a_join_that_never_typed_the_stated_name_never_records(
-        page: Page, server: LocalServer, tmp_path: Path) -> None:
-    server.pages["/join"] = JOIN_OK
-    recipe = tmp_path / "join.yaml"
-    with pytest.raises(pytest.fail.Exception) as failed:
-        with open_webtask(page, recipe, "record", base_url=server.url,
-                          llm=ScriptedLLM([EMAIL_ONLY, WELCOME, WELCOME]),
-                          rules_off=PRESSED) as task:
-            task.goto("/join")
-            task.do(JOIN_AS)
-    assert "the values the task gives ('Ann Lee') were never typed" in str(failed.value)
-    assert not recipe.exists()
 
 
 # -- a value the task names and an action chose: cited where the task's result shows it ----
@@ -966,44 +742,45 @@ def _replays(page: Page, server: LocalServer, recipe: Path, html: str) -> bool:
 def test_a_chosen_size_the_claims_leave_out_is_asked_for_and_the_recording_fails_without_it(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
     """"Add the shirt in size M" proven by "1 item in the cart" proves the add, not the size:
-    its replay passes on a cart that ignores the size. Asked once, the claim that shows the
-    size is cited, and the replay fails there."""
+    its replay passes on a cart that ignores the size. Advised once, the claim that shows
+    the size is cited, and the replay fails there."""
     recipe = tmp_path / "sized.yaml"
     llm = _record_sized(page, server, recipe, [CHOOSE_ADD, COUNT_ONLY, WITH_SIZE])
-    assert "The task names 'M', which your actions chose, but none of your claims shows it" \
-        in llm.prompts[2]
-    assert "Blue Shirt, size M" in recipe.read_text()
+    assert "- chosen-uncited: the task names 'M', which your actions chose, and no claim " \
+        "shows it outside its control" in llm.prompts[2]
+    assert "Blue Shirt, size M" in recipe.read_text() and "doubted" not in recipe.read_text()
     assert _replays(page, server, recipe, SIZE_KEPT)
     assert not _replays(page, server, recipe, SIZE_IGNORED)
 
 
-def test_without_the_question_the_same_recording_passes_on_a_cart_that_ignores_the_size(
+def test_standing_by_the_claims_records_them_marked_and_that_passes_a_cart_ignoring_the_size(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
-    """What the rule is for, shown with it off: the model's first claims are recorded, and
-    that recording cannot tell a cart that ignores the size."""
+    """The advice is said once, never a refusal: the same claims again record, the step
+    marked ``doubted: [chosen-uncited]`` for a reviewer, and that recording cannot tell a
+    cart that ignores the size (the defect the advice points at)."""
     recipe = tmp_path / "count.yaml"
-    _record_sized(page, server, recipe, [CHOOSE_ADD, COUNT_ONLY],
-                  rules_off="chosen-uncited")
-    assert "Blue Shirt, size M" not in recipe.read_text()
-    assert _replays(page, server, recipe, SIZE_IGNORED)  # the defect the rule prevents
-
-
-def test_the_question_is_asked_once_and_a_task_that_only_chooses_is_proven_by_its_control(
-        page: Page, server: LocalServer, tmp_path: Path) -> None:
-    from pytest_webtask.agent.guards import uncited_choices
-    # asked once: the same claims again are the answer (a question, not a guard)
-    recipe = tmp_path / "again.yaml"
     llm = _record_sized(page, server, recipe, [CHOOSE_ADD, COUNT_ONLY, COUNT_ONLY])
-    assert len(llm.prompts) == 3 and recipe.exists()
-    # never asked when the task only chooses (its control's state is its proof), nor of a
+    assert "- chosen-uncited:" in llm.prompts[2] and len(llm.prompts) == 3
+    text = recipe.read_text()
+    assert "Blue Shirt, size M" not in text
+    assert yaml.safe_load(text)["steps"][0]["doubted"] == ["chosen-uncited"]
+    assert _replays(page, server, recipe, SIZE_IGNORED)
+
+
+def test_a_task_that_only_chooses_is_proven_by_its_control_with_no_advice(
+        page: Page, server: LocalServer) -> None:
+    from pytest_webtask.agent.guards import uncited_choices
+    # never advised when the task only chooses (its control's state is its proof), nor of a
     # value the task does not name as a word, nor when a claim shows it
+    server.pages["/shirt"] = SIZE_KEPT
     page.goto(server.url + "/shirt")
     choose = {"complete": False, "message": "m", "actions": [
         {"tool": "select", "parameters": {"element_id": "select-0", "value": "M"}}]}
     held = _done({"expect": "value", "element": "select-0", "value": "M"})
     llm = ScriptedLLM([choose, held, held])
     result = Agent(page, llm, require_evidence=True).execute("choose size M")
-    assert result.completed and all("chosen-uncited" not in s.rules for s in result.steps)
+    assert result.completed, result.message
+    assert not result.steps[-1].doubted and "chosen-uncited" not in "".join(llm.prompts)
     cart = '- select-0 (options="S|M|L" selected="M" aria-label="Size")\n- li "Shirt, size M"'
     assert uncited_choices([], "add the Medium shirt", ["M"], cart) == []  # not named
     assert uncited_choices([], "add it in size m", ["M"], cart) == ["M"]
@@ -1020,24 +797,26 @@ ADD_ONLY = {"complete": False, "message": "m", "actions": [
 SHIRT_CLAIM = COUNT_ONLY  # the shirt is in the cart: true, and silent on its size
 
 
-def test_a_size_the_task_names_and_no_action_chose_never_records(
+def test_a_size_the_task_names_and_no_action_chose_is_advised_and_marked(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
     """"Add the shirt in size M" done by pressing Add with the dropdown on S: the claims (the
     shirt, the count) hold, and a recording of them would replay green on a shop that ignores
-    the size. Asked once (naming the option), then the task fails; nothing is written, and
-    no rule's setting turns the guard off."""
+    the size. The option is the task's word, so this is advice, with every rule off too:
+    said once (naming the option), and the same done again records marked
+    ``doubted: [named-options]``. The answer the advice asks for is acting: the size
+    chosen, then the claims that show it, unmarked; that replay fails where the size is
+    ignored."""
     recipe = tmp_path / "unchosen.yaml"
-    with pytest.raises(pytest.fail.Exception) as failed:
-        _record_sized(page, server, recipe, [ADD_ONLY, SHIRT_CLAIM, SHIRT_CLAIM],
-                      rules_off="all")
-    assert "the task names 'M', which a dropdown, checkbox or radio button on its pages " \
-        "offered, and no action chose it" in " ".join(str(failed.value).split())
-    assert not recipe.exists()
-    # the answer to the question is acting: the size chosen, then the claims that show it
+    llm = _record_sized(page, server, recipe, [ADD_ONLY, SHIRT_CLAIM, SHIRT_CLAIM],
+                        rules_off="all")
+    assert "- named-options: the task names 'M', which a control on its pages offers and no " \
+        "action chose" in " ".join(llm.prompts[2].split())
+    assert yaml.safe_load(recipe.read_text())["steps"][0]["doubted"] == ["named-options"]
+    assert _replays(page, server, recipe, SIZE_IGNORED)  # the defect the advice points at
     llm = _record_sized(page, server, recipe, [ADD_ONLY, SHIRT_CLAIM, CHOOSE_ADD, WITH_SIZE],
                         rules_off=PRESSED)
-    assert "The task names 'M', which a dropdown, checkbox or radio button on this task's " \
-        "pages offers, but none of your actions chose it" in " ".join(llm.prompts[2].split())
+    assert "- named-options: the task names 'M'" in llm.prompts[2]
+    assert "doubted" not in recipe.read_text()
     assert _replays(page, server, recipe, SIZE_KEPT)
     assert not _replays(page, server, recipe, SIZE_IGNORED)
 
@@ -1115,7 +894,7 @@ def test_an_option_the_page_showed_chosen_or_an_action_picked_is_not_asked_about
     assert (tmp_path / "check.yaml").exists()
 
 
-# -- the plan strategy is held to the same guards ------------------------------------------
+# -- the plan strategy is held to the same refusals and advice --------------------------
 
 class _Plans:
     """A PlanAgent's model: plans for the planner's calls, invocations for the others."""
@@ -1142,9 +921,9 @@ def _invoked(tool: str, **parameters: Any) -> dict[str, Any]:
 
 def test_the_plan_strategy_never_records_a_broken_filter_on_the_dropdown_or_the_url(
         page: Page, server: LocalServer) -> None:
-    """The PlanAgent's done is refused on the claims the step agent's guard refuses: the
-    dropdown's value and the URL never prove that the list was filtered; the task then ends
-    not completed."""
+    """The PlanAgent's done is refused (``own-state``, a mechanical fact) on the claims the
+    step agent refuses: the dropdown's value and the URL, which the step's own actions set,
+    never prove that the list was filtered; the task then ends not completed."""
     from pytest_webtask.agent._sync.plan_agent import PlanAgent
     server.pages["/shop"] = BROKEN
     page.goto(server.url + "/shop")
@@ -1157,8 +936,9 @@ def test_the_plan_strategy_never_records_a_broken_filter_on_the_dropdown_or_the_
     result = PlanAgent(page, script.llm, require_evidence=True, max_iterations=6).execute(
         "show only the Jackets")
     assert not result.completed
-    assert "done refused: the evidence shows only what your own actions set (select-0 holds " \
-        "'Jackets'; the URL (c=Jackets))" in script.plan_prompts()[-1]
+    refused = " ".join(script.plan_prompts()[-1].split())
+    assert "done refused: your claims show only what your own actions set: " in refused
+    assert "(a control your actions set)" in refused and "the URL's query (jackets)" in refused
     # the same claims when the task asks to set the dropdown: what it asks is proven
     page.goto(server.url + "/shop")
     script = _Plans([_plan("select", "done")],
@@ -1170,12 +950,13 @@ def test_the_plan_strategy_never_records_a_broken_filter_on_the_dropdown_or_the_
     assert result.completed, result.message
 
 
-
-def test_the_plan_strategy_never_records_show_only_on_what_is_still_there(
+def test_the_plan_strategy_advises_show_only_once_and_never_records_an_each_that_fails(
         page: Page, server: LocalServer) -> None:
-    """The PlanAgent's done for "show only ..." is refused on claims that hold on a filter
-    that lists everything (a text new on the page, an item's name), as the step agent's is;
-    a hidden claim of a text the page showed before is accepted."""
+    """The PlanAgent's done for "show only ..." on claims that hold on a filter that lists
+    everything (a text new on the page, an item's name) is questioned once (advice), and the
+    same done again records, marked ``doubted: [show-only]``; a hidden claim of a text the
+    page showed before records at once. Every item shows "Jacket" records on the working
+    filter and is refused on the broken one (it does not hold there)."""
     from pytest_webtask.agent._sync.plan_agent import PlanAgent
 
     def run(claims: list[dict[str, Any]]) -> tuple[Any, _Plans]:
@@ -1189,26 +970,25 @@ def test_the_plan_strategy_never_records_show_only_on_what_is_still_there(
 
     server.pages["/shop"] = BROKEN
     result, script = run(SHOWN_ONLY["evidence"])
-    assert not result.completed
-    assert "done refused: the task says the page should show only something" \
-        in script.plan_prompts()[-1]
-    server.pages["/shop"] = WORKING
-    result, _ = run([*JACKETS, {"expect": "hidden", "text": "White Linen Shirt"}])
+    assert "done questioned (advice, said once: call done again to stand by it): show-only: " \
+        'the task says "only"' in " ".join(script.plan_prompts()[-1].split())
     assert result.completed, result.message
-    # on the working filter, the refusal names the word every item shows now, as its claim
-    result, script = run(SHOWN_ONLY["evidence"])
-    assert not result.completed
-    assert ('(expect: each; every item of ul-0 shows "Jacket" now, which an item there '
-            'before did not: {"expect": "each", "within": "ul-0", "text": "Jacket", "match": '
-            '"contains"}), the list\'s count') in " ".join(script.plan_prompts()[-1].split())
+    assert result.steps[-1].doubted == ["show-only"]
+    server.pages["/shop"] = WORKING
+    result, script = run([*JACKETS, {"expect": "hidden", "text": "White Linen Shirt"}])
+    assert result.completed, result.message
+    assert not result.steps[-1].doubted and "done questioned" not in "".join(
+        script.plan_prompts())
     result, _ = run([JACKETS[0], EVERY_JACKET])
     assert result.completed, result.message
     server.pages["/shop"] = BROKEN
-    result, _ = run([JACKETS[0], EVERY_JACKET])
+    result, script = run([JACKETS[0], EVERY_JACKET])
     assert not result.completed
+    assert "done refused: these claims do not hold on the page now" in " ".join(
+        script.plan_prompts()[-1].split())
 
 
-def test_the_plan_strategy_never_records_a_sign_in_that_typed_nothing(
+def test_the_plan_strategy_is_advised_of_a_sign_in_that_typed_nothing(
         page: Page, server: LocalServer) -> None:
     from pytest_webtask.agent._sync.plan_agent import PlanAgent
     server.pages["/signin"] = SIGN_IN
@@ -1221,19 +1001,20 @@ def test_the_plan_strategy_never_records_a_sign_in_that_typed_nothing(
                      _invoked("fill", element_id="input-1", value="not-my-password"),
                      _invoked("click", element_id="button-0"), error])
     result = PlanAgent(page, script.llm, require_evidence=True).execute(TASK)
-    assert "done refused: the task gives 'mara@example.org', 'not-my-password' to enter" \
-        in script.plan_prompts()[1]
+    assert "done questioned (advice, said once: call done again to stand by it): " \
+        "given-values: the task gives 'mara@example.org', 'not-my-password'" \
+        in " ".join(script.plan_prompts()[1].split())
     assert result.completed, result.message
     assert [(a.tool, e.success) for s in result.steps
             for a, e in zip(s.proposal.actions, s.executions, strict=True)] == [
         ("click", True), ("done", False), ("fill", True), ("fill", True), ("click", True)]
-    # without evidence required (a bare agent), nothing is refused: the guards guard recordings
+    # without evidence required (a bare agent), nothing is advised: advice is for recordings
     page.goto(server.url + "/signin")
     script = _Plans([_plan("click", "done")], [_invoked("click", element_id="button-0"), error])
     assert PlanAgent(page, script.llm).execute(TASK).completed
 
 
-def test_the_plan_strategy_never_records_a_size_it_never_chose(
+def test_the_plan_strategy_is_advised_of_a_size_it_never_chose(
         page: Page, server: LocalServer) -> None:
     from pytest_webtask.agent._sync.plan_agent import PlanAgent
     server.pages["/shirt"] = SIZE_KEPT
@@ -1245,8 +1026,9 @@ def test_the_plan_strategy_never_records_a_size_it_never_chose(
                      _invoked("select", element_id="select-0", value="M"),
                      _invoked("click", element_id="button-0"), shirt])
     result = PlanAgent(page, script.llm, require_evidence=True).execute(ADD_M)
-    assert "done refused: the task names 'M', which a dropdown, checkbox or radio button on " \
-        "this task's pages offers" in " ".join(script.plan_prompts()[1].split())
+    assert "done questioned (advice, said once: call done again to stand by it): " \
+        "named-options: the task names 'M', which a control on its pages offers" \
+        in " ".join(script.plan_prompts()[1].split())
     assert result.completed, result.message
 
 
@@ -1578,23 +1360,17 @@ REMEMBER = """<!doctype html><title>Sign in</title><main><h1>Sign in</h1>
 KEEP = "sign in and tick Remember me"
 
 
-def test_a_box_the_task_names_and_no_action_ticked_never_records(
+def test_a_box_the_task_names_is_advised_and_ticked_records_what_the_site_keeps(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
     """"Sign in and tick Remember me" done by pressing Sign in alone: "Signed in" holds, and
-    would hold on a site that forgets the box. Asked once, then the task fails; ticked, it
-    records, and the replay fails where the site ignores the box."""
+    would hold on a site that forgets the box. The box is the task's word: advised once
+    (``named-options``, as a dropdown's option is); ticked, it records unmarked, and the
+    replay fails where the site ignores the box."""
     server.pages["/signin"] = REMEMBER.replace("KEEPS", "true")
     press = {"complete": False, "message": "m", "actions": [
         {"tool": "click", "parameters": {"element_id": "button-0"}}]}
     signed = _done({"expect": "text", "text": "Signed in"})
     recipe = tmp_path / "keep.yaml"
-    with pytest.raises(pytest.fail.Exception) as failed:
-        with open_webtask(page, recipe, "record", base_url=server.url,
-                          llm=ScriptedLLM([press, signed, signed]), rules_off="all") as task:
-            task.goto("/signin")
-            task.do(KEEP)
-    assert "the task names 'Remember me'" in str(failed.value)
-    assert not recipe.exists()
     tick = {"complete": False, "message": "m", "actions": [
         {"tool": "check", "parameters": {"element_id": "input-0"}},
         {"tool": "click", "parameters": {"element_id": "button-0"}}]}
@@ -1604,7 +1380,8 @@ def test_a_box_the_task_names_and_no_action_ticked_never_records(
                       rules_off=PRESSED) as task:
         task.goto("/signin")
         task.do(KEEP)
-    assert "The task names 'Remember me'" in llm.prompts[2]
+    assert "- named-options: the task names 'Remember me'" in llm.prompts[2]
+    assert "doubted" not in recipe.read_text()
 
     assert not _replay_fails(page, server, recipe, "/signin",
                              REMEMBER.replace("KEEPS", "true"), KEEP)
@@ -1686,10 +1463,12 @@ document.getElementById('f').addEventListener('submit', (e) => {
 </script>"""
 
 
-def test_a_yes_a_guard_refuses_leaves_the_models_own_reply(
+def test_a_yes_is_a_done_like_any_other_and_draws_its_advice(
         page: Page, server: LocalServer, tmp_path: Path) -> None:
-    """The yes is held to every guard: the size M, which the task names, is not chosen yet,
-    so the yes does not end the task; the model's own reply (choosing it) runs."""
+    """The yes is held to every refusal, and is advised as any done is: the size M, which
+    the task names, is not chosen yet, so the yes is not recorded at once; the advice is
+    said, the model chooses the size, and its done records unmarked, the size's choice in
+    the recipe."""
     server.pages["/join"] = NEWS_JOIN
     press = {"complete": False, "message": "m", "actions": [
         {"tool": "fill", "parameters": {"element_id": "input-0", "value": "Ann"}},
@@ -1697,7 +1476,8 @@ def test_a_yes_a_guard_refuses_leaves_the_models_own_reply(
     choose = {"complete": False, "message": "m", "actions": [
         {"tool": "select", "parameters": {"element_id": "select-0", "value": "M"}}]}
     cited = _done({"expect": "text", "text": "Postcode is required."})
-    llm = ScriptedLLM([press, choose, YES, cited, cited])  # (the size uncited: asked once)
+    # (the done after the choice, which only changed a field, is asked about once: unsent-form)
+    llm = ScriptedLLM([press, choose, YES, choose, cited, cited])
     recipe = tmp_path / "join.yaml"
     with open_webtask(page, recipe, "record", base_url=server.url, llm=llm,
                       rules_off=PRESSED) as task:
@@ -1705,5 +1485,10 @@ def test_a_yes_a_guard_refuses_leaves_the_models_own_reply(
         outcome = task.do("fill the name Ann, choose the size M and press Join with no postcode")
     steps = outcome.result.steps
     assert ANSWERED in llm.prompts[2] and "page-answered" in steps[1].rules
-    assert [a.tool for a in steps[1].proposal.actions] == ["select"]
-    assert steps[1].executions[0].success and page.locator("#size").input_value() == "M"
+    assert "- named-options: the task names 'M'" in llm.prompts[3]
+    assert steps[1].note is not None and steps[1].note.startswith("done questioned")
+    assert [a.tool for a in steps[2].proposal.actions] == ["select"]
+    assert page.locator("#size").input_value() == "M" and llm.remaining == 0
+    assert any("unsent-form" in step.rules for step in steps)
+    text = recipe.read_text()
+    assert "tool: select" in text and "doubted" not in text
