@@ -124,12 +124,20 @@ def _same(a: object, b: object) -> bool:
 _ID = re.compile(r"^\s*-\s+([a-z][a-z0-9]*-\d+)\b")
 
 
-def _elsewhere(steps: list[Step], acted_ids: set[str]) -> bool:
+def _elsewhere(steps: list[Step], acted_ids: set[str], cited: list[object]) -> bool:
     """Did the steps' actions change the page beyond the lines of the elements they acted
-    on (the URL, a line of another element)?"""
+    on (the URL, a line of another element)? A step read without its change (the plan
+    strategy's): its address changed, or an action ran on another element than the cited
+    controls (a button that sends their form)."""
     for step in steps:
         change = step.change
-        if change is None or change.unchanged or change.values_only:
+        if change is None:
+            for e in step.executions:
+                if e.success and (e.url_before != e.url_after or e.target is None
+                                  or not any(_same(c, e.target) for c in cited)):
+                    return True
+            continue
+        if change.unchanged or change.values_only:
             continue
         if change.url_before != change.url_after:
             return True
@@ -164,7 +172,8 @@ def own_state(done: Done) -> str:
         elif not done.held_before(ev):
             return ""  # (one the page showed before the task proves nothing either)
     ids = {str(a.parameters.get("element_id")) for a, _ in ran}
-    if not own or not _elsewhere(done.steps, ids):
+    cited: list[object] = [e.fingerprint for e in found if e.fingerprint is not None]
+    if not own or not _elsewhere(done.steps, ids, cited):
         return ""  # setting those controls is all the actions did: their state is the effect
     return ("your claims show only what your own actions set: " + "; ".join(own)
             + ". Your actions changed the page beyond those controls: cite what the page shows "

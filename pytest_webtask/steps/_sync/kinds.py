@@ -128,8 +128,12 @@ class DoStep:
         weak = False
         if before is not None:
             before.mark(step.checks, ctx.substitute)
-            # every check held before the step: the pipeline warns, or fails if strict
-            weak = not any(c.discriminating for c in step.checks)
+            # every check held before the step: the pipeline warns, or fails if strict. The
+            # URL check the recorder adds (no claim cited one) shows the address the step's
+            # own actions sent, which a page that ignored them shows too: it does not count
+            cited_url = any(getattr(ev.spec, "expect", "") == "url" for ev in result.evidence)
+            weak = not any(c.discriminating for c in step.checks
+                           if cited_url or c.expect != "url")
         return Recorded(step, result, weak=weak)
 
 
