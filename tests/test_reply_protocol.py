@@ -534,7 +534,7 @@ def test_done_on_fields_only_is_asked_before_evidence_and_may_not_be_given_up(
     # first what was left undone (only a field changed), then the claim that does not hold
     assert "Your last actions only changed what fields hold" in prompts[2]
     assert "does not hold" not in prompts[2]
-    assert "your evidence does not hold on the current page" in prompts[3]
+    assert "these claims do not hold on the page now" in prompts[3]
     # neither question offers giving the task up: it was called done
     assert [may_give_up(r) for r in fake.requests[2:4]] == [False, False]
 

@@ -245,9 +245,10 @@ def test_a_dropdowns_chosen_option_is_no_proof_that_the_list_was_filtered(
     llm = ScriptedLLM([choose, as_value, as_value])
     result = Agent(page, llm, require_evidence=True).execute("show only the Jackets")
     assert not result.completed, result.message
-    assert "Your evidence shows only what your own actions set: select-0 holds 'Jackets'; " \
-        "the URL (c=Jackets)" in llm.prompts[2]
-    assert "proves only what its own actions set" in result.message
+    assert "your claims show only what your own actions set: " in llm.prompts[2]
+    assert "(a control your actions set)" in llm.prompts[2] and "the URL's query" in \
+        llm.prompts[2]
+    assert "your claims show only what your own actions set" in result.message
     # with the list's item cited beside them, which was there before: still no proof
     listed = {"complete": True, "message": "filtered", "evidence": [
         {"expect": "value", "element": "select-0", "value": "Jackets"},
@@ -602,7 +603,7 @@ def test_a_date_typed_that_the_task_does_not_give_is_held_back_once(page: Page) 
     not run, the task's date named; 05/20/2010 (in the field's own format after
     `field-format`) runs; a number field likewise; the values are read whatever their
     writing."""
-    from pytest_webtask.agent.guards import value_is_one_of, values_of_kind
+    from pytest_webtask.agent.small.fields import value_is_one_of, values_of_kind
 
     assert values_of_kind("Enter 05/20/2010 as the date", "date") == ["05/20/2010"]
     assert value_is_one_of("2010-05-20", ["05/20/2010"], "date")

@@ -63,7 +63,8 @@ class Flow:
         n = len(re.findall(r"^Step \d+:$", history, flags=re.MULTILINE))
         page = context.blocks[-1].text
         self.prompts.append("\n\n".join(b.text for b in context.blocks))
-        return self.replies[n](page, n)
+        # a done refused or advised is a step of the history: the last reply again
+        return self.replies[min(n, len(self.replies) - 1)](page, n)
 
     def run(self, mode: str, variants: set[str] | None = None,
             after: Callable[[WebTask], None] | None = None, **variables: str) -> WebTask:

@@ -748,7 +748,10 @@ class AsyncAgent(AsyncSmallAgent):
         act_first = first and checked_statement(ctx.task) is None and policy.on("act-first")
         policy.use("act-first", act_first)
         said, self._said_next = self._said_next, None
-        step = await self._ask(said, done=not act_first and not self._acts_only)
+        # after a done that was not accepted, the small profile offers no give-up: it was
+        # done, and a small model gives up when asked again
+        step = await self._ask(said, done=not act_first and not self._acts_only,
+                               give_up=False if said and self.small else None)
         self._acts_only = False
         if self.small:
             step = await self._second_look(step, first)
