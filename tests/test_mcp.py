@@ -124,7 +124,7 @@ def test_the_quick_start_is_written_recorded_replayed_and_healed_through_mcp(
                  "reason": "Add it"}])
             assert "Unknown element id 'button-99'" in refused, refused
             # said once: the history's new step, no tool list, the unchanged page in a line
-            assert refused.count("Error: Unknown element id") == 1, refused
+            assert refused.count("Unknown element id") == 1, refused
             assert "=== TOOLS" not in refused and "unchanged since model request 1" in refused
 
             cart = await agent("act", message="Choosing the size, then adding the shirt",

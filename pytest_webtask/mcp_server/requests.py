@@ -35,6 +35,52 @@ def parts(parked: Parked) -> dict[str, Any]:
             "extras": blocks[at + 3:]}
 
 
+_FIELD = re.compile(r"^\s+(Tool|Reason|Parameters|Element|Execution|Error|Output): ?(.*)$")
+
+
+def compact_step(step: str) -> str:
+    """A history step in a few lines: its status and message, one line an action ("1.
+    click {'element_id': 'button-0'} on button "Save": ok"), then its page and note lines
+    as the history has them."""
+    lines = step.splitlines()
+    head, out = lines[0].rstrip(":"), []  # "Step 2"
+    action: dict[str, str] = {}
+
+    def flush() -> None:
+        if action:
+            said = f"{action.get('Tool', '?')} {action.get('Parameters', '')}".strip()
+            if action.get("Element"):
+                said += f" on {action['Element']}"
+            said += ": " + ("ok" if action.get("Execution") == "Success" else "FAILED")
+            said += "".join(f" ({k.lower()}: {action[k]})" for k in ("Error", "Output")
+                            if action.get(k))
+            if action.get("Reason"):
+                said += f" [why: {action['Reason']}]"
+            out.append(f"  {action['n']}. {said}")
+            action.clear()
+
+    status = message = ""
+    for line in lines[1:]:
+        stripped = line.strip()
+        if stripped.startswith("Status: "):
+            status = stripped[len("Status: "):].lower()
+        elif stripped.startswith("Message: "):
+            message = stripped[len("Message: "):]
+        elif re.fullmatch(r"Action \d+:", stripped):
+            flush()
+            action["n"] = stripped[len("Action "):-1]
+        elif action and (m := _FIELD.match(line)):
+            action[m.group(1)] = m.group(2)
+        else:
+            flush()
+            out.append(line)
+    flush()
+    if not status:
+        return step  # not the agent's history format: as it is
+    first = f"{head}: {status}" + (f". Message: {message}" if message else "")
+    return "\n".join([first, *out])
+
+
 def history_steps(history: str) -> tuple[str, list[str]]:
     """The history's heading and its steps' texts (each "Step n: ..."), in order."""
     pieces = re.split(r"\n+(?=Step \d+:)", history)
@@ -172,7 +218,9 @@ def describe(parked: Parked, *, previous: Parked | None = None, shown: Shown | N
     if not full and seen and steps[:len(seen)] == seen:
         new = steps[len(seen):]
         history = "\n\n".join([f"{head}\n(steps 1-{len(seen)} of this task: as your earlier "
-                                "answers showed them)", *new])
+                                "answers showed them)", *map(compact_step, new)])
+    elif not full and steps:
+        history = "\n\n".join([head, *map(compact_step, steps)])
     shown.steps = steps
     page = found["page"]
     if not full and page == shown.page:
@@ -181,6 +229,9 @@ def describe(parked: Parked, *, previous: Parked | None = None, shown: Shown | N
     else:
         shown.page, shown.page_in = page, parked.number
     question = found["question"]
+    if not full:  # the actions are the history's last step, just above
+        question = re.sub(r"^(What your last actions did \(step \d+): .*?\):$", r"\1):",
+                          question, count=1, flags=re.M)
     changes, cut, rest = question.partition(CHANGED_END)
     if changes.startswith(CHANGED) and cut:
         if not full and changes == shown.changes:
