@@ -255,10 +255,10 @@ def _pinned(found: list[Evidence], task: str) -> list[str]:
     out: list[str] = []
     for ev in found:
         spec = ev.spec
-        if spec.varies or getattr(spec, "change", None):
+        if spec.varies or getattr(spec, "change", None) is not None:
             continue
         if spec.expect == "count" and spec.count is not None and str(spec.count) not in named:
-            out.append(f"{spec.count} items")
+            out.append(f"{spec.count} item" + ("" if spec.count == 1 else "s"))
         elif spec.expect == "order" and len(spec.texts) > 2 and not all(
                 t.casefold() in task.casefold() for t in spec.texts):
             out.append("the order of " + ", ".join(spec.texts[:3]) + "...")

@@ -157,9 +157,6 @@ class Check(BaseModel):
             if self.expect != "count":
                 raise ValueError(f"an {self.expect!r} check takes no change (only a 'count' "
                                  "check counts from the step's start)")
-            if self.change == 0:
-                raise ValueError("a 'count' check's change of 0 says nothing changed: give "
-                                 "the count instead")
             if self.count is not None:
                 raise ValueError("a 'count' check takes a count or a change (from the "
                                  "step's start), not both")
@@ -257,6 +254,8 @@ class Check(BaseModel):
         if self.count is not None and self._start is not None:  # a run's: both numbers
             return (f"{self.count} {like}{scope} ({self._start} at the step's start, "
                     f"{self.change:+d})")
+        if self.change == 0:
+            return f"{like}{scope}: as many as at the step's start"
         fewer = "fewer" if self.change < 0 else "more"
         return f"{like}{scope}: {abs(self.change)} {fewer} than at the step's start"
 

@@ -143,13 +143,11 @@ def _read_when_asked(browser: LLMBrowser, spec: EvidenceSpec,
 
 def _change_problem(spec: EvidenceSpec, browser: LLMBrowser) -> str:
     """Why a claim with a ``change`` cannot be one ("" when it can): only a count changes,
-    by something, counted from a start this recording kept."""
+    counted from a start this recording kept (a change of 0: as many as then, what a
+    cancel leaves)."""
     if spec.expect != "count":
         return (f"an {spec.expect!r} claim takes no change: only a 'count' claim is counted "
                 "from the step's start")
-    if spec.change == 0:
-        return ("a change of 0 says the count did not change: cite the count itself "
-                "(\"count\")")
     if spec.count is not None:
         return "a 'count' claim takes a count or a change, not both"
     if browser.count_at_start is None:
