@@ -103,6 +103,9 @@ class Shown:
     opening: str = ""  # the task's block(s) before the history
     opening_in: int = 0
     claims: bool = False
+    # a request that is no step (exploring): its instructions and schema, by the request
+    # that showed them first
+    other: dict[str, int] = field(default_factory=dict)
 
 
 def offered(schema: dict[str, Any] | None) -> tuple[bool, bool]:
@@ -196,13 +199,20 @@ def describe(parked: Parked, *, previous: Parked | None = None, shown: Shown | N
     only what a task has besides them or lacks (once a run), all of them when ``tools``;
     the claims' reference comes with the first check request of a run."""
     found = parts(parked)
-    if not found:
+    shown = shown if shown is not None else Shown()
+    if not found:  # exploring, planning: the instructions and the schema said once a kind
         schema = json.dumps(parked.schema, indent=None) if parked.schema else "(none)"
+        system, said_schema = parked.system, schema
+        if not full and shown.other.get(parked.system):
+            system = f"(as model request {shown.other[parked.system]} gave them)"
+        if not full and shown.other.get(schema):
+            said_schema = f"(as model request {shown.other[schema]} gave it)"
+        shown.other.setdefault(parked.system, parked.number)
+        shown.other.setdefault(schema, parked.number)
         return (f"Model request {parked.number} (not a step: reply with the `answer` tool, "
                 f"one JSON object that follows the schema below).\n\n"
-                f"=== INSTRUCTIONS ===\n{parked.system}\n\n=== REQUEST ===\n{parked.user}\n\n"
-                f"=== REPLY SCHEMA ===\n{schema}")
-    shown = shown if shown is not None else Shown()
+                f"=== INSTRUCTIONS ===\n{system}\n\n=== REQUEST ===\n{parked.user}\n\n"
+                f"=== REPLY SCHEMA ===\n{said_schema}")
     said = []
     same_task = previous is not None and parts(previous).get("task") == found["task"]
     if previous is not None and not same_task:
