@@ -142,3 +142,14 @@ def test_an_answer_says_once_what_the_agent_was_shown() -> None:
     full = requests.describe(third, previous=second, shown=shown, builtin=builtin,
                              full=True, tools=True)
     assert "Step 1:" in full and page in full and "- click(element_id): Click" in full
+
+
+def test_a_step_recorded_over_advice_says_so_after_its_checks() -> None:
+    from pytest_webtask.mcp_server.steplog import describe
+
+    step = {"kind": "do", "text": "show only the jackets", "how": "recorded", "actions": [],
+            "checks": [{"says": "the page shows text '7 products'", "expect": "text",
+                        "added": "", "held_before": False}], "doubted": ["show-only"]}
+    said = describe(1, step)
+    assert "Recorded over advice (show-only): the recipe marks it `doubted`" in said
+    assert "Recorded over advice" not in describe(1, {**step, "doubted": []})

@@ -601,7 +601,7 @@ class Explorer:
             return None  # the user named it (--allow-form): words do not hold it back
         if info["formId"] and info["formId"] in destructive_forms:
             return (f"it submits a form marked destructive ({_short(info['form'] or info['own'])})"
-                    "; --allow-form NAME allows it")
+                    "; --allow-form NAME allows it (allow_forms in webtask mcp)")
         # a key pressed in a form, or a submit button, submits the form: its words count
         submits = "key" in spec.params_class.model_fields or (
             info["tag"] == "button" and info["type"] in ("", "submit")
@@ -610,7 +610,7 @@ class Explorer:
         found = DESTRUCTIVE.search(said)
         if found:
             return (f"it looks destructive ({found.group(0)!r} in {_short(said)!r}); "
-                    "--allow-form NAME allows it")
+                    "--allow-form NAME allows it (allow_forms in webtask mcp)")
         return None
 
     # -- keys ---------------------------------------------------------------------------------

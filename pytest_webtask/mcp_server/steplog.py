@@ -38,7 +38,7 @@ def step_line(outcome: StepOutcome) -> dict[str, Any]:
     actions = [f"{a.tool}" + (f" on {a.target.describe()}" if a.target is not None else "")
                for a in step.actions]
     return {"kind": outcome.kind, "text": outcome.text, "how": outcome.how,
-            "actions": actions, "checks": checks}
+            "actions": actions, "checks": checks, "doubted": list(step.doubted)}
 
 
 def pytest_webtask_step_done(item: pytest.Item, outcome: StepOutcome) -> None:
@@ -73,4 +73,7 @@ def describe(n: int, step: dict[str, Any]) -> str:
     head = f"Step {n} {step['kind']}({step['text']!r}) {step['how']}"
     acts = (f"; its actions: {', '.join(step['actions'])}" if step["actions"] else "")
     checks = ("\n".join(kept) if kept else "  (none: the step verifies nothing)")
-    return f"{head}{acts}. The checks a replay asserts:\n{checks}"
+    doubted = step.get("doubted") or []
+    marked = (f"\n  Recorded over advice ({', '.join(doubted)}): the recipe marks it "
+              "`doubted` for a reviewer." if doubted else "")
+    return f"{head}{acts}. The checks a replay asserts:\n{checks}{marked}"
