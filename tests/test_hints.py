@@ -369,3 +369,14 @@ def test_a_kind_of_control_the_task_names_is_said_where_no_line_holds_its_words(
         "textarea-0.")
     assert hint('- input-0 (type="checkbox")', "Focus into the textbox.") == (
         "No line of the page state above holds any of these words: focus, textbox.")
+
+
+def test_a_text_find_gave_an_id_is_no_unclicked_name() -> None:
+    """``find`` gives a bare text an id (``text-0``) so a pointer tool can take it: a cell
+    the task quotes is no button the model left unclicked (issue 74)."""
+    from pytest_webtask.agent.small.hints import named_buttons
+
+    state = '- table-0\n  - tr\n    - text-0 "Ada Lovelace"\n    - button-0 "Open"'
+    assert named_buttons(state, 'read the row of "Ada Lovelace"', set()) == []
+    assert named_buttons(state.replace("text-0", "span-0"), 'click "Ada Lovelace"',
+                         set()) == ['span-0 "Ada Lovelace"']

@@ -861,6 +861,8 @@ def named_buttons(state_text: str, task: str, clicked: set[str], limit: int = 3,
     task = " ".join(task.split()).casefold()
     named = []
     for line in read_lines(state_text):
+        if str(line.id or "").startswith("text-"):
+            continue  # a text ``find`` gave an id to (a cell, a label): no control to click
         text = " ".join(line.text.split()).casefold()
         quoted = any(f"{q}{text}{e}" in task for q, e in ('""', "''", "“”", "‘’"))
         # a quoted text, then words the task says ("Block" for the user @consectetur: the
