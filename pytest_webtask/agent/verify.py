@@ -32,9 +32,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlsplit
 
-from ..types import Action, ExecutionResult
 from .guards import (
     Dropdowns,
+    acted,
     entered_values,
     links_to_go,
     unchosen_options,
@@ -80,11 +80,6 @@ class Done:
     downloaded: bool = False  # the actions downloaded a file (a download check proves it)
     # a claim the page showed when the task began (it proves nothing the actions did)
     held_before: Callable[[Evidence], bool] = lambda ev: False
-
-
-def acted(steps: list[Step]) -> list[tuple[Action, ExecutionResult]]:
-    return [(a, e) for s in steps for a, e in zip(s.proposal.actions, s.executions,
-                                                   strict=False) if e.success]
 
 
 def verify_done(done: Done, advised: frozenset[str] | set[str] = frozenset()) -> list[Problem]:
