@@ -53,7 +53,7 @@ def test_bad_marker_is_a_clear_error(inner: Inner) -> None:
                                  "dynamic, guard_replay, heal, heal_max_llm_calls, "
                                  "max_iterations, max_llm_calls, "
                                  "max_steps, max_tokens, page_chars, plan_horizon, "
-                                 "rules_off, strategy, strict, timeout; got max_stepz.*"])
+                                 "profile, rules_off, strategy, strict, timeout; got max_stepz.*"])
     assert "Traceback" not in result.stdout.str()
 
 
