@@ -103,8 +103,8 @@ def test_the_report_counts_steps_and_calls_and_shows_each_step(tmp_path: Path) -
     html = render(tests)
     summary = dict(re.findall(r"<td id='(\w+)'>(\d+)</td>", html))
     assert summary == {"tests": "2", "replayed": "1", "recorded": "1", "failed": "1",
-                       "calls": "1", "tokens": "0", "unverified": "1", "doubted": "0", "timeouts": "0",
-                       "refusals": "0"}
+                       "calls": "1", "tokens": "0", "unverified": "1", "doubted": "0",
+                       "timeouts": "0", "refusals": "0"}
     assert "<script" not in html and "http" not in html
     assert "&lt;b&gt;Sign in&lt;/b&gt;" in html and "the total is &lt;$39&gt;" in html
     assert html.count("<section class='test passed'>") == 1

@@ -290,3 +290,17 @@ def test_a_message_that_faded_while_the_model_read_holds_as_read_and_replays_liv
                           profile="standard") as webtask:
             webtask.goto("/t")
             webtask.check("a message says Task saved")
+
+
+def test_the_small_profile_names_the_each_claim_the_page_bears_out_after_show_only(
+        page: Page, server: LocalServer, tmp_path: Path) -> None:
+    """``only-hint`` (small): the show-only advice comes with the each claims a list of the
+    page bears out now; on a filter that lists everything, none is named."""
+    llm = _record(page, server, tmp_path / "a.yaml", [FILTER, COUNT_TEXT, EACH],
+                  profile="small", rules_off="act-first")
+    assert '{"expect": "each", "within": "table-0", "text": "Pending", "match": ' \
+           '"contains"}' in llm.prompts[2]
+    from pytest_webtask.agent.small.hints import each_candidates
+    assert each_candidates(
+        '- table-0\n  - tr\n    - td "A-101"\n    - td "Pending"\n  - tr\n    - td "A-102"'
+        '\n    - td "Shipped"', "show only the pending orders") == []

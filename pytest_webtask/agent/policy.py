@@ -132,6 +132,14 @@ RULES: tuple[Rule, ...] = (
          "that goes there (the page's number, else next or previous, how many times); a do "
          "task called done while another page holds it is asked once, offered actions only",
          "the page state shows one page of a list, and a model counts only what it sees"),
+    Rule("only-hint", "hint",
+         "the show-only advice (a do task that says \"only\", its claims showing nothing "
+         "gone), said to a small model",
+         "names the each claims the page bears out now: a list every item of which shows a "
+         "word of the task (\"Coat\" for \"the Coats category\"), none when an item "
+         "still lacks it",
+         "a small model told what proves \"only\" does not write an each claim by itself, "
+         "and copies one it is shown; the claim is held to every check"),
     Rule("no-field", "hint",
          "a typing refused because its element takes no text, on a page whose state shows "
          "no text field",
@@ -374,7 +382,8 @@ ALL = "all"
 # 001's step history, the model's own messages in it.
 SMALL = frozenset({
     "history-facts", "fields-now", "do-demos", "task-lines", "form-sender", "form-values",
-    "hidden-text", "calendar", "position", "paged-position", "no-field", "act-first",
+    "hidden-text", "calendar", "position", "paged-position", "only-hint", "no-field",
+    "act-first",
     "guard-acts", "try-first", "doubt-first-look", "doubt-give-up", "unsent-form",
     "named-button", "page-answered", "find-cut", "hover-futile", "left-empty", "left-unticked",
     "one-value", "send-last", "unasked-delete", "given-value", "absent-name", "open-shown",

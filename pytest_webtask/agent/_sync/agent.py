@@ -51,6 +51,7 @@ from ..small.fields import (
 from ..small.hints import (
     absent_texts,
     calendar_lines,
+    each_candidates,
     hidden_lines,
     hint,
     ordinal_lines,
@@ -868,6 +869,13 @@ class Agent(SmallAgent):
         if fresh:
             said.append(get_prompt("agent/proposer", "done_advised").format(
                 advice="\n".join(f"- {p.rule}: {p.says}." for p in fresh)))
+            now, task = self.browser.snapshot, self._task_context
+            if (any(p.rule == "show-only" for p in fresh) and now is not None
+                    and task is not None and self.policy.on("only-hint")
+                    and (found := each_candidates(now.text, task.task))):
+                self.policy.fire("only-hint")
+                said.append("Lists on the page now whose every item shows a word of the task "
+                            "(the each claim that cites it): " + "; ".join(found))
         if stale and not hard:
             self._advised.add("held-before")
             self.policy.fire("stale-evidence")

@@ -1037,3 +1037,45 @@ def expects_answer(statement: str, alert: str) -> bool:
     speaks of the alert (``speaks_of``)? A success's check that shares words with an error
     ("the email address is shown in the header", "Enter an email address") does not."""
     return _REFUSING.search(statement) is not None and speaks_of(statement, alert)
+
+
+def each_candidates(state_text: str, task: str, limit: int = 2) -> list[str]:
+    """For ``only-hint``: the ``each`` claims the page now bears out for a word of the task,
+    as the model writes them: a list (a container with an id whose children, two at least,
+    are of one kind) every item of which shows a form of the word ("Coat" for "the Coats
+    category"), in the words the first item shows it. A list that still holds an item
+    without it (a filter that listed everything) gives none; the claim is held to every
+    check like any other."""
+    lines = state_lines(state_text)
+    words = [w for w in task_words(task) if len(w) > 3]
+    out: list[str] = []
+    for at, line in enumerate(lines):
+        if line.id is None or len(out) >= limit:
+            continue
+        kids, end = [], at
+        for i in range(at + 1, len(lines)):
+            if lines[i].indent <= line.indent:
+                break
+            end = i
+            if lines[i].indent == line.indent + 2:
+                kids.append(i)
+        kinds = {lines[i].outer.split("-")[0] for i in kids}
+        if len(kids) < 2 or len(kinds) != 1:
+            continue
+        bounds = [*kids[1:], end + 1]
+        items = [" ".join(t.text for t in lines[a:b] if t.text) for a, b in zip(kids, bounds,
+                                                                                  strict=True)
+                 if not any(t.head.split("-")[0] == "th" for t in lines[a:b])]  # a header
+        if len(items) < 2:
+            continue
+        for word in words:
+            first = re.search(rf"(?<!\w){_word_forms(word)}(?!\w)", items[0], re.IGNORECASE)
+            if first is None:
+                continue
+            shown = re.sub(r"(?:es|s)$", "", first.group(0)) if first.group(0)[-1:] in "sS" \
+                else first.group(0)
+            if all(shown in item for item in items):
+                out.append(f'{{"expect": "each", "within": "{line.id}", "text": "{shown}", '
+                           '"match": "contains"}')
+                break
+    return out
