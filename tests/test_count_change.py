@@ -70,7 +70,7 @@ def _run(page: Page, server: LocalServer, recipe: Path, mode: str, html: str, ta
          replies: list[dict[str, Any]] | None = None) -> None:
     server.pages["/tasks"] = html
     llm = ScriptedLLM(replies) if replies is not None else None
-    with open_webtask(page, recipe, mode, base_url=server.url, llm=llm) as task:
+    with open_webtask(page, recipe, mode, base_url=server.url, llm=llm, timeout=1.5) as task:
         task.goto("/tasks")
         page.get_by_text("Bread").first.wait_for()
         task.do(task_text)
