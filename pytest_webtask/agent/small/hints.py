@@ -1059,13 +1059,17 @@ def each_candidates(state_text: str, task: str, limit: int = 2) -> list[str]:
             end = i
             if lines[i].indent == line.indent + 2:
                 kids.append(i)
-        kinds = {lines[i].outer.split("-")[0] for i in kids}
-        if len(kids) < 2 or len(kinds) != 1:
+        if len(kids) < 2:
             continue
-        bounds = [*kids[1:], end + 1]
-        items = [" ".join(t.text for t in lines[a:b] if t.text) for a, b in zip(kids, bounds,
-                                                                                  strict=True)
-                 if not any(t.head.split("-")[0] == "th" for t in lines[a:b])]  # a header
+        bounds = dict(zip(kids, [*kids[1:], end + 1], strict=True))
+        kind_of = {i: lines[i].outer.split("-")[0] for i in kids}
+        # its items: the children of the one kind two or more are of (a heading beside them)
+        kinds = [k for k in set(kind_of.values()) if list(kind_of.values()).count(k) >= 2]
+        if len(kinds) != 1:
+            continue
+        items = [" ".join(t.text for t in lines[a:bounds[a]] if t.text) for a in kids
+                 if kind_of[a] == kinds[0]
+                 and not any(t.head.split("-")[0] == "th" for t in lines[a:bounds[a]])]
         if len(items) < 2:
             continue
         for word in words:
