@@ -108,12 +108,16 @@ def _refusals(done: Done) -> list[Problem]:
     return out
 
 
+_CONTROLS = ("input", "select", "textarea")
+
+
 def _same(a: object, b: object) -> bool:
-    """Is the element fingerprinted ``a`` the one ``b`` fingerprints, or inside it?"""
+    """Is the element fingerprinted ``a`` the one ``b`` fingerprints, or inside it when it
+    is a form control (a dropdown's chosen option)?"""
     fa, fb = getattr(a, "xpath", None), getattr(b, "xpath", None)
     if not fa or not fb or getattr(a, "frame", []) != getattr(b, "frame", []):
         return False
-    return bool(fa == fb or fa.startswith(fb + "/"))
+    return bool(fa == fb or (getattr(b, "tag", "") in _CONTROLS and fa.startswith(fb + "/")))
 
 
 _ID = re.compile(r"^\s*-\s+([a-z][a-z0-9]*-\d+)\b")
