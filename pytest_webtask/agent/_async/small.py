@@ -256,18 +256,15 @@ class AsyncSmallAgent:
     _doubted: set[str]
     _must_send: bool
 
-    async def _ask(self, extra: str | None = None, *, done: bool = True,
-                   give_up: bool | None = None) -> Step:
-        raise NotImplementedError  # the step agent's
+    if TYPE_CHECKING:  # the step agent's own (``AsyncAgent``): declared for the types only
+        async def _ask(self, extra: str | None = None, *, done: bool = True,
+                       give_up: bool | None = None) -> Step: ...
 
-    async def _done(self, step: Step) -> Done:
-        raise NotImplementedError  # the step agent's
+        async def _done(self, step: Step) -> Done: ...
 
-    def _acted(self) -> list[tuple[Action, ExecutionResult]]:
-        raise NotImplementedError  # the step agent's
+        def _acted(self) -> list[tuple[Action, ExecutionResult]]: ...
 
-    def _typed(self) -> dict[str, str]:
-        raise NotImplementedError  # the step agent's
+        def _typed(self) -> dict[str, str]: ...
 
     def _answered(self) -> list[str]:
         """The alerts the page shows now and did not when a do task began, nor when its last

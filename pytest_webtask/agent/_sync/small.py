@@ -257,18 +257,15 @@ class SmallAgent:
     _doubted: set[str]
     _must_send: bool
 
-    def _ask(self, extra: str | None = None, *, done: bool = True,
-                   give_up: bool | None = None) -> Step:
-        raise NotImplementedError  # the step agent's
+    if TYPE_CHECKING:  # the step agent's own (``Agent``): declared for the types only
+        def _ask(self, extra: str | None = None, *, done: bool = True,
+                       give_up: bool | None = None) -> Step: ...
 
-    def _done(self, step: Step) -> Done:
-        raise NotImplementedError  # the step agent's
+        def _done(self, step: Step) -> Done: ...
 
-    def _acted(self) -> list[tuple[Action, ExecutionResult]]:
-        raise NotImplementedError  # the step agent's
+        def _acted(self) -> list[tuple[Action, ExecutionResult]]: ...
 
-    def _typed(self) -> dict[str, str]:
-        raise NotImplementedError  # the step agent's
+        def _typed(self) -> dict[str, str]: ...
 
     def _answered(self) -> list[str]:
         """The alerts the page shows now and did not when a do task began, nor when its last
