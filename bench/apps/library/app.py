@@ -12,20 +12,17 @@ stylesheet's path, leaving the visible text as it was.
 from __future__ import annotations
 
 import html
-import os
 import re
 import secrets
-import threading
 from collections.abc import Callable
 from http.cookies import SimpleCookie
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
-from pytest_webtask.testing import LoopbackApp
-
+from ..variant import VariantApp
 from .data import BOOKS, HOURS, NAME, READERS, Book
-from .mutants import BENIGN, BENIGN_ENV, ENV, MUTANTS, parse
+from .mutants import BENIGN, BENIGN_ENV, ENV, MUTANTS
 
 Result = tuple[int, str, str]  # status, body, location
 
@@ -100,27 +97,26 @@ MENU_SCRIPT = """<script>
 })();
 </script>"""
 
-CLASSES = re.compile(r"(?<![\w-])\.([a-z][a-z-]*[a-z])")
 
 
-class LibraryApp(LoopbackApp):
+class LibraryApp(VariantApp):
     """Serve with ``start()`` or as a context manager; ``url`` is the base URL.
 
     ``mutants`` and ``benign`` default to the environment's ``LIBRARY_MUTANT`` and
     ``LIBRARY_BENIGN``; both are attributes a test or the bench may change between runs.
     """
 
+    WHAT = "library"
+    MUTANTS = MUTANTS
+    BENIGN = BENIGN
+    ENV = ENV
+    BENIGN_ENV = BENIGN_ENV
+    PREFIX = "lv2"
+    STYLE = STYLE
+    STYLESHEETS = ("/static/library.css", "/assets/v2/site.css")
+
     def __init__(self, mutants: set[str] | None = None, benign: set[str] | None = None) -> None:
-        super().__init__()
-        if mutants is None:
-            mutants = parse(os.environ.get(ENV, ""))
-        if benign is None:
-            benign = parse(os.environ.get(BENIGN_ENV, ""), BENIGN, BENIGN_ENV)
-        unknown = (set(mutants) - MUTANTS.keys()) | (set(benign) - set(BENIGN))
-        if unknown:
-            raise ValueError(f"unknown mutant or variant(s): {', '.join(sorted(unknown))}")
-        self.mutants: set[str] = set(mutants)
-        self.benign: set[str] = set(benign)
+        super().__init__(mutants, benign)
         self.books = BOOKS
         self.sessions: dict[str, dict[str, Any]] = {}
         self.members: list[dict[str, str]] = []
@@ -133,35 +129,6 @@ class LibraryApp(LoopbackApp):
         self.members.clear()
 
     # -- markup helpers -------------------------------------------------------------------
-
-    def bug(self, name: str) -> bool:
-        assert name in MUTANTS, name
-        return name in self.mutants
-
-    @property
-    def wrapped(self) -> bool:
-        return "wrap" in self.benign
-
-    def cls(self, names: str) -> str:
-        """Class names as this variant spells them (``wrap``: a new naming scheme)."""
-        if not self.wrapped:
-            return names
-        return " ".join(f"lv2_{n.replace('-', '_')}" for n in names.split())
-
-    def wrap(self, markup: str, name: str) -> str:
-        """``wrap``: a landmark inside two more ``<div>``s, as a redesign's layout grid does."""
-        if not self.wrapped:
-            return markup
-        outer, inner = self.cls(name + "-outer"), self.cls(name + "-inner")
-        return f'<div class="{outer}"><div class="{inner}">{markup}</div></div>'
-
-    @property
-    def stylesheet(self) -> str:
-        return "/assets/v2/site.css" if self.wrapped else "/static/library.css"
-
-    def css(self) -> str:
-        return CLASSES.sub(lambda m: "." + self.cls(m.group(1)), STYLE) if self.wrapped \
-            else STYLE
 
     def page(self, title: str, body: str, sess: dict[str, Any]) -> str:
         c = self.cls
@@ -475,18 +442,4 @@ class LibraryApp(LoopbackApp):
 
 
 def main() -> None:  # python -m bench.apps.library [--port 8801]
-    import argparse
-
-    ap = argparse.ArgumentParser(prog="python -m bench.apps.library",
-                                 description=f"Serve the {NAME} on 127.0.0.1 "
-                                             f"({ENV}, {BENIGN_ENV} switch bugs and variants).")
-    ap.add_argument("--port", type=int, default=8801)
-    args = ap.parse_args()
-    app = LibraryApp().start(args.port)
-    print(f"{NAME} on {app.url} (Ctrl-C stops it)", flush=True)
-    try:
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        app.stop()
+    LibraryApp.main("python -m bench.apps.library", f"the {NAME}", 8801)

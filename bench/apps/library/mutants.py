@@ -8,6 +8,8 @@ names and the stylesheet's path changed, the visible text the same; recorded tes
 
 from __future__ import annotations
 
+from ..variant import parse_names
+
 ENV = "LIBRARY_MUTANT"
 BENIGN_ENV = "LIBRARY_BENIGN"
 BENIGN = ("wrap",)
@@ -26,12 +28,8 @@ MUTANTS: dict[str, str] = {
 }
 
 
+
 def parse(value: str, known: tuple[str, ...] | dict[str, str] = tuple(MUTANTS),
           env: str = ENV) -> set[str]:
     """Names from an environment value (comma-separated); unknown names raise."""
-    names = {n.strip() for n in value.split(",") if n.strip()}
-    unknown = sorted(names - set(known))
-    if unknown:
-        raise ValueError(f"unknown library value(s) {', '.join(unknown)} in {env}; "
-                         f"known: {', '.join(known)}")
-    return names
+    return parse_names(value, known, env, "library")

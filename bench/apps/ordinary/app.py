@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
 import threading
 from collections.abc import Callable
@@ -24,8 +23,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from pytest_webtask.testing import LoopbackApp
-
+from ..variant import VariantApp
 from .data import (
     ANNOUNCEMENTS,
     CATEGORIES,
@@ -41,7 +39,7 @@ from .data import (
     Task,
     fresh_tasks,
 )
-from .mutants import BENIGN, BENIGN_ENV, ENV, MUTANTS, parse
+from .mutants import BENIGN, BENIGN_ENV, ENV, MUTANTS
 
 Result = tuple[int, str, str, str]  # status, body, content type, location
 HTML = "text/html; charset=utf-8"
@@ -159,7 +157,6 @@ a{color:#1d6b52}
   font-size:.85rem}
 """
 
-CLASSES = re.compile(r"(?<![\w-])\.([a-z][a-z-]*[a-z])")
 TOKENS = re.compile(r"@([a-z][a-z-]*[a-z])@")  # a class name in the scripts: @task-title@
 
 # Every page: the toast (``toast(text)``), shown for TOAST_MS, fading out before it goes.
@@ -362,7 +359,7 @@ def task_count(n: int) -> str:
     return "No open tasks" if n == 0 else plural(n, "open task", "open tasks")
 
 
-class OrdinaryApp(LoopbackApp):
+class OrdinaryApp(VariantApp):
     """Serve with ``start()`` or as a context manager; ``url`` is the base URL.
 
     ``mutants`` and ``benign`` default to the environment's ``ORDINARY_MUTANT`` and
@@ -370,17 +367,17 @@ class OrdinaryApp(LoopbackApp):
     is ``toast_seconds`` (how long a toast shows).
     """
 
+    WHAT = "ordinary app"
+    MUTANTS = MUTANTS
+    BENIGN = BENIGN
+    ENV = ENV
+    BENIGN_ENV = BENIGN_ENV
+    PREFIX = "fh2"
+    STYLE = STYLE
+    STYLESHEETS = ("/static/ordinary.css", "/assets/v2/staff.css")
+
     def __init__(self, mutants: set[str] | None = None, benign: set[str] | None = None) -> None:
-        super().__init__()
-        if mutants is None:
-            mutants = parse(os.environ.get(ENV, ""))
-        if benign is None:
-            benign = parse(os.environ.get(BENIGN_ENV, ""), BENIGN, BENIGN_ENV)
-        unknown = (set(mutants) - MUTANTS.keys()) | (set(benign) - set(BENIGN))
-        if unknown:
-            raise ValueError(f"unknown mutant or variant(s): {', '.join(sorted(unknown))}")
-        self.mutants: set[str] = set(mutants)
-        self.benign: set[str] = set(benign)
+        super().__init__(mutants, benign)
         self.toast_seconds = 3.0
         self._lock = threading.Lock()
         self.tasks: list[Task] = []
@@ -399,35 +396,6 @@ class OrdinaryApp(LoopbackApp):
                              "email_notifications": False, "weekly_summary": True}
 
     # -- markup helpers -------------------------------------------------------------------
-
-    def bug(self, name: str) -> bool:
-        assert name in MUTANTS, name
-        return name in self.mutants
-
-    @property
-    def wrapped(self) -> bool:
-        return "wrap" in self.benign
-
-    def cls(self, names: str) -> str:
-        """Class names as this variant spells them (``wrap``: a new naming scheme)."""
-        if not self.wrapped:
-            return names
-        return " ".join(f"fh2_{n.replace('-', '_')}" for n in names.split())
-
-    def wrap(self, markup: str, name: str) -> str:
-        """``wrap``: a container inside two more ``<div>``s, as a redesign's layout grid does."""
-        if not self.wrapped:
-            return markup
-        outer, inner = self.cls(name + "-outer"), self.cls(name + "-inner")
-        return f'<div class="{outer}"><div class="{inner}">{markup}</div></div>'
-
-    @property
-    def stylesheet(self) -> str:
-        return "/assets/v2/staff.css" if self.wrapped else "/static/ordinary.css"
-
-    def css(self) -> str:
-        return CLASSES.sub(lambda m: "." + self.cls(m.group(1)), STYLE) if self.wrapped \
-            else STYLE
 
     def script(self, source: str, **flags: bool | int) -> str:
         """A page's script: its class names as this variant spells them, its mutants' flags."""
@@ -785,19 +753,5 @@ def _int(value: str | None, default: int) -> int:
 
 
 def main() -> None:  # python -m bench.apps.ordinary [--port 8810]
-    import argparse
-
-    ap = argparse.ArgumentParser(prog="python -m bench.apps.ordinary",
-                                 description=f"Serve {NAME}'s staff site on 127.0.0.1 "
-                                             f"({ENV}, {BENIGN_ENV} switch bugs and variants).")
-    ap.add_argument("--port", type=int, default=int(os.environ.get("ORDINARY_PORT", "8810")),
-                    help="the port (default $ORDINARY_PORT or 8810; 0: a free one)")
-    args = ap.parse_args()
-    app = OrdinaryApp().start(args.port)
-    print(f"{NAME} staff site on {app.url} (Ctrl-C stops it)", flush=True)
-    try:
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        app.stop()
+    OrdinaryApp.main("python -m bench.apps.ordinary", f"{NAME} staff site", 8810,
+                     "ORDINARY_PORT")

@@ -9,6 +9,8 @@ pass on it.
 
 from __future__ import annotations
 
+from ..variant import parse_names
+
 ENV = "ORDINARY_MUTANT"
 BENIGN_ENV = "ORDINARY_BENIGN"
 BENIGN = ("wrap",)
@@ -53,12 +55,8 @@ MUTANTS: dict[str, str] = {
 }
 
 
+
 def parse(value: str, known: tuple[str, ...] | dict[str, str] = tuple(MUTANTS),
           env: str = ENV) -> set[str]:
     """Names from an environment value (comma-separated); unknown names raise."""
-    names = {n.strip() for n in value.split(",") if n.strip()}
-    unknown = sorted(names - set(known))
-    if unknown:
-        raise ValueError(f"unknown ordinary app value(s) {', '.join(unknown)} in {env}; "
-                         f"known: {', '.join(known)}")
-    return names
+    return parse_names(value, known, env, "ordinary app")
