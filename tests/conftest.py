@@ -26,8 +26,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml  # noqa: F401  (before any in-process pytester run: see below)
 
 from tests.example_run import ExampleRun
+
+# pytester's in-process runs forget every module first imported inside them. PyYAML's C
+# loader, imported once, keeps the node classes of the first ``yaml`` it saw; a ``yaml``
+# imported again after such a run has new ones, and every recipe read then fails with
+# "could not determine a constructor for the tag None". Imported here, it is never forgotten
+# (a file of in-process runs alone, ``-p no:xdist``, failed so; the suite's workers had it
+# imported by another test module first).
 
 # The suite's scripted recordings were written for the agent with every rule on: the
 # ``small`` profile. A test of the ``standard`` profile (the users' default) says so itself
