@@ -243,6 +243,7 @@ def pytest_webtask_step_done(item, outcome):
     usage = outcome.result.usage if outcome.result is not None else None
     line = {"test": item.name.split("[")[0], "kind": outcome.kind, "text": outcome.text,
             "how": outcome.how,
+            "doubted": list(getattr(outcome.step, "doubted", None) or []),
             "seconds": round(outcome.seconds, 2),
             "calls": usage.calls if usage else 0,
             "prompt_tokens": usage.prompt_tokens if usage else 0,
@@ -279,6 +280,12 @@ class TestRecord:
     @property
     def model_seconds(self) -> float:
         return round(sum(r.get("seconds", 0.0) for r in self.replies), 1)
+
+    @property
+    def doubted(self) -> list[str]:
+        """The recorded steps a done was accepted over advice for: "do 'text': rule, rule"."""
+        return [f"{s['kind']} '{s['text']}': {', '.join(s['doubted'])}"
+                for s in self.steps if s.get("how") == "recorded" and s.get("doubted")]
 
 
 def write_test(folder: Path, name: str, tests: dict[str, str] = TESTS) -> Path:
@@ -393,7 +400,8 @@ def main(argv: list[str] | None = None) -> int:
         "base_url": os.environ.get("OPENAI_BASE_URL"), "cores": os.cpu_count(),
         "load_start": load_start, "load_end": load_average(),
         "max_calls_per_step": a.max_calls, "folder": str(folder),
-        "tests": [{**_asdict(r, a.mutants), "calls": r.calls, "model_seconds": r.model_seconds}
+        "tests": [{**_asdict(r, a.mutants), "calls": r.calls, "model_seconds": r.model_seconds,
+                   "doubted": r.doubted}
                   for r in records]}
     if a.app != "shop":
         report["app"] = a.app
@@ -464,15 +472,17 @@ def mutation_markdown(bench: BenchApp, records: list[TestRecord]) -> str:
             f"replay fails; benign `{bench.benign}`: must pass). Killed "
             f"{summary['mutants_killed']}/{summary['mutants_covered']}; benign passed "
             f"{summary['benign_passed']}/{summary['tests_measured']}.\n",
-            "| test | killed | survived | benign |", "| --- | ---: | --- | --- |"]
+            "| test | killed | survived | benign | recorded over advice |",
+            "| --- | ---: | --- | --- | --- |"]
     for r in records:
         if r.mutants is None:
             why = "not recorded" if not r.recorded else "did not replay"
-            rows.append(f"| {r.name} | - | ({why}) | - |")
+            rows.append(f"| {r.name} | - | ({why}) | - | - |")
             continue
         survived = ", ".join(m for m, k in r.mutants.items() if not k) or "-"
         rows.append(f"| {r.name} | {sum(r.mutants.values())}/{len(r.mutants)} | {survived} | "
-                    f"{'pass' if r.benign_passed else 'FAIL'} |")
+                    f"{'pass' if r.benign_passed else 'FAIL'} | "
+                    f"{'; '.join(r.doubted) or '-'} |")
     fails = [f"- {r.name} on {bench.benign}: {r.mutant_failures[bench.benign][:400]}"
              for r in records if r.benign_passed is False]
     return "\n".join(rows) + ("\n\nBenign failures:\n" + "\n".join(fails) if fails

@@ -469,7 +469,27 @@ def test_the_bench_replays_a_recording_against_its_mutants_and_the_wrap(
     assert fresh.mutants == set() and fresh.benign == set()  # left as it was found
     table = recording.mutation_markdown(bench, records)
     assert "Killed 2/2; benign passed 2/2." in table
-    assert "| reserve | 1/1 | - | pass |" in table
+    assert "| reserve | 1/1 | - | pass | - |" in table
+
+
+def test_the_bench_lists_each_step_recorded_over_advice_beside_its_mutants() -> None:
+    """A done accepted over advice (``doubted`` in the recipe) is listed with the test's
+    mutants, so a survivor can be read beside the advice its recording stood by; a step
+    that replayed or failed is no recording over advice."""
+    bench = recording.APPS["library"]
+    rec = recording.TestRecord("search", recorded=True, replayed=True,
+                               mutants={"search_ignored": False, "search_empty": True},
+                               benign_passed=True, steps=[
+        {"test": "test_search", "kind": "do", "text": "search for moon", "how": "recorded",
+         "doubted": ["pinned-data"]},
+        {"test": "test_search", "kind": "check", "text": "it is listed", "how": "recorded",
+         "doubted": []},
+        {"test": "test_search", "kind": "do", "text": "open it", "how": "failed",
+         "doubted": ["links-to-go"]}])
+    assert rec.doubted == ["do 'search for moon': pinned-data"]
+    table = recording.mutation_markdown(bench, [rec])
+    assert "| search | 1/2 | search_ignored | pass | do 'search for moon': pinned-data |" \
+        in table, table
 
 
 def test_the_shop_tests_name_real_mutants() -> None:
