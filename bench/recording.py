@@ -243,7 +243,7 @@ def pytest_webtask_step_done(item, outcome):
     usage = outcome.result.usage if outcome.result is not None else None
     line = {"test": item.name.split("[")[0], "kind": outcome.kind, "text": outcome.text,
             "how": outcome.how,
-            "doubted": list(getattr(outcome.step, "doubted", None) or []),
+            "doubted": list(outcome.recipe_step.doubted or []),
             "seconds": round(outcome.seconds, 2),
             "calls": usage.calls if usage else 0,
             "prompt_tokens": usage.prompt_tokens if usage else 0,

@@ -7,6 +7,7 @@ their mutants and pass on the wrapped page.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import urllib.parse
@@ -490,6 +491,30 @@ def test_the_bench_lists_each_step_recorded_over_advice_beside_its_mutants() -> 
     table = recording.mutation_markdown(bench, [rec])
     assert "| search | 1/2 | search_ignored | pass | do 'search for moon': pinned-data |" \
         in table, table
+
+
+def test_the_bench_s_step_log_keeps_the_rules_a_step_was_recorded_over(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hook the bench's recordings run (its conftest) writes each step's ``doubted``
+    from the recipe step the plugin hands it."""
+    from types import SimpleNamespace
+
+    from pytest_webtask.recipes.model import RecipeStep
+    from pytest_webtask.steps.outcome import StepOutcome
+
+    log = tmp_path / "steps.jsonl"
+    monkeypatch.setenv("WEBTASK_BENCH_LOG", str(log))
+    hooks: dict[str, Any] = {}
+    exec(compile(recording.CONFTEST, "conftest.py", "exec"), hooks)  # noqa: S102
+    monkeypatch.setattr(hooks["openai_llm"].OpenAILLM, "generate", hooks["_generate"])
+    item = SimpleNamespace(name="test_search[chromium]")
+    for doubted in (["pinned-data"], []):
+        hooks["pytest_webtask_step_done"](item, StepOutcome(
+            "do", "search for moon", "recorded", 1.0,
+            RecipeStep(kind="do", text="search for moon", doubted=doubted)))
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [line["doubted"] for line in lines] == [["pinned-data"], []]
+    assert lines[0]["test"] == "test_search" and lines[0]["how"] == "recorded"
 
 
 def test_the_shop_tests_name_real_mutants() -> None:
