@@ -161,16 +161,6 @@ def test_default_explore_writes_nothing_but_the_sign_in(page: Page,
     assert "http://libraries.invalid" not in " ".join(site.blocked)  # never even asked
 
 
-def test_allow_form_opens_the_one_it_names(page: Page, library: LibraryApp) -> None:
-    # "Unsubscribe" is in the word list too: naming it is the user's word against the list
-    site = explore(page, library, careless(), ExploreOptions(
-        max_pages=40, max_llm_calls=60, allow_forms=("unsubscribe",)))
-    assert set(library.writes()) == {("POST", "/signin"), ("POST", "/newsletter")}
-    account = next(p for p in site.pages if p.title == "Your account")
-    assert "Unsubscribe" not in [w.submit for w in account.writes]
-    assert "Archive" in [w.submit for w in account.writes]
-
-
 def test_allow_writes_sends_all_but_what_looks_destructive(page: Page,
                                                            library: LibraryApp) -> None:
     explore(page, library, careless(), ExploreOptions(max_pages=40, max_llm_calls=60,
@@ -229,18 +219,22 @@ def test_the_command_plans_what_it_did_not_try_and_generate_leaves_it_out(
         python: Callable[..., subprocess.CompletedProcess[str]]) -> None:
     plan = tmp_path / "plan.md"
     env = {"CI": None, "WEBTASK_SECRET_PASSWORD": PASSWORD}
+    # each --allow-form opens the one form it names; "unsubscribe" is in the word list of
+    # what looks destructive too: naming it is the user's word against the list
     proc = python("-m", "pytest_webtask", "explore", library.url + "/", "--plan", str(plan),
                   "--llm", "tests.test_explore_writes:careless", "--var",
                   "email=ada@example.com", "--secret", "password", "--allow-form", "Archive",
-                  "--max-pages", "40", "--max-llm-calls", "60", env=env)
+                  "--allow-form", "unsubscribe", "--max-pages", "40", "--max-llm-calls", "60",
+                  env=env)
     assert proc.returncode == 0, proc.stderr
     assert "change data on the server and were not tried while exploring" in proc.stdout
-    assert set(library.writes()) == {("POST", "/signin"), ("POST", "/loans/archive")}
+    assert set(library.writes()) == {("POST", "/signin"), ("POST", "/loans/archive"),
+                                     ("POST", "/newsletter")}
     loaded = load_plan(plan)
     untried = {f.title: f for f in loaded.flows if f.not_tried}
-    assert {"Newsletter: Unsubscribe", "API tokens: Revoke", "Ask a librarian: Send",
-            "Preferences: Save"} <= set(untried)
+    assert {"API tokens: Revoke", "Ask a librarian: Send", "Preferences: Save"} <= set(untried)
     assert "Old loans: Archive" not in untried  # it was tried
+    assert "Newsletter: Unsubscribe" not in untried
     text = plan.read_text()
     assert PASSWORD not in text and str(tmp_path) not in text
     assert "\nNot tried while exploring: it sends POST /messages (fetch)" in text

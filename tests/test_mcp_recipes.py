@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 
 import pytest
 
@@ -55,8 +56,51 @@ async def record_lists(agent: Agent, url: str) -> str:
         {"expect": "count", "within": line_id(gone, r"- ul-\d+"), "change": -1}]))
 
 
+TOGGLES = "tests/test_toggles.py"
+
+
+async def dismissed_and_switch(agent: Agent, project: Path, url: str) -> None:
+    """Through the stdio client (issue 74, item 4): a click whose confirm was dismissed (no
+    answer set yet) and that changed nothing is left out of the recipe; a click that turned
+    a switch on is kept as ``check``, so the test replays where the switch is already on
+    (the data of another day) and leaves it on."""
+    recipe = project / "tests" / "__webtask__" / "test_toggles" / "test_toggles.yaml"
+    first = await agent("open_test", test_file=TOGGLES, test_name="test_toggles",
+                        base_url=url, steps=[
+                            {"goto": "/toggles.html"}, {"do": "delete the list Alpha"},
+                            {"do": "turn on email notifications"}])
+    delete = line_id(first, r'"Delete Alpha"')
+    dismissed = await agent("act", message="Deleting Alpha", actions=[
+        {"tool": "click", "parameters": {"element_id": delete}}])
+    assert "dismissed, as no answer was set" in dismissed, dismissed
+    accepted = await agent("act", message="Deleting Alpha, confirming", actions=[
+        {"tool": "dialog", "parameters": {"accept": True}},
+        {"tool": "click", "parameters": {"element_id": delete}}])
+    switch = await agent("done", message="Alpha is gone", evidence=[
+        {"expect": "hidden", "text": "Alpha"}, {"expect": "text", "text": "1 list left"}])
+    assert "A new step starts" in switch, accepted + switch
+    on = await agent("act", message="Turning it on", actions=[
+        {"tool": "click", "parameters": {"element_id": line_id(
+            switch, r'role="switch".*"Email notifications"')}}])
+    end = await agent("done", message="It is on", evidence=[
+        {"expect": "text", "text": "Email notifications: on"}])
+    assert end.startswith("Recorded"), on + end
+    steps = recipe.read_text()
+    delete_step = steps.split("turn on email notifications")[0]
+    assert delete_step.count("tool: click") == 1 and "accept: true" in delete_step, steps
+    assert "accept: false" not in steps
+    assert "tool: check" in steps.split("turn on email notifications")[1], steps
+    # another day's data: the switch is already on; the replay leaves it on and passes
+    test = project / TOGGLES
+    test.write_text(test.read_text().replace('"/toggles.html"', '"/toggles.html?on=1"'))
+    passed = await agent("run_tests", target=TOGGLES, base_url=url)
+    assert "1 passed" in passed, passed
+
+
 def test_a_variable_in_a_button_name_a_check_with_variables_and_replace(
         pytester_process: pytest.Pytester) -> None:
+    """One server session (each costs a process and a browser): the variables and
+    ``replace``, then a dismissed click and a switch (``dismissed_and_switch``)."""
     project = pytester_process.path
     test_file = project / FILE
     recipe = project / "tests" / "__webtask__" / "test_lists" / "test_lists.yaml"
@@ -98,6 +142,8 @@ def test_a_variable_in_a_button_name_a_check_with_variables_and_replace(
                                              "key": "Enter"}}])
         end = await agent("done", message="Added", evidence=[NEW])
         assert end.startswith("Recorded"), end
+
+        await dismissed_and_switch(agent, project, server.url)
 
     try:
         serve(project, script)
@@ -165,54 +211,5 @@ def test_stop_the_site_going_down_and_the_client_going_away_leave_the_project_as
         while time.monotonic() < deadline and test_file.read_text() != saved["test"]:
             asyncio.run(asyncio.sleep(0.2))
         as_it_was()
-    finally:
-        server.stop()
-
-
-def test_a_dismissed_click_is_not_kept_and_a_switch_is_kept_as_check_through_mcp(
-        pytester_process: pytest.Pytester) -> None:
-    """Through the stdio client (issue 74, item 4): a click whose confirm was dismissed (no
-    answer set yet) and that changed nothing is left out of the recipe; a click that turned
-    a switch on is kept as ``check``, so the test replays where the switch is already on
-    (the data of another day) and leaves it on."""
-    project = pytester_process.path
-    server = LocalServer()
-    toggles = "tests/test_toggles.py"
-    recipe = project / "tests" / "__webtask__" / "test_toggles" / "test_toggles.yaml"
-
-    async def script(agent: Agent) -> None:
-        first = await agent("open_test", test_file=toggles, test_name="test_toggles",
-                            base_url=server.url, steps=[
-                                {"goto": "/toggles.html"}, {"do": "delete the list Alpha"},
-                                {"do": "turn on email notifications"}])
-        delete = line_id(first, r'"Delete Alpha"')
-        dismissed = await agent("act", message="Deleting Alpha", actions=[
-            {"tool": "click", "parameters": {"element_id": delete}}])
-        assert "dismissed, as no answer was set" in dismissed, dismissed
-        accepted = await agent("act", message="Deleting Alpha, confirming", actions=[
-            {"tool": "dialog", "parameters": {"accept": True}},
-            {"tool": "click", "parameters": {"element_id": delete}}])
-        switch = await agent("done", message="Alpha is gone", evidence=[
-            {"expect": "hidden", "text": "Alpha"}, {"expect": "text", "text": "1 list left"}])
-        assert "A new step starts" in switch, accepted + switch
-        on = await agent("act", message="Turning it on", actions=[
-            {"tool": "click", "parameters": {"element_id": line_id(
-                switch, r'role="switch".*"Email notifications"')}}])
-        end = await agent("done", message="It is on", evidence=[
-            {"expect": "text", "text": "Email notifications: on"}])
-        assert end.startswith("Recorded"), on + end
-        steps = recipe.read_text()
-        delete_step = steps.split("turn on email notifications")[0]
-        assert delete_step.count("tool: click") == 1 and "accept: true" in delete_step, steps
-        assert "accept: false" not in steps
-        assert "tool: check" in steps.split("turn on email notifications")[1], steps
-        # another day's data: the switch is already on; the replay leaves it on and passes
-        test = project / toggles
-        test.write_text(test.read_text().replace('"/toggles.html"', '"/toggles.html?on=1"'))
-        passed = await agent("run_tests", target=toggles, base_url=server.url)
-        assert "1 passed" in passed, passed
-
-    try:
-        serve(project, script)
     finally:
         server.stop()

@@ -48,11 +48,11 @@ def base_url():  # the demo shop, with the bugs in SHOP_MUTANTS and SHOP_VARIANT
     shop.stop()
 '''
 
-TEN_TESTS = "\n".join(f'''
+FOUR_TESTS = "\n".join(f'''
 def test_signed_in_{n}(webtask):
     webtask.goto("/")
     webtask.check("the page says Signed in as Ada")
-''' for n in range(10))
+''' for n in range(4))
 
 SCRIPTS = {
     "sign in as {email}": [
@@ -73,17 +73,17 @@ def project(inner: Inner) -> Path:
     # the inner conftest (demo shop, ScriptedLLM) plus the sign-in
     conftest = inner.path / "conftest.py"
     conftest.write_text(conftest.read_text() + "\nfrom conftest_signin import *  # noqa\n")
-    inner.tests(TEN_TESTS, "test_account")
+    inner.tests(FOUR_TESTS, "test_account")
     return inner.path / "sign_ins.log"
 
 
 @pytest.mark.subprocess
-def test_ten_tests_sign_in_once_per_worker_and_replay(inner_process: Inner) -> None:
+def test_four_tests_on_two_workers_sign_in_once_per_worker_and_replay(inner_process: Inner) -> None:
     inner = inner_process
     log = project(inner)
     env = {"SHOP_PASSWORD": PASSWORD}
     result = inner.run("-n", "2", env=env)
-    result.assert_outcomes(passed=10)
+    result.assert_outcomes(passed=4)
     recipe = inner.path / "__webtask__" / "conftest_signin" / "sign_in.yaml"
     assert recipe.exists()
     assert PASSWORD not in recipe.read_text()
@@ -95,7 +95,7 @@ def test_ten_tests_sign_in_once_per_worker_and_replay(inner_process: Inner) -> N
 
     log.unlink()
     replay = inner.run("-n", "2", env={**env, "CI": "true", "FORBID_LLM": "1"})
-    replay.assert_outcomes(passed=10)
+    replay.assert_outcomes(passed=4)
     workers = log.read_text().split()
     assert len(workers) == len(set(workers)) and set(workers) <= {"gw0", "gw1"}, workers
     assert inner.llm_calls == 0 or "FORBID_LLM" not in os.environ
@@ -261,7 +261,7 @@ def test_signed_in_{n}(webtask):
 def test_a_failing_sign_in_names_the_function_its_recipe_and_the_step(inner: Inner) -> None:
     project(inner)
     (inner.path / "test_account.py").unlink()
-    inner.tests(TEN_TESTS.split("\n\ndef test_signed_in_2")[0], "test_two")
+    inner.tests(FOUR_TESTS.split("\n\ndef test_signed_in_2")[0], "test_two")
     env = {"SHOP_PASSWORD": PASSWORD}
     inner.run(env=env).assert_outcomes(passed=2)
     broken = inner.run(env={**env, "CI": "true", "SHOP_MUTANTS": "signin_not_kept"})
