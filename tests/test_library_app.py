@@ -441,35 +441,30 @@ def test_recordings_cite_main(library_recordings: dict[str, Path]) -> None:
 def test_the_bench_replays_a_recording_against_its_mutants_and_the_wrap(
         python: Any, fresh: LibraryApp, library_recordings: dict[str, Path],
         tmp_path: Path) -> None:
-    """bench/recording.py --app library --mutants, past the model: the recipes the bench's
-    pytest runs replay are these scripted ones; each run is a real ``pytest`` with CI=true."""
+    """bench/recording.py --app library --mutants, past the model: the recipe the bench's
+    pytest runs replay is a scripted one; each run is a real ``pytest`` with CI=true. (Each
+    recording against each of its mutants and the wrap, in this process:
+    ``test_a_recording_fails_on_its_mutant``, ``test_a_recording_passes_on_the_wrapped_page``.)"""
     assert python  # marks this test as one that starts processes
     bench = recording.APPS["library"]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "CI": "true", "WEBTASK_MODEL": "",
            "OPENAI_API_KEY": ""}
     env.pop("LIBRARY_MUTANT", None)
-    records = []
-    for name in ("details", "reserve"):
-        recording.write_test(tmp_path, name, bench.tests)
-        recipe = tmp_path / "__webtask__" / f"test_{name}" / f"test_{name}.yaml"
-        recipe.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(library_recordings[name], recipe)
-        code, out = recording.pytest_run(tmp_path, [f"test_{name}.py", "--base-url",
-                                                    fresh.url], env, 300)
-        assert code == 0, out
-        assert "asyncio_default_fixture_loop_scope" not in out, out  # no ini, no warning
-        rec = recording.TestRecord(name, recorded=True, replayed=True)
-        recording.replay_mutants(bench, fresh, tmp_path, rec, env)
-        records.append(rec)
-    details, reserve = records
-    assert details.mutants == {"details_wrong_author": True}
+    recording.write_test(tmp_path, "reserve", bench.tests)
+    recipe = tmp_path / "__webtask__" / "test_reserve" / "test_reserve.yaml"
+    recipe.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(library_recordings["reserve"], recipe)
+    code, out = recording.pytest_run(tmp_path, ["test_reserve.py", "--base-url", fresh.url],
+                                     env, 300)
+    assert code == 0, out
+    assert "asyncio_default_fixture_loop_scope" not in out, out  # no ini, no warning
+    reserve = recording.TestRecord("reserve", recorded=True, replayed=True)
+    recording.replay_mutants(bench, fresh, tmp_path, reserve, env)
     assert reserve.mutants == {"reserve_count_stuck": True}
-    assert reserve.benign_passed is True
-    # the details recipe cites its text within main, found again by its role on the wrap
-    assert details.benign_passed is True, details.mutant_failures
+    assert reserve.benign_passed is True, reserve.mutant_failures
     assert fresh.mutants == set() and fresh.benign == set()  # left as it was found
-    table = recording.mutation_markdown(bench, records)
-    assert "Killed 2/2; benign passed 2/2." in table
+    table = recording.mutation_markdown(bench, [reserve])
+    assert "Killed 1/1; benign passed 1/1." in table
     assert "| reserve | 1/1 | - | pass | - |" in table
 
 
