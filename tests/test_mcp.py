@@ -210,35 +210,6 @@ def test_the_quick_start_is_written_recorded_replayed_and_healed_through_mcp(
                          '    webtask.check("the cart total is $39.00")\n')
 
 
-def test_a_recipe_recorded_through_mcp_is_the_one_record_writes(
-        pytester_process: pytest.Pytester) -> None:
-    """The README's quick start recipe came from ``--webtask-record`` with a scripted
-    endpoint (tests/plugin/test_quickstart.py): the same replies through MCP write it
-    byte for byte."""
-    project = pytester_process.path
-    recipe = project / "tests" / "__webtask__" / "test_shop" / "test_add_to_cart.yaml"
-
-    async def script(agent: Agent) -> None:
-        with DemoShop(seed=3) as shop:
-            first = await agent("open_test", test_file="tests/test_shop.py",
-                                test_name="test_add_to_cart", base_url=shop.url, steps=STEPS)
-            await agent("act", message="Choosing the size, then adding the shirt", actions=[
-                {"tool": "select", "reason": "Choose size M on the Blue Oxford Shirt card",
-                 "parameters": {"element_id": in_item(first, "Blue Oxford Shirt", r"- select-"),
-                                "value": "M"}},
-                {"tool": "click", "reason": "Add the shirt to the cart",
-                 "parameters": {"element_id": in_item(first, "Blue Oxford Shirt",
-                                                      r'- button-\d+ "Add to cart"')}}])
-            await agent("done", message="The cart holds the Blue Oxford Shirt in size M",
-                        evidence=["Blue Oxford Shirt", "Size M"])
-            end = await agent("done", message="The cart total is $39.00",
-                              evidence=["Total: $39.00"])
-            assert end.startswith("Recorded"), end
-
-    serve(project, script)
-    assert yaml.safe_load(recipe.read_text()) == RECIPE_SHOWN
-
-
 def test_secrets_are_named_never_shown(pytester_process: pytest.Pytester) -> None:
     project = pytester_process.path
     recipe = project / "tests" / "__webtask__" / "test_account" / "test_sign_in.yaml"
@@ -307,13 +278,36 @@ def test_a_generated_test_without_its_secret_says_which_variable_to_set(
     assert "KeyError" not in out
 
 
-def test_a_reply_that_cannot_be_read_costs_a_try_not_the_recording(
+async def record_the_quick_start(agent: Agent, shop: DemoShop) -> None:
+    """The README's quick start recipe came from ``--webtask-record`` with a scripted
+    endpoint (tests/plugin/test_quickstart.py): the same replies through MCP write it
+    byte for byte (``RECIPE_SHOWN``)."""
+    first = await agent("open_test", test_file="tests/test_shop.py",
+                        test_name="test_add_to_cart", base_url=shop.url, steps=STEPS)
+    await agent("act", message="Choosing the size, then adding the shirt", actions=[
+        {"tool": "select", "reason": "Choose size M on the Blue Oxford Shirt card",
+         "parameters": {"element_id": in_item(first, "Blue Oxford Shirt", r"- select-"),
+                        "value": "M"}},
+        {"tool": "click", "reason": "Add the shirt to the cart",
+         "parameters": {"element_id": in_item(first, "Blue Oxford Shirt",
+                                              r'- button-\d+ "Add to cart"')}}])
+    await agent("done", message="The cart holds the Blue Oxford Shirt in size M",
+                evidence=["Blue Oxford Shirt", "Size M"])
+    end = await agent("done", message="The cart total is $39.00",
+                      evidence=["Total: $39.00"])
+    assert end.startswith("Recorded"), end
+
+
+def test_a_reply_that_cannot_be_read_costs_a_try_and_a_recipe_is_the_one_record_writes(
         pytester_process: pytest.Pytester) -> None:
     """The issue's two replies (a field ``n``, an index of 0) are answered by the server with
     what is wrong and the fields of an ``nth`` claim, and never reach the recording: the third
-    reply records the test. Three such replies to one request stop the recording."""
+    reply records the test. Three such replies to one request stop the recording. In the
+    same session (a server and its browser each cost a process), the quick start recorded
+    through MCP is the recipe ``--webtask-record`` writes (``record_the_quick_start``)."""
     project = pytester_process.path
     recipe = project / "tests" / "__webtask__" / "test_shop" / "test_first_row.yaml"
+    quick_start = project / "tests" / "__webtask__" / "test_shop" / "test_add_to_cart.yaml"
     steps = [{"goto": "/"}, {"do": "add the Blue Oxford Shirt in size M to the cart"},
              {"check": "the Blue Oxford Shirt is the first row of the cart"}]
 
@@ -355,7 +349,10 @@ def test_a_reply_that_cannot_be_read_costs_a_try_not_the_recording(
                 assert f"(try {n} of 3 on model request 1" in said, said
             assert "Stopped the recording." in said and "taken out again" in said, said
 
+            await record_the_quick_start(agent, shop)
+
     serve(project, script)
+    assert yaml.safe_load(quick_start.read_text()) == RECIPE_SHOWN
     checks = yaml.safe_load(recipe.read_text())["steps"][1]["checks"]
     assert [(c["expect"], c["index"]) for c in checks] == [("nth", 1)]
     source = (project / "tests" / "test_shop.py").read_text()
