@@ -159,12 +159,15 @@ def test_the_data_is_what_the_tests_name() -> None:
     assert all(sum(f"'{c}'" in body for body in TESTS.values()) == 1 for c in changed)
 
 
-def test_the_app_serves_until_interrupted(python: Any) -> None:
-    """``python -m bench.apps.ordinary`` prints its URL and serves until Ctrl-C."""
+@pytest.mark.parametrize(("module", "shown"), [("bench.apps.ordinary", "Good morning"),
+                                               ("example_suites.demo_shop", "Add to cart")])
+def test_the_app_serves_until_interrupted(python: Any, module: str, shown: str) -> None:
+    """``python -m bench.apps.ordinary`` (and the demo shop's, the same
+    ``LoopbackApp.serve_until_interrupted``) prints its URL and serves until Ctrl-C."""
     assert python  # marks this test as one that starts processes
     # SIGINT as a terminal sends it: a shell's background job (``cmd &``) starts with SIGINT
     # ignored, and Python then leaves it ignored; the server would never stop
-    server = subprocess.Popen([sys.executable, "-m", "bench.apps.ordinary", "--port", "0"],
+    server = subprocess.Popen([sys.executable, "-m", module, "--port", "0"],
                               cwd=ROOT, stdout=subprocess.PIPE, text=True,
                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
@@ -173,7 +176,7 @@ def test_the_app_serves_until_interrupted(python: Any) -> None:
         url = re.search(r"http://127\.0\.0\.1:\d+", line)
         assert url, line
         with urllib.request.urlopen(url.group(0) + "/", timeout=10) as reply:
-            assert "Good morning" in reply.read().decode()
+            assert shown in reply.read().decode()
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=10)

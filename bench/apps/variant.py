@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import threading
 from collections.abc import Iterable
 
 from pytest_webtask.testing import LoopbackApp
@@ -100,11 +99,9 @@ class VariantApp(LoopbackApp):
                         help=f"the port (default {'$' + port_env + ' or ' if port_env else ''}"
                              f"{port}; 0: a free one)")
         args = ap.parse_args()
-        app = cls().start(args.port)
-        print(f"{title} on {app.url} (Ctrl-C stops it)", flush=True)
         try:
-            threading.Event().wait()
-        except KeyboardInterrupt:
-            pass
-        finally:
-            app.stop()
+            app = cls().start(args.port)
+        except OSError as exc:
+            ap.exit(1, f"cannot serve on port {args.port}: {exc.strerror}; pick another with "
+                       "--port\n")
+        app.serve_until_interrupted(title)

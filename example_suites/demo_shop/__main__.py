@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import threading
 
 from .app import DemoShop
 
@@ -19,13 +18,7 @@ def main(argv: list[str] | None = None) -> None:
     except OSError as exc:
         parser.exit(1, f"cannot serve on port {args.port}: {exc.strerror}; pick another "
                        "with --port\n")
-    print(f"Demo shop on {shop.url} (Ctrl-C stops it)", flush=True)
-    try:
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        shop.stop()
+    shop.serve_until_interrupted("Demo shop")
 
 
 if __name__ == "__main__":

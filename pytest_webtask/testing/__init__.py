@@ -256,6 +256,17 @@ class LoopbackApp(ABC):
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
+    def serve_until_interrupted(self, title: str) -> None:
+        """Say where ``title`` is served (a started app), serve until Ctrl-C, then stop: what
+        ``python -m example_suites.demo_shop`` and the bench's apps do."""
+        print(f"{title} on {self.url} (Ctrl-C stops it)", flush=True)
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self.stop()
+
 
 @dataclass
 class Fault:
