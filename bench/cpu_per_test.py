@@ -20,6 +20,7 @@ call and teardown together (with xdist, each worker adds its own tests to it).""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -36,6 +37,9 @@ _usage: Callable[[], float] = lambda: busy_ticks() / 100  # noqa: E731
 
 def pytest_configure(config: pytest.Config) -> None:
     global _usage
+    if not hasattr(config, "workerinput"):  # the run's first process: no older run's rows
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(os.environ.get("CPU_OUT", "cpu-per-test.json"))
     base = os.environ.get("CPU_CGROUP")
     if not base:
         return

@@ -304,3 +304,36 @@ def test_the_small_profile_names_the_each_claim_the_page_bears_out_after_show_on
     assert each_candidates(
         '- table-0\n  - tr\n    - td "A-101"\n    - td "Pending"\n  - tr\n    - td "A-102"'
         '\n    - td "Shipped"', "show only the pending orders") == []
+
+
+def test_own_state_counts_inside_an_acted_element_only_for_a_form_control() -> None:
+    """``own-state``'s element identity: the element an action set, or inside it when it is a
+    form control (a dropdown's chosen option); a text inside a clicked container (a card, a
+    list item) is what the click made appear, not the control's own state."""
+    from types import SimpleNamespace
+
+    from pytest_webtask.agent.verify import _same
+
+    def fp(xpath: str, tag: str = "", frame: tuple[str, ...] = ()) -> Any:
+        return SimpleNamespace(xpath=xpath, tag=tag, frame=list(frame))
+
+    select = fp("/html/body/main/form/select", "select")
+    assert _same(fp("/html/body/main/form/select"), select)
+    assert _same(fp("/html/body/main/form/select/option[2]"), select)
+    card = fp("/html/body/main/ul/li[2]", "li")
+    assert _same(fp("/html/body/main/ul/li[2]"), card)
+    assert not _same(fp("/html/body/main/ul/li[2]/p"), card)
+    assert not _same(fp("/html/body/main/form/select", frame=("iframe",)), select)
+
+
+def test_the_only_hint_reads_the_cards_beside_a_heading() -> None:
+    """``only-hint``'s list: the children of the one kind two or more are of, a heading
+    beside them aside; one card without the word names nothing."""
+    from pytest_webtask.agent.small.hints import each_candidates
+
+    section = ('- section-0\n  - h2 "Jackets"\n  - article\n    - h3 "Green Field Jacket"\n'
+               '  - article\n    - h3 "Navy Rain Jacket"')
+    assert each_candidates(section, "show only the jackets") == [
+        '{"expect": "each", "within": "section-0", "text": "Jacket", "match": "contains"}']
+    mixed = section + '\n  - article\n    - h3 "Black Denim Jeans"'
+    assert each_candidates(mixed, "show only the jackets") == []

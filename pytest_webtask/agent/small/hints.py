@@ -1064,7 +1064,7 @@ def each_candidates(state_text: str, task: str, limit: int = 2) -> list[str]:
         bounds = dict(zip(kids, [*kids[1:], end + 1], strict=True))
         kind_of = {i: lines[i].outer.split("-")[0] for i in kids}
         # its items: the children of the one kind two or more are of (a heading beside them)
-        kinds = [k for k in set(kind_of.values()) if list(kind_of.values()).count(k) >= 2]
+        kinds = [k for k, n in Counter(kind_of.values()).items() if n >= 2]
         if len(kinds) != 1:
             continue
         items = [" ".join(t.text for t in lines[a:bounds[a]] if t.text) for a in kids
