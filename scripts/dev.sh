@@ -3,6 +3,7 @@
 #   bash scripts/dev.sh examples   # the example suites (replays committed recipes, no LLM)
 #   bash scripts/dev.sh tests      # the project's own tests, in parallel (3 xdist workers per core)
 #   bash scripts/dev.sh tests --fast   # the fast tier only: no browser, no process
+#   bash scripts/dev.sh bench-checks   # the bench's own instruments (tests marked bench)
 # Set-up: a virtual environment in .venv, this package with its test extras, and a Chromium
 # (Playwright's own if installed, else a system one; Debian's `chromium` and
 # `chromium-headless-shell`, which headless runs take, are installed when
@@ -80,13 +81,17 @@ fi
 # PYTEST_XDIST_AUTO_NUM_WORKERS, if you set it, still chooses.
 workers=$(( $(nproc 2>/dev/null || echo 1) * 3 )); [ "$workers" -le 16 ] || workers=16
 workers="${PYTEST_XDIST_AUTO_NUM_WORKERS:-$workers}"
-tiers=()
+# `tests` leaves out the tests marked `bench`: they check the bench's own instruments (its
+# apps' bugs and variants, its harness), not the plugin, and `bench-checks` runs them (CI runs
+# both). A -m of your own comes later on the command line and wins.
+tiers=(-m "not bench")
 parallel=(-n "$workers" --dist loadgroup)
 if [ "${1:-}" = "--fast" ]; then
   shift
-  tiers=(-m "not browser and not subprocess")
+  tiers=(-m "not bench and not browser and not subprocess")
   parallel=()
 fi
+[ "$what" != bench-checks ] || tiers=(-m bench)
 for arg in "$@"; do
   case "$arg" in -n|-n*|--numprocesses*|no:xdist|-pno:xdist|--dist*) parallel=() ;; esac
 done
@@ -98,7 +103,8 @@ export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$PWD/$venv/.node-compile-cache}
 
 case "$what" in
   examples) exec "$venv/bin/python" -m pytest example_suites -p no:cacheprovider "$@" ;;
-  tests)    exec "$venv/bin/python" -m pytest tests ${parallel[@]+"${parallel[@]}"} \
+  tests|bench-checks)
+            exec "$venv/bin/python" -m pytest tests ${parallel[@]+"${parallel[@]}"} \
               ${tiers[@]+"${tiers[@]}"} "$@" ;;
-  *) echo "usage: bash scripts/dev.sh examples|tests [pytest args]" >&2; exit 2 ;;
+  *) echo "usage: bash scripts/dev.sh examples|tests|bench-checks [pytest args]" >&2; exit 2 ;;
 esac

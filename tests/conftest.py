@@ -9,7 +9,9 @@ Tiers are markers this file applies from what a test uses, never by hand:
   run, what importing the plugin loads);
 - ``examples``: the test reads the one run of the example suites (``example_run``).
 
-The fast tier is ``-m "not browser and not subprocess"``: no browser and no process. A test
+The fast tier is ``-m "not browser and not subprocess"``: no browser and no process. One
+marker is set by hand: ``bench``, a check of the bench's own instruments, which ``dev.sh
+tests`` leaves out and ``dev.sh bench-checks`` runs (CONTRIBUTING.md). A test
 outside both tiers that starts a process fails saying where it belongs, so the fast tier
 stays fast as the suite grows.
 """

@@ -59,6 +59,7 @@ def get(app: LibraryApp, path: str) -> tuple[int, str]:
 # -- the app serves ----------------------------------------------------------------------
 
 
+@pytest.mark.bench
 def test_the_app_serves_its_pages(fresh: LibraryApp) -> None:
     for path, text in [("/", "Welcome to Alder Vale Public Library"),
                        ("/catalogue", "12 books in the catalogue"),
@@ -78,6 +79,7 @@ def test_the_app_serves_its_pages(fresh: LibraryApp) -> None:
     assert get(fresh, "/static/library.css")[1].count("{") >= 40  # a real stylesheet
 
 
+@pytest.mark.bench
 def test_unknown_mutants_and_variants_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValueError, match="unknown library value"):
         parse("search_ignored,nope")
@@ -90,6 +92,7 @@ def test_unknown_mutants_and_variants_are_refused(monkeypatch: pytest.MonkeyPatc
         LibraryApp()
 
 
+@pytest.mark.bench
 def test_every_mutant_is_covered_by_a_frozen_test() -> None:
     covered = [m for ms in COVERED_BY.values() for m in ms]
     assert sorted(covered) == sorted(MUTANTS) and set(COVERED_BY) == set(TESTS)
@@ -179,6 +182,7 @@ def holds(browser: Browser, app: LibraryApp, name: str) -> bool:
         context.close()
 
 
+@pytest.mark.bench
 @pytest.mark.parametrize("name", list(TESTS))
 def test_each_claim_holds_on_the_app_and_its_wrapped_variant(
         browser: Browser, fresh: LibraryApp, name: str) -> None:
@@ -187,6 +191,7 @@ def test_each_claim_holds_on_the_app_and_its_wrapped_variant(
     assert holds(browser, fresh, name)
 
 
+@pytest.mark.bench
 @pytest.mark.parametrize(("name", "mutant"),
                          [(n, m) for n, ms in COVERED_BY.items() for m in ms])
 def test_each_mutant_breaks_what_its_test_is_about(
@@ -195,6 +200,7 @@ def test_each_mutant_breaks_what_its_test_is_about(
     assert not holds(browser, fresh, name)
 
 
+@pytest.mark.bench
 def test_a_mutant_breaks_no_other_tests_claim(browser: Browser, fresh: LibraryApp) -> None:
     """Each bug is its own: a test fails only on the mutants it covers."""
     for name, mine in COVERED_BY.items():
@@ -229,6 +235,7 @@ def shown(browser: Browser, app: LibraryApp, path: str) -> dict[str, Any]:
         context.close()
 
 
+@pytest.mark.bench
 @pytest.mark.parametrize("path", PAGES)
 def test_the_wrap_variant_changes_the_dom_not_the_visible_text(
         browser: Browser, fresh: LibraryApp, path: str) -> None:
@@ -244,6 +251,7 @@ def test_the_wrap_variant_changes_the_dom_not_the_visible_text(
     assert plain["headerColour"] == wrapped["headerColour"] == "rgb(61, 90, 64)"
 
 
+@pytest.mark.bench
 def test_the_data_is_what_the_tests_name() -> None:
     titles = [b.title for b in BOOKS]
     assert len(set(titles)) == len(titles)
@@ -438,6 +446,7 @@ def test_recordings_cite_main(library_recordings: dict[str, Path]) -> None:
 # -- the recording bench's --mutants, on these recordings ----------------------------------
 
 
+@pytest.mark.bench
 def test_the_bench_replays_a_recording_against_its_mutants_and_the_wrap(
         python: Any, fresh: LibraryApp, library_recordings: dict[str, Path],
         tmp_path: Path) -> None:
@@ -468,6 +477,7 @@ def test_the_bench_replays_a_recording_against_its_mutants_and_the_wrap(
     assert "| reserve | 1/1 | - | pass | - |" in table
 
 
+@pytest.mark.bench
 def test_the_bench_lists_each_step_recorded_over_advice_beside_its_mutants() -> None:
     """A done accepted over advice (``doubted`` in the recipe) is listed with the test's
     mutants, so a survivor can be read beside the advice its recording stood by; a step
@@ -488,6 +498,7 @@ def test_the_bench_lists_each_step_recorded_over_advice_beside_its_mutants() -> 
         in table, table
 
 
+@pytest.mark.bench
 def test_the_bench_s_step_log_keeps_the_rules_a_step_was_recorded_over(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The hook the bench's recordings run (its conftest) writes each step's ``doubted``
@@ -512,6 +523,7 @@ def test_the_bench_s_step_log_keeps_the_rules_a_step_was_recorded_over(
     assert lines[0]["test"] == "test_search" and lines[0]["how"] == "recorded"
 
 
+@pytest.mark.bench
 def test_the_shop_tests_name_real_mutants() -> None:
     assert set(recording.SHOP_COVERED_BY) == set(recording.APPS["shop"].tests)
     named = {m for ms in recording.SHOP_COVERED_BY.values() for m in ms}
@@ -526,6 +538,7 @@ def test_the_shop_tests_name_real_mutants() -> None:
                for body in failures.tests.values())
 
 
+@pytest.mark.bench
 def test_the_bench_switches_the_shops_mutants_and_its_wrap() -> None:
     """--mutants on the shop's tests: the same server, a mutant or the wrapped variant on."""
     bench = recording.APPS["shop"]
@@ -545,6 +558,7 @@ def test_the_bench_switches_the_shops_mutants_and_its_wrap() -> None:
         shop.stop()
 
 
+@pytest.mark.bench
 def test_the_bench_needs_a_model_for_the_library_too(monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.delenv("WEBTASK_MODEL", raising=False)
@@ -552,6 +566,7 @@ def test_the_bench_needs_a_model_for_the_library_too(monkeypatch: pytest.MonkeyP
     assert "No model" in capsys.readouterr().err
 
 
+@pytest.mark.bench
 def test_an_app_without_a_handler_cannot_be_made_and_both_apps_serve() -> None:
     """``LoopbackApp`` is the demo shop's and the library's shared lifecycle; its one hook,
     ``_handle``, is abstract: an app that answers no request is refused when made."""
@@ -583,6 +598,7 @@ def post(app: LibraryApp, path: str, **fields: str) -> str:
     return urllib.request.urlopen(app.url + path, data=data).read().decode()
 
 
+@pytest.mark.bench
 def test_the_held_out_library_tests_name_mutants_that_break_them() -> None:
     """`--app library-2`: each covered mutant changes what its test's check reads."""
     bench, app = _started("library-2")
@@ -610,6 +626,7 @@ def test_the_held_out_library_tests_name_mutants_that_break_them() -> None:
         app.stop()
 
 
+@pytest.mark.bench
 def test_the_library_failure_paths_name_mutants_that_break_them() -> None:
     """`--app library-3`: each covered mutant changes what its test's check reads."""
     bench, app = _started("library-3")
@@ -637,6 +654,7 @@ def test_the_library_failure_paths_name_mutants_that_break_them() -> None:
         app.stop()
 
 
+@pytest.mark.bench
 def test_the_library_forms_set_names_mutants_that_break_them() -> None:
     """`--app library-4`: each test's form answers as its check says, and each covered
     mutant changes what that check reads."""
@@ -826,6 +844,7 @@ def test_a_refusal_of_a_form_sent_without_the_tasks_name_is_not_asked_about(
         go("replay")
 
 
+@pytest.mark.bench
 def test_the_library_mixed_set_names_mutants_that_break_them() -> None:
     """`--app library-5`: each test's page answers as its check says, and each covered
     mutant changes what that check (or the way to it) reads."""
@@ -864,6 +883,7 @@ def test_the_library_mixed_set_names_mutants_that_break_them() -> None:
         app.stop()
 
 
+@pytest.mark.bench
 def test_the_library_refusals_set_names_mutants_that_break_them() -> None:
     """`--app library-6`: each failure path's page refuses as its check says, and each
     covered mutant changes what that check reads."""

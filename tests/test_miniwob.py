@@ -88,6 +88,7 @@ def test_scripted_oracles_solve_tasks_with_the_plan_agent_on_other_seeds() -> No
     assert all(r.calls == r.steps + 1 for r in report.records if r.steps <= 3)
 
 
+@pytest.mark.bench
 def test_fixed_seeds_give_the_same_instructions_and_two_episodes_differ() -> None:
     first, _ = _run(["enter-text"], _oracle, episodes=2, seed=3)
     again, _ = _run(["enter-text"], _oracle, episodes=2, seed=3)
@@ -98,6 +99,7 @@ def test_fixed_seeds_give_the_same_instructions_and_two_episodes_differ() -> Non
     assert [r.seed for r in first.records] == [3, 4]
 
 
+@pytest.mark.bench
 def test_a_natural_language_task_starts_with_its_sentence() -> None:
     """The -nl mail tasks' getUtterance gives {utterance, fields}, not a string: the episode
     starts with the sentence (it was an error, "no instruction in #query")."""
@@ -109,6 +111,7 @@ def test_a_natural_language_task_starts_with_its_sentence() -> None:
     assert record.instruction == "Give Bobine the message you received from Cora,"
 
 
+@pytest.mark.bench
 def test_the_reward_is_the_pages_own_a_wrong_click_and_a_false_done_fail() -> None:
     """A wrong answer scores what MiniWoB says (-1), and an agent that claims success
     without acting is not credited: the page's episode never ended."""
@@ -136,6 +139,7 @@ def test_the_reward_is_the_pages_own_a_wrong_click_and_a_false_done_fail() -> No
     assert report.to_json()["overall"]["success_rate"] == 0.0
 
 
+@pytest.mark.bench
 def test_malformed_replies_fail_the_episode_with_the_reason_and_the_run_goes_on() -> None:
     with FakeOpenAIServer(replies=["this is not json at all"]) as server:
         llm = OpenAILLM("fake-model", base_url=server.base_url, api_key="sk-test-123",
@@ -156,6 +160,7 @@ def test_malformed_replies_fail_the_episode_with_the_reason_and_the_run_goes_on(
     assert f"| **overall** | 2 | 0% | 0.0 | 2.0 | {mean_prompt:g} | 20 |" in md
 
 
+@pytest.mark.bench
 def test_an_endpoint_that_is_down_stops_the_run_and_keeps_what_ran(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -184,6 +189,7 @@ def test_an_endpoint_that_is_down_stops_the_run_and_keeps_what_ran(
     assert "sk-secret-never-written" not in (tmp_path / "miniwob.md").read_text()
 
 
+@pytest.mark.bench
 def test_a_task_page_that_does_not_load_is_an_error_and_the_run_goes_on(
         tmp_path: Path) -> None:
     real = pages_dir()
@@ -209,6 +215,7 @@ def test_a_task_page_that_does_not_load_is_an_error_and_the_run_goes_on(
     assert (overall["errors"], overall["successes"], overall["success_rate"]) == (2, 1, 1.0)
 
 
+@pytest.mark.bench
 def test_ctrl_c_keeps_the_episodes_that_ran(tmp_path: Path) -> None:
     def interrupt_second(task: str, instruction: str) -> ScriptedLLM:
         if task == "enter-text":
@@ -223,6 +230,7 @@ def test_ctrl_c_keeps_the_episodes_that_ran(tmp_path: Path) -> None:
     assert json.loads(js.read_text())["overall"]["successes"] == 1
 
 
+@pytest.mark.bench
 def test_without_a_model_it_says_how_to_point_at_one_and_exits(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -239,6 +247,7 @@ def test_without_a_model_it_says_how_to_point_at_one_and_exits(
     assert "set OPENAI_API_KEY" in capsys.readouterr().err
 
 
+@pytest.mark.bench
 def test_bad_task_names_are_refused_before_anything_runs(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--scripted", "--tasks", "click-buton", "--out", str(tmp_path)]) == 2
@@ -250,6 +259,7 @@ def test_bad_task_names_are_refused_before_anything_runs(
         _run(["click-buton"], _oracle)
 
 
+@pytest.mark.bench
 def test_an_episode_that_raises_is_an_error_and_the_run_goes_on() -> None:
     def broken_for_one(task: str, instruction: str) -> ScriptedLLM:
         if task == "click-button":
@@ -264,6 +274,7 @@ def test_an_episode_that_raises_is_an_error_and_the_run_goes_on() -> None:
     assert (ok.error, ok.success, report.stopped) == ("", True, "")
 
 
+@pytest.mark.bench
 def test_rules_off_is_checked_before_any_episode(capsys: pytest.CaptureFixture[str]) -> None:
     """``--rules-off`` (an A/B of the agent's rules): a known name is passed to the agent, a
     wrong one stops the run at once, naming the rules, not a traceback per episode."""
@@ -275,6 +286,7 @@ def test_rules_off_is_checked_before_any_episode(capsys: pytest.CaptureFixture[s
     assert "no agent rule is named 'nonsense'" in capsys.readouterr().err
 
 
+@pytest.mark.bench
 def test_as_recorded_needs_the_agent_s_evidence_as_well_as_the_page_s_reward(
         tmp_path: Path) -> None:
     """``--as-recorded`` runs the agent as a recording does: asked on after the page ended
@@ -296,11 +308,13 @@ def test_as_recorded_needs_the_agent_s_evidence_as_well_as_the_page_s_reward(
     assert "As recorded: evidence required" in md.read_text()
 
 
+@pytest.mark.bench
 def test_as_recorded_is_a_command_line_switch() -> None:
     assert parse_args(["--as-recorded", "--tasks", "click-button"]).as_recorded is True
     assert parse_args(["--tasks", "click-button"]).as_recorded is False
 
 
+@pytest.mark.bench
 def test_the_bench_model_timeout_is_the_one_set_when_it_is_set(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from bench.miniwob import setup

@@ -73,6 +73,7 @@ def post(app: OrdinaryApp, path: str, body: dict[str, Any] | None = None,
 # -- the app serves ----------------------------------------------------------------------
 
 
+@pytest.mark.bench
 def test_the_app_serves_its_pages(fresh: OrdinaryApp) -> None:
     for path, text in [("/", "Good morning, Sam"), ("/shop", "30 products"),
                        ("/shop/all", "Page 1 of 2"), ("/shop/all?page=2", "Trail Beanie"),
@@ -93,6 +94,7 @@ def test_the_app_serves_its_pages(fresh: OrdinaryApp) -> None:
     assert get(fresh, "/static/ordinary.css")[1].count("{") >= 60  # a real stylesheet
 
 
+@pytest.mark.bench
 def test_the_scripts_api_keeps_what_it_is_sent(fresh: OrdinaryApp) -> None:
     status, body = post(fresh, "/api/tasks", {"title": "Order toner", "due": "2026-12-20"})
     made = json.loads(body)
@@ -113,6 +115,7 @@ def test_the_scripts_api_keeps_what_it_is_sent(fresh: OrdinaryApp) -> None:
         fresh, "/tasks")[1]
 
 
+@pytest.mark.bench
 def test_unknown_mutants_and_variants_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValueError, match="unknown ordinary app value"):
         parse("search_ignored,nope")
@@ -127,6 +130,7 @@ def test_unknown_mutants_and_variants_are_refused(monkeypatch: pytest.MonkeyPatc
         OrdinaryApp(mutants={"nope"}, benign=set())
 
 
+@pytest.mark.bench
 def test_every_mutant_is_covered_by_a_frozen_test() -> None:
     covered = {m for ms in COVERED_BY.values() for m in ms}
     assert covered == set(MUTANTS) and set(COVERED_BY) == set(TESTS)
@@ -136,6 +140,7 @@ def test_every_mutant_is_covered_by_a_frozen_test() -> None:
                              "on; do not edit to make the agent pass.")
 
 
+@pytest.mark.bench
 def test_the_data_is_what_the_tests_name() -> None:
     names = [p.name for p in PRODUCTS]
     assert len(set(names)) == len(names) == 30
@@ -159,8 +164,9 @@ def test_the_data_is_what_the_tests_name() -> None:
     assert all(sum(f"'{c}'" in body for body in TESTS.values()) == 1 for c in changed)
 
 
-@pytest.mark.parametrize(("module", "shown"), [("bench.apps.ordinary", "Good morning"),
-                                               ("example_suites.demo_shop", "Add to cart")])
+@pytest.mark.parametrize(("module", "shown"), [
+    pytest.param("bench.apps.ordinary", "Good morning", marks=pytest.mark.bench),
+    ("example_suites.demo_shop", "Add to cart")])
 def test_the_app_serves_until_interrupted(python: Any, module: str, shown: str) -> None:
     """``python -m bench.apps.ordinary`` (and the demo shop's, the same
     ``LoopbackApp.serve_until_interrupted``) prints its URL and serves until Ctrl-C."""
@@ -384,10 +390,12 @@ def holds(browser: Browser, app: OrdinaryApp, name: str) -> bool:
         context.close()
 
 
+@pytest.mark.bench
 def test_every_frozen_test_has_its_claim() -> None:
     assert set(CLAIMS) == set(TESTS)
 
 
+@pytest.mark.bench
 @pytest.mark.parametrize("name", list(TESTS))
 def test_each_claim_holds_on_the_app_and_its_wrapped_variant(
         browser: Browser, fresh: OrdinaryApp, name: str) -> None:
@@ -396,6 +404,7 @@ def test_each_claim_holds_on_the_app_and_its_wrapped_variant(
     assert holds(browser, fresh, name)
 
 
+@pytest.mark.bench
 @pytest.mark.parametrize(("name", "mutant"),
                          [(n, m) for n, ms in COVERED_BY.items() for m in ms])
 def test_each_mutant_breaks_what_its_test_is_about(
@@ -411,6 +420,7 @@ NEIGHBOURS = [("next_page", "category_ignored"), ("category", "pager_stuck"),
               ("new_task", "count_stuck"), ("email_notifications", "show_only_mine_ignored")]
 
 
+@pytest.mark.bench
 @pytest.mark.parametrize(("name", "mutant"), NEIGHBOURS)
 def test_a_mutant_breaks_no_neighbouring_claim(browser: Browser, fresh: OrdinaryApp,
                                                name: str, mutant: str) -> None:
@@ -419,6 +429,7 @@ def test_a_mutant_breaks_no_neighbouring_claim(browser: Browser, fresh: Ordinary
     assert holds(browser, fresh, name)
 
 
+@pytest.mark.bench
 def test_the_mutants_break_the_page_as_their_descriptions_say(fresh: OrdinaryApp) -> None:
     """The server-side halves, read without a browser."""
     fresh.mutants = {"category_ignored"}
@@ -439,6 +450,7 @@ def test_the_mutants_break_the_page_as_their_descriptions_say(fresh: OrdinaryApp
     assert "8 open tasks" in get(fresh, "/tasks")[1]
 
 
+@pytest.mark.bench
 def test_the_toast_fades_and_goes(browser: Browser, fresh: OrdinaryApp) -> None:
     """A toast shows for ``toast_seconds`` (3 s on the bench), fades, and is removed."""
     fresh.toast_seconds = 0.6
@@ -455,6 +467,7 @@ def test_the_toast_fades_and_goes(browser: Browser, fresh: OrdinaryApp) -> None:
         context.close()
 
 
+@pytest.mark.bench
 def test_the_toast_shows_for_three_seconds_on_the_bench(fresh: OrdinaryApp) -> None:
     tasks = get(fresh, "/tasks")[1]
     assert "const TOAST_MS = 3000;" in tasks and "const TOASTS_OFF = false;" in tasks
@@ -486,6 +499,7 @@ def shown(browser: Browser, app: OrdinaryApp, path: str) -> dict[str, Any]:
         context.close()
 
 
+@pytest.mark.bench
 @pytest.mark.parametrize("path", PAGES)
 def test_the_wrap_variant_changes_the_dom_not_the_visible_text(
         browser: Browser, fresh: OrdinaryApp, path: str) -> None:
@@ -504,6 +518,7 @@ def test_the_wrap_variant_changes_the_dom_not_the_visible_text(
 # -- bench/recording.py --app ordinary -----------------------------------------------------
 
 
+@pytest.mark.bench
 def test_the_recording_bench_starts_the_app_and_switches_its_mutants() -> None:
     bench = recording.APPS["ordinary"]
     assert bench.tests is TESTS and bench.covered_by is COVERED_BY and bench.benign == "wrap"
