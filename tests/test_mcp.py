@@ -210,44 +210,37 @@ def test_the_quick_start_is_written_recorded_replayed_and_healed_through_mcp(
                          '    webtask.check("the cart total is $39.00")\n')
 
 
-def test_secrets_are_named_never_shown(pytester_process: pytest.Pytester) -> None:
-    project = pytester_process.path
-    recipe = project / "tests" / "__webtask__" / "test_account" / "test_sign_in.yaml"
+async def secrets_named_never_shown(agent: Agent, project: Path, shop: DemoShop) -> None:
+    """A secret is named by its environment variable (SHOP_PASSWORD, set for the server) and
+    typed as its placeholder: its value reaches no answer, recipe or test file."""
     sign_in = [{"goto": "/signin"}, {"kind": "do", "text": "sign in as {email}",
                                      "uses": ["password"]}]
+    common = {"test_file": "tests/test_account.py", "test_name": "test_sign_in",
+              "base_url": shop.url, "steps": sign_in,
+              "variables": {"email": "ada@example.com"}}
+    # a value where the name of its environment variable belongs: refused
+    refused = await agent("open_test", **common, secrets={"password": PASSWORD})
+    assert refused.startswith("Refused: secrets take the NAME of the environment "
+                              "variable"), refused
+    unset = await agent("open_test", **common, secrets={"password": "NOT_SET_HERE"})
+    assert "NOT_SET_HERE" in unset and "never ask for its value" in unset
+    assert not (project / "tests" / "test_account.py").exists()
 
-    async def script(agent: Agent) -> None:
-        with DemoShop(seed=3) as shop:
-            common = {"test_file": "tests/test_account.py", "test_name": "test_sign_in",
-                      "base_url": shop.url, "steps": sign_in,
-                      "variables": {"email": "ada@example.com"}}
-            # a value where the name of its environment variable belongs: refused
-            refused = await agent("open_test", **common, secrets={"password": PASSWORD})
-            assert refused.startswith("Refused: secrets take the NAME of the environment "
-                                      "variable"), refused
-            unset = await agent("open_test", **common, secrets={"password": "NOT_SET_HERE"})
-            assert "NOT_SET_HERE" in unset and "never ask for its value" in unset
-            assert not (project / "tests" / "test_account.py").exists()
-
-            first = await agent("open_test", **common, secrets={"password": "SHOP_PASSWORD"})
-            assert "{password} = (secret: type the placeholder {password} itself)" in first
-            email = line_id(first, r'input-\d+ .*type="email"')
-            password = line_id(first, r'input-\d+ .*type="password"')
-            button = line_id(first, r'button-\d+.*"Sign in"')
-            after = await agent("act", message="Signing in", actions=[
-                {"tool": "fill", "parameters": {"element_id": email, "value": "{email}"}},
-                {"tool": "fill", "parameters": {"element_id": password,
-                                                "value": "{password}"}},
-                {"tool": "click", "parameters": {"element_id": button}}])
-            greeting = re.search(r'"(Signed in as [^"]+|Hello, Ada[^"]*|[^"]*Ada[^"]*)"',
-                                 after.split("=== MODEL REQUEST", 1)[1])
-            assert greeting, after
-            end = await agent("done", message="Signed in", evidence=[greeting[1]])
-            assert end.startswith("Recorded"), end
-
-    answers = serve(project, script, env={"SHOP_PASSWORD": PASSWORD})
-    assert len(answers) == 5
-    assert not [answer for answer in answers if PASSWORD in answer]  # the agent never saw it
+    first = await agent("open_test", **common, secrets={"password": "SHOP_PASSWORD"})
+    assert "{password} = (secret: type the placeholder {password} itself)" in first
+    email = line_id(first, r'input-\d+ .*type="email"')
+    password = line_id(first, r'input-\d+ .*type="password"')
+    button = line_id(first, r'button-\d+.*"Sign in"')
+    after = await agent("act", message="Signing in", actions=[
+        {"tool": "fill", "parameters": {"element_id": email, "value": "{email}"}},
+        {"tool": "fill", "parameters": {"element_id": password, "value": "{password}"}},
+        {"tool": "click", "parameters": {"element_id": button}}])
+    greeting = re.search(r'"(Signed in as [^"]+|Hello, Ada[^"]*|[^"]*Ada[^"]*)"',
+                         after.split("=== MODEL REQUEST", 1)[1])
+    assert greeting, after
+    end = await agent("done", message="Signed in", evidence=[greeting[1]])
+    assert end.startswith("Recorded"), end
+    recipe = project / "tests" / "__webtask__" / "test_account" / "test_sign_in.yaml"
     assert PASSWORD not in recipe.read_text()
     source = (project / "tests" / "test_account.py").read_text()
     assert 'secrets={"password": os.environ.get("SHOP_PASSWORD") or pytest.fail(' in source
@@ -304,7 +297,8 @@ def test_a_reply_that_cannot_be_read_costs_a_try_and_a_recipe_is_the_one_record_
     what is wrong and the fields of an ``nth`` claim, and never reach the recording: the third
     reply records the test. Three such replies to one request stop the recording. In the
     same session (a server and its browser each cost a process), the quick start recorded
-    through MCP is the recipe ``--webtask-record`` writes (``record_the_quick_start``)."""
+    through MCP is the recipe ``--webtask-record`` writes (``record_the_quick_start``), and
+    a secret is named, never shown (``secrets_named_never_shown``)."""
     project = pytester_process.path
     recipe = project / "tests" / "__webtask__" / "test_shop" / "test_first_row.yaml"
     quick_start = project / "tests" / "__webtask__" / "test_shop" / "test_add_to_cart.yaml"
@@ -350,8 +344,10 @@ def test_a_reply_that_cannot_be_read_costs_a_try_and_a_recipe_is_the_one_record_
             assert "Stopped the recording." in said and "taken out again" in said, said
 
             await record_the_quick_start(agent, shop)
+            await secrets_named_never_shown(agent, project, shop)
 
-    serve(project, script)
+    answers = serve(project, script, env={"SHOP_PASSWORD": PASSWORD})
+    assert not [answer for answer in answers if PASSWORD in answer]  # the agent never saw it
     assert yaml.safe_load(quick_start.read_text()) == RECIPE_SHOWN
     checks = yaml.safe_load(recipe.read_text())["steps"][1]["checks"]
     assert [(c["expect"], c["index"]) for c in checks] == [("nth", 1)]

@@ -10,11 +10,12 @@ any other way than passing.
 - a variable named after one of do()'s own parameters (``task``) is refused by open_test;
 - ``replace: true`` rewrites a test's steps;
 - ``stop``, the site going down and the client going away mid-recording each leave the test
-  file and the recipe exactly as they were."""
+  file and the recipe exactly as they were.
+
+All in one session of the server: each costs a process and a browser."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from pathlib import Path
 
@@ -97,14 +98,16 @@ async def dismissed_and_switch(agent: Agent, project: Path, url: str) -> None:
     assert "1 passed" in passed, passed
 
 
-def test_a_variable_in_a_button_name_a_check_with_variables_and_replace(
+def test_variables_replace_a_dismissed_click_a_switch_and_recordings_that_end_unpassed(
         pytester_process: pytest.Pytester) -> None:
     """One server session (each costs a process and a browser): the variables and
-    ``replace``, then a dismissed click and a switch (``dismissed_and_switch``)."""
+    ``replace``, a dismissed click and a switch (``dismissed_and_switch``), then ``stop``,
+    the site going down and the client going away (``end_unpassed``)."""
     project = pytester_process.path
     test_file = project / FILE
     recipe = project / "tests" / "__webtask__" / "test_lists" / "test_lists.yaml"
     server = LocalServer()
+    saved: dict[str, str] = {}
 
     async def script(agent: Agent) -> None:
         # a variable named after do()'s own parameter: refused, nothing written
@@ -144,9 +147,17 @@ def test_a_variable_in_a_button_name_a_check_with_variables_and_replace(
         assert end.startswith("Recorded"), end
 
         await dismissed_and_switch(agent, project, server.url)
+        saved.update(test=test_file.read_text(), recipe=recipe.read_text())
+        await end_unpassed(agent, test_file, recipe, saved, server.url)
+        await rewrite(agent, test_file, server.url)  # and the client goes away, waited for
 
     try:
         serve(project, script)
+        deadline = time.monotonic() + 30  # the server undoes as it exits
+        while time.monotonic() < deadline and test_file.read_text() != saved["test"]:
+            time.sleep(0.2)
+        assert test_file.read_text() == saved["test"]
+        assert recipe.read_text() == saved["recipe"]
     finally:
         server.stop()
     source = test_file.read_text()
@@ -154,62 +165,39 @@ def test_a_variable_in_a_button_name_a_check_with_variables_and_replace(
                       f'    webtask.do("add the list {{new}}", new="{NEW}")\n')
 
 
-def test_stop_the_site_going_down_and_the_client_going_away_leave_the_project_as_it_was(
-        pytester_process: pytest.Pytester) -> None:
-    project = pytester_process.path
-    test_file = project / FILE
-    recipe = project / "tests" / "__webtask__" / "test_lists" / "test_lists.yaml"
-    server = LocalServer()
-    saved: dict[str, str] = {}
+async def rewrite(agent: Agent, test_file: Path, url: str) -> str:
+    """test_lists rewritten with other steps, its recording under way."""
+    first = await agent("open_test", test_file=FILE, test_name="test_lists", base_url=url,
+                        steps=STEPS[:2], variables={"new": "Other"}, replace=True)
+    assert first.startswith("Rewrote"), first
+    assert 'webtask.do("add the list {new}", new="Other")' in test_file.read_text()
+    return str(first)
+
+
+async def end_unpassed(agent: Agent, test_file: Path, recipe: Path, saved: dict[str, str],
+                       url: str) -> None:
+    """``stop`` and the site going down, each mid-recording, leave the test file and the
+    recipe as they were (``saved``)."""
 
     def as_it_was() -> None:
         assert test_file.read_text() == saved["test"]
         assert recipe.read_text() == saved["recipe"]
 
-    async def rewrite(agent: Agent, url: str) -> str:
-        first = await agent("open_test", test_file=FILE, test_name="test_lists",
-                            base_url=url, steps=STEPS[:2], variables={"new": "Other"},
-                            replace=True)
-        assert first.startswith("Rewrote"), first
-        assert 'webtask.do("add the list {new}", new="Other")' in test_file.read_text()
-        return str(first)
+    await rewrite(agent, test_file, url)
+    stopped = await agent("stop")
+    assert stopped.startswith("Stopped the recording.") and "back as it was" in stopped
+    as_it_was()
 
-    async def script(agent: Agent) -> None:
-        assert (await record_lists(agent, server.url)).startswith("Recorded")
-        saved.update(test=test_file.read_text(), recipe=recipe.read_text())
-
-        # stop, mid-recording
-        await rewrite(agent, server.url)
-        stopped = await agent("stop")
-        assert stopped.startswith("Stopped the recording.") and "back as it was" in stopped
-        as_it_was()
-
-        # the site goes down, mid-recording
-        down = LocalServer()
-        first = await rewrite(agent, down.url)
-        down.stop()
-        assert "=== MODEL REQUEST" in first
-        end = await agent("act", message="Opening the lists again", actions=[
-            {"tool": "navigate", "parameters": {"url": "/lists.html"}}])
-        assert "=== MODEL REQUEST" in end, end
+    down = LocalServer()
+    first = await rewrite(agent, test_file, down.url)
+    down.stop()
+    assert "=== MODEL REQUEST" in first
+    end = await agent("act", message="Opening the lists again", actions=[
+        {"tool": "navigate", "parameters": {"url": "/lists.html"}}])
+    assert "=== MODEL REQUEST" in end, end
+    end = await agent("give_up", message="The site does not answer")
+    while "=== MODEL REQUEST" in end:  # asked once more: the answer stands
         end = await agent("give_up", message="The site does not answer")
-        while "=== MODEL REQUEST" in end:  # asked once more: the answer stands
-            end = await agent("give_up", message="The site does not answer")
-        assert end.startswith("Not recorded"), end
-        assert "back as it was" in end, end
-        as_it_was()
-
-    try:
-        serve(project, script)
-
-        # the client goes away, a recording waiting for its answer
-        async def leave(agent: Agent) -> None:
-            await rewrite(agent, server.url)
-
-        serve(project, leave)
-        deadline = time.monotonic() + 30  # the server undoes as it exits
-        while time.monotonic() < deadline and test_file.read_text() != saved["test"]:
-            asyncio.run(asyncio.sleep(0.2))
-        as_it_was()
-    finally:
-        server.stop()
+    assert end.startswith("Not recorded"), end
+    assert "back as it was" in end, end
+    as_it_was()
