@@ -1,10 +1,13 @@
-"""The suite's tiers (tests/conftest.py): markers follow from the fixtures a test uses, and a
-test in the fast tier cannot start a process."""
+"""The suite's tiers (tests/conftest.py): markers follow from the fixtures a test uses, a
+test in the fast tier cannot start a process, and only a test of the bench is marked
+``bench`` (which ``dev.sh tests`` leaves out)."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -106,3 +109,27 @@ def test_tests_sharing_a_recording_run_on_one_worker(pytester_process: pytest.Py
                                                    "--dist", "loadgroup", timeout=120)
     result.assert_outcomes(passed=12)
     assert made.read_text().count("\n") == 1, made.read_text()
+
+
+def _bench_marked(path: Path) -> tuple[list[str], set[str]]:
+    """The tests of a module marked ``bench`` (by decorator or by ``pytest.param``), and the
+    top-level packages the module imports from."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = {(node.module or "").split(".")[0] for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom)}
+    imported |= {alias.name.split(".")[0] for node in ast.walk(tree)
+                 if isinstance(node, ast.Import) for alias in node.names}
+    marked = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)
+              and any("mark.bench" in ast.unparse(d) for d in node.decorator_list)]
+    return marked, imported
+
+
+def test_only_tests_of_the_bench_are_marked_bench() -> None:
+    """``dev.sh tests`` leaves the ``bench`` marker's tests out: a module may mark a test
+    so only when it tests the bench (imports it), so no test of the plugin hides there."""
+    marked_anywhere = 0
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        marked, imported = _bench_marked(path)
+        marked_anywhere += len(marked)
+        assert not marked or "bench" in imported, f"{path.name} marks {marked} bench"
+    assert marked_anywhere >= 40  # the bench's apps and harness checks (CONTRIBUTING.md)
