@@ -261,6 +261,42 @@ def test_a_successful_action_repeated_on_a_page_it_did_not_change_is_stopped(
         "changes: click button-0." in prompts[2]
 
 
+def test_a_click_whose_confirm_was_dismissed_stays_offered_with_the_dialog_s_answer(
+        page: Page, server: LocalServer) -> None:
+    """The step history tells the model to answer the dialog, then click again: the click
+    is not taken out of the schema as one that changed nothing (it was, and a model held to
+    the schema could not do what it was told); sent alone again, it is still refused."""
+    page.goto(server.url + "/toggles.html")
+
+    def delete(prompt: str) -> str:
+        button = re.search(r'- (button-\d+) .*"Delete Alpha"', prompt)
+        assert button, prompt
+        return button[1]
+
+    def reply(context: Any) -> dict[str, Any]:
+        n = len(llm.calls)
+        if n > 3:
+            return {"complete": True, "message": "Alpha is gone", "evidence": [
+                {"expect": "hidden", "text": "Alpha"},
+                {"expect": "text", "text": "1 list left"}]}
+        click = {"tool": "click", "parameters": {"element_id": delete(context.to_text())}}
+        if n <= 2:  # the click, its confirm dismissed; then the same click alone
+            return todo([click])
+        return todo([{"tool": "dialog", "parameters": {"accept": True}}, click])
+
+    llm = ScriptedLLM(reply)
+    result = Agent(page, llm).execute("delete the list Alpha", max_steps=6)
+    assert result.completed, result.message
+    assert page.locator("#lists li").count() == 1
+    prompts = llm.prompts
+    assert "dismissed, as no answer was set beforehand" in prompts[1], prompts[1]
+    assert "not offered again" not in prompts[1]
+    assert "These already ran and succeeded, and the page did not" in prompts[2]
+    for call in llm.calls[:3]:
+        schema = call.context.response_schema
+        assert schema is not None and delete(call.prompt) in clickable(schema)
+
+
 def test_a_field_already_holding_the_text_is_not_typed_into_again(
         page: Page, server: LocalServer) -> None:
     page.goto(serve(server) + "/search?q=linen")

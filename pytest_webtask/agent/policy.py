@@ -215,7 +215,8 @@ RULES: tuple[Rule, ...] = (
          "alert is gone fails"),
     Rule("futile-repeat", "refusal",
          "the same actions proposed again on a page they did not change",
-         "does not run them, says so and asks once more; they are not offered on that page",
+         "does not run them, says so and asks once more; they are not offered on that page, "
+         "but for one whose dialog was dismissed for want of an answer",
          "a model repeats what did nothing"),
     Rule("undo-ban", "schema",
          "actions that took the page back to how it was before the step before them",
