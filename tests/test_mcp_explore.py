@@ -6,6 +6,7 @@ request the answer shows, never a model."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from typing import Any
 
@@ -17,7 +18,10 @@ from pytest_webtask.testing.explorer import explore_reply, plan_reply
 from tests.library import LibraryApp
 from tests.test_mcp import Agent, serve
 
-pytest.importorskip("mcp")
+# the MCP SDK (a test extra) is imported by the test that runs it, not at collection:
+# each xdist worker collects every module
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("mcp") is None,
+                                reason="the MCP SDK is not installed: pip install mcp")
 
 
 def _request(answer: str) -> ModelRequest:
