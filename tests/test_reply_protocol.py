@@ -296,6 +296,22 @@ def test_a_click_whose_confirm_was_dismissed_stays_offered_with_the_dialog_s_ans
         schema = call.context.response_schema
         assert schema is not None and delete(call.prompt) in clickable(schema)
 
+    # a cancel asked for (the dialog dismissed as set): the click is not called futile either
+    page.goto(server.url + "/toggles.html")
+
+    def answered(context: Any) -> dict[str, Any]:
+        if len(cancel.calls) > 1:
+            return {"complete": True, "message": "Alpha is kept", "evidence": [
+                {"expect": "text", "text": "2 lists left"}]}
+        return todo([{"tool": "dialog", "parameters": {"accept": False}},
+                     {"tool": "click", "parameters": {"element_id": delete(context.to_text())}}])
+
+    cancel = ScriptedLLM(answered)
+    kept = Agent(page, cancel).execute("start deleting the list Alpha and cancel it")
+    assert kept.completed, kept.message
+    assert "dismissed, as the dialog tool set beforehand" in cancel.prompts[1]
+    assert "not offered again" not in cancel.prompts[1]
+
 
 def test_a_field_already_holding_the_text_is_not_typed_into_again(
         page: Page, server: LocalServer) -> None:

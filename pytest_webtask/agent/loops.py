@@ -94,11 +94,11 @@ class FutileRepeat:
             if execution.success:
                 self.futile.add(_plain_key(action))
             target = action.parameters.get("element_id")
-            # a dialog it opened was dismissed for want of an answer: the answer (the dialog
-            # tool, then this action again) is what the step history tells the model to try,
-            # so the action stays offered (sent alone again, it is still refused)
-            if isinstance(target, str) and not any(
-                    not d.accept and not d.answer_was_set for d in execution.dialogs):
+            # it opened a dialog: it did something, whatever the page shows after (a cancel
+            # asked for; a dismissal for want of an answer, which the step history tells the
+            # model to answer and try again), so it stays offered (sent alone again, it is
+            # still refused)
+            if isinstance(target, str) and not execution.dialogs:
                 self.banned.add((action.tool, target))
 
     def repeats(self, actions: list[Action]) -> bool:

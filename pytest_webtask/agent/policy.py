@@ -216,7 +216,7 @@ RULES: tuple[Rule, ...] = (
     Rule("futile-repeat", "refusal",
          "the same actions proposed again on a page they did not change",
          "does not run them, says so and asks once more; they are not offered on that page, "
-         "but for one whose dialog was dismissed for want of an answer",
+         "but for one that opened a dialog",
          "a model repeats what did nothing"),
     Rule("undo-ban", "schema",
          "actions that took the page back to how it was before the step before them",
