@@ -169,7 +169,8 @@ def test_the_data_is_what_the_tests_name() -> None:
     ("example_suites.demo_shop", "Add to cart")])
 def test_the_app_serves_until_interrupted(python: Any, module: str, shown: str) -> None:
     """``python -m bench.apps.ordinary`` (and the demo shop's, the same
-    ``LoopbackApp.serve_until_interrupted``) prints its URL and serves until Ctrl-C."""
+    ``LoopbackApp.serve_until_interrupted``) prints its URL and serves until Ctrl-C; on a
+    port in use, it says so."""
     assert python  # marks this test as one that starts processes
     # SIGINT as a terminal sends it: a shell's background job (``cmd &``) starts with SIGINT
     # ignored, and Python then leaves it ignored; the server would never stop
@@ -183,6 +184,13 @@ def test_the_app_serves_until_interrupted(python: Any, module: str, shown: str) 
         assert url, line
         with urllib.request.urlopen(url.group(0) + "/", timeout=10) as reply:
             assert shown in reply.read().decode()
+        # a second one on the same port says so, without a traceback
+        port = url.group(0).rsplit(":", 1)[1]
+        taken = subprocess.run([sys.executable, "-m", module, "--port", port], cwd=ROOT,
+                               capture_output=True, text=True, timeout=30)
+        assert taken.returncode == 1, taken
+        assert f"cannot serve on port {port}:" in taken.stderr and "--port" in taken.stderr
+        assert "Traceback" not in taken.stderr
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=10)

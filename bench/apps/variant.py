@@ -99,9 +99,4 @@ class VariantApp(LoopbackApp):
                         help=f"the port (default {'$' + port_env + ' or ' if port_env else ''}"
                              f"{port}; 0: a free one)")
         args = ap.parse_args()
-        try:
-            app = cls().start(args.port)
-        except OSError as exc:
-            ap.exit(1, f"cannot serve on port {args.port}: {exc.strerror}; pick another with "
-                       "--port\n")
-        app.serve_until_interrupted(title)
+        cls().serve_until_interrupted(title, args.port, ap)

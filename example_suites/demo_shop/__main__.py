@@ -13,12 +13,7 @@ def main(argv: list[str] | None = None) -> None:
                                      description="Serve the demo shop on 127.0.0.1.")
     parser.add_argument("--port", type=int, default=8800, help="port (default 8800; 0: any)")
     args = parser.parse_args(argv)
-    try:
-        shop = DemoShop(seed=3).start(args.port)
-    except OSError as exc:
-        parser.exit(1, f"cannot serve on port {args.port}: {exc.strerror}; pick another "
-                       "with --port\n")
-    shop.serve_until_interrupted("Demo shop")
+    DemoShop(seed=3).serve_until_interrupted("Demo shop", args.port, parser)
 
 
 if __name__ == "__main__":

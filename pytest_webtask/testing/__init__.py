@@ -10,6 +10,7 @@ runs steps on a page of your own against a recipe file, as the ``webtask`` fixtu
 
 from __future__ import annotations
 
+import argparse
 import json
 import select
 import socket
@@ -256,9 +257,16 @@ class LoopbackApp(ABC):
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def serve_until_interrupted(self, title: str) -> None:
-        """Say where ``title`` is served (a started app), serve until Ctrl-C, then stop: what
-        ``python -m example_suites.demo_shop`` and the bench's apps do."""
+    def serve_until_interrupted(self, title: str, port: int,
+                                parser: argparse.ArgumentParser) -> None:
+        """Start on ``port`` (a port in use: ``parser``'s exit, saying so), say where
+        ``title`` is served, serve until Ctrl-C, then stop: what ``python -m
+        example_suites.demo_shop`` and the bench's apps do."""
+        try:
+            self.start(port)
+        except OSError as exc:
+            parser.exit(1, f"cannot serve on port {port}: {exc.strerror}; pick another with "
+                           "--port\n")
         print(f"{title} on {self.url} (Ctrl-C stops it)", flush=True)
         try:
             threading.Event().wait()
