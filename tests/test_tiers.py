@@ -112,8 +112,8 @@ def test_tests_sharing_a_recording_run_on_one_worker(pytester_process: pytest.Py
 
 
 def _bench_marked(path: Path) -> tuple[list[str], set[str]]:
-    """The tests of a module marked ``bench`` (by decorator or by ``pytest.param``), and the
-    top-level packages the module imports from."""
+    """The tests of a module marked ``bench`` (by decorator, by ``pytest.param``, or all of
+    them by ``pytestmark``: "*"), and the top-level packages the module imports from."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     imported = {(node.module or "").split(".")[0] for node in ast.walk(tree)
                 if isinstance(node, ast.ImportFrom)}
@@ -121,6 +121,9 @@ def _bench_marked(path: Path) -> tuple[list[str], set[str]]:
                  if isinstance(node, ast.Import) for alias in node.names}
     marked = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)
               and any("mark.bench" in ast.unparse(d) for d in node.decorator_list)]
+    marked += ["*" for node in tree.body if isinstance(node, ast.Assign)
+               and any(getattr(t, "id", "") == "pytestmark" for t in node.targets)
+               and "mark.bench" in ast.unparse(node.value)]
     return marked, imported
 
 
