@@ -160,8 +160,7 @@ def test_variables_replace_a_dismissed_click_a_switch_and_recordings_that_end_un
         deadline = time.monotonic() + 30  # the server undoes as it exits
         while time.monotonic() < deadline and test_file.read_text() != saved["test"]:
             time.sleep(0.2)
-        assert test_file.read_text() == saved["test"]
-        assert recipe.read_text() == saved["recipe"]
+        as_it_was(test_file, recipe, saved)
     finally:
         server.stop()
     source = test_file.read_text()
@@ -178,19 +177,20 @@ async def rewrite(agent: Agent, test_file: Path, url: str) -> str:
     return str(first)
 
 
+def as_it_was(test_file: Path, recipe: Path, saved: dict[str, str]) -> None:
+    assert test_file.read_text() == saved["test"]
+    assert recipe.read_text() == saved["recipe"]
+
+
 async def end_unpassed(agent: Agent, test_file: Path, recipe: Path, saved: dict[str, str],
                        url: str) -> None:
     """``stop`` and the site going down, each mid-recording, leave the test file and the
     recipe as they were (``saved``)."""
 
-    def as_it_was() -> None:
-        assert test_file.read_text() == saved["test"]
-        assert recipe.read_text() == saved["recipe"]
-
     await rewrite(agent, test_file, url)
     stopped = await agent("stop")
     assert stopped.startswith("Stopped the recording.") and "back as it was" in stopped
-    as_it_was()
+    as_it_was(test_file, recipe, saved)
 
     down = LocalServer()
     first = await rewrite(agent, test_file, down.url)
@@ -204,4 +204,4 @@ async def end_unpassed(agent: Agent, test_file: Path, recipe: Path, saved: dict[
         end = await agent("give_up", message="The site does not answer")
     assert end.startswith("Not recorded"), end
     assert "back as it was" in end, end
-    as_it_was()
+    as_it_was(test_file, recipe, saved)
